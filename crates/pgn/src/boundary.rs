@@ -1,0 +1,131 @@
+//! Hard game boundaries: places where a game certainly starts, whatever came before.
+//!
+//! A *hard boundary* is a `[` that
+//! 1. follows an empty line: it is preceded by `\n\n`, `\n\r\n` or `\r\r`, and
+//! 2. is not the continuation of a tag section split by an empty line (ChessBase writes
+//!    `[Event "..."]`, an empty line, then the other tags): when the last non-blank line before it is a
+//!    tag-looking line (`[` ... `]` after trimming) the `[` is a hard boundary only if it opens an
+//!    `[Event ` tag.
+//!
+//! The predicate only looks at the `[`, the blank lines before it and the one non-blank line before them,
+//! so it gives the same answer whether the input is lexed whole or cut into pieces at hard boundaries. The
+//! [`crate::Reader`] always ends the current game at a hard boundary (even inside an unterminated comment
+//! or variation), so lexing the pieces separately gives exactly the games of the whole.
+
+use std::ops::Range;
+
+/// Whether `input[pos]` is a `[` at a hard game boundary (see the module docs). Offset 0 is not reported
+/// here (see [`game_starts_near`]).
+pub fn is_hard_boundary(input: &[u8], pos: usize) -> bool {
+    if input.get(pos) != Some(&b'[') || pos < 2 {
+        return false;
+    }
+    let b1 = input[pos - 1];
+    let b2 = input[pos - 2];
+    let blank_before = match (b2, b1) {
+        (b'\n', b'\n') | (b'\r', b'\r') => true,
+        (b'\r', b'\n') => pos >= 3 && input[pos - 3] == b'\n',
+        _ => false,
+    };
+    if !blank_before {
+        return false;
+    }
+    if input[pos..].starts_with(b"[Event ") {
+        return true;
+    }
+    !previous_line_is_tag(input, pos)
+}
+
+/// Whether the last non-blank line before `pos` looks like a tag line: after trimming spaces it starts
+/// with `[` and ends with `]`.
+fn previous_line_is_tag(input: &[u8], pos: usize) -> bool {
+    let mut end = pos;
+    while end > 0 && input[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    if end == 0 || input[end - 1] != b']' {
+        return false;
+    }
+    let line_start = memchr::memrchr2(b'\n', b'\r', &input[..end]).map_or(0, |i| i + 1);
+    let mut start = line_start;
+    while start < end && (input[start] == b' ' || input[start] == b'\t') {
+        start += 1;
+    }
+    input.get(start) == Some(&b'[')
+}
+
+/// The first offset at or after `approx` where a game certainly starts: offset 0 or a hard boundary
+/// (see the module docs). `None` when there is none before the end of `input`.
+///
+/// Lexing `input[a..b]` for consecutive such offsets `a`, `b` (with [`crate::Reader::with_range`]) gives
+/// the same games, in the same order, as lexing the whole input.
+pub fn game_starts_near(input: &[u8], approx: usize) -> Option<usize> {
+    if approx == 0 {
+        return Some(0);
+    }
+    let mut from = approx;
+    while from < input.len() {
+        let i = from + memchr::memchr(b'[', &input[from..])?;
+        if is_hard_boundary(input, i) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
+}
+
+/// Cuts `input` into about `pieces` consecutive ranges that start at hard boundaries (see
+/// [`game_starts_near`]), for lexing in parallel. The ranges cover the whole input, in order; there may be
+/// fewer than asked (never zero unless the input is empty).
+pub fn split_at_games(input: &[u8], pieces: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    if input.is_empty() {
+        return out;
+    }
+    let step = (input.len() / pieces.max(1)).max(1);
+    let mut start = 0;
+    while start < input.len() {
+        let next = game_starts_near(input, start.saturating_add(step).max(start + 1));
+        match next {
+            Some(n) => {
+                out.push(start..n);
+                start = n;
+            }
+            None => {
+                out.push(start..input.len());
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns() {
+        assert!(is_hard_boundary(b"1-0\n\n[Event \"x\"]", 5));
+        assert!(is_hard_boundary(b"1-0\r\n\r\n[Site \"x\"]", 7));
+        assert!(is_hard_boundary(b"1-0\r\r[Site \"x\"]", 5));
+        assert!(!is_hard_boundary(b"1-0\n[Event \"x\"]", 4));
+        assert!(!is_hard_boundary(b"1-0\n \n[Event \"x\"]", 6));
+        // ChessBase: an empty line inside the tag section.
+        assert!(!is_hard_boundary(b"[Event \"x\"]\n\n[Date \"y\"]", 13));
+        // ... but a new Event after a tags-only game is a new game.
+        assert!(is_hard_boundary(b"[Event \"x\"]\n\n[Event \"y\"]", 13));
+    }
+
+    #[test]
+    fn starts_and_splits() {
+        let pgn = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        assert_eq!(game_starts_near(pgn, 0), Some(0));
+        assert_eq!(game_starts_near(pgn, 1), Some(22));
+        assert_eq!(game_starts_near(pgn, 22), Some(22));
+        assert_eq!(game_starts_near(pgn, 23), None);
+        assert_eq!(split_at_games(pgn, 2), vec![0..22, 22..pgn.len()]);
+        assert_eq!(split_at_games(pgn, 100), vec![0..22, 22..pgn.len()]);
+        assert_eq!(split_at_games(b"", 4), Vec::<Range<usize>>::new());
+    }
+}

@@ -1,0 +1,234 @@
+//! What one game is made of once lexed: tags, movetext tokens and syntax errors, each with its byte span.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+
+/// One game as lexed from the input: its tag pairs, its movetext tokens and the broken structure found.
+///
+/// All slices borrow from the input given to [`crate::Reader`]; all spans are absolute byte offsets in it.
+/// A `Game` is meant to be reused: [`crate::Reader::read_game`] clears it and keeps the buffers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game<'a> {
+    /// Byte range of the game in the input: from the start of its first item (tag, token or error) to the
+    /// end of its last one (normally the result).
+    pub span: Range<usize>,
+    /// Tag pairs in input order (duplicates kept).
+    pub tags: Vec<Tag<'a>>,
+    /// Movetext tokens in input order; variations are flattened with
+    /// [`TokenKind::OpenVariation`] / [`TokenKind::CloseVariation`] tokens. Comments and escape lines found
+    /// before the tag section belong to this list too.
+    pub tokens: Vec<Token<'a>>,
+    /// Broken structure found while lexing this game, in input order.
+    pub errors: Vec<SyntaxError>,
+    /// Index in [`Game::tokens`] of the [`TokenKind::Result`] token at variation depth 0 that ended the
+    /// game, or `None` when the game ended without one (new tag section, end of input, ...).
+    /// A missing result is not a syntax error at this level.
+    pub result_token: Option<usize>,
+}
+
+impl<'a> Game<'a> {
+    /// Empties the game, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.span = 0..0;
+        self.tags.clear();
+        self.tokens.clear();
+        self.errors.clear();
+        self.result_token = None;
+    }
+
+    /// The first tag named exactly `name` (case-sensitive), if any.
+    pub fn tag(&self, name: &str) -> Option<&Tag<'a>> {
+        self.tags.iter().find(|t| t.name == name.as_bytes())
+    }
+
+    /// The result that ended the game's movetext (the token at [`Game::result_token`]), if any.
+    pub fn result(&self) -> Option<GameResult> {
+        match self.tokens.get(self.result_token?)?.kind {
+            TokenKind::Result(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether the game has any movetext token other than comments and escape lines.
+    pub fn has_movetext(&self) -> bool {
+        self.tokens
+            .iter()
+            .any(|t| !matches!(t.kind, TokenKind::Comment | TokenKind::Escape))
+    }
+}
+
+/// A tag pair `[Name "value"]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag<'a> {
+    /// The tag name, e.g. `Event`.
+    pub name: &'a [u8],
+    /// The bytes between the quotes, escapes (`\"`, `\\`) unresolved.
+    pub raw_value: &'a [u8],
+    /// From the `[` to the `]` inclusive.
+    pub span: Range<usize>,
+}
+
+impl Tag<'_> {
+    /// The value with the escapes `\"` and `\\` resolved (any other backslash is kept as it is).
+    /// Borrows when there is nothing to resolve.
+    pub fn value(&self) -> Cow<'_, [u8]> {
+        let raw = self.raw_value;
+        if !raw.contains(&b'\\') {
+            return Cow::Borrowed(raw);
+        }
+        let mut out = Vec::with_capacity(raw.len());
+        let mut i = 0;
+        while i < raw.len() {
+            let b = raw[i];
+            if b == b'\\' {
+                if let Some(&next @ (b'"' | b'\\')) = raw.get(i + 1) {
+                    out.push(next);
+                    i += 2;
+                    continue;
+                }
+            }
+            out.push(b);
+            i += 1;
+        }
+        Cow::Owned(out)
+    }
+}
+
+/// What a movetext token is. This layer knows no chess rules: anything that is a move candidate is a
+/// [`TokenKind::Word`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// Any word that is not otherwise classified: SAN, LAN, UCI, figurines, Cyrillic, glyphs like `!?` or
+    /// `ep` or `(=)` ... The replay layer decides whether it is a move, an annotation, or junk.
+    Word,
+    /// `12.`, `12...`, `12…`, `12. ...`, `12 …` (a spaced ellipsis is merged into the number's token), or a
+    /// bare `12`. `black` is true when the number carries two or more dots or an ellipsis.
+    MoveNumber {
+        /// The move number as written.
+        number: u32,
+        /// Whether the number is followed by black's dots (`...`, `…`).
+        black: bool,
+    },
+    /// A numeric annotation glyph `$14` (0..=255; bigger numbers are a [`SyntaxErrorKind::BadNag`]).
+    Nag(u8),
+    /// `{...}` (text = inside the braces, span = the whole comment) or `; ...` to the end of the line
+    /// (text = after the `;`).
+    Comment,
+    /// `(`: a variation starts.
+    OpenVariation,
+    /// `)`: a variation ends.
+    CloseVariation,
+    /// `1-0`, `0-1`, `1/2-1/2`, `½-½`, `*` (also `1:0`, `0:1`, `1/2:1/2`, `½:½`). At variation depth 0 it
+    /// ends the game.
+    Result(GameResult),
+    /// An escape line (PGN §6): a line whose first byte is `%`. Text = after the `%`, span = the line
+    /// without its line break.
+    Escape,
+}
+
+/// The four game termination markers of PGN.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+    /// `*`: unknown, ongoing or abandoned.
+    Unknown,
+}
+
+impl GameResult {
+    /// The standard PGN spelling: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads a result as written in movetext or in a `Result` tag: `1-0 0-1 1/2-1/2 * ½-½` and the
+    /// colon forms `1:0 0:1 1/2:1/2 ½:½`.
+    pub fn from_bytes(word: &[u8]) -> Option<GameResult> {
+        match word {
+            b"1-0" | b"1:0" => Some(GameResult::WhiteWins),
+            b"0-1" | b"0:1" => Some(GameResult::BlackWins),
+            b"1/2-1/2" | b"1/2:1/2" | b"\xC2\xBD-\xC2\xBD" | b"\xC2\xBD:\xC2\xBD" => {
+                Some(GameResult::Draw)
+            }
+            b"*" => Some(GameResult::Unknown),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One movetext token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// What the token is.
+    pub kind: TokenKind,
+    /// The token's text (for comments and escape lines, without the delimiters; see [`TokenKind`]).
+    pub text: &'a [u8],
+    /// Byte range of the whole token, absolute in the reader's input.
+    pub span: Range<usize>,
+}
+
+/// Broken PGN structure, with the bytes it covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// What is broken.
+    pub kind: SyntaxErrorKind,
+    /// The bytes concerned (absolute in the reader's input).
+    pub span: Range<usize>,
+}
+
+/// The kinds of broken structure the lexer reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SyntaxErrorKind {
+    /// A `{` comment never closed before the game ended (end of input or a hard game boundary).
+    /// Span: from the `{` to the end of the comment's text (trailing whitespace excluded).
+    UnterminatedComment,
+    /// A tag whose value has no closing quote (and `]`) on its line. Span: `[` to the end of the line.
+    UnterminatedTag,
+    /// A `(` never closed before the game ended. Span: the `(`.
+    UnterminatedVariation,
+    /// A `)` with no open variation. Span: the `)`.
+    UnmatchedCloseVariation,
+    /// A tag that is not `[Name "value"]`, e.g. `[Foo bar]`. Span: `[` to the `]` (or the end of the line).
+    BadTag,
+    /// A `$` without digits, or with a number above 255. Span: the `$` and its digits.
+    BadNag,
+    /// A byte that cannot start any token here: `}` `]` `"`, or a `[` in movetext that starts no tag.
+    StrayCharacter,
+}
+
+impl SyntaxErrorKind {
+    /// A short English description, e.g. "unterminated comment".
+    pub fn description(self) -> &'static str {
+        match self {
+            SyntaxErrorKind::UnterminatedComment => "unterminated comment",
+            SyntaxErrorKind::UnterminatedTag => "unterminated tag",
+            SyntaxErrorKind::UnterminatedVariation => "unterminated variation",
+            SyntaxErrorKind::UnmatchedCloseVariation => "unmatched `)`",
+            SyntaxErrorKind::BadTag => "malformed tag",
+            SyntaxErrorKind::BadNag => "malformed NAG",
+            SyntaxErrorKind::StrayCharacter => "stray character",
+        }
+    }
+}
+
+impl fmt::Display for SyntaxErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.description())
+    }
+}

@@ -1,0 +1,364 @@
+//! The game reader: splits bytes into games, and each game into tags and movetext tokens.
+
+use std::ops::Range;
+
+use crate::boundary::is_hard_boundary;
+use crate::game::{Game, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
+use crate::movetext::{CLASS, DELIM, Lexeme, SPACE, WORD, classify, is_ellipsis};
+use crate::tag::{TagParse, looks_like_tag, parse_tag};
+
+/// The UTF-8 byte order mark, skipped at offset 0.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Reads games one by one from a byte slice (a whole file, an mmap, or a chunk of one).
+///
+/// The reader never recurses, never allocates per game once the [`Game`] buffers have grown, and runs in
+/// time linear in the input whatever the input is.
+#[derive(Clone, Debug)]
+pub struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    start: usize,
+    end: usize,
+    /// Offsets of the `(` of the variations open in the current game.
+    open: Vec<usize>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over the whole of `input`. A UTF-8 byte order mark at offset 0 is skipped.
+    pub fn new(input: &'a [u8]) -> Reader<'a> {
+        Reader::with_range(input, 0..input.len())
+    }
+
+    /// A reader over `input[range]` only, with spans still absolute in `input`: the way to lex one piece
+    /// of a file cut with [`crate::split_at_games`] or [`crate::game_starts_near`]. The range is clamped to
+    /// the input. A byte order mark is skipped only when the range starts at 0.
+    pub fn with_range(input: &'a [u8], range: Range<usize>) -> Reader<'a> {
+        let end = range.end.min(input.len());
+        let start = range.start.min(end);
+        let mut pos = start;
+        if start == 0 && input[..end].starts_with(BOM) {
+            pos = BOM.len();
+        }
+        Reader {
+            input,
+            pos,
+            start,
+            end,
+            open: Vec::new(),
+        }
+    }
+
+    /// Byte offset where the search for the next game starts.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The input the reader was made with (spans index into it).
+    pub fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// Whether `pos` is at the start of a line, blanks (spaces, tabs) allowed before it.
+    fn at_line_start(&self, pos: usize) -> bool {
+        let mut i = pos;
+        while i > self.start {
+            match self.input[i - 1] {
+                b' ' | b'\t' => i -= 1,
+                b'\n' | b'\r' => return true,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// Lexes the next game into `game` (cleared first, buffers reused). Returns false at the end of the
+    /// input (only whitespace or nothing left), with `game` empty.
+    ///
+    /// Every non-whitespace byte of the input ends up in exactly one game: as a tag, a token, or inside
+    /// a syntax error's span.
+    pub fn read_game(&mut self, game: &mut Game<'a>) -> bool {
+        game.clear();
+        self.open.clear();
+        let input = self.input;
+        let end = self.end;
+        let mut pos = self.pos;
+        let mut has_item = false;
+        let mut seen_movetext = false;
+        let mut first = pos;
+        let mut last_end = pos;
+
+        macro_rules! item {
+            ($start:expr, $end:expr) => {{
+                if !has_item {
+                    has_item = true;
+                    first = $start;
+                }
+                last_end = $end;
+            }};
+        }
+        macro_rules! token {
+            ($kind:expr, $text:expr, $span:expr) => {{
+                let span: Range<usize> = $span;
+                item!(span.start, span.end);
+                game.tokens.push(Token {
+                    kind: $kind,
+                    text: &input[$text],
+                    span,
+                });
+            }};
+        }
+        macro_rules! error {
+            ($kind:expr, $span:expr) => {{
+                let span: Range<usize> = $span;
+                item!(span.start, span.end);
+                game.errors.push(SyntaxError { kind: $kind, span });
+            }};
+        }
+
+        'game: loop {
+            while pos < end && CLASS[usize::from(input[pos])] == SPACE {
+                pos += 1;
+            }
+            if pos >= end {
+                break;
+            }
+            let b = input[pos];
+            if CLASS[usize::from(b)] == DELIM {
+                match b {
+                    b'{' => {
+                        let body = pos + 1;
+                        let mut q = body;
+                        let mut stop = end;
+                        let mut hard = false;
+                        while let Some(j) = memchr::memchr2(b'}', b'[', &input[q..end]) {
+                            let k = q + j;
+                            if input[k] == b'}' {
+                                stop = k;
+                                break;
+                            }
+                            if is_hard_boundary(input, k) {
+                                stop = k;
+                                hard = true;
+                                break;
+                            }
+                            q = k + 1;
+                        }
+                        if stop < end && !hard {
+                            token!(TokenKind::Comment, body..stop, pos..stop + 1);
+                            pos = stop + 1;
+                        } else {
+                            let mut trimmed = stop;
+                            while trimmed > body && input[trimmed - 1].is_ascii_whitespace() {
+                                trimmed -= 1;
+                            }
+                            token!(TokenKind::Comment, body..trimmed, pos..trimmed);
+                            game.errors.push(SyntaxError {
+                                kind: SyntaxErrorKind::UnterminatedComment,
+                                span: pos..trimmed,
+                            });
+                            pos = stop;
+                            break 'game;
+                        }
+                    }
+                    b'[' => {
+                        if has_item && is_hard_boundary(input, pos) {
+                            break 'game;
+                        }
+                        if seen_movetext {
+                            if self.at_line_start(pos) || looks_like_tag(input, pos, end) {
+                                break 'game;
+                            }
+                            error!(SyntaxErrorKind::StrayCharacter, pos..pos + 1);
+                            pos += 1;
+                            continue;
+                        }
+                        match parse_tag(input, pos, end) {
+                            TagParse::Tag {
+                                name,
+                                value,
+                                end: e,
+                            } => {
+                                item!(pos, e);
+                                game.tags.push(Tag {
+                                    name: &input[name],
+                                    raw_value: &input[value],
+                                    span: pos..e,
+                                });
+                                pos = e;
+                            }
+                            TagParse::Bad { end: e } => {
+                                error!(SyntaxErrorKind::BadTag, pos..e);
+                                pos = e;
+                            }
+                            TagParse::Unterminated { end: e } => {
+                                error!(SyntaxErrorKind::UnterminatedTag, pos..e);
+                                pos = e;
+                            }
+                        }
+                    }
+                    b';' => {
+                        let eol = memchr::memchr2(b'\n', b'\r', &input[pos..end])
+                            .map_or(end, |j| pos + j);
+                        token!(TokenKind::Comment, pos + 1..eol, pos..eol);
+                        pos = eol;
+                    }
+                    b'(' => {
+                        seen_movetext = true;
+                        if input[pos + 1..end].starts_with(b"=)") {
+                            token!(TokenKind::Word, pos..pos + 3, pos..pos + 3);
+                            pos += 3;
+                        } else {
+                            self.open.push(pos);
+                            token!(TokenKind::OpenVariation, pos..pos + 1, pos..pos + 1);
+                            pos += 1;
+                        }
+                    }
+                    b')' => {
+                        seen_movetext = true;
+                        if self.open.pop().is_some() {
+                            token!(TokenKind::CloseVariation, pos..pos + 1, pos..pos + 1);
+                        } else {
+                            error!(SyntaxErrorKind::UnmatchedCloseVariation, pos..pos + 1);
+                        }
+                        pos += 1;
+                    }
+                    b'$' => {
+                        seen_movetext = true;
+                        let mut q = pos + 1;
+                        let mut n: u32 = 0;
+                        while q < end && input[q].is_ascii_digit() {
+                            n = (n * 10 + u32::from(input[q] - b'0')).min(1000);
+                            q += 1;
+                        }
+                        match u8::try_from(n) {
+                            Ok(nag) if q > pos + 1 => {
+                                token!(TokenKind::Nag(nag), pos..q, pos..q);
+                            }
+                            _ => error!(SyntaxErrorKind::BadNag, pos..q),
+                        }
+                        pos = q;
+                    }
+                    // `}`, `]`, `"`: nothing starts with them.
+                    _ => {
+                        error!(SyntaxErrorKind::StrayCharacter, pos..pos + 1);
+                        pos += 1;
+                    }
+                }
+                continue;
+            }
+            if b == b'%' && (pos == self.start || matches!(input[pos - 1], b'\n' | b'\r')) {
+                let eol = memchr::memchr2(b'\n', b'\r', &input[pos..end]).map_or(end, |j| pos + j);
+                token!(TokenKind::Escape, pos + 1..eol, pos..eol);
+                pos = eol;
+                continue;
+            }
+            // A word.
+            let ws = pos;
+            let mut we = pos + 1;
+            while we < end && CLASS[usize::from(input[we])] == WORD {
+                we += 1;
+            }
+            let (len, kind) = match classify(&input[ws..we]) {
+                crate::movetext::Lexeme::Whole(kind) => (we - ws, kind),
+                Lexeme::Number { len, number, black } => {
+                    (len, TokenKind::MoveNumber { number, black })
+                }
+            };
+            let mut te = ws + len;
+            let mut kind = kind;
+            match kind {
+                TokenKind::Result(_) if self.open.is_empty() => {
+                    token!(kind, ws..te, ws..te);
+                    game.result_token = Some(game.tokens.len() - 1);
+                    pos = te;
+                    break 'game;
+                }
+                TokenKind::MoveNumber { number, black } if !black => {
+                    if number == 1
+                        && seen_movetext
+                        && self.open.is_empty()
+                        && blank_line_in(&input[last_end..ws])
+                    {
+                        // A new game without tags.
+                        pos = ws;
+                        break 'game;
+                    }
+                    if te == we {
+                        // `12 ...` / `12. …`: merge black's spaced dots into the number.
+                        let mut q = we;
+                        while q < end && CLASS[usize::from(input[q])] == SPACE {
+                            q += 1;
+                        }
+                        if q < end && (input[q] == b'.' || input[q] == 0xE2) {
+                            let mut r = q + 1;
+                            while r < end && CLASS[usize::from(input[r])] == WORD {
+                                r += 1;
+                            }
+                            if is_ellipsis(&input[q..r]) {
+                                te = r;
+                                kind = TokenKind::MoveNumber {
+                                    number,
+                                    black: true,
+                                };
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            seen_movetext = true;
+            token!(kind, ws..te, ws..te);
+            pos = te;
+        }
+
+        self.pos = pos;
+        if !has_item {
+            return false;
+        }
+        if !self.open.is_empty() {
+            for &open in &self.open {
+                game.errors.push(SyntaxError {
+                    kind: SyntaxErrorKind::UnterminatedVariation,
+                    span: open..open + 1,
+                });
+            }
+            game.errors.sort_by_key(|e| e.span.start);
+        }
+        game.span = first..last_end;
+        true
+    }
+}
+
+impl<'a> Iterator for Reader<'a> {
+    type Item = Game<'a>;
+
+    /// Reads the next game into a fresh [`Game`] (allocates; prefer [`Reader::read_game`] in loops).
+    fn next(&mut self) -> Option<Game<'a>> {
+        let mut game = Game::default();
+        self.read_game(&mut game).then_some(game)
+    }
+}
+
+/// Whether whitespace `gap` contains an empty line (two line breaks, `\r\n` counting as one).
+fn blank_line_in(gap: &[u8]) -> bool {
+    let mut breaks = 0;
+    let mut i = 0;
+    while i < gap.len() {
+        match gap[i] {
+            b'\n' => breaks += 1,
+            b'\r' => {
+                breaks += 1;
+                if gap.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        if breaks >= 2 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
