@@ -81,12 +81,12 @@ impl Tag<'_> {
         let mut i = 0;
         while i < raw.len() {
             let b = raw[i];
-            if b == b'\\' {
-                if let Some(&next @ (b'"' | b'\\')) = raw.get(i + 1) {
-                    out.push(next);
-                    i += 2;
-                    continue;
-                }
+            if b == b'\\'
+                && let Some(&next @ (b'"' | b'\\')) = raw.get(i + 1)
+            {
+                out.push(next);
+                i += 2;
+                continue;
             }
             out.push(b);
             i += 1;

@@ -53,10 +53,10 @@ pub(crate) fn classify(word: &[u8]) -> Lexeme {
     if first.is_ascii_digit() {
         return classify_digits(word);
     }
-    if (first == b'*' && word.len() == 1) || first == 0xC2 {
-        if let Some(r) = GameResult::from_bytes(word) {
-            return Lexeme::Whole(TokenKind::Result(r));
-        }
+    if ((first == b'*' && word.len() == 1) || first == 0xC2)
+        && let Some(r) = GameResult::from_bytes(word)
+    {
+        return Lexeme::Whole(TokenKind::Result(r));
     }
     Lexeme::Whole(TokenKind::Word)
 }

@@ -113,14 +113,14 @@ pub(crate) fn parse_tag(input: &[u8], pos: usize, limit: usize) -> TagParse {
                     Some(b'"') if q + 2 <= limit => {
                         // `\"` is an escaped quote, unless it is the last thing on the line before `]`:
                         // then the backslash was literal (`[Event "Tournament \"]`).
-                        if let Some(end) = closing_bracket(input, q + 2, limit) {
-                            if ends_line(input, end, limit) {
-                                return TagParse::Tag {
-                                    name,
-                                    value: value_start..q + 1,
-                                    end,
-                                };
-                            }
+                        if let Some(end) = closing_bracket(input, q + 2, limit)
+                            && ends_line(input, end, limit)
+                        {
+                            return TagParse::Tag {
+                                name,
+                                value: value_start..q + 1,
+                                end,
+                            };
                         }
                         q += 2;
                     }
