@@ -1,1 +1,307 @@
-//! placeholder
+//! Replay PGN games under the FIDE Laws of Chess.
+//!
+//! `pgnkit-replay` turns the games that [`pgnkit_pgn`] lexes into replayed
+//! games and a stream of [`Diagnostic`]s: every movetext token is accounted
+//! for, moves are read in any notation and language
+//! ([`pgnkit_notation`]), variations are replayed from the position before
+//! the move they replace, and each game gets its true status under the Laws
+//! ([`Status`]), the result the rules give, and the draws that became
+//! claimable ([`Claim`]).
+//!
+//! Nothing here prints: diagnostics are data, rendered by the `pgnkit`
+//! binary.
+//!
+//! # Example
+//!
+//! ```
+//! use pgnkit_pgn::{Game, Reader};
+//! use pgnkit_replay::{Options, Status, replay_game};
+//!
+//! let pgn = b"[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+//! let mut reader = Reader::new(pgn);
+//! let mut game = Game::default();
+//! assert!(reader.read_game(&mut game));
+//!
+//! let report = replay_game(pgn, &game, &Options::default());
+//! assert_eq!(report.status, Status::Checkmate);
+//! assert_eq!(report.result.map(|r| r.as_str()), Some("0-1"));
+//! assert_eq!(report.plies, 4);
+//! assert!(report.diagnostics.is_empty());
+//! ```
+
+pub mod diagnostic;
+pub mod movetext;
+pub mod outcome;
+pub mod repair;
+pub mod setup;
+pub mod text;
+
+pub use diagnostic::{Code, Diagnostic, Severity, Suggestion};
+pub use movetext::{MoveEvent, Visitor};
+pub use outcome::{Claim, ClaimKind, GameResult, Status};
+pub use text::Encoding;
+
+use pgnkit_notation::{Language, LanguageSet, parse_annotation, parse_move};
+use pgnkit_pgn::{Game, SyntaxErrorKind};
+use shakmaty::{Chess, Color, Position};
+
+use crate::movetext::{Pass, probe_main_line, replay_movetext};
+use crate::setup::SetupError;
+
+/// How to replay.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Read piece letters in this language only (plus English SAN); `None`
+    /// chooses per game the language under which the whole game replays.
+    pub language: Option<Language>,
+    /// Look for what the writer probably meant at each error (scoresheet
+    /// repair). Costs a little time on games with errors only.
+    pub suggestions: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { language: None, suggestions: true }
+    }
+}
+
+/// Everything the replay found out about one game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Problems, in the order of the tokens they are about.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Main-line plies replayed.
+    pub plies: u32,
+    /// The game's status per the Laws.
+    pub status: Status,
+    /// What the rules give (`None` where they give nothing).
+    pub result: Option<GameResult>,
+    /// The Result tag as written.
+    pub result_tag: Option<String>,
+    /// Every draw a player could have claimed, first ply first.
+    pub claims: Vec<Claim>,
+    /// The piece-letter language the moves were read in.
+    pub language: Language,
+    /// The game was played under Chess960 castling rules.
+    pub chess960: bool,
+    /// The start position (standard or from the FEN tag).
+    pub start: Chess,
+    /// The main-line moves, in order, with the index of their tokens.
+    pub moves: Vec<movetext::MainMove>,
+    /// The Zobrist key (Law 9.2 identity) of every main-line position, the
+    /// start included.
+    pub keys: Vec<u64>,
+    /// The encoding the game was read in.
+    pub encoding: Encoding,
+}
+
+impl GameReport {
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+}
+
+/// Replays one game read from `input` (the bytes the [`pgnkit_pgn::Reader`]
+/// read it from; spans in diagnostics are offsets into it).
+pub fn replay_game(input: &[u8], game: &Game<'_>, options: &Options) -> GameReport {
+    replay_game_with(input, game, options, &mut ())
+}
+
+/// [`replay_game`], showing every move played to `visitor`.
+pub fn replay_game_with<V: Visitor>(
+    input: &[u8],
+    game: &Game<'_>,
+    options: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    let bytes = input.get(game.span.clone()).unwrap_or_default();
+    let encoding = Encoding::detect(bytes);
+    let mut head: Vec<Diagnostic> = Vec::new();
+    if let Encoding::Windows1252 { first_invalid } = encoding {
+        let at = game.span.start + first_invalid;
+        head.push(Diagnostic::new(
+            Code::Encoding,
+            at..at + 1,
+            "this game is not valid UTF-8; it was read as Latin-1 (Windows-1252)",
+        ));
+    }
+    for e in &game.errors {
+        head.push(Diagnostic::new(Code::Syntax, e.span.clone(), syntax_message(e.kind)));
+    }
+    let tag = |name: &str| game.tag(name).map(|t| encoding.decode(&t.value()).into_owned());
+    let result_tag = tag("Result");
+    let start = setup::start(tag("Variant").as_deref(), tag("FEN").as_deref());
+
+    let mut report = GameReport {
+        diagnostics: Vec::new(),
+        plies: 0,
+        status: Status::Invalid,
+        result: None,
+        result_tag,
+        claims: Vec::new(),
+        language: options.language.unwrap_or(Language::En),
+        chess960: false,
+        start: Chess::default(),
+        moves: Vec::new(),
+        keys: Vec::new(),
+        encoding,
+    };
+
+    let start = match start {
+        Ok(s) => s,
+        Err(err) => {
+            let (span, message) = match err {
+                SetupError::BadFen(m) => (
+                    game.tag("FEN").map_or(game.span.start..game.span.start, |t| t.span.clone()),
+                    m,
+                ),
+                SetupError::UnsupportedVariant(v) => (
+                    game.tag("Variant").map_or(game.span.start..game.span.start, |t| t.span.clone()),
+                    format!("the variant `{v}` is not chess or Chess960; its moves were not replayed"),
+                ),
+            };
+            let mut d = Diagnostic::new(Code::BadFen, span, message);
+            let moves = game
+                .tokens
+                .iter()
+                .filter(|t| t.kind == pgnkit_pgn::TokenKind::Word)
+                .count();
+            if moves > 0 {
+                d.help.push(format!("{moves} movetext words were not replayed"));
+            }
+            head.push(d);
+            report.diagnostics = head;
+            return report;
+        }
+    };
+    report.chess960 = start.chess960;
+    report.start = start.position.clone();
+
+    let mut lang = options.language.unwrap_or(Language::En);
+    let mut pass = replay_movetext(game, encoding, &start.position, lang, visitor);
+    if options.language.is_none()
+        && pass.failure.as_ref().is_some_and(|f| f.resolvable_elsewhere)
+    {
+        if let Some(better) = detect_language(game, encoding, &start.position, &pass) {
+            visitor.restart();
+            lang = better;
+            pass = replay_movetext(game, encoding, &start.position, lang, visitor);
+        }
+    }
+    report.language = lang;
+
+    if options.suggestions {
+        repair::suggest(game, encoding, &start.position, lang, &mut pass);
+    }
+    finish(game, &mut report, pass, head);
+    report
+}
+
+/// Chooses the language under which the main line replays farthest, if one
+/// goes farther than English. Candidates are the languages in which every
+/// piece letter of the main line means a piece.
+fn detect_language(game: &Game<'_>, encoding: Encoding, start: &Chess, english: &Pass) -> Option<Language> {
+    let mut candidates = LanguageSet::ALL;
+    let mut failing = LanguageSet::ALL;
+    for &i in &english.main_tokens {
+        let Some(token) = game.tokens.get(i) else { continue };
+        let text = encoding.decode(token.text);
+        if parse_annotation(&text).is_some() {
+            continue;
+        }
+        if let Ok(mt) = parse_move(&text) {
+            let langs = mt.languages();
+            if english.failure.as_ref().is_some_and(|f| f.token == i) {
+                failing = langs;
+            }
+            candidates = candidates.intersect(langs);
+        }
+    }
+    if candidates.is_empty() {
+        candidates = failing;
+    }
+    let mut best: Option<(u32, Language)> = None;
+    for lang in candidates.iter() {
+        if lang == Language::En {
+            continue;
+        }
+        let plies = probe_main_line(game, encoding, start, lang);
+        if best.is_none_or(|(b, _)| plies > b) {
+            best = Some((plies, lang));
+        }
+    }
+    best.filter(|&(plies, _)| plies > english.plies).map(|(_, lang)| lang)
+}
+
+fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Diagnostic>) {
+    let pos = &pass.final_position;
+    report.plies = pass.plies;
+    report.claims = pass.tracker.claims();
+    report.keys = pass.tracker.keys().to_vec();
+    report.moves = pass.main_moves;
+    head.extend(pass.diagnostics);
+    report.diagnostics = head;
+
+    report.status = if pass.failure.is_some() {
+        Status::Invalid
+    } else if let Some((status, _)) = pass.tracker.automatic_end() {
+        status
+    } else {
+        outcome::position_status(pos)
+    };
+    report.result = match report.status {
+        Status::Checkmate => Some(GameResult::win_for(!pos.turn())),
+        s => outcome::rule_result(s, pos.turn()),
+    };
+
+    // A definite Result tag must agree with a game the rules ended.
+    if let (Some(rule), Some(tag)) = (report.result, report.result_tag.as_deref()) {
+        if let Some(written) = GameResult::from_tag(tag) {
+            if written != rule {
+                let span = game
+                    .tag("Result")
+                    .map_or(game.span.start..game.span.start, |t| t.span.clone());
+                let why = match report.status {
+                    Status::Checkmate => format!(
+                        "{} is checkmated",
+                        if pos.turn() == Color::White { "White" } else { "Black" }
+                    ),
+                    Status::Stalemate => "the game ends in stalemate".to_owned(),
+                    Status::InsufficientMaterial => "neither side can checkmate (dead position)".to_owned(),
+                    Status::FivefoldRepetition => "the same position occurred five times".to_owned(),
+                    Status::SeventyfiveMoves => "75 moves passed without a capture or pawn move".to_owned(),
+                    _ => String::new(),
+                };
+                let mut d = Diagnostic::new(
+                    Code::ResultMismatch,
+                    span,
+                    format!("the Result tag says {tag}, but {why}: the result is {}", rule.as_str()),
+                );
+                d.help.push(format!("write [Result \"{}\"]", rule.as_str()));
+                d.ply = Some(report.plies);
+                report.diagnostics.push(d);
+            }
+        }
+    }
+    report.diagnostics.sort_by_key(|d| d.span.start);
+}
+
+fn syntax_message(kind: SyntaxErrorKind) -> String {
+    let s = match kind {
+        SyntaxErrorKind::UnterminatedComment => "this comment is never closed with `}`",
+        SyntaxErrorKind::UnterminatedTag => "this tag is never closed with `]`",
+        SyntaxErrorKind::UnterminatedVariation => "this variation is never closed with `)`",
+        SyntaxErrorKind::UnmatchedCloseVariation => "this `)` closes no variation",
+        SyntaxErrorKind::BadTag => "this is not a tag of the form [Name \"value\"]",
+        SyntaxErrorKind::BadNag => "this NAG is not a number from 0 to 255",
+        #[allow(unreachable_patterns)]
+        _ => "broken PGN structure",
+    };
+    s.to_owned()
+}

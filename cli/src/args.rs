@@ -1,0 +1,102 @@
+//! Every flag, defined once with its help text.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use pgnkit_notation::Language;
+
+/// Check, convert, index and search PGN chess databases in any notation and
+/// language.
+#[derive(Parser, Debug)]
+#[command(name = "pgnkit", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Replay every game, report every problem, compute each game's true result.
+    Check(CheckArgs),
+}
+
+/// How diagnostics are printed.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// rustc-style messages with the source line and a caret (default on a terminal).
+    Human,
+    /// NDJSON on standard output: one object a line (default in pipes).
+    Json,
+    /// GitHub Actions annotations (`::error file=…`).
+    Github,
+}
+
+/// Options every command that reads games shares.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// PGN files to read (`-` or none: standard input). `.zst`, `.gz` and
+    /// `.bz2` files are recognised by their magic bytes and decompressed as
+    /// they stream.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Piece-letter language of the input: `auto` (default) detects it per
+    /// game; a code (en de fr es it pt ca nl da no sv fi is et pl cs sk hu ro
+    /// ru uk bg sr tr el lt id af) reads only that language plus English SAN.
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    pub input_lang: InputLang,
+    /// Worker threads (default: all cores). Output order is always the input order.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// No progress bar and no summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--input-lang`: detect, or one language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputLang {
+    /// Per game, the language under which the whole game replays.
+    Auto,
+    /// Only this language (plus English SAN).
+    Forced(Language),
+}
+
+impl InputLang {
+    /// The language to force, if any.
+    pub fn forced(self) -> Option<Language> {
+        match self {
+            InputLang::Auto => None,
+            InputLang::Forced(l) => Some(l),
+        }
+    }
+}
+
+fn parse_input_lang(s: &str) -> Result<InputLang, String> {
+    if s.eq_ignore_ascii_case("auto") {
+        return Ok(InputLang::Auto);
+    }
+    Language::from_code(s).map(InputLang::Forced).ok_or_else(|| {
+        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+        format!("unknown language `{s}`; use auto or one of {}", codes.join(" "))
+    })
+}
+
+/// `pgnkit check`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// Input files and reading options.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format (default: human on a terminal, json otherwise).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Also report each game: status, the result the rules give, claimable draws.
+    #[arg(long)]
+    pub games: bool,
+    /// Warnings count for the exit status too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Do not search for what the writer probably meant (faster on very broken files).
+    #[arg(long)]
+    pub no_suggestions: bool,
+}

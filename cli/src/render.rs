@@ -1,0 +1,192 @@
+//! Printers for diagnostics as data: human (rustc-style, with the source line
+//! and a caret), NDJSON, and GitHub Actions annotations.
+
+use std::io::Write;
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use pgnkit_replay::{Diagnostic, Severity, Suggestion, diagnostic::side_name};
+use serde::Serialize;
+
+use crate::args::Format;
+
+/// A diagnostic with everything a printer needs to say where it is.
+pub struct Located {
+    /// The diagnostic.
+    pub diagnostic: Diagnostic,
+    /// 1-based game number in its file.
+    pub game: u64,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column in characters.
+    pub column: usize,
+    /// 0-based byte offset in the file.
+    pub byte: usize,
+    /// The source line and the token's byte range in it (human output only).
+    pub source: Option<(String, std::ops::Range<usize>)>,
+    /// "White - Black (Event)" for humans.
+    pub game_name: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    r#type: &'static str,
+    severity: &'static str,
+    code: &'static str,
+    file: &'a str,
+    game: u64,
+    line: usize,
+    column: usize,
+    byte: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ply: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    move_number: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<&'a str>,
+    message: &'a str,
+    suggestions: &'a [Suggestion],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    variation: bool,
+}
+
+/// Writes one diagnostic in `format`.
+pub fn diagnostic(out: &mut dyn Write, format: Format, color: bool, file: &str, l: &Located) -> std::io::Result<()> {
+    let d = &l.diagnostic;
+    match format {
+        Format::Json => {
+            let record = JsonDiagnostic {
+                r#type: "diagnostic",
+                severity: d.severity.as_str(),
+                code: d.code.as_str(),
+                file,
+                game: l.game,
+                line: l.line,
+                column: l.column,
+                byte: l.byte,
+                ply: d.ply,
+                move_number: d.move_number,
+                side: d.side.map(side_name),
+                token: d.token.as_deref(),
+                message: &d.message,
+                suggestions: &d.suggestions,
+                variation: d.variation,
+            };
+            serde_json::to_writer(&mut *out, &record)?;
+            out.write_all(b"\n")
+        }
+        Format::Github => {
+            let level = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let mut message = format!("game {}", l.game);
+            if let Some(ply) = d.ply {
+                message.push_str(&format!(", ply {ply}"));
+            }
+            message.push_str(": ");
+            message.push_str(&d.message);
+            for h in &d.help {
+                message.push_str("\nhelp: ");
+                message.push_str(h);
+            }
+            writeln!(
+                out,
+                "::{level} file={},line={},col={},title={}::{}",
+                escape_property(file),
+                l.line,
+                l.column,
+                escape_property(d.code.as_str()),
+                escape_data(&message)
+            )
+        }
+        Format::Human => {
+            let level = match d.severity {
+                Severity::Error => Level::ERROR,
+                Severity::Warning => Level::WARNING,
+            };
+            let origin = format!("{file}:{}:{}", l.line, l.column);
+            let mut label = String::new();
+            if let (Some(ply), Some(n), Some(side)) = (d.ply, d.move_number, d.side) {
+                label = format!(
+                    "ply {ply}, move {n}{} {}",
+                    if side == shakmaty::Color::White { "." } else { "..." },
+                    side_name(side)
+                );
+                if d.variation {
+                    label.push_str(", in a variation");
+                }
+            }
+            let mut notes = Vec::new();
+            let mut game_note = format!("game {}", l.game);
+            if let Some(name) = &l.game_name {
+                game_note.push_str(": ");
+                game_note.push_str(name);
+            }
+            notes.push(Level::NOTE.message(game_note));
+            for h in &d.help {
+                notes.push(Level::HELP.message(h.as_str()));
+            }
+            let group = match &l.source {
+                Some((text, span)) => level
+                    .primary_title(d.message.as_str())
+                    .id(d.code.as_str())
+                    .element(
+                        Snippet::source(text.as_str())
+                            .line_start(l.line)
+                            .path(origin.as_str())
+                            .annotation(AnnotationKind::Primary.span(span.clone()).label(label.as_str())),
+                    )
+                    .elements(notes),
+                None => level
+                    .primary_title(d.message.as_str())
+                    .id(d.code.as_str())
+                    .element(Level::NOTE.message(format!("at {origin}")))
+                    .elements(notes),
+            };
+            let renderer = if color { Renderer::styled() } else { Renderer::plain() };
+            writeln!(out, "{}\n", renderer.render(&[group]))
+        }
+    }
+}
+
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// The source line around a token, cut to a window on very long lines, and
+/// the token's range in it.
+pub fn source_window(line: &str, token: std::ops::Range<usize>) -> (String, std::ops::Range<usize>) {
+    const WIDTH: usize = 100;
+    let token = token.start.min(line.len())..token.end.min(line.len()).max(token.start.min(line.len()));
+    if line.len() <= 2 * WIDTH {
+        let end = if token.end == token.start { (token.start + 1).min(line.len().max(token.start)) } else { token.end };
+        return (line.to_owned(), token.start..end);
+    }
+    let mut from = token.start.saturating_sub(WIDTH / 2);
+    while !line.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (token.end + WIDTH / 2).min(line.len());
+    while !line.is_char_boundary(to) {
+        to += 1;
+    }
+    let mut text = String::new();
+    let mut shift = 0usize;
+    if from > 0 {
+        text.push('…');
+        shift = '…'.len_utf8();
+    }
+    text.push_str(&line[from..to]);
+    if to < line.len() {
+        text.push('…');
+    }
+    let start = token.start - from + shift;
+    let end = (token.end - from + shift).max(start + 1).min(text.len());
+    (text, start..end)
+}

@@ -1,0 +1,211 @@
+//! Diagnostics as data: what is wrong, where, and what was probably meant.
+//!
+//! A [`Diagnostic`] is produced by the replay and rendered by the `pgnkit`
+//! binary's printers (human, JSON, GitHub annotations). Nothing here prints.
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::Serialize;
+use shakmaty::Color;
+
+/// How serious a diagnostic is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Counts for the exit status only under `--strict`.
+    Warning,
+    /// The game has a real problem.
+    Error,
+}
+
+impl Severity {
+    /// `"error"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// The stable diagnostic codes of the contract. Codes are never renamed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// The token is no move in any supported notation.
+    UnparsableMove,
+    /// A move that no piece can make in this position.
+    IllegalMove,
+    /// Several pieces fit the move as written.
+    AmbiguousMove,
+    /// Evidence that a ply was left out.
+    MissingMove,
+    /// Moves after checkmate or stalemate.
+    MovesAfterEnd,
+    /// The Result tag contradicts the final position.
+    ResultMismatch,
+    /// An invalid FEN or SetUp tag.
+    BadFen,
+    /// Broken PGN structure (unterminated comment, tag or variation).
+    Syntax,
+    /// `+` or `#` missing or wrong.
+    CheckMark,
+    /// A move number that does not match the ply.
+    MoveNumber,
+    /// The input was not UTF-8 and was decoded as Windows-1252.
+    Encoding,
+}
+
+impl Code {
+    /// The code as written in JSON and in `error[code]`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::UnparsableMove => "unparsable-move",
+            Code::IllegalMove => "illegal-move",
+            Code::AmbiguousMove => "ambiguous-move",
+            Code::MissingMove => "missing-move",
+            Code::MovesAfterEnd => "moves-after-end",
+            Code::ResultMismatch => "result-mismatch",
+            Code::BadFen => "bad-fen",
+            Code::Syntax => "syntax",
+            Code::CheckMark => "check-mark",
+            Code::MoveNumber => "move-number",
+            Code::Encoding => "encoding",
+        }
+    }
+
+    /// The severity this code always has.
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::CheckMark | Code::MoveNumber | Code::Encoding => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the writer probably meant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "action", rename_all = "lowercase")]
+pub enum Suggestion {
+    /// Write this move instead of the token.
+    Replace {
+        /// The move in SAN.
+        san: String,
+        /// The rest of the game replays legally with the fix.
+        confirmed: bool,
+        /// How many plies of the game replay after the fix (the fixed one included).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replays: Option<u32>,
+        /// Why this is plausible, in a few words ("a look-alike file letter").
+        #[serde(skip_serializing_if = "String::is_empty")]
+        reason: String,
+    },
+    /// A move was left out: insert it so that it becomes ply `ply`.
+    Insert {
+        /// The ply the inserted move gets (1-based).
+        ply: u32,
+        /// The move in SAN.
+        san: String,
+        /// The rest of the game replays legally with the fix.
+        confirmed: bool,
+        /// How many plies of the game replay after the fix.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replays: Option<u32>,
+        /// Why this is plausible.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        reason: String,
+    },
+    /// Two consecutive moves of one side were written in swapped order:
+    /// the token and the move `ply + 2` should trade places.
+    Swap {
+        /// The ply of the first of the two swapped moves.
+        ply: u32,
+        /// The two moves in SAN, in the order they were played.
+        san: [String; 2],
+        /// The rest of the game replays legally with the fix.
+        confirmed: bool,
+        /// How many plies of the game replay after the fix.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replays: Option<u32>,
+    },
+}
+
+impl Suggestion {
+    /// Whether the rest of the game replays legally with this fix.
+    pub fn confirmed(&self) -> bool {
+        match self {
+            Suggestion::Replace { confirmed, .. }
+            | Suggestion::Insert { confirmed, .. }
+            | Suggestion::Swap { confirmed, .. } => *confirmed,
+        }
+    }
+}
+
+/// One problem found in a game.
+///
+/// Positions are byte offsets into the input the game was read from; the
+/// binary turns them into file, line and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// Error or warning (follows from the code).
+    pub severity: Severity,
+    /// Byte range of the token (or tag, or structure) the diagnostic is about.
+    pub span: Range<usize>,
+    /// 1-based ply in its line (main line or variation).
+    pub ply: Option<u32>,
+    /// The move number the ply belongs to.
+    pub move_number: Option<u32>,
+    /// The side whose move it is.
+    pub side: Option<Color>,
+    /// The token as written (decoded to UTF-8).
+    pub token: Option<String>,
+    /// One plain sentence.
+    pub message: String,
+    /// Extra `help:` lines for humans (the JSON carries `suggestions`).
+    pub help: Vec<String>,
+    /// What was probably meant, best first.
+    pub suggestions: Vec<Suggestion>,
+    /// The token is inside a variation.
+    pub variation: bool,
+}
+
+impl Diagnostic {
+    /// A diagnostic with a code, span and message; the rest empty.
+    pub fn new(code: Code, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            span,
+            ply: None,
+            move_number: None,
+            side: None,
+            token: None,
+            message: message.into(),
+            help: Vec::new(),
+            suggestions: Vec::new(),
+            variation: false,
+        }
+    }
+
+    /// Is this an error (not a warning)?
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// `"white"` or `"black"`.
+pub fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}

@@ -1,0 +1,457 @@
+//! The replay of a game's movetext: main line and variations, token by token.
+//!
+//! Every token is accounted for: a move is played, an annotation marks the
+//! move before it, a move number is checked against the ply, and a word that
+//! is no move in any notation is an `unparsable-move` error. After the first
+//! error in a line the position is unknown, so the rest of that line is not
+//! replayed (and the diagnostic says how much was left); variations that
+//! branch off before the error are still replayed.
+
+use std::ops::Range;
+
+use pgnkit_notation::{Annotation, Language, MoveToken, ResolveError, Suffix, parse_annotation, parse_move};
+use pgnkit_pgn::{Game, TokenKind};
+use shakmaty::{Chess, Color, Move, Position, san::SanPlus};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::outcome::{Status, Tracker};
+use crate::text::Encoding;
+
+/// What a [`Visitor`] sees for each move played.
+#[derive(Debug)]
+pub struct MoveEvent<'a> {
+    /// Index of the move's token in [`Game::tokens`].
+    pub token: usize,
+    /// The position before the move.
+    pub before: &'a Chess,
+    /// The move.
+    pub played: Move,
+    /// The position after the move.
+    pub after: &'a Chess,
+    /// 1-based ply of the move in its line (counted from the game's start).
+    pub ply: u32,
+    /// 0 in the main line, 1 in a variation, 2 in a variation of a variation …
+    pub depth: u32,
+    /// The Zobrist key of `after` (Law 9.2 identity), main line only.
+    pub key: Option<u64>,
+}
+
+/// Receives the moves of a game as they are replayed. Every method has a
+/// default that does nothing.
+pub trait Visitor {
+    /// The replay starts again (under another piece-letter language):
+    /// forget the moves seen so far for this game.
+    fn restart(&mut self) {}
+    /// A move was played.
+    fn on_move(&mut self, event: &MoveEvent<'_>) {
+        let _ = event;
+    }
+}
+
+impl Visitor for () {}
+
+/// One move of the main line as the replay resolved it.
+#[derive(Clone, Debug)]
+pub struct MainMove {
+    /// Index of its token.
+    pub token: usize,
+    /// The move played.
+    pub played: Move,
+}
+
+/// The main line's first error, for repair and language detection.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// Index of the failing token.
+    pub token: usize,
+    /// The position before it.
+    pub position: Chess,
+    /// The 1-based ply the token would have had.
+    pub ply: u32,
+    /// Index into the diagnostics of the error reported for it.
+    pub diagnostic: usize,
+    /// The token could be parsed but not resolved (illegal, ambiguous, unknown
+    /// piece letter): another language might read it.
+    pub resolvable_elsewhere: bool,
+}
+
+/// The outcome of one pass over the movetext.
+#[derive(Debug)]
+pub struct Pass {
+    /// Diagnostics in token order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Main-line plies played.
+    pub plies: u32,
+    /// The last main-line position reached (before any error).
+    pub final_position: Chess,
+    /// Repetition and move-rule tracking of the main line.
+    pub tracker: Tracker,
+    /// The main line's first error.
+    pub failure: Option<Failure>,
+    /// The main-line moves played, in order.
+    pub main_moves: Vec<MainMove>,
+    /// Token indices of every main-line word that was read as a move
+    /// attempt (played, failed or not replayed), in order.
+    pub main_tokens: Vec<usize>,
+    /// The main line reached checkmate or stalemate at this ply.
+    pub ended: Option<(Status, u32)>,
+}
+
+struct Pending {
+    token: usize,
+    span: Range<usize>,
+    written: Suffix,
+    check: bool,
+    mate: bool,
+    double: bool,
+    ply: u32,
+    move_number: u32,
+    side: Color,
+    variation: bool,
+}
+
+struct Line {
+    /// `None` once an error made the position unknown.
+    pos: Option<Chess>,
+    /// The position before the last move (a variation starts there).
+    before: Option<Chess>,
+    ply: u32,
+    depth: u32,
+    /// Checkmate or stalemate reached in this line: (status, ply).
+    ended: Option<(Status, u32)>,
+    /// Tokens left unreplayed after an error, and the diagnostic to tell.
+    skipped: u32,
+    dead_diag: Option<usize>,
+}
+
+impl Line {
+    fn new(pos: Option<Chess>, ply: u32, depth: u32) -> Line {
+        Line { pos, before: None, ply, depth, ended: None, skipped: 0, dead_diag: None }
+    }
+}
+
+/// Replays the movetext of `game` from `start` reading piece letters as
+/// `lang`. Diagnostics about tags and structure are the caller's.
+pub fn replay_movetext<V: Visitor>(
+    game: &Game<'_>,
+    encoding: Encoding,
+    start: &Chess,
+    lang: Language,
+    visitor: &mut V,
+) -> Pass {
+    let mut pass = Pass {
+        diagnostics: Vec::new(),
+        plies: 0,
+        final_position: start.clone(),
+        tracker: Tracker::new(start),
+        failure: None,
+        main_moves: Vec::new(),
+        main_tokens: Vec::new(),
+        ended: None,
+    };
+    let mut lines: Vec<Line> = vec![Line::new(Some(start.clone()), 0, 0)];
+    let mut pending: Option<Pending> = None;
+
+    for (index, token) in game.tokens.iter().enumerate() {
+        let span = token.span.clone();
+        match token.kind {
+            TokenKind::Word => {
+                let text = encoding.decode(token.text);
+                let text = text.as_ref();
+                if let Some(annotation) = parse_annotation(text) {
+                    if let Some(p) = pending.as_mut() {
+                        match annotation {
+                            Annotation::Check if p.written == Suffix::None => p.written = Suffix::Check,
+                            Annotation::Mate => p.written = Suffix::Mate,
+                            _ => {}
+                        }
+                    }
+                    continue;
+                }
+                flush(&mut pending, &mut pass.diagnostics);
+                let Some(line) = lines.last_mut() else { continue };
+                if line.depth == 0 {
+                    pass.main_tokens.push(index);
+                }
+                let Some(pos) = line.pos.take() else {
+                    line.skipped += 1;
+                    line.before = None;
+                    continue;
+                };
+                let variation = line.depth > 0;
+                let ply = line.ply + 1;
+                let side = pos.turn();
+                let move_number = pos.fullmoves().get();
+                let parsed = parse_move(text);
+                let outcome = match &parsed {
+                    Ok(mt) => mt.resolve(&pos, lang).map_err(Some),
+                    Err(_) => Err(None),
+                };
+                match outcome {
+                    Ok(m) => {
+                        let mt = parsed.as_ref().ok();
+                        let mut after = pos.clone();
+                        after.play_unchecked(m);
+                        let key = if line.depth == 0 {
+                            Some(pass.tracker.push(&pos, m, &after, ply))
+                        } else {
+                            None
+                        };
+                        visitor.on_move(&MoveEvent {
+                            token: index,
+                            before: &pos,
+                            played: m,
+                            after: &after,
+                            ply,
+                            depth: line.depth,
+                            key,
+                        });
+                        let check = after.is_check();
+                        let mate = check && after.legal_moves().is_empty();
+                        let double = check && after.checkers().count() > 1;
+                        pending = Some(Pending {
+                            token: index,
+                            span,
+                            written: mt.map_or(Suffix::None, MoveToken::suffix),
+                            check,
+                            mate,
+                            double,
+                            ply,
+                            move_number,
+                            side,
+                            variation,
+                        });
+                        if mate {
+                            line.ended = Some((Status::Checkmate, ply));
+                        }
+                        if line.depth == 0 {
+                            pass.main_moves.push(MainMove { token: index, played: m });
+                            pass.plies = ply;
+                        }
+                        line.pos = Some(after);
+                        line.before = Some(pos);
+                        line.ply = ply;
+                    }
+                    Err(err) => {
+                        let mut d = match (&parsed, err) {
+                            (Err(parse_error), _) => Diagnostic::new(
+                                Code::UnparsableMove,
+                                span,
+                                format!("`{text}` is not a move in any notation pgnkit reads: {parse_error}"),
+                            ),
+                            _ if is_game_over(&pos) => {
+                                let what = if pos.is_check() { "checkmate" } else { "stalemate" };
+                                let at = line.ended.map_or(line.ply, |(_, p)| p);
+                                Diagnostic::new(
+                                    Code::MovesAfterEnd,
+                                    span,
+                                    format!("the game already ended in {what} at ply {at}; `{text}` comes after it"),
+                                )
+                            }
+                            (_, Some(ResolveError::Ambiguous(candidates))) => {
+                                let names: Vec<String> = candidates
+                                    .iter()
+                                    .map(|c| SanPlus::from_move(pos.clone(), *c).to_string())
+                                    .collect();
+                                let mut d = Diagnostic::new(
+                                    Code::AmbiguousMove,
+                                    span,
+                                    format!(
+                                        "`{text}` is ambiguous: {} {} fit",
+                                        join_or(&names),
+                                        if names.len() == 2 { "both" } else { "all" }
+                                    ),
+                                );
+                                d.help.push(format!("write one of {}", join_or(&names)));
+                                d
+                            }
+                            (_, Some(ResolveError::UnknownPiece)) => Diagnostic::new(
+                                Code::UnparsableMove,
+                                span,
+                                format!(
+                                    "`{text}` names no piece in {} notation",
+                                    lang.name()
+                                ),
+                            ),
+                            _ => Diagnostic::new(
+                                Code::IllegalMove,
+                                span,
+                                format!("`{text}` is not a legal move for {} here", color_name(side)),
+                            ),
+                        };
+                        let resolvable_elsewhere = parsed.is_ok() && d.code != Code::MovesAfterEnd;
+                        d.ply = Some(ply);
+                        d.move_number = Some(move_number);
+                        d.side = Some(side);
+                        d.token = Some(text.to_owned());
+                        d.variation = variation;
+                        let at = pass.diagnostics.len();
+                        pass.diagnostics.push(d);
+                        if line.depth == 0 && pass.failure.is_none() {
+                            pass.failure = Some(Failure {
+                                token: index,
+                                position: pos.clone(),
+                                ply,
+                                diagnostic: at,
+                                resolvable_elsewhere,
+                            });
+                        }
+                        line.before = Some(pos);
+                        line.dead_diag = Some(at);
+                    }
+                }
+            }
+            TokenKind::MoveNumber { number, black } => {
+                flush(&mut pending, &mut pass.diagnostics);
+                let Some(line) = lines.last() else { continue };
+                let Some(pos) = line.pos.as_ref() else { continue };
+                let expected = pos.fullmoves().get();
+                let wrong_dots = black && pos.turn() == Color::White;
+                if number != expected || wrong_dots {
+                    let (side, text) = (pos.turn(), String::from_utf8_lossy(token.text).into_owned());
+                    let mut d = Diagnostic::new(
+                        Code::MoveNumber,
+                        span,
+                        format!(
+                            "move number `{}` does not match: the next move is {}{} by {}",
+                            text.trim(),
+                            expected,
+                            if side == Color::White { "." } else { "..." },
+                            color_name(side)
+                        ),
+                    );
+                    d.ply = Some(line.ply + 1);
+                    d.move_number = Some(expected);
+                    d.side = Some(side);
+                    d.token = Some(text);
+                    d.variation = line.depth > 0;
+                    pass.diagnostics.push(d);
+                }
+            }
+            TokenKind::OpenVariation => {
+                flush(&mut pending, &mut pass.diagnostics);
+                let (start_pos, ply, depth) = match lines.last() {
+                    Some(parent) => (parent.before.clone(), parent.ply.saturating_sub(1), parent.depth + 1),
+                    None => (None, 0, 1),
+                };
+                lines.push(Line::new(start_pos, ply, depth));
+            }
+            TokenKind::CloseVariation => {
+                flush(&mut pending, &mut pass.diagnostics);
+                if lines.len() > 1 {
+                    if let Some(line) = lines.pop() {
+                        finish_line(&line, &mut pass.diagnostics);
+                    }
+                }
+            }
+            TokenKind::Result(_) => flush(&mut pending, &mut pass.diagnostics),
+            _ => {}
+        }
+    }
+    flush(&mut pending, &mut pass.diagnostics);
+    // Lines left open by an unterminated variation, then the main line.
+    while let Some(line) = lines.pop() {
+        finish_line(&line, &mut pass.diagnostics);
+        if line.depth == 0 {
+            pass.ended = line.ended;
+            if let Some(pos) = line.pos {
+                pass.final_position = pos;
+            } else if let Some(f) = &pass.failure {
+                pass.final_position = f.position.clone();
+            }
+        }
+    }
+    pass
+}
+
+fn is_game_over(pos: &Chess) -> bool {
+    pos.legal_moves().is_empty()
+}
+
+/// Tells, on the line's first error, how much of the line was not replayed.
+fn finish_line(line: &Line, diagnostics: &mut [Diagnostic]) {
+    if line.skipped == 0 {
+        return;
+    }
+    if let Some(d) = line.dead_diag.and_then(|i| diagnostics.get_mut(i)) {
+        let n = line.skipped;
+        d.help.push(format!(
+            "the {} after it in this line {} not replayed: the position is unknown from here",
+            if n == 1 { "move".to_owned() } else { format!("{n} moves") },
+            if n == 1 { "was" } else { "were" }
+        ));
+    }
+}
+
+fn flush(pending: &mut Option<Pending>, diagnostics: &mut Vec<Diagnostic>) {
+    let Some(p) = pending.take() else { return };
+    let problem = match p.written {
+        Suffix::Mate if !p.mate && p.check => Some(("marks mate, but the move only gives check", "+")),
+        Suffix::Mate if !p.mate => Some(("marks mate, but the move gives no check", "")),
+        Suffix::Check if p.mate => Some(("marks check, but the move mates", "#")),
+        Suffix::Check if !p.check => Some(("marks check, but the move gives no check", "")),
+        Suffix::DoubleCheck if !p.check => Some(("marks check, but the move gives no check", "")),
+        Suffix::DoubleCheck if !p.double && !p.mate => Some(("marks double check, but only one piece gives check", "+")),
+        Suffix::None if p.mate => Some(("is missing the mate mark", "#")),
+        Suffix::None if p.check => Some(("is missing the check mark", "+")),
+        _ => None,
+    };
+    let Some((what, mark)) = problem else { return };
+    let mut d = Diagnostic::new(Code::CheckMark, p.span, format!("the move {what}"));
+    d.help.push(if mark.is_empty() {
+        "write the move without `+` or `#`".to_owned()
+    } else {
+        format!("write the move with `{mark}`")
+    });
+    d.ply = Some(p.ply);
+    d.move_number = Some(p.move_number);
+    d.side = Some(p.side);
+    d.variation = p.variation;
+    let _ = p.token;
+    diagnostics.push(d);
+}
+
+/// `"white"` or `"black"`.
+fn color_name(c: Color) -> &'static str {
+    crate::diagnostic::side_name(c)
+}
+
+fn join_or(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => format!("`{one}`"),
+        [init @ .., last] => {
+            let head: Vec<String> = init.iter().map(|n| format!("`{n}`")).collect();
+            format!("{} and `{last}`", head.join(", "))
+        }
+    }
+}
+
+/// Replays only the main line under `lang` and says how many plies pass
+/// before the first move that does not resolve. Used to choose a language.
+pub fn probe_main_line(game: &Game<'_>, encoding: Encoding, start: &Chess, lang: Language) -> u32 {
+    let mut pos = start.clone();
+    let mut depth = 0u32;
+    let mut plies = 0;
+    for token in &game.tokens {
+        match token.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            TokenKind::Word if depth == 0 => {
+                let text = encoding.decode(token.text);
+                if parse_annotation(&text).is_some() {
+                    continue;
+                }
+                match parse_move(&text).ok().and_then(|mt| mt.resolve(&pos, lang).ok()) {
+                    Some(m) => {
+                        pos.play_unchecked(m);
+                        plies += 1;
+                    }
+                    None => return plies,
+                }
+            }
+            _ => {}
+        }
+    }
+    plies
+}

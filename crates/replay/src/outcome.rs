@@ -1,0 +1,319 @@
+//! How a game ends under the FIDE Laws of Chess: status, the result the rules
+//! give, and the draws a player could have claimed.
+//!
+//! - Article 5.1 (checkmate) and 5.2.1 (stalemate) end the game.
+//! - Article 5.2.2 (dead position): at least every case of insufficient
+//!   material, as shakmaty's `is_insufficient_material` decides it.
+//! - Article 9.6.1 (fivefold repetition) and 9.6.2 (75 moves without a capture
+//!   or pawn move, unless the last move mated) end the game automatically.
+//! - Article 9.2 (threefold repetition) and 9.3 (50 moves) make a draw
+//!   claimable; [`Claim`] records the first ply where each became claimable.
+//!
+//! Position identity is Law 9.2's: same player to move, same pieces on the
+//! same squares, same castling rights and the same *legal* en passant
+//! captures. It is tracked with 64-bit Zobrist keys.
+
+use serde::Serialize;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, zobrist::Zobrist64};
+
+/// The state of a game after its last move, per the Laws.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// The side to move is checkmated (5.1.1).
+    Checkmate,
+    /// The side to move has no legal move and is not in check (5.2.1).
+    Stalemate,
+    /// Neither side can checkmate by any series of legal moves (5.2.2).
+    InsufficientMaterial,
+    /// The same position occurred five times (9.6.1).
+    FivefoldRepetition,
+    /// 75 moves by each side without a capture or pawn move (9.6.2).
+    SeventyfiveMoves,
+    /// The rules do not end the game.
+    Ongoing,
+    /// The game has an error, so the rules cannot say.
+    Invalid,
+}
+
+impl Status {
+    /// The status as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Checkmate => "checkmate",
+            Status::Stalemate => "stalemate",
+            Status::InsufficientMaterial => "insufficient-material",
+            Status::FivefoldRepetition => "fivefold-repetition",
+            Status::SeventyfiveMoves => "seventyfive-moves",
+            Status::Ongoing => "ongoing",
+            Status::Invalid => "invalid",
+        }
+    }
+
+    /// Does this status end the game?
+    pub fn is_end(self) -> bool {
+        !matches!(self, Status::Ongoing | Status::Invalid)
+    }
+}
+
+/// A game result as PGN writes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+}
+
+impl GameResult {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// A win for `color`.
+    pub fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// Reads a Result tag value; `*` and anything else give `None`.
+    pub fn from_tag(value: &str) -> Option<GameResult> {
+        match value.trim() {
+            "1-0" | "1:0" => Some(GameResult::WhiteWins),
+            "0-1" | "0:1" => Some(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" | "1/2" | "½:½" | "=" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for GameResult {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// The kind of draw a player could claim.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClaimKind {
+    /// Article 9.2: the same position for the third time.
+    Threefold,
+    /// Article 9.3: 50 moves by each side without a capture or pawn move.
+    FiftyMoves,
+}
+
+/// A draw that became claimable.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Claim {
+    /// Which rule.
+    pub kind: ClaimKind,
+    /// The first ply after which the claim was possible.
+    pub ply: u32,
+}
+
+/// The status of a final position with no history (mate, stalemate, dead
+/// position, 75-move rule). Repetition needs the history: see [`Tracker`].
+pub fn position_status(pos: &Chess) -> Status {
+    if pos.is_check() {
+        if pos.legal_moves().is_empty() {
+            return Status::Checkmate;
+        }
+    } else if pos.legal_moves().is_empty() {
+        return Status::Stalemate;
+    }
+    if pos.is_insufficient_material() {
+        Status::InsufficientMaterial
+    } else if pos.halfmoves() >= 150 {
+        Status::SeventyfiveMoves
+    } else {
+        Status::Ongoing
+    }
+}
+
+/// What the rules give for a status reached with `loser_to_move` to move.
+pub fn rule_result(status: Status, side_to_move: Color) -> Option<GameResult> {
+    match status {
+        Status::Checkmate => Some(GameResult::win_for(!side_to_move)),
+        Status::Stalemate
+        | Status::InsufficientMaterial
+        | Status::FivefoldRepetition
+        | Status::SeventyfiveMoves => Some(GameResult::Draw),
+        Status::Ongoing | Status::Invalid => None,
+    }
+}
+
+/// The Zobrist key of a position with Law 9.2's identity (legal en passant only).
+pub fn position_key(pos: &Chess) -> u64 {
+    let Zobrist64(key) = pos.zobrist_hash(EnPassantMode::Legal);
+    key
+}
+
+/// The key after playing `m` from `before` (whose key is `key`), updated
+/// incrementally where shakmaty can, recomputed where it cannot.
+pub fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
+    match before.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal) {
+        Some(Zobrist64(k)) => k,
+        None => position_key(after),
+    }
+}
+
+/// Follows a main line ply by ply: repetition counts, claims, and the first
+/// automatic end (fivefold repetition, 75-move rule).
+#[derive(Clone, Debug, Default)]
+pub struct Tracker {
+    keys: Vec<u64>,
+    /// Halfmove clock for each entry of `keys`.
+    clocks: Vec<u32>,
+    threefold: Option<u32>,
+    fifty: Option<u32>,
+    automatic: Option<(Status, u32)>,
+}
+
+impl Tracker {
+    /// Starts tracking at `start` (ply 0).
+    pub fn new(start: &Chess) -> Tracker {
+        let mut t = Tracker::default();
+        t.reset(start);
+        t
+    }
+
+    /// Forgets everything and starts again at `start`.
+    pub fn reset(&mut self, start: &Chess) {
+        self.keys.clear();
+        self.clocks.clear();
+        self.keys.push(position_key(start));
+        self.clocks.push(start.halfmoves());
+        self.threefold = None;
+        self.fifty = None;
+        self.automatic = None;
+    }
+
+    /// The key of the current position.
+    pub fn key(&self) -> u64 {
+        self.keys.last().copied().unwrap_or_default()
+    }
+
+    /// Records the position `after` reached at `ply` by `m` from `before`.
+    /// Returns the key of `after`.
+    pub fn push(&mut self, before: &Chess, m: Move, after: &Chess, ply: u32) -> u64 {
+        let key = next_key(before, self.key(), m, after);
+        let clock = after.halfmoves();
+        self.keys.push(key);
+        self.clocks.push(clock);
+
+        // Positions can only repeat since the last irreversible move, and
+        // only with the same side to move: look back two plies at a time.
+        let n = self.keys.len() - 1;
+        let window = (clock as usize).min(n);
+        let mut same = 1;
+        let mut back = 2;
+        while back <= window {
+            if self.keys[n - back] == key {
+                same += 1;
+            }
+            back += 2;
+        }
+        if same >= 3 && self.threefold.is_none() {
+            self.threefold = Some(ply);
+        }
+        if clock >= 100 && self.fifty.is_none() {
+            self.fifty = Some(ply);
+        }
+        if self.automatic.is_none() {
+            if same >= 5 {
+                self.automatic = Some((Status::FivefoldRepetition, ply));
+            } else if clock >= 150 && !(after.is_check() && after.legal_moves().is_empty()) {
+                self.automatic = Some((Status::SeventyfiveMoves, ply));
+            }
+        }
+        key
+    }
+
+    /// Every draw that became claimable, with its first ply.
+    pub fn claims(&self) -> Vec<Claim> {
+        let mut claims = Vec::new();
+        if let Some(ply) = self.threefold {
+            claims.push(Claim { kind: ClaimKind::Threefold, ply });
+        }
+        if let Some(ply) = self.fifty {
+            claims.push(Claim { kind: ClaimKind::FiftyMoves, ply });
+        }
+        claims.sort_by_key(|c| c.ply);
+        claims
+    }
+
+    /// The first automatic draw (fivefold repetition or 75-move rule) and its ply.
+    pub fn automatic_end(&self) -> Option<(Status, u32)> {
+        self.automatic
+    }
+
+    /// The keys of every position of the line so far, the start included.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::san::San;
+
+    fn play(sans: &str) -> (Chess, Tracker) {
+        let mut pos = Chess::default();
+        let mut t = Tracker::new(&pos);
+        for (i, s) in sans.split_whitespace().enumerate() {
+            let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
+            let before = pos.clone();
+            pos.play_unchecked(m);
+            t.push(&before, m, &pos, i as u32 + 1);
+        }
+        (pos, t)
+    }
+
+    #[test]
+    fn threefold_is_claimable_at_the_third_occurrence() {
+        // The start position occurs at plies 0, 4 and 8.
+        let (_, t) = play("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+        assert_eq!(t.claims(), vec![Claim { kind: ClaimKind::Threefold, ply: 8 }]);
+        assert_eq!(t.automatic_end(), None);
+    }
+
+    #[test]
+    fn fivefold_ends_the_game() {
+        let (_, t) = play(
+            "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
+        );
+        assert_eq!(t.automatic_end(), Some((Status::FivefoldRepetition, 16)));
+    }
+
+    #[test]
+    fn en_passant_right_makes_positions_differ() {
+        // After 1. e4 the e3 square is no legal en passant target, so the
+        // key ignores it; the position after 1. e4 c5 2. e5 d5 has a legal
+        // en passant capture and differs from one without.
+        let (pos, _) = play("e4 c5 e5 d5");
+        assert!(pos.legal_ep_square().is_some());
+        let mut setup = pos.to_setup(EnPassantMode::Always);
+        setup.ep_square = None;
+        let without: Chess = Chess::from_setup(setup, shakmaty::CastlingMode::Standard).unwrap();
+        assert_ne!(position_key(&pos), position_key(&without));
+    }
+
+    #[test]
+    fn statuses_of_final_positions() {
+        let (mate, _) = play("f3 e5 g4 Qh4");
+        assert_eq!(position_status(&mate), Status::Checkmate);
+        assert_eq!(rule_result(Status::Checkmate, mate.turn()), Some(GameResult::BlackWins));
+        assert_eq!(position_status(&Chess::default()), Status::Ongoing);
+    }
+}
