@@ -1,1 +1,45 @@
-//! placeholder
+//! Chess move notation: read every way people write a move, resolve it against
+//! the position, and write any move back in any notation or language.
+//!
+//! - [`token`]: the lexical form of one move token ([`parse_move`]), no position, no language.
+//! - [`read`]: resolving a token to exactly one legal move under a [`Language`].
+//! - [`write`]: rendering a move in a [`Style`] (SAN, LAN, UCI, figurine, spoken).
+//! - [`language`]: piece letters of 30 languages, as data.
+//! - [`detect`]: choosing a game's language by replaying it.
+//!
+//! ```
+//! use pgnkit_notation::{parse_move, write_move, Language, Notation, Style};
+//! use shakmaty::Chess;
+//!
+//! let pos = Chess::default();
+//! // German letters, long algebraic with an en dash, and a move glyph
+//! let token = parse_move("Sg1–f3!")?;
+//! let m = token.resolve(&pos, Language::De)?;
+//! assert_eq!(token.nag(), Some(1));
+//!
+//! let mut out = String::new();
+//! write_move(&pos, &m, &Style::SAN, &mut out);
+//! assert_eq!(out, "Nf3");
+//!
+//! out.clear();
+//! write_move(&pos, &m, &Style::new(Notation::San, Language::Ru), &mut out);
+//! assert_eq!(out, "Кf3");
+//!
+//! out.clear();
+//! write_move(&pos, &m, &Style::new(Notation::Spoken, Language::De), &mut out);
+//! assert_eq!(out, "Springer Gustav eins Felix drei");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod detect;
+pub mod language;
+pub mod read;
+pub mod spoken;
+pub mod token;
+pub mod write;
+
+pub use detect::{Detection, detect_language};
+pub use language::{Language, LanguageSet};
+pub use read::{ReadError, ResolveError, read_move};
+pub use token::{Annotation, MoveToken, ParseError, Suffix, parse_annotation, parse_move};
+pub use write::{CaptureMark, CastlingMark, Notation, Style, move_to_string, write_move};

@@ -1,0 +1,372 @@
+//! Piece letters by language, as data: one table per language.
+//!
+//! Each table lists the letters used when *writing* (one per role) and every
+//! documented spelling accepted when *reading* (see `shared/notation/REFERENCE.md`).
+//! Where sources disagree within one language, every variant is accepted as long
+//! as it does not give one letter two meanings inside that language (Indonesian
+//! `R` = queen "Ratu" is therefore not accepted: `R` is the king, "Raja").
+//!
+//! Homoglyphs: the Cyrillic languages (ru, uk, bg) also accept the Latin letters
+//! that look the same (Latin `C` for Cyrillic `С`, `K` for `К`, `Kp`/`Kr` for
+//! `Кр`, `T` for `Т`, `O` for `О`), because Russian games are often typed on
+//! mixed keyboards. Serbian/Croatian accepts its Cyrillic letters (`К Д Т Л С`).
+//! Greek accepts only Greek letters.
+//!
+//! English fallback: under any language, a letter that means nothing in that
+//! language is read with its English meaning (so `Nf3` reads under `de`, but
+//! `Rf3` under `fr` is a king move).
+
+use shakmaty::Role;
+
+/// A language whose piece letters can be read and written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Language {
+    /// English: K Q R B N.
+    En,
+    /// German: K D T L S.
+    De,
+    /// French: R D T F C.
+    Fr,
+    /// Spanish: R D T A C.
+    Es,
+    /// Italian: R D T A C.
+    It,
+    /// Portuguese: R D T B C.
+    Pt,
+    /// Catalan: R D T A C.
+    Ca,
+    /// Dutch: K D T L P (P is the knight).
+    Nl,
+    /// Danish: K D T L S.
+    Da,
+    /// Norwegian (nb, nn): K D T L S (bishop also B).
+    No,
+    /// Swedish: K D T L S.
+    Sv,
+    /// Finnish: K D T L R.
+    Fi,
+    /// Icelandic: K D H B R.
+    Is,
+    /// Estonian: K L V O R.
+    Et,
+    /// Polish: K H W G S.
+    Pl,
+    /// Czech: K D V S J.
+    Cs,
+    /// Slovak: K D V S J.
+    Sk,
+    /// Hungarian: K V B F H.
+    Hu,
+    /// Romanian: R D T N C.
+    Ro,
+    /// Russian: Кр Ф Л С К.
+    Ru,
+    /// Ukrainian: Кр Ф Т С К.
+    Uk,
+    /// Bulgarian: Ц Д Т О К.
+    Bg,
+    /// Serbian, Croatian, Bosnian: K D T L S.
+    Sr,
+    /// Turkish: Ş V K F A.
+    Tr,
+    /// Greek: Ρ Β Π Α Ι.
+    El,
+    /// Lithuanian: K V B R Ž.
+    Lt,
+    /// Indonesian: R M B G K.
+    Id,
+    /// Afrikaans: K D T L R.
+    Af,
+    /// Latvian: K D T L Z.
+    Lv,
+    /// Slovene: K D T L S.
+    Sl,
+}
+
+const P: u8 = 1 << (Role::Pawn as u8);
+const N: u8 = 1 << (Role::Knight as u8);
+const B: u8 = 1 << (Role::Bishop as u8);
+const R: u8 = 1 << (Role::Rook as u8);
+const Q: u8 = 1 << (Role::Queen as u8);
+const K: u8 = 1 << (Role::King as u8);
+
+/// The bit of `role` in a role mask.
+pub(crate) const fn role_bit(role: Role) -> u8 {
+    1 << (role as u8)
+}
+
+/// One language's letters.
+struct Table {
+    code: &'static str,
+    aliases: &'static [&'static str],
+    name: &'static str,
+    /// Written letters, indexed by `Role as usize - 1` (pawn, knight, bishop, rook, queen, king).
+    write: [&'static str; 6],
+    /// Every accepted spelling and the roles it may mean.
+    read: &'static [(&'static str, u8)],
+}
+
+macro_rules! table {
+    ($code:literal, [$($alias:literal),*], $name:literal, [$k:literal, $q:literal, $r:literal, $b:literal, $n:literal], extra [$(($x:literal, $xr:expr)),*]) => {
+        Table {
+            code: $code,
+            aliases: &[$($alias),*],
+            name: $name,
+            write: ["", $n, $b, $r, $q, $k],
+            read: &[($k, K), ($q, Q), ($r, R), ($b, B), ($n, N) $(, ($x, $xr))*],
+        }
+    };
+}
+
+/// The tables, in the order of [`Language::ALL`].
+static TABLES: [Table; 30] = [
+    table!("en", [], "English", ["K", "Q", "R", "B", "N"], extra [("Kt", N), ("P", P)]),
+    table!("de", [], "German", ["K", "D", "T", "L", "S"], extra []),
+    table!("fr", [], "French", ["R", "D", "T", "F", "C"], extra [("P", P)]),
+    table!("es", [], "Spanish", ["R", "D", "T", "A", "C"], extra [("P", P)]),
+    table!("it", [], "Italian", ["R", "D", "T", "A", "C"], extra [("P", P)]),
+    table!("pt", [], "Portuguese", ["R", "D", "T", "B", "C"], extra [("P", P)]),
+    table!("ca", [], "Catalan", ["R", "D", "T", "A", "C"], extra [("P", P)]),
+    table!("nl", [], "Dutch", ["K", "D", "T", "L", "P"], extra []),
+    table!("da", [], "Danish", ["K", "D", "T", "L", "S"], extra []),
+    table!("no", ["nb", "nn"], "Norwegian", ["K", "D", "T", "L", "S"], extra [("B", B)]),
+    table!("sv", [], "Swedish", ["K", "D", "T", "L", "S"], extra []),
+    table!("fi", [], "Finnish", ["K", "D", "T", "L", "R"], extra [("P", P), ("S", P)]),
+    table!("is", [], "Icelandic", ["K", "D", "H", "B", "R"], extra [("P", P)]),
+    table!("et", [], "Estonian", ["K", "L", "V", "O", "R"], extra [("P", P)]),
+    table!("pl", [], "Polish", ["K", "H", "W", "G", "S"], extra [("P", P)]),
+    table!("cs", ["cz"], "Czech", ["K", "D", "V", "S", "J"], extra [("P", P)]),
+    table!("sk", [], "Slovak", ["K", "D", "V", "S", "J"], extra [("P", P)]),
+    table!("hu", [], "Hungarian", ["K", "V", "B", "F", "H"], extra [("G", P)]),
+    table!("ro", [], "Romanian", ["R", "D", "T", "N", "C"], extra [("P", P)]),
+    table!("ru", [], "Russian", ["Кр", "Ф", "Л", "С", "К"],
+        extra [("Kp", K), ("Kр", K), ("Кp", K), ("Kr", K), ("C", B), ("K", N), ("п", P)]),
+    table!("uk", ["ua"], "Ukrainian", ["Кр", "Ф", "Т", "С", "К"],
+        extra [("Kp", K), ("Kр", K), ("Кp", K), ("Kr", K), ("T", R), ("C", B), ("K", N)]),
+    table!("bg", [], "Bulgarian", ["Ц", "Д", "Т", "О", "К"],
+        extra [("T", R), ("O", B), ("K", N), ("П", P)]),
+    table!("sr", ["hr", "bs", "sh"], "Serbian/Croatian", ["K", "D", "T", "L", "S"],
+        extra [("К", K), ("Д", Q), ("Т", R), ("Л", B), ("С", N), ("P", P)]),
+    table!("tr", [], "Turkish", ["Ş", "V", "K", "F", "A"], extra []),
+    table!("el", [], "Greek", ["Ρ", "Β", "Π", "Α", "Ι"], extra []),
+    table!("lt", [], "Lithuanian", ["K", "V", "B", "R", "Ž"], extra []),
+    table!("id", [], "Indonesian", ["R", "M", "B", "G", "K"], extra []),
+    table!("af", [], "Afrikaans", ["K", "D", "T", "L", "R"], extra [("P", P)]),
+    table!("lv", [], "Latvian", ["K", "D", "T", "L", "Z"], extra []),
+    table!("sl", [], "Slovene", ["K", "D", "T", "L", "S"], extra []),
+];
+
+impl Language {
+    /// Every supported language, English first (the order auto-detection prefers on a tie).
+    pub const ALL: &'static [Language] = &[
+        Language::En,
+        Language::De,
+        Language::Fr,
+        Language::Es,
+        Language::It,
+        Language::Pt,
+        Language::Ca,
+        Language::Nl,
+        Language::Da,
+        Language::No,
+        Language::Sv,
+        Language::Fi,
+        Language::Is,
+        Language::Et,
+        Language::Pl,
+        Language::Cs,
+        Language::Sk,
+        Language::Hu,
+        Language::Ro,
+        Language::Ru,
+        Language::Uk,
+        Language::Bg,
+        Language::Sr,
+        Language::Tr,
+        Language::El,
+        Language::Lt,
+        Language::Id,
+        Language::Af,
+        Language::Lv,
+        Language::Sl,
+    ];
+
+    fn table(self) -> &'static Table {
+        &TABLES[self as usize]
+    }
+
+    /// The ISO 639-1 code: `"en"`, `"de"`, … (`"sr"` also stands for hr and bs).
+    pub fn code(self) -> &'static str {
+        self.table().code
+    }
+
+    /// The language for an ISO 639-1 code, case-insensitive; accepts the aliases
+    /// `hr`, `bs`, `sh` (Serbian/Croatian), `nb`, `nn` (Norwegian), `cz`, `ua`.
+    pub fn from_code(code: &str) -> Option<Language> {
+        let code = code.trim();
+        Language::ALL.iter().copied().find(|l| {
+            let t = l.table();
+            t.code.eq_ignore_ascii_case(code) || t.aliases.iter().any(|a| a.eq_ignore_ascii_case(code))
+        })
+    }
+
+    /// The language's English name: `"German"`.
+    pub fn name(self) -> &'static str {
+        self.table().name
+    }
+
+    /// The letter used when writing a piece of `role` (`""` for the pawn).
+    /// Multi-letter abbreviations are returned whole (`"Кр"`).
+    pub fn letter(self, role: Role) -> &'static str {
+        self.table().write[role as usize - 1]
+    }
+
+    /// The roles a written piece abbreviation may mean in this language, as a
+    /// role mask (bit `1 << role`); 0 when it means nothing here. No English fallback.
+    pub(crate) fn own_roles(self, letters: &[char]) -> u8 {
+        let mut mask = 0;
+        for (spelling, roles) in self.table().read {
+            if spelling.chars().eq(letters.iter().copied()) {
+                mask |= roles;
+            }
+        }
+        mask
+    }
+
+    /// The roles a written piece abbreviation means when reading in this
+    /// language: its own meaning, or else the English one.
+    pub(crate) fn roles(self, letters: &[char]) -> u8 {
+        match self.own_roles(letters) {
+            0 if self != Language::En => Language::En.own_roles(letters),
+            mask => mask,
+        }
+    }
+}
+
+impl std::fmt::Display for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A small `Copy` set of languages.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct LanguageSet(u64);
+
+impl LanguageSet {
+    /// Every language.
+    pub const ALL: LanguageSet = LanguageSet((1u64 << TABLES.len()) - 1);
+    /// No language.
+    pub const EMPTY: LanguageSet = LanguageSet(0);
+
+    /// The set holding only `lang`.
+    pub const fn single(lang: Language) -> LanguageSet {
+        LanguageSet(1 << lang as u8)
+    }
+
+    /// Whether `lang` is in the set.
+    pub const fn contains(self, lang: Language) -> bool {
+        self.0 & (1 << lang as u8) != 0
+    }
+
+    /// Adds `lang` to the set.
+    pub fn insert(&mut self, lang: Language) {
+        self.0 |= 1 << lang as u8;
+    }
+
+    /// Removes `lang` from the set.
+    pub fn remove(&mut self, lang: Language) {
+        self.0 &= !(1 << lang as u8);
+    }
+
+    /// The languages in both sets.
+    #[must_use]
+    pub const fn intersect(self, other: LanguageSet) -> LanguageSet {
+        LanguageSet(self.0 & other.0)
+    }
+
+    /// The languages in either set.
+    #[must_use]
+    pub const fn union(self, other: LanguageSet) -> LanguageSet {
+        LanguageSet(self.0 | other.0)
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// How many languages the set holds.
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The first language of the set in [`Language::ALL`] order (English first).
+    pub fn first(self) -> Option<Language> {
+        self.iter().next()
+    }
+
+    /// The languages in [`Language::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Language> {
+        Language::ALL.iter().copied().filter(move |l| self.contains(*l))
+    }
+}
+
+impl FromIterator<Language> for LanguageSet {
+    fn from_iter<I: IntoIterator<Item = Language>>(iter: I) -> Self {
+        let mut set = LanguageSet::EMPTY;
+        for l in iter {
+            set.insert(l);
+        }
+        set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_in_enum_order() {
+        for (i, l) in Language::ALL.iter().enumerate() {
+            assert_eq!(*l as usize, i);
+            assert_eq!(Language::from_code(l.code()), Some(*l));
+        }
+        assert_eq!(Language::ALL.len(), TABLES.len());
+    }
+
+    #[test]
+    fn aliases_and_case() {
+        assert_eq!(Language::from_code("HR"), Some(Language::Sr));
+        assert_eq!(Language::from_code("nb"), Some(Language::No));
+        assert_eq!(Language::from_code("De"), Some(Language::De));
+        assert_eq!(Language::from_code("xx"), None);
+    }
+
+    #[test]
+    fn letters_have_one_meaning_within_a_language() {
+        for l in Language::ALL {
+            for role in Role::ALL {
+                let letter: Vec<char> = l.letter(role).chars().collect();
+                if role == Role::Pawn {
+                    assert!(letter.is_empty());
+                    continue;
+                }
+                assert_eq!(l.roles(&letter), role_bit(role), "{l} {role:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn english_fallback() {
+        assert_eq!(Language::De.roles(&['N']), N);
+        assert_eq!(Language::Fr.roles(&['R']), K);
+        assert_eq!(Language::Nl.roles(&['P']), N);
+        assert_eq!(Language::Ru.roles(&['К', 'р']), K);
+        assert_eq!(Language::Ru.roles(&['К']), N);
+        assert_eq!(Language::Ru.roles(&['C']), B);
+        assert_eq!(Language::Fr.roles(&['C']), N);
+        assert_eq!(Language::En.roles(&['D']), 0);
+    }
+}

@@ -1,0 +1,774 @@
+//! Lexical reading of one move token, without a position and without choosing a language.
+//!
+//! [`parse_move`] takes what a person or a program wrote for one move — SAN, long
+//! algebraic, UCI, figurines, national letters, the spoken form — and keeps what
+//! was written: the piece abbreviation (still uninterpreted), origin and
+//! destination coordinates, capture mark, promotion, and the marks attached to
+//! the move (check, mate, move glyph, draw offer, en passant). Resolving it
+//! against a position under a language is [`MoveToken::resolve`](crate::read).
+//!
+//! Plain ASCII SAN (`Nf3`, `exd5`, `e8=Q+`, `O-O`) goes through shakmaty's own
+//! SAN parser and never allocates; every other form goes through a small
+//! hand-written lexer over a fixed buffer (tokens longer than
+//! [`MAX_TOKEN_CHARS`] characters are refused), so parsing never allocates.
+
+use std::fmt;
+
+use shakmaty::{CastlingSide, File, Rank, Role, san::San};
+
+use crate::language::{Language, LanguageSet};
+use crate::spoken;
+
+/// Tokens longer than this many characters (after dropping invisible
+/// characters) are refused with [`ParseError::TooLong`].
+pub const MAX_TOKEN_CHARS: usize = 64;
+
+/// The check or mate mark the writer attached to a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Suffix {
+    /// No mark.
+    #[default]
+    None,
+    /// `+`, `†`, `ch`.
+    Check,
+    /// `++`: double check in Russian and Czech usage, mate in FIDE's Appendix C;
+    /// a checker should accept it for a mate or a check.
+    DoubleCheck,
+    /// `#`, `‡`, or a trailing `x`/`х` after a complete move (old Russian and Czech).
+    Mate,
+}
+
+/// A mark written as its own word after a move (it applies to that move).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Annotation {
+    /// `e.p.`, `ep`.
+    EnPassant,
+    /// `+`, `†`, `ch`.
+    Check,
+    /// `++`.
+    DoubleCheck,
+    /// `#`, `‡`, `mate`, and a lone `x`/`х`/`X` (old Russian/Czech mate).
+    Mate,
+    /// A move glyph: `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6 (PGN NAG numbers).
+    Nag(u8),
+    /// `(=)` or a lone `=`: the FIDE scoresheet mark of a draw offer.
+    DrawOffer,
+}
+
+/// Why a token is no move in any supported notation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ParseError {
+    /// The token is empty (or only invisible characters and marks).
+    Empty,
+    /// The token is longer than [`MAX_TOKEN_CHARS`] characters.
+    TooLong,
+    /// The token is no move in any supported notation.
+    Unparsable,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ParseError::Empty => "the move is empty",
+            ParseError::TooLong => "the token is too long to be a move",
+            ParseError::Unparsable => "the token is no move in any supported notation",
+        })
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A written piece abbreviation of one or two characters (`N`, `Kt`, `Кр`), uninterpreted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Letters {
+    chars: [char; 2],
+    len: u8,
+}
+
+impl Letters {
+    fn one(c: char) -> Letters {
+        Letters { chars: [c, '\0'], len: 1 }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[char] {
+        &self.chars[..usize::from(self.len).min(2)]
+    }
+}
+
+/// How a piece (moving or promoted-to) was written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PieceMark {
+    /// Nothing written.
+    None,
+    /// Letters to be read under a language.
+    Letters(Letters),
+    /// A language-neutral mark: figurine, spoken name, UCI lowercase promotion letter.
+    Role(Role),
+}
+
+/// Coordinates as written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Coords {
+    pub(crate) from_file: Option<File>,
+    pub(crate) from_rank: Option<Rank>,
+    pub(crate) capture: bool,
+    pub(crate) to_file: File,
+    /// `None` for abbreviated pawn captures (`ed`, `exd`).
+    pub(crate) to_rank: Option<Rank>,
+}
+
+/// The shape of the move part of a token.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Body {
+    /// ASCII SAN accepted by shakmaty's parser (letters kept in `piece`/`promotion`).
+    San(San),
+    /// `O-O`, `0-0-0`, `kurze Rochade`, ...
+    Castle(CastlingSide),
+    /// Everything else with coordinates.
+    Coords(Coords),
+    /// A null move (`--`, `Z0`, `0000`): never legal.
+    Null,
+}
+
+/// One move token as written, parsed without a position and without choosing a language.
+///
+/// Cheap to create (never allocates) and `Copy`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoveToken {
+    pub(crate) body: Body,
+    pub(crate) piece: PieceMark,
+    pub(crate) promotion: PieceMark,
+    suffix: Suffix,
+    nag: Option<u8>,
+    draw_offer: bool,
+    en_passant: bool,
+    capture_mark: bool,
+}
+
+impl MoveToken {
+    fn new(body: Body) -> MoveToken {
+        MoveToken {
+            body,
+            piece: PieceMark::None,
+            promotion: PieceMark::None,
+            suffix: Suffix::None,
+            nag: None,
+            draw_offer: false,
+            en_passant: false,
+            capture_mark: false,
+        }
+    }
+
+    /// The check or mate mark the writer attached.
+    pub fn suffix(&self) -> Suffix {
+        self.suffix
+    }
+
+    /// The move glyph attached (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
+    pub fn nag(&self) -> Option<u8> {
+        self.nag
+    }
+
+    /// Whether a draw offer (`(=)` or a trailing `=`) is attached.
+    pub fn draw_offer(&self) -> bool {
+        self.draw_offer
+    }
+
+    /// Whether an en passant mark (`e.p.`, `ep`) is attached.
+    pub fn en_passant_marked(&self) -> bool {
+        self.en_passant
+    }
+
+    /// Whether a capture mark (`x`, `:`, `×`) was written.
+    pub fn is_capture_marked(&self) -> bool {
+        self.capture_mark
+            || match self.body {
+                Body::San(San::Normal { capture, .. }) => capture,
+                Body::Coords(c) => c.capture,
+                _ => false,
+            }
+    }
+
+    /// Whether this is a null move (`--`, `Z0`, `0000`), which no position accepts.
+    pub fn is_null(&self) -> bool {
+        self.body == Body::Null
+    }
+
+    /// Whether the token is castling written as such (`O-O`, `0-0-0`, `lange Rochade`).
+    pub fn is_castling(&self) -> bool {
+        matches!(self.body, Body::Castle(_) | Body::San(San::Castle(_)))
+    }
+
+    /// Languages under which this token's piece letters (if any) mean some
+    /// piece, counting the English fallback. [`LanguageSet::ALL`] for
+    /// language-neutral tokens (pawn moves, castling, UCI, figurines, spoken).
+    pub fn languages(&self) -> LanguageSet {
+        let mut set = LanguageSet::ALL;
+        for mark in [self.piece, self.promotion] {
+            if let PieceMark::Letters(l) = mark {
+                set = set.intersect(
+                    Language::ALL
+                        .iter()
+                        .copied()
+                        .filter(|lang| lang.roles(l.as_slice()) != 0)
+                        .collect(),
+                );
+            }
+        }
+        set
+    }
+
+    /// Languages in which the piece letters have a meaning of their own (no
+    /// English fallback): the evidence a token gives about its language.
+    pub fn own_languages(&self) -> LanguageSet {
+        let mut set = LanguageSet::ALL;
+        for mark in [self.piece, self.promotion] {
+            if let PieceMark::Letters(l) = mark {
+                set = set.intersect(
+                    Language::ALL
+                        .iter()
+                        .copied()
+                        .filter(|lang| lang.own_roles(l.as_slice()) != 0)
+                        .collect(),
+                );
+            }
+        }
+        set
+    }
+
+    /// Whether the token's meaning may depend on the language (it has piece letters).
+    pub fn has_letters(&self) -> bool {
+        matches!(self.piece, PieceMark::Letters(_)) || matches!(self.promotion, PieceMark::Letters(_))
+    }
+}
+
+/// Parses one move token. See the [module docs](self) for the forms accepted.
+///
+/// # Errors
+///
+/// [`ParseError`] when the text is empty, too long, or no move in any notation.
+pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    if text.is_ascii() && bytes.len() <= MAX_TOKEN_CHARS {
+        if let Some(token) = parse_ascii_san(bytes) {
+            return Ok(token);
+        }
+    }
+    parse_general(text)
+}
+
+/// The fast path: plain SAN with trailing `+ # ! ?` marks, parsed by shakmaty.
+#[inline]
+fn parse_ascii_san(bytes: &[u8]) -> Option<MoveToken> {
+    let mut end = bytes.len();
+    let mut suffix = Suffix::None;
+    let mut nag_end = 0;
+    let mut nag_start = 0;
+    while end > 0 {
+        match bytes[end - 1] {
+            b'+' if suffix == Suffix::None => {
+                if end >= 2 && bytes[end - 2] == b'+' {
+                    suffix = Suffix::DoubleCheck;
+                    end -= 1;
+                } else {
+                    suffix = Suffix::Check;
+                }
+            }
+            b'#' if suffix == Suffix::None => suffix = Suffix::Mate,
+            b'!' | b'?' if nag_end == 0 => {
+                nag_end = end;
+                if end >= 2 && matches!(bytes[end - 2], b'!' | b'?') {
+                    end -= 1;
+                }
+                nag_start = end - 1;
+            }
+            _ => break,
+        }
+        end -= 1;
+    }
+    let nag = if nag_end > 0 {
+        Some(glyph_nag(&bytes[nag_start..nag_end])?)
+    } else {
+        None
+    };
+    let body = &bytes[..end];
+    let san = San::from_ascii(body).ok()?;
+    let mut token = match san {
+        San::Normal { promotion, .. } => {
+            let mut t = MoveToken::new(Body::San(san));
+            if let Some(&first) = body.first() {
+                if first.is_ascii_uppercase() {
+                    t.piece = PieceMark::Letters(Letters::one(char::from(first)));
+                }
+            }
+            if promotion.is_some() {
+                t.promotion = PieceMark::Letters(Letters::one(char::from(*body.last()?)));
+            }
+            t
+        }
+        San::Castle(_) => MoveToken::new(Body::San(san)),
+        San::Null => MoveToken::new(Body::Null),
+        San::Put { .. } => return None,
+    };
+    token.suffix = suffix;
+    token.nag = nag;
+    Some(token)
+}
+
+fn glyph_nag<T: Copy + Into<u32>>(glyph: &[T]) -> Option<u8> {
+    let mut it = glyph.iter().map(|c| (*c).into());
+    let a = it.next()?;
+    let b = it.next();
+    if it.next().is_some() {
+        return None;
+    }
+    const EXCL: u32 = '!' as u32;
+    const QUEST: u32 = '?' as u32;
+    Some(match (a, b) {
+        (EXCL, None) => 1,
+        (QUEST, None) => 2,
+        (EXCL, Some(EXCL)) => 3,
+        (QUEST, Some(QUEST)) => 4,
+        (EXCL, Some(QUEST)) => 5,
+        (QUEST, Some(EXCL)) => 6,
+        _ => return None,
+    })
+}
+
+/// Maps one input character to its normal form; `None` drops it.
+fn normalize(c: char) -> Option<char> {
+    Some(match c {
+        // variation selectors, zero-width characters, bidi controls, BOM
+        '\u{FE0E}' | '\u{FE0F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
+        | '\u{FEFF}' | '\u{AD}' => return None,
+        // dashes and minus signs
+        '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}' | '\u{FF0D}' => '-',
+        // multiplication sign, Cyrillic ha: capture (or mate when trailing)
+        '×' | '\u{2715}' | 'х' | 'Х' => 'x',
+        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{3000}' => ' ',
+        // full stop variants in e.p.
+        _ => c,
+    })
+}
+
+/// A fixed buffer of normalized characters.
+struct Buf {
+    chars: [char; MAX_TOKEN_CHARS],
+    len: usize,
+}
+
+impl Buf {
+    fn from_str(text: &str) -> Result<Buf, ParseError> {
+        let mut buf = Buf {
+            chars: ['\0'; MAX_TOKEN_CHARS],
+            len: 0,
+        };
+        for c in text.chars().filter_map(normalize) {
+            if buf.len == MAX_TOKEN_CHARS {
+                return Err(ParseError::TooLong);
+            }
+            buf.chars[buf.len] = c;
+            buf.len += 1;
+        }
+        Ok(buf)
+    }
+
+    fn as_slice(&self) -> &[char] {
+        &self.chars[..self.len]
+    }
+}
+
+fn ends_with(s: &[char], pat: &str) -> bool {
+    let n = pat.chars().count();
+    s.len() >= n && s[s.len() - n..].iter().copied().eq(pat.chars())
+}
+
+fn is_figurine(c: char) -> Option<Role> {
+    Some(match c {
+        '♔' | '♚' => Role::King,
+        '♕' | '♛' => Role::Queen,
+        '♖' | '♜' => Role::Rook,
+        '♗' | '♝' => Role::Bishop,
+        '♘' | '♞' => Role::Knight,
+        '♙' | '♟' => Role::Pawn,
+        _ => return None,
+    })
+}
+
+/// Whether `c` can end a complete move (so that a mark may follow it).
+fn ends_move(c: char) -> bool {
+    c.is_ascii_digit() || c == ')' || c == 'O' || c == 'o' || c.is_uppercase() || is_figurine(c).is_some()
+}
+
+fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
+    let buf = Buf::from_str(text)?;
+    let mut s = buf.as_slice();
+    // trim whitespace at both ends
+    while s.first().is_some_and(|c| c.is_whitespace()) {
+        s = &s[1..];
+    }
+    if s.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    if s.iter().any(|c| c.is_whitespace()) {
+        if let Some(token) = spoken::parse(s) {
+            return Ok(token);
+        }
+    }
+
+    let mut suffix = Suffix::None;
+    let mut nag = None;
+    let mut draw_offer = false;
+    let mut en_passant = false;
+    let mut trailing_capture = false;
+    loop {
+        while s.last().is_some_and(|c| c.is_whitespace()) {
+            s = &s[..s.len() - 1];
+        }
+        let n = s.len();
+        let before = |k: usize| n > k && ends_move(s[n - k - 1]);
+        if ends_with(s, "(=)") {
+            draw_offer = true;
+            s = &s[..n - 3];
+        } else if n > 0 && matches!(s[n - 1], '!' | '?') && nag.is_none() {
+            let k = if n >= 2 && matches!(s[n - 2], '!' | '?') { 2 } else { 1 };
+            nag = Some(glyph_nag(&s[n - k..]).ok_or(ParseError::Unparsable)?);
+            s = &s[..n - k];
+        } else if ends_with(s, "++") && suffix == Suffix::None {
+            suffix = Suffix::DoubleCheck;
+            s = &s[..n - 2];
+        } else if n > 0 && matches!(s[n - 1], '+' | '†') && suffix == Suffix::None {
+            suffix = Suffix::Check;
+            s = &s[..n - 1];
+        } else if n > 0 && matches!(s[n - 1], '#' | '‡') && suffix == Suffix::None {
+            suffix = Suffix::Mate;
+            s = &s[..n - 1];
+        } else if ends_with(s, "ch") && before(2) && suffix == Suffix::None {
+            suffix = Suffix::Check;
+            s = &s[..n - 2];
+        } else if ends_with(s, "e.p.") && !en_passant {
+            en_passant = true;
+            s = &s[..n - 4];
+        } else if ends_with(s, "ep") && n > 2 && s[n - 3].is_ascii_digit() && !en_passant {
+            en_passant = true;
+            s = &s[..n - 2];
+        } else if n >= 2 && matches!(s[n - 1], 'x' | 'X') && before(1) && suffix == Suffix::None {
+            suffix = Suffix::Mate;
+            s = &s[..n - 1];
+        } else if n >= 2 && s[n - 1] == ':' && s[n - 2].is_ascii_digit() && !trailing_capture {
+            trailing_capture = true;
+            s = &s[..n - 1];
+        } else if n >= 2 && s[n - 1] == '=' && (s[n - 2].is_ascii_digit() || s[n - 2] == ')') && !draw_offer {
+            draw_offer = true;
+            s = &s[..n - 1];
+        } else {
+            break;
+        }
+    }
+    if s.is_empty() {
+        return Err(if text.trim().is_empty() {
+            ParseError::Empty
+        } else {
+            ParseError::Unparsable
+        });
+    }
+    let mut token = parse_body(s)?;
+    if suffix != Suffix::None {
+        token.suffix = suffix;
+    }
+    token.nag = nag.or(token.nag);
+    token.draw_offer |= draw_offer;
+    token.en_passant |= en_passant;
+    if trailing_capture {
+        token.capture_mark = true;
+        if let Body::Coords(c) = &mut token.body {
+            c.capture = true;
+        }
+    }
+    Ok(token)
+}
+
+fn parse_castling(s: &[char]) -> Option<CastlingSide> {
+    let mut count = 0;
+    let mut dash_last = true;
+    let mut dashes = 0;
+    for &c in s {
+        match c {
+            'O' | 'o' | '0' => {
+                count += 1;
+                dash_last = false;
+            }
+            '-' if !dash_last => {
+                dashes += 1;
+                dash_last = true;
+            }
+            _ => return None,
+        }
+    }
+    if dash_last || (dashes != 0 && dashes + 1 != count) {
+        return None;
+    }
+    match count {
+        2 => Some(CastlingSide::KingSide),
+        3 => Some(CastlingSide::QueenSide),
+        _ => None,
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Elem {
+    File(File),
+    Rank(Rank),
+}
+
+fn file_of(c: char) -> Option<File> {
+    match c {
+        'a'..='h' => File::from_char(c),
+        _ => None,
+    }
+}
+
+fn rank_of(c: char) -> Option<Rank> {
+    match c {
+        '1'..='8' => Rank::from_char(c),
+        _ => None,
+    }
+}
+
+fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
+    if let Some(side) = parse_castling(s) {
+        return Ok(MoveToken::new(Body::Castle(side)));
+    }
+    if matches!(s, ['-', '-'] | ['Z', '0'] | ['0', '0', '0', '0']) {
+        return Ok(MoveToken::new(Body::Null));
+    }
+    let mut i = 0;
+    // the piece
+    let piece = if let Some(role) = is_figurine(s[0]) {
+        i = 1;
+        if role == Role::Pawn {
+            PieceMark::None
+        } else {
+            PieceMark::Role(role)
+        }
+    } else if s[0].is_uppercase() && s[0] != 'X' {
+        i = 1;
+        if s.len() > 1 && s[1].is_alphabetic() && s[1].is_lowercase() && file_of(s[1]).is_none() && s[1] != 'x' {
+            i = 2;
+            PieceMark::Letters(Letters {
+                chars: [s[0], s[1]],
+                len: 2,
+            })
+        } else {
+            PieceMark::Letters(Letters::one(s[0]))
+        }
+    } else {
+        PieceMark::None
+    };
+
+    // coordinates
+    let mut elems = [Elem::Rank(Rank::First); 4];
+    let mut n = 0;
+    let mut sep: Option<(usize, bool)> = None; // (position, is_capture)
+    while i < s.len() {
+        let c = s[i];
+        let elem = if n == 4 && c == 'b' {
+            break;
+        } else if let Some(f) = file_of(c) {
+            Elem::File(f)
+        } else if let Some(r) = rank_of(c) {
+            Elem::Rank(r)
+        } else if matches!(c, 'x' | 'X' | ':' | '-') {
+            if sep.is_some() || (n == 0 && (piece == PieceMark::None || c == '-')) {
+                return Err(ParseError::Unparsable);
+            }
+            sep = Some((n, c != '-'));
+            i += 1;
+            continue;
+        } else {
+            break;
+        };
+        if n == 4 {
+            return Err(ParseError::Unparsable);
+        }
+        elems[n] = elem;
+        n += 1;
+        i += 1;
+    }
+    use Elem::{File as F, Rank as R};
+    let sep_at = sep.map(|(p, _)| p);
+    let capture = sep.is_some_and(|(_, c)| c);
+    let coords = match elems[..n] {
+        [F(tf), R(tr)] if sep_at.is_none() || sep_at == Some(0) => Coords {
+            from_file: None,
+            from_rank: None,
+            capture,
+            to_file: tf,
+            to_rank: Some(tr),
+        },
+        [F(ff), F(tf), R(tr)] if sep_at.is_none() || sep_at == Some(1) => Coords {
+            from_file: Some(ff),
+            from_rank: None,
+            capture,
+            to_file: tf,
+            to_rank: Some(tr),
+        },
+        [R(fr), F(tf), R(tr)] if sep_at.is_none() || sep_at == Some(1) => Coords {
+            from_file: None,
+            from_rank: Some(fr),
+            capture,
+            to_file: tf,
+            to_rank: Some(tr),
+        },
+        [F(ff), R(fr), F(tf), R(tr)] if sep_at.is_none() || sep_at == Some(2) => Coords {
+            from_file: Some(ff),
+            from_rank: Some(fr),
+            capture,
+            to_file: tf,
+            to_rank: Some(tr),
+        },
+        [F(ff), F(tf)] if piece == PieceMark::None && (sep_at.is_none() || (sep_at == Some(1) && capture)) => {
+            Coords {
+                from_file: Some(ff),
+                from_rank: None,
+                capture,
+                to_file: tf,
+                to_rank: None,
+            }
+        }
+        _ => return Err(ParseError::Unparsable),
+    };
+
+    // promotion
+    let mut rest = &s[i..];
+    let mut promotion = PieceMark::None;
+    if !rest.is_empty() {
+        if coords.to_rank.is_none() {
+            return Err(ParseError::Unparsable);
+        }
+        if matches!(rest[0], '=' | '/') {
+            rest = &rest[1..];
+        }
+        let inner = match rest {
+            ['(', c, ')'] => *c,
+            [c] => *c,
+            _ => return Err(ParseError::Unparsable),
+        };
+        promotion = if let Some(role) = is_figurine(inner) {
+            PieceMark::Role(role)
+        } else if let Some(role @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) =
+            inner.is_ascii_lowercase().then(|| Role::from_char(inner)).flatten()
+        {
+            PieceMark::Role(role)
+        } else if inner.is_uppercase() {
+            PieceMark::Letters(Letters::one(inner))
+        } else {
+            return Err(ParseError::Unparsable);
+        };
+    }
+    let mut token = MoveToken::new(Body::Coords(coords));
+    token.piece = piece;
+    token.promotion = promotion;
+    Ok(token)
+}
+
+/// Builds a token from the spoken reader's parts.
+pub(crate) fn spoken_token(
+    body: Body,
+    piece: Option<Role>,
+    promotion: Option<Role>,
+    suffix: Suffix,
+    en_passant: bool,
+) -> MoveToken {
+    let mut t = MoveToken::new(body);
+    t.piece = match piece {
+        Some(Role::Pawn) | None => PieceMark::None,
+        Some(r) => PieceMark::Role(r),
+    };
+    t.promotion = promotion.map_or(PieceMark::None, PieceMark::Role);
+    t.suffix = suffix;
+    t.en_passant = en_passant;
+    t
+}
+
+/// Reads a mark written as its own word after a move: `e.p.`, `+`, `#`, `!?`, `(=)`, old-Russian `х`...
+pub fn parse_annotation(text: &str) -> Option<Annotation> {
+    let buf = Buf::from_str(text).ok()?;
+    let s = buf.as_slice();
+    let start = s.iter().position(|c| !c.is_whitespace())?;
+    let end = s.iter().rposition(|c| !c.is_whitespace())? + 1;
+    let s = &s[start..end];
+    let word: String = s.iter().collect();
+    Some(match word.as_str() {
+        "e.p." | "ep" | "e. p." | "e.p" | "i.p." => Annotation::EnPassant,
+        "+" | "†" | "ch" | "ch." | "check" | "Schach" => Annotation::Check,
+        "++" => Annotation::DoubleCheck,
+        "#" | "‡" | "x" | "X" | "mate" | "Matt" | "мат" => Annotation::Mate,
+        "(=)" | "=" => Annotation::DrawOffer,
+        _ => Annotation::Nag(glyph_nag(s)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_fast_path_keeps_marks() {
+        let t = parse_move("Qxf7#").unwrap();
+        assert_eq!(t.suffix(), Suffix::Mate);
+        assert!(t.is_capture_marked());
+        let t = parse_move("e8=Q+!?").unwrap();
+        assert_eq!(t.suffix(), Suffix::Check);
+        assert_eq!(t.nag(), Some(5));
+        assert!(matches!(t.body, Body::San(_)));
+        let t = parse_move("Nf3??").unwrap();
+        assert_eq!(t.nag(), Some(4));
+    }
+
+    #[test]
+    fn castling_forms() {
+        for s in ["O-O", "0-0", "o-o", "0–0", "O—O", "OO"] {
+            assert!(parse_move(s).unwrap().is_castling(), "{s}");
+        }
+        for s in ["0-0-0", "O-O-O", "o-o-o", "0–0–0"] {
+            let t = parse_move(s).unwrap();
+            assert!(
+                matches!(
+                    t.body,
+                    Body::Castle(CastlingSide::QueenSide) | Body::San(San::Castle(CastlingSide::QueenSide))
+                ),
+                "{s}"
+            );
+        }
+        assert!(parse_move("0-0-").is_err());
+        assert!(parse_move("0--0").is_err());
+    }
+
+    #[test]
+    fn junk_is_refused() {
+        for s in ["", " ", "xx", "Nx", "e9", "i4", "e4e5e6", "=Q", "exd6 e5", "♘", "--x", "Kx:e4", "e4-"] {
+            assert!(parse_move(s).is_err(), "{s:?}");
+        }
+        let long = "e".repeat(1000);
+        assert_eq!(parse_move(&long), Err(ParseError::TooLong));
+        assert_eq!(parse_move(""), Err(ParseError::Empty));
+        assert_eq!(parse_move("\u{FE0F}"), Err(ParseError::Empty));
+    }
+
+    #[test]
+    fn annotations() {
+        assert_eq!(parse_annotation("e.p."), Some(Annotation::EnPassant));
+        assert_eq!(parse_annotation(" ep "), Some(Annotation::EnPassant));
+        assert_eq!(parse_annotation("†"), Some(Annotation::Check));
+        assert_eq!(parse_annotation("‡"), Some(Annotation::Mate));
+        assert_eq!(parse_annotation("х"), Some(Annotation::Mate));
+        assert_eq!(parse_annotation("(=)"), Some(Annotation::DrawOffer));
+        assert_eq!(parse_annotation("?!"), Some(Annotation::Nag(6)));
+        assert_eq!(parse_annotation("!!!"), None);
+        assert_eq!(parse_annotation("Nf3"), None);
+    }
+}

@@ -1,0 +1,292 @@
+//! Writing a move in a style: SAN, long algebraic, UCI, figurine or spoken, in any language.
+//!
+//! Writing always renders from the [`Move`] and the position (disambiguation
+//! from the legal moves, `+`/`#` from the position after the move); it never
+//! substitutes letters in SAN text, so multi-letter abbreviations (`Кр`) and
+//! letters that are also files come out right.
+//!
+//! - `San`: minimal disambiguation as in PGN export; promotion `e8=Q`
+//!   (localized: `e8=D`); castling `O-O`.
+//! - `Lan`: `e2-e4`, `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `O-O`.
+//! - `Uci`: `e2e4`, `e7e8q`; castling as the king's two-square move in
+//!   standard chess, king-takes-rook in Chess960 positions.
+//! - `Figurine`: SAN with the figurine of the moving side's colour (`♘f3`
+//!   for White, `♞f6` for Black; promotion `e8=♕`).
+//! - `Spoken`: see [`crate::spoken`] (German per the FIDE Laws; English for `en`).
+//!
+//! The Russian scoresheet preset ([`Style::RU_SCORESHEET`]) writes Russian
+//! letters, `:` for captures, `0-0` castling and FIDE-style promotion
+//! without `=` (`e8Ф`).
+
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square, san::San};
+
+use crate::language::Language;
+
+/// A notation family.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Standard algebraic notation (`Nf3`).
+    San,
+    /// Long algebraic notation (`Ng1-f3`).
+    Lan,
+    /// UCI coordinates (`g1f3`).
+    Uci,
+    /// Figurine algebraic notation (`♘f3`).
+    Figurine,
+    /// The spoken form (`Springer Gustav eins Felix drei`).
+    Spoken,
+}
+
+impl Notation {
+    /// Every notation.
+    pub const ALL: [Notation; 5] = [
+        Notation::San,
+        Notation::Lan,
+        Notation::Uci,
+        Notation::Figurine,
+        Notation::Spoken,
+    ];
+}
+
+/// The capture mark to write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CaptureMark {
+    /// `x` (PGN, FIDE).
+    #[default]
+    X,
+    /// `:` (Russian and other Eastern European scoresheets).
+    Colon,
+}
+
+/// The castling letters to write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CastlingMark {
+    /// `O-O` (PGN).
+    #[default]
+    LetterO,
+    /// `0-0` (FIDE scoresheets).
+    DigitZero,
+}
+
+/// How to write a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Style {
+    /// The notation family.
+    pub notation: Notation,
+    /// The language of piece letters (and of spoken words).
+    pub language: Language,
+    /// The capture mark (SAN and LAN).
+    pub capture: CaptureMark,
+    /// The castling letters (SAN, LAN, figurine).
+    pub castling: CastlingMark,
+}
+
+impl Style {
+    /// PGN export SAN.
+    pub const SAN: Style = Style::new(Notation::San, Language::En);
+
+    /// The Russian scoresheet preset: Russian letters, `:` captures, `0-0`.
+    pub const RU_SCORESHEET: Style = Style {
+        notation: Notation::San,
+        language: Language::Ru,
+        capture: CaptureMark::Colon,
+        castling: CastlingMark::DigitZero,
+    };
+
+    /// A style with `x` captures and `O-O` castling.
+    pub const fn new(notation: Notation, language: Language) -> Style {
+        Style {
+            notation,
+            language,
+            capture: CaptureMark::X,
+            castling: CastlingMark::LetterO,
+        }
+    }
+
+    /// Names accepted on the command line: `san`, `lan`, `uci`, `figurine`
+    /// (also `fan`), `spoken`, and the preset `ru-scoresheet` (which ignores
+    /// `language`). Case-insensitive; `None` for unknown names.
+    pub fn from_name(notation: &str, language: Language) -> Option<Style> {
+        let n = notation.trim().to_ascii_lowercase();
+        let notation = match n.as_str() {
+            "san" => Notation::San,
+            "lan" => Notation::Lan,
+            "uci" => Notation::Uci,
+            "figurine" | "fan" => Notation::Figurine,
+            "spoken" => Notation::Spoken,
+            "ru-scoresheet" => return Some(Style::RU_SCORESHEET),
+            _ => return None,
+        };
+        Some(Style::new(notation, language))
+    }
+
+    /// The names [`Style::from_name`] accepts, for help texts.
+    pub const NAMES: &'static [&'static str] = &["san", "lan", "uci", "figurine", "spoken", "ru-scoresheet"];
+}
+
+fn figurine(role: Role, color: Color) -> char {
+    match (color, role) {
+        (Color::White, Role::King) => '♔',
+        (Color::White, Role::Queen) => '♕',
+        (Color::White, Role::Rook) => '♖',
+        (Color::White, Role::Bishop) => '♗',
+        (Color::White, Role::Knight) => '♘',
+        (Color::White, Role::Pawn) => '♙',
+        (Color::Black, Role::King) => '♚',
+        (Color::Black, Role::Queen) => '♛',
+        (Color::Black, Role::Rook) => '♜',
+        (Color::Black, Role::Bishop) => '♝',
+        (Color::Black, Role::Knight) => '♞',
+        (Color::Black, Role::Pawn) => '♟',
+    }
+}
+
+fn push_square(sq: Square, out: &mut String) {
+    out.push(sq.file().char());
+    out.push(sq.rank().char());
+}
+
+fn push_piece(style: &Style, role: Role, color: Color, out: &mut String) {
+    if style.notation == Notation::Figurine {
+        out.push(figurine(role, color));
+    } else {
+        out.push_str(style.language.letter(role));
+    }
+}
+
+fn push_capture(style: &Style, out: &mut String) {
+    out.push(match style.capture {
+        CaptureMark::X => 'x',
+        CaptureMark::Colon => ':',
+    });
+}
+
+fn push_castle(style: &Style, king_side: bool, out: &mut String) {
+    let c = match style.castling {
+        CastlingMark::LetterO => "O",
+        CastlingMark::DigitZero => "0",
+    };
+    out.push_str(c);
+    out.push('-');
+    out.push_str(c);
+    if !king_side {
+        out.push('-');
+        out.push_str(c);
+    }
+}
+
+fn push_promotion(style: &Style, role: Role, color: Color, out: &mut String) {
+    if *style != Style::RU_SCORESHEET {
+        out.push('=');
+    }
+    push_piece(style, role, color, out);
+}
+
+fn push_suffix(pos: &Chess, m: &Move, out: &mut String) {
+    let mut after = pos.clone();
+    after.play_unchecked(*m);
+    if after.is_checkmate() {
+        out.push('#');
+    } else if after.is_check() {
+        out.push('+');
+    }
+}
+
+/// Renders `m` (legal in `pos`) in `style`, appending to `out`; `+`/`#` are
+/// computed from the position (UCI has none).
+pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
+    let color = pos.turn();
+    match style.notation {
+        Notation::Uci => {
+            let mode = pos.castles().mode();
+            match *m {
+                Move::Castle { king, rook } if mode == CastlingMode::Standard => {
+                    let side = m.castling_side().unwrap_or(shakmaty::CastlingSide::KingSide);
+                    let _ = rook;
+                    push_square(king, out);
+                    push_square(Square::from_coords(side.king_to_file(), king.rank()), out);
+                }
+                Move::Castle { king, rook } => {
+                    push_square(king, out);
+                    push_square(rook, out);
+                }
+                Move::Put { .. } => out.push_str("0000"),
+                Move::Normal { from, to, promotion, .. } => {
+                    push_square(from, out);
+                    push_square(to, out);
+                    if let Some(p) = promotion {
+                        out.push(p.char());
+                    }
+                }
+                Move::EnPassant { from, to } => {
+                    push_square(from, out);
+                    push_square(to, out);
+                }
+            }
+            return;
+        }
+        Notation::Spoken => {
+            crate::spoken::write(pos, m, style.language, out);
+            return;
+        }
+        Notation::San | Notation::Figurine => match San::from_move(pos, *m) {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    push_piece(style, role, color, out);
+                }
+                if let Some(f) = file {
+                    out.push(f.char());
+                }
+                if let Some(r) = rank {
+                    out.push(r.char());
+                }
+                if capture {
+                    push_capture(style, out);
+                }
+                push_square(to, out);
+                if let Some(p) = promotion {
+                    push_promotion(style, p, color, out);
+                }
+            }
+            San::Castle(side) => push_castle(style, side == shakmaty::CastlingSide::KingSide, out),
+            San::Put { .. } | San::Null => out.push_str("--"),
+        },
+        Notation::Lan => match *m {
+            Move::Castle { king, rook } => push_castle(style, rook.file() > king.file(), out),
+            Move::Put { .. } => out.push_str("--"),
+            Move::Normal { .. } | Move::EnPassant { .. } => {
+                let role = m.role();
+                if role != Role::Pawn {
+                    push_piece(style, role, color, out);
+                }
+                if let Some(from) = m.from() {
+                    push_square(from, out);
+                }
+                if m.is_capture() {
+                    push_capture(style, out);
+                } else {
+                    out.push('-');
+                }
+                push_square(m.to(), out);
+                if let Some(p) = m.promotion() {
+                    push_promotion(style, p, color, out);
+                }
+            }
+        },
+    }
+    push_suffix(pos, m, out);
+}
+
+/// Renders `m` in `style` into a new string (see [`write_move`]).
+pub fn move_to_string(pos: &Chess, m: &Move, style: &Style) -> String {
+    let mut out = String::new();
+    write_move(pos, m, style, &mut out);
+    out
+}
