@@ -64,13 +64,19 @@ pub(crate) fn classify(word: &[u8]) -> Lexeme {
 fn classify_digits(word: &[u8]) -> Lexeme {
     let mut i = 0;
     let mut number: u64 = 0;
-    while i < word.len() && word[i].is_ascii_digit() {
-        number = (number * 10 + u64::from(word[i] - b'0')).min(u64::from(u32::MAX) + 1);
+    while let Some(&d) = word.get(i) {
+        if !d.is_ascii_digit() || i >= 10 {
+            break;
+        }
+        number = number * 10 + u64::from(d - b'0');
         i += 1;
     }
     let Ok(number) = u32::try_from(number) else {
         return Lexeme::Whole(TokenKind::Word);
     };
+    if word.get(i).is_some_and(u8::is_ascii_digit) {
+        return Lexeme::Whole(TokenKind::Word);
+    }
     if i == word.len() {
         return Lexeme::Whole(TokenKind::MoveNumber {
             number,

@@ -82,6 +82,7 @@ impl<'a> Reader<'a> {
         self.open.clear();
         let input = self.input;
         let end = self.end;
+        let buf = &input[..end];
         let mut pos = self.pos;
         let mut has_item = false;
         let mut seen_movetext = false;
@@ -117,13 +118,10 @@ impl<'a> Reader<'a> {
         }
 
         'game: loop {
-            while pos < end && CLASS[usize::from(input[pos])] == SPACE {
-                pos += 1;
-            }
-            if pos >= end {
+            pos = skip_class(buf, pos, SPACE);
+            let Some(&b) = buf.get(pos) else {
                 break;
-            }
-            let b = input[pos];
+            };
             if CLASS[usize::from(b)] == DELIM {
                 match b {
                     b'{' => {
@@ -255,11 +253,8 @@ impl<'a> Reader<'a> {
             }
             // A word.
             let ws = pos;
-            let mut we = pos + 1;
-            while we < end && CLASS[usize::from(input[we])] == WORD {
-                we += 1;
-            }
-            let (len, kind) = match classify(&input[ws..we]) {
+            let we = word_end(buf, pos + 1);
+            let (len, kind) = match classify(&buf[ws..we]) {
                 crate::movetext::Lexeme::Whole(kind) => (we - ws, kind),
                 Lexeme::Number { len, number, black } => {
                     (len, TokenKind::MoveNumber { number, black })
@@ -286,16 +281,10 @@ impl<'a> Reader<'a> {
                     }
                     if te == we {
                         // `12 ...` / `12. …`: merge black's spaced dots into the number.
-                        let mut q = we;
-                        while q < end && CLASS[usize::from(input[q])] == SPACE {
-                            q += 1;
-                        }
-                        if q < end && (input[q] == b'.' || input[q] == 0xE2) {
-                            let mut r = q + 1;
-                            while r < end && CLASS[usize::from(input[r])] == WORD {
-                                r += 1;
-                            }
-                            if is_ellipsis(&input[q..r]) {
+                        let q = skip_class(buf, we, SPACE);
+                        if matches!(buf.get(q), Some(b'.' | 0xE2)) {
+                            let r = skip_class(buf, q + 1, WORD);
+                            if is_ellipsis(&buf[q..r]) {
                                 te = r;
                                 kind = TokenKind::MoveNumber {
                                     number,
@@ -338,6 +327,60 @@ impl<'a> Iterator for Reader<'a> {
         let mut game = Game::default();
         self.read_game(&mut game).then_some(game)
     }
+}
+
+/// The first offset at or after `i` whose byte is not of `class` (or `buf.len()`).
+#[inline(always)]
+fn skip_class(buf: &[u8], mut i: usize, class: u8) -> usize {
+    while let Some(&b) = buf.get(i) {
+        if CLASS[usize::from(b)] != class {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// High bit set in each byte of `x` that is below `n` (`n` <= 0x80); the lowest set bit is exact.
+#[inline(always)]
+fn bytes_below(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS
+}
+
+/// High bit set in each byte of `x` equal to `c`; the lowest set bit is exact.
+#[inline(always)]
+fn bytes_equal(x: u64, c: u8) -> u64 {
+    bytes_below(x ^ (ONES * u64::from(c)), 1)
+}
+
+/// The end of the word whose bytes continue at `i`: the first offset whose byte is not [`WORD`], or
+/// `buf.len()`. Looks at 8 bytes at a time (no branch per byte: words end at unpredictable places).
+#[inline(always)]
+fn word_end(buf: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = buf.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*chunk);
+        let candidates = bytes_below(x, 0x21)
+            | bytes_equal(x | ONES * 0x20, b'{')
+            | bytes_equal(x | ONES * 0x20, b'}')
+            | bytes_equal(x & !ONES, b'(')
+            | bytes_equal(x, b';')
+            | bytes_equal(x, b'$')
+            | bytes_equal(x, b'"');
+        if candidates == 0 {
+            i += 8;
+            continue;
+        }
+        let p = i + (candidates.trailing_zeros() / 8) as usize;
+        // Control bytes below 0x20 other than whitespace are word bytes.
+        if CLASS[usize::from(buf[p])] != WORD {
+            return p;
+        }
+        i = p + 1;
+    }
+    skip_class(buf, i, WORD)
 }
 
 /// Whether whitespace `gap` contains an empty line (two line breaks, `\r\n` counting as one).
