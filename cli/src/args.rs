@@ -75,10 +75,15 @@ fn parse_input_lang(s: &str) -> Result<InputLang, String> {
     if s.eq_ignore_ascii_case("auto") {
         return Ok(InputLang::Auto);
     }
-    Language::from_code(s).map(InputLang::Forced).ok_or_else(|| {
-        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
-        format!("unknown language `{s}`; use auto or one of {}", codes.join(" "))
-    })
+    Language::from_code(s)
+        .map(InputLang::Forced)
+        .ok_or_else(|| {
+            let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+            format!(
+                "unknown language `{s}`; use auto or one of {}",
+                codes.join(" ")
+            )
+        })
 }
 
 /// `pgnkit check`.

@@ -125,7 +125,11 @@ pub fn game_name(game: &Game<'_>, report: &GameReport) -> Option<String> {
     if w.is_none() && b.is_none() && e.is_none() {
         return None;
     }
-    let mut s = format!("{} - {}", w.as_deref().unwrap_or("?"), b.as_deref().unwrap_or("?"));
+    let mut s = format!(
+        "{} - {}",
+        w.as_deref().unwrap_or("?"),
+        b.as_deref().unwrap_or("?")
+    );
     if let Some(e) = e {
         s.push_str(&format!(" ({e})"));
     }
@@ -137,7 +141,11 @@ pub fn check_chunk(chunk: &Chunk, options: &Options, format: Format, with_games:
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
-    let mut out = ChunkOut { games: Vec::new(), totals: Totals::default(), lines: count_lines(chunk.bytes()) };
+    let mut out = ChunkOut {
+        games: Vec::new(),
+        totals: Totals::default(),
+        lines: count_lines(chunk.bytes()),
+    };
     let mut cursor = Cursor::new(data, chunk.range.start);
     let mut index = 0u64;
     while reader.read_game(&mut game) {
@@ -162,7 +170,8 @@ pub fn check_chunk(chunk: &Chunk, options: &Options, format: Format, with_games:
                     let source = (format == Format::Human).then(|| {
                         let line = &data[place.line_range.clone()];
                         let token_start = d.span.start - place.line_range.start;
-                        let token_end = d.span.end.min(place.line_range.end).max(d.span.start) - place.line_range.start;
+                        let token_end = d.span.end.min(place.line_range.end).max(d.span.start)
+                            - place.line_range.start;
                         let pre = report.encoding.decode(&line[..token_start]).len();
                         let tok = report.encoding.decode(&line[token_start..token_end]).len();
                         let text = report.encoding.decode(line).into_owned();
@@ -189,7 +198,13 @@ pub fn check_chunk(chunk: &Chunk, options: &Options, format: Format, with_games:
                 warnings,
                 language: report.language.code(),
             });
-            out.games.push(GameOut { index, byte: chunk.base + game.span.start, diagnostics, facts, name });
+            out.games.push(GameOut {
+                index,
+                byte: chunk.base + game.span.start,
+                diagnostics,
+                facts,
+                name,
+            });
         }
         index += 1;
     }
@@ -200,13 +215,22 @@ pub fn check_chunk(chunk: &Chunk, options: &Options, format: Format, with_games:
 pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let stdout = io::stdout();
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let format = args
-        .format
-        .unwrap_or(if stdout.is_terminal() { Format::Human } else { Format::Json });
+    let format = args.format.unwrap_or(if stdout.is_terminal() {
+        Format::Human
+    } else {
+        Format::Json
+    });
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let options = Options { language: args.input.input_lang.forced(), suggestions: !args.no_suggestions };
+    let options = Options {
+        language: args.input.input_lang.forced(),
+        suggestions: !args.no_suggestions,
+    };
     let driver = Driver::new(args.input.jobs)?;
-    let files: Vec<String> = if args.input.files.is_empty() { vec!["-".to_owned()] } else { args.input.files.clone() };
+    let files: Vec<String> = if args.input.files.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        args.input.files.clone()
+    };
 
     let mut totals = Totals::default();
     let mut failed = false;
@@ -242,7 +266,15 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                         render::diagnostic(&mut out, format, color, &name, &l)?;
                     }
                     if let Some(f) = g.facts {
-                        write_game(&mut out, format, &name, number, g.byte, g.name.as_deref(), &f)?;
+                        write_game(
+                            &mut out,
+                            format,
+                            &name,
+                            number,
+                            g.byte,
+                            g.name.as_deref(),
+                            &f,
+                        )?;
                     }
                 }
                 games_before += chunk_out.totals.games;
@@ -262,7 +294,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let seconds = started.elapsed().as_secs_f64();
     match format {
         Format::Json => {
-            let summary = JsonSummary { r#type: "summary", files: files_read, totals: totals.clone(), bytes, seconds };
+            let summary = JsonSummary {
+                r#type: "summary",
+                files: files_read,
+                totals: totals.clone(),
+                bytes,
+                seconds,
+            };
             serde_json::to_writer(&mut out, &summary)?;
             out.write_all(b"\n")?;
         }
@@ -365,14 +403,24 @@ fn write_game(
 }
 
 /// Reports an input that could not be read (the run goes on).
-pub fn report_failure(out: &mut dyn Write, format: Format, path: &str, e: &anyhow::Error) -> io::Result<()> {
+pub fn report_failure(
+    out: &mut dyn Write,
+    format: Format,
+    path: &str,
+    e: &anyhow::Error,
+) -> io::Result<()> {
     match format {
         Format::Json => {
-            let record = serde_json::json!({"type": "error", "file": path, "message": format!("{e:#}")});
+            let record =
+                serde_json::json!({"type": "error", "file": path, "message": format!("{e:#}")});
             serde_json::to_writer(&mut *out, &record)?;
             out.write_all(b"\n")
         }
-        Format::Github => writeln!(out, "::error file={path}::{}", format!("{e:#}").replace('\n', "%0A")),
+        Format::Github => writeln!(
+            out,
+            "::error file={path}::{}",
+            format!("{e:#}").replace('\n', "%0A")
+        ),
         Format::Human => {
             out.flush()?;
             eprintln!("pgnkit: error: {e:#}");

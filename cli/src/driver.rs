@@ -24,13 +24,21 @@ impl Driver {
         let threads = jobs
             .filter(|&j| j > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
         Ok(Driver { pool, threads })
     }
 
     /// Runs `work` on every chunk of `input` and gives the results, in input
     /// order, to `sink` together with their chunk.
-    pub fn run<T, W, S>(&self, input: Input, progress: &Progress, work: W, mut sink: S) -> anyhow::Result<()>
+    pub fn run<T, W, S>(
+        &self,
+        input: Input,
+        progress: &Progress,
+        work: W,
+        mut sink: S,
+    ) -> anyhow::Result<()>
     where
         T: Send,
         W: Fn(&Chunk) -> T + Sync,
@@ -76,7 +84,9 @@ impl Progress {
         let show = !quiet && std::io::stderr().is_terminal() && total.is_none_or(|t| t > 32 << 20);
         let bar = show.then(|| {
             let bar = match total {
-                Some(t) => ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr_with_hz(4)),
+                Some(t) => {
+                    ProgressBar::with_draw_target(Some(t), ProgressDrawTarget::stderr_with_hz(4))
+                }
                 None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4)),
             };
             let template = if total.is_some() {
@@ -90,7 +100,10 @@ impl Progress {
             bar.enable_steady_tick(Duration::from_millis(250));
             bar
         });
-        Progress { bar, started: Instant::now() }
+        Progress {
+            bar,
+            started: Instant::now(),
+        }
     }
 
     /// `n` more bytes are done.
@@ -113,10 +126,5 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-    }
-
-    /// Time since the start.
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
     }
 }

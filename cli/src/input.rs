@@ -50,7 +50,8 @@ impl Compression {
             Compression::Zstd
         } else if head.starts_with(&[0x1f, 0x8b]) {
             Compression::Gzip
-        } else if head.starts_with(b"BZh") && head.get(3).is_some_and(|b| (b'1'..=b'9').contains(b)) {
+        } else if head.starts_with(b"BZh") && head.get(3).is_some_and(|b| (b'1'..=b'9').contains(b))
+        {
             Compression::Bzip2
         } else {
             Compression::None
@@ -86,12 +87,20 @@ impl Input {
         let file = File::open(path).with_context(|| format!("cannot read `{path}`"))?;
         let name = path.to_owned();
         if meta.len() == 0 {
-            return Ok(Input { name, len: Some(0), source: Source::Empty });
+            return Ok(Input {
+                name,
+                len: Some(0),
+                source: Source::Empty,
+            });
         }
         if !meta.is_file() {
             // A pipe or a device: stream it.
             let reader = BufReader::with_capacity(1 << 16, file);
-            return Ok(Input { name, len: None, source: Source::Stream(decompress(reader)?) });
+            return Ok(Input {
+                name,
+                len: None,
+                source: Source::Stream(decompress(reader)?),
+            });
         }
         // SAFETY: the map is read-only and private to this process. If another
         // process truncates the file while we read it, the OS may raise SIGBUS;
@@ -103,20 +112,27 @@ impl Input {
         if Compression::sniff(&map[..map.len().min(8)]) != Compression::None {
             drop(map);
             let reader = BufReader::with_capacity(1 << 20, file);
-            return Ok(Input { name, len: Some(meta.len()), source: Source::Stream(decompress(reader)?) });
+            return Ok(Input {
+                name,
+                len: Some(meta.len()),
+                source: Source::Stream(decompress(reader)?),
+            });
         }
-        Ok(Input { name, len: Some(meta.len()), source: Source::Mapped(Arc::new(map)) })
-    }
-
-    /// Was this input compressed or piped (so not memory-mapped)?
-    pub fn is_stream(&self) -> bool {
-        matches!(self.source, Source::Stream(_))
+        Ok(Input {
+            name,
+            len: Some(meta.len()),
+            source: Source::Mapped(Arc::new(map)),
+        })
     }
 
     /// The chunks of this input, in order.
     pub fn chunks(self, chunk_size: usize) -> Chunks {
         match self.source {
-            Source::Mapped(map) => Chunks::Mapped { map, next: 0, chunk_size },
+            Source::Mapped(map) => Chunks::Mapped {
+                map,
+                next: 0,
+                chunk_size,
+            },
             Source::Empty => Chunks::Done,
             Source::Stream(reader) => Chunks::Stream(StreamChunks {
                 reader,
@@ -176,7 +192,9 @@ impl Chunk {
                 // pages only makes the next access read them again from the
                 // page cache; no data can be lost or changed.
                 #[allow(unsafe_code)]
-                let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, len) };
+                let _ = unsafe {
+                    map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, len)
+                };
             }
         }
     }
@@ -214,7 +232,11 @@ impl Iterator for Chunks {
     fn next(&mut self) -> Option<io::Result<Chunk>> {
         match self {
             Chunks::Done => None,
-            Chunks::Mapped { map, next, chunk_size } => {
+            Chunks::Mapped {
+                map,
+                next,
+                chunk_size,
+            } => {
                 let len = map.len();
                 if *next >= len {
                     return None;
@@ -224,7 +246,11 @@ impl Iterator for Chunks {
                     .filter(|&e| e > start)
                     .unwrap_or(len);
                 *next = end;
-                Some(Ok(Chunk { data: Data::Mapped(map.clone()), range: start..end, base: 0 }))
+                Some(Ok(Chunk {
+                    data: Data::Mapped(map.clone()),
+                    range: start..end,
+                    base: 0,
+                }))
             }
             Chunks::Stream(s) => s.next_chunk().transpose(),
         }
@@ -264,7 +290,11 @@ impl StreamChunks {
                     let base = self.base;
                     self.base += data.len();
                     let len = data.len();
-                    return Ok(Some(Chunk { data: Data::Owned(Arc::new(data)), range: 0..len, base }));
+                    return Ok(Some(Chunk {
+                        data: Data::Owned(Arc::new(data)),
+                        range: 0..len,
+                        base,
+                    }));
                 }
                 // One game longer than the buffer: read more.
                 None => want = self.buf.len() * 2,

@@ -36,7 +36,12 @@ pub struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// A cursor whose line 0 starts at `start`.
     pub fn new(data: &'a [u8], start: usize) -> Cursor<'a> {
-        Cursor { data, start, pos: start, line: 0 }
+        Cursor {
+            data,
+            start,
+            pos: start,
+            line: 0,
+        }
     }
 
     /// The place of `offset`; `chars` says whether to count UTF-8 characters
@@ -49,20 +54,28 @@ impl<'a> Cursor<'a> {
         }
         self.line += count_lines(&self.data[self.pos..offset]);
         // A `\r\n` split by the offset counts once.
-        if offset > self.pos && self.data[offset - 1] == b'\r' && self.data.get(offset) == Some(&b'\n') {
+        if offset > self.pos
+            && self.data[offset - 1] == b'\r'
+            && self.data.get(offset) == Some(&b'\n')
+        {
             self.line -= 1;
         }
         self.pos = offset;
         let line_start = memchr::memrchr2(b'\n', b'\r', &self.data[self.start..offset])
             .map_or(self.start, |i| self.start + i + 1);
-        let line_end = memchr::memchr2(b'\n', b'\r', &self.data[offset..]).map_or(self.data.len(), |i| offset + i);
+        let line_end = memchr::memchr2(b'\n', b'\r', &self.data[offset..])
+            .map_or(self.data.len(), |i| offset + i);
         let before = &self.data[line_start..offset];
         let column = if chars {
             before.iter().filter(|&&b| b & 0xC0 != 0x80).count()
         } else {
             before.len()
         } + 1;
-        Place { line: self.line, column, line_range: line_start..line_end }
+        Place {
+            line: self.line,
+            column,
+            line_range: line_start..line_end,
+        }
     }
 }
 

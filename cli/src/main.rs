@@ -30,7 +30,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_FAILURE } else { EXIT_OK };
+            let code = if e.use_stderr() {
+                EXIT_FAILURE
+            } else {
+                EXIT_OK
+            };
             let _ = e.print();
             return ExitCode::from(code);
         }

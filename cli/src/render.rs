@@ -3,7 +3,8 @@
 
 use std::io::Write;
 
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
+
 use pgnkit_replay::{Diagnostic, Severity, Suggestion, diagnostic::side_name};
 use serde::Serialize;
 
@@ -52,7 +53,13 @@ struct JsonDiagnostic<'a> {
 }
 
 /// Writes one diagnostic in `format`.
-pub fn diagnostic(out: &mut dyn Write, format: Format, color: bool, file: &str, l: &Located) -> std::io::Result<()> {
+pub fn diagnostic(
+    out: &mut dyn Write,
+    format: Format,
+    color: bool,
+    file: &str,
+    l: &Located,
+) -> std::io::Result<()> {
     let d = &l.diagnostic;
     match format {
         Format::Json => {
@@ -106,12 +113,16 @@ pub fn diagnostic(out: &mut dyn Write, format: Format, color: bool, file: &str, 
                 Severity::Error => Level::ERROR,
                 Severity::Warning => Level::WARNING,
             };
-            let origin = format!("{file}:{}:{}", l.line, l.column);
+            let origin = Origin::path(file).line(l.line).char_column(l.column);
             let mut label = String::new();
             if let (Some(ply), Some(n), Some(side)) = (d.ply, d.move_number, d.side) {
                 label = format!(
                     "ply {ply}, move {n}{} {}",
-                    if side == shakmaty::Color::White { "." } else { "..." },
+                    if side == shakmaty::Color::White {
+                        "."
+                    } else {
+                        "..."
+                    },
                     side_name(side)
                 );
                 if d.variation {
@@ -135,24 +146,34 @@ pub fn diagnostic(out: &mut dyn Write, format: Format, color: bool, file: &str, 
                     .element(
                         Snippet::source(text.as_str())
                             .line_start(l.line)
-                            .path(origin.as_str())
-                            .annotation(AnnotationKind::Primary.span(span.clone()).label(label.as_str())),
+                            .path(file)
+                            .annotation(
+                                AnnotationKind::Primary
+                                    .span(span.clone())
+                                    .label(label.as_str()),
+                            ),
                     )
                     .elements(notes),
                 None => level
                     .primary_title(d.message.as_str())
                     .id(d.code.as_str())
-                    .element(Level::NOTE.message(format!("at {origin}")))
+                    .element(origin)
                     .elements(notes),
             };
-            let renderer = if color { Renderer::styled() } else { Renderer::plain() };
+            let renderer = if color {
+                Renderer::styled()
+            } else {
+                Renderer::plain()
+            };
             writeln!(out, "{}\n", renderer.render(&[group]))
         }
     }
 }
 
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 fn escape_property(s: &str) -> String {
@@ -161,11 +182,19 @@ fn escape_property(s: &str) -> String {
 
 /// The source line around a token, cut to a window on very long lines, and
 /// the token's range in it.
-pub fn source_window(line: &str, token: std::ops::Range<usize>) -> (String, std::ops::Range<usize>) {
-    const WIDTH: usize = 100;
-    let token = token.start.min(line.len())..token.end.min(line.len()).max(token.start.min(line.len()));
+pub fn source_window(
+    line: &str,
+    token: std::ops::Range<usize>,
+) -> (String, std::ops::Range<usize>) {
+    const WIDTH: usize = 2048;
+    let token =
+        token.start.min(line.len())..token.end.min(line.len()).max(token.start.min(line.len()));
     if line.len() <= 2 * WIDTH {
-        let end = if token.end == token.start { (token.start + 1).min(line.len().max(token.start)) } else { token.end };
+        let end = if token.end == token.start {
+            (token.start + 1).min(line.len().max(token.start))
+        } else {
+            token.end
+        };
         return (line.to_owned(), token.start..end);
     }
     let mut from = token.start.saturating_sub(WIDTH / 2);

@@ -61,7 +61,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { language: None, suggestions: true }
+        Options {
+            language: None,
+            suggestions: true,
+        }
     }
 }
 
@@ -132,9 +135,16 @@ pub fn replay_game_with<V: Visitor>(
         ));
     }
     for e in &game.errors {
-        head.push(Diagnostic::new(Code::Syntax, e.span.clone(), syntax_message(e.kind)));
+        head.push(Diagnostic::new(
+            Code::Syntax,
+            e.span.clone(),
+            syntax_message(e.kind),
+        ));
     }
-    let tag = |name: &str| game.tag(name).map(|t| encoding.decode(&t.value()).into_owned());
+    let tag = |name: &str| {
+        game.tag(name)
+            .map(|t| encoding.decode(&t.value()).into_owned())
+    };
     let result_tag = tag("Result");
     let start = setup::start(tag("Variant").as_deref(), tag("FEN").as_deref());
 
@@ -158,12 +168,16 @@ pub fn replay_game_with<V: Visitor>(
         Err(err) => {
             let (span, message) = match err {
                 SetupError::BadFen(m) => (
-                    game.tag("FEN").map_or(game.span.start..game.span.start, |t| t.span.clone()),
+                    game.tag("FEN")
+                        .map_or(game.span.start..game.span.start, |t| t.span.clone()),
                     m,
                 ),
                 SetupError::UnsupportedVariant(v) => (
-                    game.tag("Variant").map_or(game.span.start..game.span.start, |t| t.span.clone()),
-                    format!("the variant `{v}` is not chess or Chess960; its moves were not replayed"),
+                    game.tag("Variant")
+                        .map_or(game.span.start..game.span.start, |t| t.span.clone()),
+                    format!(
+                        "the variant `{v}` is not chess or Chess960; its moves were not replayed"
+                    ),
                 ),
             };
             let mut d = Diagnostic::new(Code::BadFen, span, message);
@@ -173,7 +187,8 @@ pub fn replay_game_with<V: Visitor>(
                 .filter(|t| t.kind == pgnkit_pgn::TokenKind::Word)
                 .count();
             if moves > 0 {
-                d.help.push(format!("{moves} movetext words were not replayed"));
+                d.help
+                    .push(format!("{moves} movetext words were not replayed"));
             }
             head.push(d);
             report.diagnostics = head;
@@ -186,7 +201,10 @@ pub fn replay_game_with<V: Visitor>(
     let mut lang = options.language.unwrap_or(Language::En);
     let mut pass = replay_movetext(game, encoding, &start.position, lang, visitor);
     if options.language.is_none()
-        && pass.failure.as_ref().is_some_and(|f| f.resolvable_elsewhere)
+        && pass
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.resolvable_elsewhere)
     {
         if let Some(better) = detect_language(game, encoding, &start.position, &pass) {
             visitor.restart();
@@ -206,11 +224,18 @@ pub fn replay_game_with<V: Visitor>(
 /// Chooses the language under which the main line replays farthest, if one
 /// goes farther than English. Candidates are the languages in which every
 /// piece letter of the main line means a piece.
-fn detect_language(game: &Game<'_>, encoding: Encoding, start: &Chess, english: &Pass) -> Option<Language> {
+fn detect_language(
+    game: &Game<'_>,
+    encoding: Encoding,
+    start: &Chess,
+    english: &Pass,
+) -> Option<Language> {
     let mut candidates = LanguageSet::ALL;
     let mut failing = LanguageSet::ALL;
     for &i in &english.main_tokens {
-        let Some(token) = game.tokens.get(i) else { continue };
+        let Some(token) = game.tokens.get(i) else {
+            continue;
+        };
         let text = encoding.decode(token.text);
         if parse_annotation(&text).is_some() {
             continue;
@@ -236,7 +261,8 @@ fn detect_language(game: &Game<'_>, encoding: Encoding, start: &Chess, english: 
             best = Some((plies, lang));
         }
     }
-    best.filter(|&(plies, _)| plies > english.plies).map(|(_, lang)| lang)
+    best.filter(|&(plies, _)| plies > english.plies)
+        .map(|(_, lang)| lang)
 }
 
 fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Diagnostic>) {
@@ -261,27 +287,53 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
     };
 
     // A definite Result tag must agree with a game the rules ended.
-    if let (Some(rule), Some(tag)) = (report.result, report.result_tag.as_deref()) {
+    // Without a Result tag, the movetext's termination marker is the record.
+    let recorded = report
+        .result_tag
+        .clone()
+        .or_else(|| game.result().map(|r| r.as_str().to_owned()));
+    if let (Some(rule), Some(tag)) = (report.result, recorded.as_deref()) {
         if let Some(written) = GameResult::from_tag(tag) {
             if written != rule {
-                let span = game
-                    .tag("Result")
-                    .map_or(game.span.start..game.span.start, |t| t.span.clone());
+                let span = match game.tag("Result") {
+                    Some(t) => t.span.clone(),
+                    None => game
+                        .tokens
+                        .iter()
+                        .rev()
+                        .find(|t| matches!(t.kind, pgnkit_pgn::TokenKind::Result(_)))
+                        .map_or(game.span.start..game.span.start, |t| t.span.clone()),
+                };
+                let what = if report.result_tag.is_some() {
+                    "the Result tag says"
+                } else {
+                    "the game is recorded as"
+                };
                 let why = match report.status {
                     Status::Checkmate => format!(
                         "{} is checkmated",
-                        if pos.turn() == Color::White { "White" } else { "Black" }
+                        if pos.turn() == Color::White {
+                            "White"
+                        } else {
+                            "Black"
+                        }
                     ),
                     Status::Stalemate => "the game ends in stalemate".to_owned(),
-                    Status::InsufficientMaterial => "neither side can checkmate (dead position)".to_owned(),
-                    Status::FivefoldRepetition => "the same position occurred five times".to_owned(),
-                    Status::SeventyfiveMoves => "75 moves passed without a capture or pawn move".to_owned(),
+                    Status::InsufficientMaterial => {
+                        "neither side can checkmate (dead position)".to_owned()
+                    }
+                    Status::FivefoldRepetition => {
+                        "the same position occurred five times".to_owned()
+                    }
+                    Status::SeventyfiveMoves => {
+                        "75 moves passed without a capture or pawn move".to_owned()
+                    }
                     _ => String::new(),
                 };
                 let mut d = Diagnostic::new(
                     Code::ResultMismatch,
                     span,
-                    format!("the Result tag says {tag}, but {why}: the result is {}", rule.as_str()),
+                    format!("{what} {tag}, but {why}: the result is {}", rule.as_str()),
                 );
                 d.help.push(format!("write [Result \"{}\"]", rule.as_str()));
                 d.ply = Some(report.plies);

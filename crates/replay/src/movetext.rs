@@ -9,7 +9,9 @@
 
 use std::ops::Range;
 
-use pgnkit_notation::{Annotation, Language, MoveToken, ResolveError, Suffix, parse_annotation, parse_move};
+use pgnkit_notation::{
+    Annotation, Language, MoveToken, ResolveError, Suffix, parse_annotation, parse_move,
+};
 use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, san::SanPlus};
 
@@ -126,7 +128,15 @@ struct Line {
 
 impl Line {
     fn new(pos: Option<Chess>, ply: u32, depth: u32) -> Line {
-        Line { pos, before: None, ply, depth, ended: None, skipped: 0, dead_diag: None }
+        Line {
+            pos,
+            before: None,
+            ply,
+            depth,
+            ended: None,
+            skipped: 0,
+            dead_diag: None,
+        }
     }
 }
 
@@ -161,7 +171,9 @@ pub fn replay_movetext<V: Visitor>(
                 if let Some(annotation) = parse_annotation(text) {
                     if let Some(p) = pending.as_mut() {
                         match annotation {
-                            Annotation::Check if p.written == Suffix::None => p.written = Suffix::Check,
+                            Annotation::Check if p.written == Suffix::None => {
+                                p.written = Suffix::Check
+                            }
                             Annotation::Mate => p.written = Suffix::Mate,
                             _ => {}
                         }
@@ -169,7 +181,9 @@ pub fn replay_movetext<V: Visitor>(
                     continue;
                 }
                 flush(&mut pending, &mut pass.diagnostics);
-                let Some(line) = lines.last_mut() else { continue };
+                let Some(line) = lines.last_mut() else {
+                    continue;
+                };
                 if line.depth == 0 {
                     pass.main_tokens.push(index);
                 }
@@ -225,7 +239,10 @@ pub fn replay_movetext<V: Visitor>(
                             line.ended = Some((Status::Checkmate, ply));
                         }
                         if line.depth == 0 {
-                            pass.main_moves.push(MainMove { token: index, played: m });
+                            pass.main_moves.push(MainMove {
+                                token: index,
+                                played: m,
+                            });
                             pass.plies = ply;
                         }
                         line.pos = Some(after);
@@ -237,15 +254,23 @@ pub fn replay_movetext<V: Visitor>(
                             (Err(parse_error), _) => Diagnostic::new(
                                 Code::UnparsableMove,
                                 span,
-                                format!("`{text}` is not a move in any notation pgnkit reads: {parse_error}"),
+                                format!(
+                                    "`{text}` is not a move in any notation pgnkit reads: {parse_error}"
+                                ),
                             ),
                             _ if is_game_over(&pos) => {
-                                let what = if pos.is_check() { "checkmate" } else { "stalemate" };
+                                let what = if pos.is_check() {
+                                    "checkmate"
+                                } else {
+                                    "stalemate"
+                                };
                                 let at = line.ended.map_or(line.ply, |(_, p)| p);
                                 Diagnostic::new(
                                     Code::MovesAfterEnd,
                                     span,
-                                    format!("the game already ended in {what} at ply {at}; `{text}` comes after it"),
+                                    format!(
+                                        "the game already ended in {what} at ply {at}; `{text}` comes after it"
+                                    ),
                                 )
                             }
                             (_, Some(ResolveError::Ambiguous(candidates))) => {
@@ -268,15 +293,15 @@ pub fn replay_movetext<V: Visitor>(
                             (_, Some(ResolveError::UnknownPiece)) => Diagnostic::new(
                                 Code::UnparsableMove,
                                 span,
-                                format!(
-                                    "`{text}` names no piece in {} notation",
-                                    lang.name()
-                                ),
+                                format!("`{text}` names no piece in {} notation", lang.name()),
                             ),
                             _ => Diagnostic::new(
                                 Code::IllegalMove,
                                 span,
-                                format!("`{text}` is not a legal move for {} here", color_name(side)),
+                                format!(
+                                    "`{text}` is not a legal move for {} here",
+                                    color_name(side)
+                                ),
                             ),
                         };
                         let resolvable_elsewhere = parsed.is_ok() && d.code != Code::MovesAfterEnd;
@@ -304,11 +329,14 @@ pub fn replay_movetext<V: Visitor>(
             TokenKind::MoveNumber { number, black } => {
                 flush(&mut pending, &mut pass.diagnostics);
                 let Some(line) = lines.last() else { continue };
-                let Some(pos) = line.pos.as_ref() else { continue };
+                let Some(pos) = line.pos.as_ref() else {
+                    continue;
+                };
                 let expected = pos.fullmoves().get();
                 let wrong_dots = black && pos.turn() == Color::White;
                 if number != expected || wrong_dots {
-                    let (side, text) = (pos.turn(), String::from_utf8_lossy(token.text).into_owned());
+                    let (side, text) =
+                        (pos.turn(), String::from_utf8_lossy(token.text).into_owned());
                     let mut d = Diagnostic::new(
                         Code::MoveNumber,
                         span,
@@ -331,7 +359,11 @@ pub fn replay_movetext<V: Visitor>(
             TokenKind::OpenVariation => {
                 flush(&mut pending, &mut pass.diagnostics);
                 let (start_pos, ply, depth) = match lines.last() {
-                    Some(parent) => (parent.before.clone(), parent.ply.saturating_sub(1), parent.depth + 1),
+                    Some(parent) => (
+                        parent.before.clone(),
+                        parent.ply.saturating_sub(1),
+                        parent.depth + 1,
+                    ),
                     None => (None, 0, 1),
                 };
                 lines.push(Line::new(start_pos, ply, depth));
@@ -377,7 +409,11 @@ fn finish_line(line: &Line, diagnostics: &mut [Diagnostic]) {
         let n = line.skipped;
         d.help.push(format!(
             "the {} after it in this line {} not replayed: the position is unknown from here",
-            if n == 1 { "move".to_owned() } else { format!("{n} moves") },
+            if n == 1 {
+                "move".to_owned()
+            } else {
+                format!("{n} moves")
+            },
             if n == 1 { "was" } else { "were" }
         ));
     }
@@ -386,12 +422,16 @@ fn finish_line(line: &Line, diagnostics: &mut [Diagnostic]) {
 fn flush(pending: &mut Option<Pending>, diagnostics: &mut Vec<Diagnostic>) {
     let Some(p) = pending.take() else { return };
     let problem = match p.written {
-        Suffix::Mate if !p.mate && p.check => Some(("marks mate, but the move only gives check", "+")),
+        Suffix::Mate if !p.mate && p.check => {
+            Some(("marks mate, but the move only gives check", "+"))
+        }
         Suffix::Mate if !p.mate => Some(("marks mate, but the move gives no check", "")),
         Suffix::Check if p.mate => Some(("marks check, but the move mates", "#")),
         Suffix::Check if !p.check => Some(("marks check, but the move gives no check", "")),
         Suffix::DoubleCheck if !p.check => Some(("marks check, but the move gives no check", "")),
-        Suffix::DoubleCheck if !p.double && !p.mate => Some(("marks double check, but only one piece gives check", "+")),
+        Suffix::DoubleCheck if !p.double && !p.mate => {
+            Some(("marks double check, but only one piece gives check", "+"))
+        }
         Suffix::None if p.mate => Some(("is missing the mate mark", "#")),
         Suffix::None if p.check => Some(("is missing the check mark", "+")),
         _ => None,
@@ -442,7 +482,10 @@ pub fn probe_main_line(game: &Game<'_>, encoding: Encoding, start: &Chess, lang:
                 if parse_annotation(&text).is_some() {
                     continue;
                 }
-                match parse_move(&text).ok().and_then(|mt| mt.resolve(&pos, lang).ok()) {
+                match parse_move(&text)
+                    .ok()
+                    .and_then(|mt| mt.resolve(&pos, lang).ok())
+                {
                     Some(m) => {
                         pos.play_unchecked(m);
                         plies += 1;

@@ -243,10 +243,16 @@ impl Tracker {
     pub fn claims(&self) -> Vec<Claim> {
         let mut claims = Vec::new();
         if let Some(ply) = self.threefold {
-            claims.push(Claim { kind: ClaimKind::Threefold, ply });
+            claims.push(Claim {
+                kind: ClaimKind::Threefold,
+                ply,
+            });
         }
         if let Some(ply) = self.fifty {
-            claims.push(Claim { kind: ClaimKind::FiftyMoves, ply });
+            claims.push(Claim {
+                kind: ClaimKind::FiftyMoves,
+                ply,
+            });
         }
         claims.sort_by_key(|c| c.ply);
         claims
@@ -284,15 +290,19 @@ mod tests {
     fn threefold_is_claimable_at_the_third_occurrence() {
         // The start position occurs at plies 0, 4 and 8.
         let (_, t) = play("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
-        assert_eq!(t.claims(), vec![Claim { kind: ClaimKind::Threefold, ply: 8 }]);
+        assert_eq!(
+            t.claims(),
+            vec![Claim {
+                kind: ClaimKind::Threefold,
+                ply: 8
+            }]
+        );
         assert_eq!(t.automatic_end(), None);
     }
 
     #[test]
     fn fivefold_ends_the_game() {
-        let (_, t) = play(
-            "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8",
-        );
+        let (_, t) = play("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
         assert_eq!(t.automatic_end(), Some((Status::FivefoldRepetition, 16)));
     }
 
@@ -313,7 +323,10 @@ mod tests {
     fn statuses_of_final_positions() {
         let (mate, _) = play("f3 e5 g4 Qh4");
         assert_eq!(position_status(&mate), Status::Checkmate);
-        assert_eq!(rule_result(Status::Checkmate, mate.turn()), Some(GameResult::BlackWins));
+        assert_eq!(
+            rule_result(Status::Checkmate, mate.turn()),
+            Some(GameResult::BlackWins)
+        );
         assert_eq!(position_status(&Chess::default()), Status::Ongoing);
     }
 }

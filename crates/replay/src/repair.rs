@@ -29,15 +29,27 @@ pub const MAX_SUGGESTIONS: usize = 5;
 const MAX_CONFIRM: usize = 12;
 
 /// Attaches suggestions to the main line's first error in `pass`.
-pub fn suggest(game: &Game<'_>, encoding: Encoding, start: &Chess, lang: Language, pass: &mut Pass) {
-    let Some(failure) = pass.failure.clone() else { return };
-    let Some(at) = pass.main_tokens.iter().position(|&t| t == failure.token) else { return };
+pub fn suggest(
+    game: &Game<'_>,
+    encoding: Encoding,
+    start: &Chess,
+    lang: Language,
+    pass: &mut Pass,
+) {
+    let Some(failure) = pass.failure.clone() else {
+        return;
+    };
+    let Some(at) = pass.main_tokens.iter().position(|&t| t == failure.token) else {
+        return;
+    };
     let texts: Vec<String> = pass.main_tokens[at..]
         .iter()
         .filter_map(|&i| game.tokens.get(i))
         .map(|t| encoding.decode(t.text).into_owned())
         .collect();
-    let Some((written, rest)) = texts.split_first() else { return };
+    let Some((written, rest)) = texts.split_first() else {
+        return;
+    };
     let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
     let pos = &failure.position;
     let plies_after = rest.len() as u32;
@@ -168,7 +180,9 @@ pub fn suggest(game: &Game<'_>, encoding: Encoding, start: &Chess, lang: Languag
         }
     }
 
-    let Some(diag) = pass.diagnostics.get_mut(failure.diagnostic) else { return };
+    let Some(diag) = pass.diagnostics.get_mut(failure.diagnostic) else {
+        return;
+    };
     if let Some(top) = suggestions.first() {
         if matches!(top, Suggestion::Insert { .. })
             && top.confirmed()
@@ -182,9 +196,11 @@ pub fn suggest(game: &Game<'_>, encoding: Encoding, start: &Chess, lang: Languag
             );
         }
     }
-    for s in &suggestions {
-        diag.help.push(help_line(s, plies_after));
-    }
+    let lines: Vec<String> = suggestions
+        .iter()
+        .map(|s| help_line(s, plies_after))
+        .collect();
+    diag.help.splice(0..0, lines);
     diag.suggestions = suggestions;
 }
 
@@ -205,19 +221,42 @@ fn help_line(s: &Suggestion, rest: u32) -> String {
                 n => format!("(the remaining {n} moves then replay)"),
             }
         } else {
-            format!("(then {} more plies replay)", replays.unwrap_or(1).saturating_sub(1))
+            format!(
+                "(then {} more plies replay)",
+                replays.unwrap_or(1).saturating_sub(1)
+            )
         }
     };
     match s {
-        Suggestion::Replace { san, confirmed, replays, reason } => {
-            let why = if reason.is_empty() { String::new() } else { format!(" — {reason}") };
+        Suggestion::Replace {
+            san,
+            confirmed,
+            replays,
+            reason,
+        } => {
+            let why = if reason.is_empty() {
+                String::new()
+            } else {
+                format!(" — {reason}")
+            };
             format!("did you mean {san}? {}{why}", then(*confirmed, *replays))
         }
-        Suggestion::Insert { ply, san, confirmed, replays, .. } => format!(
+        Suggestion::Insert {
+            ply,
+            san,
+            confirmed,
+            replays,
+            ..
+        } => format!(
             "a move may be missing: insert {san} as ply {ply} {}",
             then(*confirmed, *replays)
         ),
-        Suggestion::Swap { san, confirmed, replays, .. } => format!(
+        Suggestion::Swap {
+            san,
+            confirmed,
+            replays,
+            ..
+        } => format!(
             "two moves may be swapped: play {} before {} {}",
             san[0],
             san[1],
@@ -259,7 +298,8 @@ fn normalize(text: &str) -> Vec<char> {
     let mut out: Vec<char> = Vec::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '+' | '#' | '!' | '?' | '†' | '‡' | '=' | '(' | ')' | '/' | '\u{fe0e}' | '\u{fe0f}' => {}
+            '+' | '#' | '!' | '?' | '†' | '‡' | '=' | '(' | ')' | '/' | '\u{fe0e}' | '\u{fe0f}' =>
+                {}
             ':' | '×' => out.push('x'),
             '-' | '–' | '—' | '−' => {}
             '0' => out.push('O'),
@@ -282,8 +322,20 @@ fn substitution(a: char, b: char) -> f32 {
         return 0.0;
     }
     if is_file(a) && is_file(b) {
-        let looks = [('b', 'd'), ('b', 'h'), ('d', 'h'), ('c', 'e'), ('g', 'q'), ('a', 'd'), ('a', 'o'), ('f', 't')];
-        if looks.iter().any(|&(x, y)| (x == a && y == b) || (x == b && y == a)) {
+        let looks = [
+            ('b', 'd'),
+            ('b', 'h'),
+            ('d', 'h'),
+            ('c', 'e'),
+            ('g', 'q'),
+            ('a', 'd'),
+            ('a', 'o'),
+            ('f', 't'),
+        ];
+        if looks
+            .iter()
+            .any(|&(x, y)| (x == a && y == b) || (x == b && y == a))
+        {
             return 0.45;
         }
         if (a as i32 - b as i32).abs() == 1 {
@@ -295,12 +347,19 @@ fn substitution(a: char, b: char) -> f32 {
         if (a as i32 - b as i32).abs() == 1 {
             return 0.4;
         }
-        if matches!((a, b), ('1', '7') | ('7', '1') | ('6', '8') | ('8', '6') | ('3', '8') | ('8', '3')) {
+        if matches!(
+            (a, b),
+            ('1', '7') | ('7', '1') | ('6', '8') | ('8', '6') | ('3', '8') | ('8', '3')
+        ) {
             return 0.5;
         }
         return 0.9;
     }
-    if (a == 'g' && b == '9') || (a == '9' && b == 'g') || (a == 'b' && b == '6') || (a == '6' && b == 'b') {
+    if (a == 'g' && b == '9')
+        || (a == '9' && b == 'g')
+        || (a == 'b' && b == '6')
+        || (a == '6' && b == 'b')
+    {
         return 0.5;
     }
     if !a.is_lowercase() && !b.is_lowercase() && !a.is_ascii_digit() && !b.is_ascii_digit() {
@@ -319,9 +378,11 @@ fn indel(c: char) -> f32 {
 }
 
 fn distance(a: &[char], b: &[char]) -> f32 {
-    let mut prev: Vec<f32> = (0..=b.len()).map(|j| b[..j].iter().map(|&c| indel(c)).sum()).collect();
+    let mut prev: Vec<f32> = (0..=b.len())
+        .map(|j| b[..j].iter().map(|&c| indel(c)).sum())
+        .collect();
     let mut cur = vec![0.0f32; b.len() + 1];
-    for (i, &ca) in a.iter().enumerate() {
+    for &ca in a {
         cur[0] = prev[0] + indel(ca);
         for (j, &cb) in b.iter().enumerate() {
             let sub = prev[j] + substitution(ca, cb);
@@ -346,7 +407,7 @@ fn slip_cost(pos: &Chess, m: &Move, written: &str, lang: Language) -> (f32, &'st
         })
         .collect();
     let mut best = (f32::INFINITY, "");
-    let mut consider = |form: &str, extra: f32, why: &'static str, best: &mut (f32, &'static str)| {
+    let consider = |form: &str, extra: f32, why: &'static str, best: &mut (f32, &'static str)| {
         let f = normalize(form);
         let d = distance(&f, &w) + extra;
         if d < best.0 {
@@ -358,14 +419,26 @@ fn slip_cost(pos: &Chess, m: &Move, written: &str, lang: Language) -> (f32, &'st
         }
     };
     let mut buf = String::new();
-    let languages: &[Language] = if lang == Language::En { &[Language::En] } else { &[lang, Language::En] };
+    let languages: &[Language] = if lang == Language::En {
+        &[Language::En]
+    } else {
+        &[lang, Language::En]
+    };
     for (k, &l) in languages.iter().chain(Language::ALL.iter()).enumerate() {
         for notation in [Notation::San, Notation::Lan] {
             buf.clear();
-            let style = Style { notation, language: l, ..Style::SAN };
+            let style = Style {
+                notation,
+                language: l,
+                ..Style::SAN
+            };
             write_move(pos, m, &style, &mut buf);
             let extra = if k < languages.len() { 0.0 } else { 0.35 };
-            let why = if k < languages.len() { "a slip of the pen" } else { "a piece letter of another language" };
+            let why = if k < languages.len() {
+                "a slip of the pen"
+            } else {
+                "a piece letter of another language"
+            };
             consider(&buf, extra, why, &mut best);
         }
     }
@@ -380,7 +453,12 @@ fn classify(pos: &Chess, m: &Move, w: &[char]) -> &'static str {
     let mut buf = String::new();
     write_move(pos, m, &Style::SAN, &mut buf);
     let f = normalize(&buf);
-    let strip = |v: &[char]| v.iter().copied().filter(|&c| c != 'x').collect::<Vec<char>>();
+    let strip = |v: &[char]| {
+        v.iter()
+            .copied()
+            .filter(|&c| c != 'x')
+            .collect::<Vec<char>>()
+    };
     if strip(&f) == strip(w) {
         return "a missing or extra capture mark";
     }
@@ -391,7 +469,12 @@ fn classify(pos: &Chess, m: &Move, w: &[char]) -> &'static str {
         return "a missing disambiguation";
     }
     if f.len() == w.len() {
-        let diffs: Vec<(char, char)> = f.iter().zip(w).filter(|(a, b)| a != b).map(|(a, b)| (*a, *b)).collect();
+        let diffs: Vec<(char, char)> = f
+            .iter()
+            .zip(w)
+            .filter(|(a, b)| a != b)
+            .map(|(a, b)| (*a, *b))
+            .collect();
         if let [(a, b)] = diffs.as_slice() {
             if a.is_ascii_digit() && b.is_ascii_digit() {
                 return "a rank off by one";

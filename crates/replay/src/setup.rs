@@ -30,8 +30,15 @@ pub fn is_chess960(variant: &str) -> bool {
         .to_ascii_lowercase();
     matches!(
         v.as_str(),
-        "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" | "dfrc" | "freestyle"
-            | "doublechess960" | "fischerrandomchess"
+        "chess960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+            | "frc"
+            | "dfrc"
+            | "freestyle"
+            | "doublechess960"
+            | "fischerrandomchess"
     )
 }
 
@@ -40,8 +47,18 @@ pub fn is_standard(variant: &str) -> bool {
     let v = variant.trim().to_ascii_lowercase();
     matches!(
         v.as_str(),
-        "" | "standard" | "chess" | "normal" | "from position" | "fromposition" | "classical"
-            | "rapid" | "blitz" | "bullet" | "correspondence" | "ultrabullet" | "standard chess"
+        "" | "standard"
+            | "chess"
+            | "normal"
+            | "from position"
+            | "fromposition"
+            | "classical"
+            | "rapid"
+            | "blitz"
+            | "bullet"
+            | "correspondence"
+            | "ultrabullet"
+            | "standard chess"
     )
 }
 
@@ -60,18 +77,32 @@ pub fn start(variant: Option<&str>, fen: Option<&str>) -> Result<Start, SetupErr
         }
     }
     let Some(fen) = fen.map(str::trim).filter(|f| !f.is_empty()) else {
-        return Ok(Start { position: Chess::default(), chess960 });
+        return Ok(Start {
+            position: Chess::default(),
+            chess960,
+        });
     };
     let parsed = Fen::from_ascii(fen.as_bytes())
         .map_err(|e| SetupError::BadFen(format!("`{fen}` is not a valid FEN: {e}")))?;
-    let first = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let first = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
     match parsed.clone().into_position::<Chess>(first) {
         Ok(position) => Ok(Start { position, chess960 }),
         Err(err) if !chess960 => match parsed.into_position::<Chess>(CastlingMode::Chess960) {
-            Ok(position) => Ok(Start { position, chess960: true }),
-            Err(_) => Err(SetupError::BadFen(format!("`{fen}` is not a legal position: {err}"))),
+            Ok(position) => Ok(Start {
+                position,
+                chess960: true,
+            }),
+            Err(_) => Err(SetupError::BadFen(format!(
+                "`{fen}` is not a legal position: {err}"
+            ))),
         },
-        Err(err) => Err(SetupError::BadFen(format!("`{fen}` is not a legal position: {err}"))),
+        Err(err) => Err(SetupError::BadFen(format!(
+            "`{fen}` is not a legal position: {err}"
+        ))),
     }
 }
 
@@ -90,20 +121,33 @@ mod tests {
     #[test]
     fn xfen_from_tcec_frc_is_chess960() {
         // TCEC Season 20 FRC start with X-FEN castling rights.
-        let s = start(None, Some("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1")).unwrap();
+        let s = start(
+            None,
+            Some("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"),
+        )
+        .unwrap();
         assert!(s.chess960);
         assert_eq!(s.position.legal_moves().len(), 20);
     }
 
     #[test]
     fn bad_fen_is_reported() {
-        assert!(matches!(start(None, Some("rnbqkbnr/pppppppp/8/8")), Err(SetupError::BadFen(_))));
-        assert!(matches!(start(None, Some("8/8/8/8/8/8/8/8 w - - 0 1")), Err(SetupError::BadFen(_))));
+        assert!(matches!(
+            start(None, Some("rnbqkbnr/pppppppp/8/8")),
+            Err(SetupError::BadFen(_))
+        ));
+        assert!(matches!(
+            start(None, Some("8/8/8/8/8/8/8/8 w - - 0 1")),
+            Err(SetupError::BadFen(_))
+        ));
     }
 
     #[test]
     fn variants_other_than_chess_are_refused() {
-        assert!(matches!(start(Some("Crazyhouse"), None), Err(SetupError::UnsupportedVariant(_))));
+        assert!(matches!(
+            start(Some("Crazyhouse"), None),
+            Err(SetupError::UnsupportedVariant(_))
+        ));
         assert!(start(Some("Chess960"), None).unwrap().chess960);
         assert!(!start(Some("Standard"), None).unwrap().chess960);
     }

@@ -20,7 +20,9 @@ impl Encoding {
     pub fn detect(bytes: &[u8]) -> Encoding {
         match std::str::from_utf8(bytes) {
             Ok(_) => Encoding::Utf8,
-            Err(e) => Encoding::Windows1252 { first_invalid: e.valid_up_to() },
+            Err(e) => Encoding::Windows1252 {
+                first_invalid: e.valid_up_to(),
+            },
         }
     }
 
