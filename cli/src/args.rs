@@ -18,6 +18,16 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game, report every problem, compute each game's true result.
     Check(CheckArgs),
+    /// Rewrite the moves of every game in another notation or language.
+    Convert(crate::convert::ConvertArgs),
+    /// Build an index beside a PGN file for fast search.
+    Index(crate::index::IndexArgs),
+    /// Print the games that match, using the index (or a scan without one).
+    Search(crate::search::SearchArgs),
+    /// Compare two records of the same games (both players' scoresheets).
+    Diff(crate::diff::DiffArgs),
+    /// Add up the summary records of sharded `check --format json` runs.
+    MergeSummaries(crate::merge::MergeArgs),
 }
 
 /// How diagnostics are printed.

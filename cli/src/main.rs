@@ -8,10 +8,15 @@
 
 mod args;
 mod check;
+mod convert;
+mod diff;
 mod driver;
+mod index;
 mod input;
 mod location;
+mod merge;
 mod render;
+mod search;
 
 use std::process::ExitCode;
 
@@ -41,6 +46,11 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check(a) => check::run(&a),
+        Command::Convert(a) => convert::run(&a),
+        Command::Index(a) => index::run(&a),
+        Command::Search(a) => search::run(&a),
+        Command::Diff(a) => diff::run(&a),
+        Command::MergeSummaries(a) => merge::run(&a),
     };
     match result {
         Ok(code) => ExitCode::from(code),
