@@ -1,0 +1,62 @@
+//! An index of a PGN file, for instant search.
+//!
+//! `pgnkit-index` writes and reads `FILE.pgnkit-index`, a versioned binary
+//! file ([`layout`]) beside a PGN file: a table of games (byte offset and
+//! length in the PGN, tag string ids, ply count, status, ratings, date as a
+//! sortable number, ECO as a number), a name table that stores each string
+//! once, and a sorted table of (position key, game) pairs, so that a
+//! position query is a binary search. The file is read through a memory map
+//! without parsing, checked by CRC-32s, and refused when the PGN file changed
+//! since it was indexed ([`Fingerprint`]).
+//!
+//! Filters ([`Filter`]) have one meaning whether a game is tested from the
+//! index or from the PGN itself ([`GameFacts`]): a scan without index gives
+//! the same answers.
+//!
+//! # Example
+//!
+//! ```
+//! use pgnkit_index::{Batch, Builder, Filter, Fingerprint, GameFacts, Index, Needle, index_path};
+//! use pgnkit_pgn::{Game, Reader};
+//! use pgnkit_replay::{Options, replay_game};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let pgn_path = dir.path().join("games.pgn");
+//! let pgn = b"[White \"Anderssen\"]\n[Black \"Kieseritzky\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n";
+//! std::fs::write(&pgn_path, pgn).unwrap();
+//!
+//! let mut batch = Batch::new();
+//! let mut reader = Reader::new(pgn);
+//! let mut game = Game::default();
+//! while reader.read_game(&mut game) {
+//!     let report = replay_game(pgn, &game, &Options { language: None, suggestions: false });
+//!     batch.push(&GameFacts::new(pgn, 0, &game, Some(&report)), &report.keys);
+//! }
+//! let mut builder = Builder::new();
+//! builder.add(batch).unwrap();
+//! let fingerprint = Fingerprint::of(&pgn_path).unwrap();
+//! builder.write(&index_path(&pgn_path), &fingerprint).unwrap();
+//!
+//! let index = Index::open(&index_path(&pgn_path), &pgn_path, &fingerprint).unwrap();
+//! let filter = Filter { player: Some(Needle::new("kieser")), ..Filter::default() };
+//! assert_eq!(index.search(&filter, None).unwrap(), vec![0]);
+//! let after_e4 = pgnkit_index::fen_key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+//! assert_eq!(index.games_with_position(after_e4).unwrap(), vec![0]);
+//! ```
+
+pub mod filter;
+pub mod fingerprint;
+pub mod layout;
+pub mod position;
+pub mod reader;
+pub mod record;
+pub mod tags;
+pub mod writer;
+
+pub use filter::{Filter, Slot, Subject};
+pub use fingerprint::Fingerprint;
+pub use position::fen_key;
+pub use reader::{GameEntry, Index, IndexError, index_path};
+pub use record::{GameFacts, TextTag};
+pub use tags::{Date, Eco, Needle, Outcome};
+pub use writer::{Batch, BuildError, Builder, Summary, write_atomically};

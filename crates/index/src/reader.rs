@@ -1,0 +1,508 @@
+//! Reading an index through a memory map: checks on open, game records and
+//! names where they lie, position keys by binary search.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use memmap2::Mmap;
+use pgnkit_replay::Status;
+
+use crate::filter::{Filter, Slot, Subject};
+use crate::fingerprint::Fingerprint;
+use crate::layout::{
+    self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, u16_at, u32_at,
+    u64_at,
+};
+use crate::record::{TextTag, status_of};
+use crate::tags::{Date, Eco, Needle, Outcome};
+
+/// Why an index cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// There is no index file.
+    #[error("there is no index `{}`", .0.display())]
+    Missing(PathBuf),
+    /// The file is not an index, or not one this version reads.
+    #[error("`{}` is not a pgnkit index{}", .path.display(), .detail)]
+    NotAnIndex {
+        /// The file.
+        path: PathBuf,
+        /// What was found.
+        detail: String,
+    },
+    /// The index is truncated or its checksums do not match.
+    #[error("the index `{}` is corrupted: {}", .path.display(), .detail)]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The PGN file changed since it was indexed.
+    #[error("the index `{}` is stale: `{}` changed since it was indexed ({})", .path.display(), .pgn.display(), .detail)]
+    Stale {
+        /// The index file.
+        path: PathBuf,
+        /// The PGN file.
+        pgn: PathBuf,
+        /// What changed.
+        detail: String,
+    },
+    /// Reading failed.
+    #[error("cannot read the index `{}`: {}", .path.display(), .error)]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        error: io::Error,
+    },
+}
+
+/// An open index.
+pub struct Index {
+    path: PathBuf,
+    map: Mmap,
+    games: u64,
+    strings: u64,
+    positions: u64,
+    bits: u32,
+    games_at: usize,
+    strings_at: usize,
+    data_at: usize,
+    positions_at: usize,
+    directory_at: usize,
+    games_ok: OnceLock<bool>,
+    strings_ok: OnceLock<bool>,
+    directory_ok: OnceLock<bool>,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("path", &self.path)
+            .field("games", &self.games)
+            .field("strings", &self.strings)
+            .field("positions", &self.positions)
+            .finish()
+    }
+}
+
+/// The name of the index of `pgn`: `FILE.pgnkit-index` beside it.
+pub fn index_path(pgn: &Path) -> PathBuf {
+    let mut name = pgn.as_os_str().to_owned();
+    name.push(".pgnkit-index");
+    PathBuf::from(name)
+}
+
+impl Index {
+    /// Opens the index at `path` for the PGN file at `pgn`, whose
+    /// fingerprint is now `now`. Refuses a file that is no index, a
+    /// truncated or corrupted header, and a stale index.
+    pub fn open(path: &Path, pgn: &Path, now: &Fingerprint) -> Result<Index, IndexError> {
+        let io_err = |error: io::Error| IndexError::Io {
+            path: path.to_owned(),
+            error,
+        };
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(IndexError::Missing(path.to_owned()));
+            }
+            Err(e) => return Err(io_err(e)),
+        };
+        // SAFETY: read-only private map. Another process that truncates the
+        // index while it is mapped may cause SIGBUS; pgnkit itself only ever
+        // replaces an index by renaming a new file over it, which leaves
+        // this mapping intact.
+        #[allow(unsafe_code)]
+        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        let corrupt = |detail: String| IndexError::Corrupt {
+            path: path.to_owned(),
+            detail,
+        };
+        if map.len() < 12 || map[..8] != MAGIC {
+            return Err(IndexError::NotAnIndex {
+                path: path.to_owned(),
+                detail: String::new(),
+            });
+        }
+        let version = u32_at(&map, header::VERSION);
+        if version != VERSION {
+            return Err(IndexError::NotAnIndex {
+                path: path.to_owned(),
+                detail: format!(" of version {VERSION} (it is version {version})"),
+            });
+        }
+        if map.len() < HEADER_SIZE {
+            return Err(corrupt(format!("it is truncated ({} bytes)", map.len())));
+        }
+        if crc(&map[..header::HEADER_CRC]) != u32_at(&map, header::HEADER_CRC) {
+            return Err(corrupt("the header checksum does not match".to_owned()));
+        }
+        let size = u64_at(&map, header::FILE_SIZE);
+        if size != map.len() as u64 {
+            return Err(corrupt(format!(
+                "it has {} bytes where it should have {size} (truncated or appended to)",
+                map.len()
+            )));
+        }
+        let games = u64_at(&map, header::GAMES);
+        let strings = u64_at(&map, header::STRINGS);
+        let positions = u64_at(&map, header::POSITIONS);
+        let bits = u32_at(&map, header::BUCKET_BITS);
+        let at = |field: usize| usize::try_from(u64_at(&map, field)).unwrap_or(usize::MAX);
+        let index = Index {
+            path: path.to_owned(),
+            games,
+            strings,
+            positions,
+            bits,
+            games_at: at(header::GAMES_AT),
+            strings_at: at(header::STRINGS_AT),
+            data_at: at(header::STRING_DATA_AT),
+            positions_at: at(header::POSITIONS_AT),
+            directory_at: at(header::DIRECTORY_AT),
+            games_ok: OnceLock::new(),
+            strings_ok: OnceLock::new(),
+            directory_ok: OnceLock::new(),
+            map,
+        };
+        let len = index.map.len() as u128;
+        let fits = |start: usize, bytes: u128| (start as u128) + bytes <= len;
+        let buckets = 1u128 << bits.min(layout::MAX_BUCKET_BITS);
+        if bits > layout::MAX_BUCKET_BITS
+            || !fits(index.games_at, u128::from(games) * GAME_SIZE as u128)
+            || !fits(index.strings_at, (u128::from(strings) + 1) * 8)
+            || !fits(index.positions_at, u128::from(positions) * POSITION_SIZE as u128)
+            || !fits(index.directory_at, (buckets + 1) * 8 + buckets * 4)
+            || games > u64::from(u32::MAX)
+        {
+            return Err(corrupt("its sections do not fit in the file".to_owned()));
+        }
+        let indexed = Fingerprint {
+            size: u64_at(&index.map, header::PGN_SIZE),
+            mtime_secs: u64_at(&index.map, header::PGN_MTIME_SECS) as i64,
+            mtime_nanos: u32_at(&index.map, header::PGN_MTIME_NANOS),
+            head_crc: u32_at(&index.map, header::PGN_HEAD_CRC),
+            tail_crc: u32_at(&index.map, header::PGN_TAIL_CRC),
+        };
+        if let Some(detail) = now.difference(&indexed) {
+            return Err(IndexError::Stale {
+                path: path.to_owned(),
+                pgn: pgn.to_owned(),
+                detail,
+            });
+        }
+        Ok(index)
+    }
+
+    /// Number of games.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Number of distinct strings in the name table.
+    pub fn strings(&self) -> u64 {
+        self.strings
+    }
+
+    /// Number of (position, game) pairs.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    fn check(
+        &self,
+        cell: &OnceLock<bool>,
+        range: std::ops::Range<usize>,
+        crc_field: usize,
+        what: &str,
+    ) -> Result<(), IndexError> {
+        let ok = *cell.get_or_init(|| {
+            self.map
+                .get(range)
+                .is_some_and(|b| crc(b) == u32_at(&self.map, crc_field))
+        });
+        if ok {
+            Ok(())
+        } else {
+            Err(IndexError::Corrupt {
+                path: self.path.clone(),
+                detail: format!("the checksum of the {what} does not match"),
+            })
+        }
+    }
+
+    /// Checks the game table's checksum (once).
+    pub fn verify_games(&self) -> Result<(), IndexError> {
+        let end = self.games_at + self.games as usize * GAME_SIZE;
+        self.check(&self.games_ok, self.games_at..end, header::GAMES_CRC, "game table")
+    }
+
+    /// Checks the name table's checksum (once).
+    pub fn verify_strings(&self) -> Result<(), IndexError> {
+        let end = u64_at(&self.map, self.strings_at + self.strings as usize * 8) as usize;
+        let end = self.data_at.saturating_add(end);
+        if end > self.map.len() || self.data_at != self.strings_at + (self.strings as usize + 1) * 8
+        {
+            return Err(IndexError::Corrupt {
+                path: self.path.clone(),
+                detail: "the name table does not fit in the file".to_owned(),
+            });
+        }
+        self.check(&self.strings_ok, self.strings_at..end, header::STRINGS_CRC, "name table")
+    }
+
+    fn directory_len(&self) -> usize {
+        let buckets = 1usize << self.bits;
+        (buckets + 1) * 8 + buckets * 4
+    }
+
+    /// Checks the bucket directory's checksum (once).
+    pub fn verify_directory(&self) -> Result<(), IndexError> {
+        let end = self.directory_at + self.directory_len();
+        self.check(&self.directory_ok, self.directory_at..end, header::DIRECTORY_CRC, "position directory")
+    }
+
+    /// Game `n` (0-based). Call [`Index::verify_games`] first to trust it.
+    pub fn game(&self, n: u32) -> GameEntry<'_> {
+        let at = self.games_at + n as usize * GAME_SIZE;
+        GameEntry {
+            index: self,
+            bytes: self.map.get(at..at + GAME_SIZE).unwrap_or(&[0u8; GAME_SIZE]),
+        }
+    }
+
+    /// String `id` of the name table (empty when out of range or not
+    /// UTF-8). Call [`Index::verify_strings`] first to trust it.
+    pub fn string(&self, id: u32) -> &str {
+        if u64::from(id) >= self.strings {
+            return "";
+        }
+        let off = |i: u64| u64_at(&self.map, self.strings_at + i as usize * 8) as usize;
+        let (a, b) = (off(u64::from(id)), off(u64::from(id) + 1));
+        self.map
+            .get(self.data_at.saturating_add(a)..self.data_at.saturating_add(b))
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .unwrap_or("")
+    }
+
+    /// The games (0-based, ascending) whose main line contains the
+    /// position with Zobrist key `key`.
+    pub fn games_with_position(&self, key: u64) -> Result<Vec<u32>, IndexError> {
+        self.verify_directory()?;
+        let bucket = layout::bucket(key, self.bits);
+        let dir = |i: usize| u64_at(&self.map, self.directory_at + i * 8) as usize;
+        let (start, end) = (dir(bucket), dir(bucket + 1));
+        let corrupt = |detail: &str| IndexError::Corrupt {
+            path: self.path.clone(),
+            detail: detail.to_owned(),
+        };
+        if start > end || end as u64 > self.positions {
+            return Err(corrupt("the position directory is inconsistent"));
+        }
+        let bytes = self
+            .map
+            .get(self.positions_at + start * POSITION_SIZE..self.positions_at + end * POSITION_SIZE)
+            .ok_or_else(|| corrupt("the position table is truncated"))?;
+        let crcs_at = self.directory_at + ((1usize << self.bits) + 1) * 8;
+        if crc(bytes) != u32_at(&self.map, crcs_at + bucket * 4) {
+            return Err(corrupt("the checksum of a position bucket does not match"));
+        }
+        let want = layout::key_bits(key, self.bits);
+        let n = bytes.len() / POSITION_SIZE;
+        let bits_of = |i: usize| u32_at(bytes, i * POSITION_SIZE);
+        // partition_point over the sorted key bits.
+        let (mut lo, mut hi) = (0usize, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if bits_of(mid) < want {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut games = Vec::new();
+        let mut i = lo;
+        while i < n && bits_of(i) == want {
+            let g = u32_at(bytes, i * POSITION_SIZE + 4);
+            if u64::from(g) < self.games && games.last() != Some(&g) {
+                games.push(g);
+            }
+            i += 1;
+        }
+        Ok(games)
+    }
+
+    /// The games (0-based, in file order) that pass `filter`, at most
+    /// `limit` of them.
+    pub fn search(&self, filter: &Filter, limit: Option<u64>) -> Result<Vec<u32>, IndexError> {
+        let limit = limit.unwrap_or(u64::MAX);
+        let mut found = Vec::new();
+        if limit == 0 {
+            return Ok(found);
+        }
+        let tags = filter.has_tag_filters();
+        if tags {
+            self.verify_games()?;
+        }
+        let names = filter.white.is_some()
+            || filter.black.is_some()
+            || filter.player.is_some()
+            || filter.event.is_some()
+            || filter.site.is_some();
+        if names {
+            self.verify_strings()?;
+        }
+        let mut memo = Memo::new(self.strings as usize);
+        let mut test = |n: u32| -> bool {
+            if !tags {
+                return true;
+            }
+            let mut subject = Tested {
+                game: self.game(n),
+                memo: &mut memo,
+            };
+            filter.matches(&mut subject)
+        };
+        match filter.position {
+            Some(key) => {
+                for g in self.games_with_position(key)? {
+                    if test(g) {
+                        found.push(g);
+                        if found.len() as u64 >= limit {
+                            break;
+                        }
+                    }
+                }
+            }
+            None => {
+                for g in 0..self.games as u32 {
+                    if test(g) {
+                        found.push(g);
+                        if found.len() as u64 >= limit {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Answers of the name filters per string id, so that each name is
+/// compared once per search.
+struct Memo {
+    slots: [Vec<u8>; 5],
+    strings: usize,
+}
+
+impl Memo {
+    fn new(strings: usize) -> Memo {
+        Memo {
+            slots: Default::default(),
+            strings,
+        }
+    }
+}
+
+struct Tested<'i, 'm> {
+    game: GameEntry<'i>,
+    memo: &'m mut Memo,
+}
+
+impl Subject for Tested<'_, '_> {
+    fn text_has(&mut self, tag: TextTag, slot: Slot, needle: &Needle) -> bool {
+        let id = self.game.text_id(tag) as usize;
+        let strings = self.memo.strings;
+        let memo = &mut self.memo.slots[slot as usize];
+        if memo.is_empty() {
+            memo.resize(strings.max(1), 0);
+        }
+        match memo.get(id).copied() {
+            Some(1) => false,
+            Some(2) => true,
+            _ => {
+                let yes = needle.is_in(self.game.index.string(id as u32));
+                if let Some(m) = memo.get_mut(id) {
+                    *m = if yes { 2 } else { 1 };
+                }
+                yes
+            }
+        }
+    }
+    fn date(&self) -> Date {
+        self.game.date()
+    }
+    fn eco(&self) -> Option<Eco> {
+        self.game.eco()
+    }
+    fn elos(&self) -> (u16, u16) {
+        (self.game.white_elo(), self.game.black_elo())
+    }
+    fn outcome(&self) -> Outcome {
+        self.game.outcome()
+    }
+}
+
+/// One game record, read where it lies.
+#[derive(Copy, Clone)]
+pub struct GameEntry<'a> {
+    index: &'a Index,
+    bytes: &'a [u8],
+}
+
+impl<'a> GameEntry<'a> {
+    /// Byte offset of the game in the PGN file.
+    pub fn offset(&self) -> u64 {
+        u64_at(self.bytes, layout::game::OFFSET)
+    }
+    /// Length of the game in bytes.
+    pub fn length(&self) -> u32 {
+        u32_at(self.bytes, layout::game::LENGTH)
+    }
+    /// Main-line plies.
+    pub fn plies(&self) -> u32 {
+        u32_at(self.bytes, layout::game::PLIES)
+    }
+    /// The string id of a text tag.
+    pub fn text_id(&self, tag: TextTag) -> u32 {
+        u32_at(self.bytes, layout::game::TEXTS + 4 * tag as usize)
+    }
+    /// A text tag (empty when missing).
+    pub fn text(&self, tag: TextTag) -> &'a str {
+        self.index.string(self.text_id(tag))
+    }
+    /// The date, sortable.
+    pub fn date(&self) -> Date {
+        Date(u32_at(self.bytes, layout::game::DATE))
+    }
+    /// White's rating (0: none).
+    pub fn white_elo(&self) -> u16 {
+        u16_at(self.bytes, layout::game::WHITE_ELO)
+    }
+    /// Black's rating (0: none).
+    pub fn black_elo(&self) -> u16 {
+        u16_at(self.bytes, layout::game::BLACK_ELO)
+    }
+    /// The ECO code.
+    pub fn eco(&self) -> Option<Eco> {
+        let e = u16_at(self.bytes, layout::game::ECO);
+        (e < 500).then_some(Eco(e))
+    }
+    /// The Result tag.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::from_code(self.bytes.get(layout::game::RESULT).copied().unwrap_or(0))
+    }
+    /// The status per the Laws.
+    pub fn status(&self) -> Option<Status> {
+        status_of(self.bytes.get(layout::game::STATUS).copied().unwrap_or(0))
+    }
+    /// Errors the replay found.
+    pub fn errors(&self) -> u32 {
+        u32::from(u16_at(self.bytes, layout::game::ERRORS))
+    }
+}

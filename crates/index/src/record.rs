@@ -1,0 +1,139 @@
+//! What the index knows about one game: where its bytes are, its indexed
+//! tags, and what the replay found (plies, status). [`GameFacts`] is built
+//! the same way when indexing and when scanning, so the filters see the same
+//! values either way.
+
+use std::borrow::Cow;
+
+use pgnkit_pgn::Game;
+use pgnkit_replay::{Encoding, GameReport, Status};
+
+use crate::tags::{Date, Eco, Outcome, elo};
+
+/// The indexed tags, in the order of [`GameFacts::texts`].
+pub const TEXT_TAGS: [&str; 6] = ["White", "Black", "Event", "Site", "Round", "Date"];
+
+/// Which text tag of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(usize)]
+pub enum TextTag {
+    /// `White`.
+    White = 0,
+    /// `Black`.
+    Black = 1,
+    /// `Event`.
+    Event = 2,
+    /// `Site`.
+    Site = 3,
+    /// `Round`.
+    Round = 4,
+    /// `Date` as written.
+    Date = 5,
+}
+
+/// The facts about one game that the index keeps and the filters test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameFacts<'a> {
+    /// Byte offset of the game in the PGN file.
+    pub offset: u64,
+    /// Length of the game in bytes (from its first tag or token to the end
+    /// of its last token, normally the result).
+    pub length: u32,
+    /// White, Black, Event, Site, Round and Date as written (decoded from
+    /// Latin-1 where the game is not UTF-8); empty when missing.
+    pub texts: [Cow<'a, str>; 6],
+    /// The date, sortable.
+    pub date: Date,
+    /// The ECO code, if any.
+    pub eco: Option<Eco>,
+    /// White's rating (0: none).
+    pub white_elo: u16,
+    /// Black's rating (0: none).
+    pub black_elo: u16,
+    /// The Result tag.
+    pub outcome: Outcome,
+    /// Main-line plies replayed (0 when not replayed).
+    pub plies: u32,
+    /// The status per the Laws (`None` when not replayed).
+    pub status: Option<Status>,
+    /// Errors the replay found.
+    pub errors: u32,
+}
+
+impl<'a> GameFacts<'a> {
+    /// The facts of `game`, read from `input` (the bytes the reader read
+    /// it from), which starts at byte `base` of the file. `report` is the
+    /// game's replay, if it was replayed.
+    pub fn new(
+        input: &'a [u8],
+        base: usize,
+        game: &Game<'a>,
+        report: Option<&GameReport>,
+    ) -> GameFacts<'a> {
+        let bytes = input.get(game.span.clone()).unwrap_or_default();
+        let encoding = match report {
+            Some(r) => r.encoding,
+            None => Encoding::detect(bytes),
+        };
+        let text = |name: &str| -> Cow<'a, str> {
+            match game.tag(name) {
+                None => Cow::Borrowed(""),
+                Some(t) => {
+                    let raw: &'a [u8] = t.raw_value;
+                    if raw.contains(&b'\\') {
+                        return Cow::Owned(encoding.decode(&t.value()).into_owned());
+                    }
+                    match std::str::from_utf8(raw) {
+                        Ok(s) if encoding == Encoding::Utf8 => Cow::Borrowed(s),
+                        _ => Cow::Owned(encoding.decode(raw).into_owned()),
+                    }
+                }
+            }
+        };
+        let texts = TEXT_TAGS.map(text);
+        let date = Date::parse(&texts[TextTag::Date as usize]);
+        let eco = Eco::parse(&text("ECO"));
+        let outcome = Outcome::from_tag(&text("Result"));
+        GameFacts {
+            offset: (base + game.span.start) as u64,
+            length: u32::try_from(game.span.len()).unwrap_or(u32::MAX),
+            date,
+            eco,
+            white_elo: elo(&text("WhiteElo")),
+            black_elo: elo(&text("BlackElo")),
+            outcome,
+            plies: report.map_or(0, |r| r.plies),
+            status: report.map(|r| r.status),
+            errors: report.map_or(0, |r| u32::try_from(r.errors()).unwrap_or(u32::MAX)),
+            texts,
+        }
+    }
+
+    /// One text tag.
+    pub fn text(&self, tag: TextTag) -> &str {
+        &self.texts[tag as usize]
+    }
+}
+
+/// Status codes as stored (0: not replayed).
+pub const STATUSES: [Status; 7] = [
+    Status::Checkmate,
+    Status::Stalemate,
+    Status::InsufficientMaterial,
+    Status::FivefoldRepetition,
+    Status::SeventyfiveMoves,
+    Status::Ongoing,
+    Status::Invalid,
+];
+
+/// The stored code of a status.
+pub fn status_code(status: Option<Status>) -> u8 {
+    status
+        .and_then(|s| STATUSES.iter().position(|&t| t == s))
+        .map_or(0, |i| i as u8 + 1)
+}
+
+/// The status of a stored code.
+pub fn status_of(code: u8) -> Option<Status> {
+    STATUSES.get(usize::from(code).checked_sub(1)?).copied()
+}

@@ -1,0 +1,409 @@
+//! Building an index: games are gathered in [`Batch`]es (one per chunk of
+//! the PGN file, built in parallel), added in file order to a [`Builder`],
+//! which writes the file to a temporary file beside its final name and
+//! renames it into place, so that a crash never leaves a broken index.
+
+use std::collections::HashMap;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::fingerprint::Fingerprint;
+use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, VERSION, crc, header};
+use crate::record::{GameFacts, status_code};
+use crate::tags::Eco;
+
+/// A game record waiting for its string ids to become global.
+#[derive(Clone, Debug)]
+struct Pending {
+    record: [u8; GAME_SIZE],
+    texts: [u32; 6],
+}
+
+/// The games of one chunk of the PGN file, with chunk-local string ids and
+/// game numbers.
+#[derive(Debug, Default)]
+pub struct Batch {
+    strings: Vec<Box<str>>,
+    lookup: HashMap<Box<str>, u32>,
+    games: Vec<Pending>,
+    /// (key, local game number), each pair once.
+    positions: Vec<(u64, u32)>,
+    scratch: Vec<u64>,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+
+    /// Number of games in the batch.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether the batch has no game.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    fn intern(&mut self, s: &str) -> u32 {
+        if s.is_empty() {
+            return u32::MAX;
+        }
+        if let Some(&id) = self.lookup.get(s) {
+            return id;
+        }
+        let id = self.strings.len() as u32;
+        self.strings.push(s.into());
+        self.lookup.insert(s.into(), id);
+        id
+    }
+
+    /// Adds a game: its facts, and the keys of its main-line positions
+    /// (the start position included; repeats are stored once).
+    pub fn push(&mut self, facts: &GameFacts<'_>, keys: &[u64]) {
+        let game = self.games.len() as u32;
+        let mut texts = [u32::MAX; 6];
+        for (slot, t) in texts.iter_mut().zip(facts.texts.iter()) {
+            *slot = self.intern(t);
+        }
+        let mut r = [0u8; GAME_SIZE];
+        use layout::game as g;
+        r[g::OFFSET..g::OFFSET + 8].copy_from_slice(&facts.offset.to_le_bytes());
+        r[g::LENGTH..g::LENGTH + 4].copy_from_slice(&facts.length.to_le_bytes());
+        r[g::PLIES..g::PLIES + 4].copy_from_slice(&facts.plies.to_le_bytes());
+        r[g::DATE..g::DATE + 4].copy_from_slice(&facts.date.0.to_le_bytes());
+        r[g::WHITE_ELO..g::WHITE_ELO + 2].copy_from_slice(&facts.white_elo.to_le_bytes());
+        r[g::BLACK_ELO..g::BLACK_ELO + 2].copy_from_slice(&facts.black_elo.to_le_bytes());
+        let eco = facts.eco.map_or(Eco::NONE, |e| e.0);
+        r[g::ECO..g::ECO + 2].copy_from_slice(&eco.to_le_bytes());
+        r[g::RESULT] = facts.outcome as u8;
+        r[g::STATUS] = status_code(facts.status);
+        let errors = u16::try_from(facts.errors).unwrap_or(u16::MAX);
+        r[g::ERRORS..g::ERRORS + 2].copy_from_slice(&errors.to_le_bytes());
+        self.games.push(Pending { record: r, texts });
+
+        self.scratch.clear();
+        self.scratch.extend_from_slice(keys);
+        self.scratch.sort_unstable();
+        self.scratch.dedup();
+        self.positions
+            .extend(self.scratch.iter().map(|&k| (k, game)));
+    }
+}
+
+/// A position entry while building: the key and the global game number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    hi: u32,
+    lo: u32,
+    game: u32,
+}
+
+impl Entry {
+    fn key(&self) -> u64 {
+        (u64::from(self.hi) << 32) | u64::from(self.lo)
+    }
+}
+
+/// Why an index cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// More games than the format numbers (2^32 - 1).
+    #[error("too many games for one index (the format numbers at most 4294967295)")]
+    TooManyGames,
+    /// Writing failed.
+    #[error("cannot write the index: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// What was written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Games indexed.
+    pub games: u64,
+    /// Distinct strings in the name table.
+    pub strings: u64,
+    /// (position, game) pairs in the position table.
+    pub positions: u64,
+    /// Bytes of the index file.
+    pub bytes: u64,
+}
+
+/// Gathers batches in file order and writes the index.
+pub struct Builder {
+    lookup: HashMap<Box<str>, u32>,
+    string_offsets: Vec<u64>,
+    string_data: Vec<u8>,
+    games: Vec<u8>,
+    game_count: u64,
+    /// Position entries partitioned by the top 8 bits of their key.
+    parts: Vec<Vec<Entry>>,
+    positions: u64,
+    remap: Vec<u32>,
+}
+
+impl Default for Builder {
+    fn default() -> Builder {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    /// An empty index (string 0 is the empty string).
+    pub fn new() -> Builder {
+        Builder {
+            lookup: HashMap::new(),
+            string_offsets: vec![0, 0],
+            string_data: Vec::new(),
+            games: Vec::new(),
+            game_count: 0,
+            parts: (0..256).map(|_| Vec::new()).collect(),
+            positions: 0,
+            remap: Vec::new(),
+        }
+    }
+
+    /// Games added so far.
+    pub fn games(&self) -> u64 {
+        self.game_count
+    }
+
+    /// Adds the next batch (batches must come in file order).
+    pub fn add(&mut self, batch: Batch) -> Result<(), BuildError> {
+        let first = self.game_count;
+        if first + batch.games.len() as u64 > u64::from(u32::MAX) {
+            return Err(BuildError::TooManyGames);
+        }
+        self.remap.clear();
+        for s in batch.strings {
+            let id = match self.lookup.get(&s) {
+                Some(&id) => id,
+                None => {
+                    let id = (self.string_offsets.len() - 1) as u32;
+                    self.string_data.extend_from_slice(s.as_bytes());
+                    self.string_offsets.push(self.string_data.len() as u64);
+                    self.lookup.insert(s, id);
+                    id
+                }
+            };
+            self.remap.push(id);
+        }
+        self.games.reserve(batch.games.len() * GAME_SIZE);
+        for mut p in batch.games {
+            for (i, local) in p.texts.iter().enumerate() {
+                let id = if *local == u32::MAX {
+                    0
+                } else {
+                    self.remap.get(*local as usize).copied().unwrap_or(0)
+                };
+                let at = layout::game::TEXTS + 4 * i;
+                p.record[at..at + 4].copy_from_slice(&id.to_le_bytes());
+            }
+            self.games.extend_from_slice(&p.record);
+        }
+        self.game_count = (self.games.len() / GAME_SIZE) as u64;
+        self.positions += batch.positions.len() as u64;
+        for (key, local) in batch.positions {
+            let game = (first + u64::from(local)) as u32;
+            self.parts[(key >> 56) as usize].push(Entry {
+                hi: (key >> 32) as u32,
+                lo: key as u32,
+                game,
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes the index for a PGN file with fingerprint `pgn` to `path`,
+    /// through a temporary file in the same directory that is renamed into
+    /// place once complete and synced.
+    pub fn write(mut self, path: &Path, pgn: &Fingerprint) -> Result<Summary, BuildError> {
+        self.parts
+            .par_iter_mut()
+            .for_each(|p| p.sort_unstable());
+        let mut summary = None;
+        write_atomically(path, |file| {
+            summary = Some(self.write_to(file, pgn)?);
+            Ok(())
+        })?;
+        summary.ok_or_else(|| BuildError::Io(io::Error::other("nothing written")))
+    }
+
+    fn write_to(&self, file: &mut std::fs::File, pgn: &Fingerprint) -> io::Result<Summary> {
+        let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
+        let mut at = 0u64;
+        let put = |out: &mut BufWriter<_>, bytes: &[u8], at: &mut u64| -> io::Result<()> {
+            out.write_all(bytes)?;
+            *at += bytes.len() as u64;
+            Ok(())
+        };
+        let pad = |out: &mut BufWriter<_>, at: &mut u64| -> io::Result<()> {
+            let n = (8 - (*at % 8) as usize) % 8;
+            out.write_all(&[0u8; 8][..n])?;
+            *at += n as u64;
+            Ok(())
+        };
+        put(&mut out, &[0u8; HEADER_SIZE], &mut at)?;
+
+        let games_at = at;
+        put(&mut out, &self.games, &mut at)?;
+        let games_crc = crc(&self.games);
+
+        let strings_at = at;
+        let mut strings_crc = crc32fast::Hasher::new();
+        let mut offsets = Vec::with_capacity(self.string_offsets.len() * 8);
+        for o in &self.string_offsets {
+            offsets.extend_from_slice(&o.to_le_bytes());
+        }
+        strings_crc.update(&offsets);
+        put(&mut out, &offsets, &mut at)?;
+        let data_at = at;
+        strings_crc.update(&self.string_data);
+        put(&mut out, &self.string_data, &mut at)?;
+        pad(&mut out, &mut at)?;
+
+        let bits = layout::bucket_bits(self.positions);
+        let buckets = 1usize << bits;
+        let positions_at = at;
+        let mut dir = vec![0u64; buckets + 1];
+        let mut bucket_crcs = vec![0u32; buckets];
+        let mut hasher = crc32fast::Hasher::new();
+        let mut current = 0usize;
+        let mut index = 0u64;
+        let mut buf = Vec::with_capacity(1 << 16);
+        for e in self.parts.iter().flatten() {
+            let key = e.key();
+            let b = layout::bucket(key, bits);
+            if b != current {
+                bucket_crcs[current] = std::mem::take(&mut hasher).finalize();
+                for d in &mut dir[current + 1..=b] {
+                    *d = index;
+                }
+                current = b;
+            }
+            let mut entry = [0u8; 8];
+            entry[..4].copy_from_slice(&layout::key_bits(key, bits).to_le_bytes());
+            entry[4..].copy_from_slice(&e.game.to_le_bytes());
+            hasher.update(&entry);
+            buf.extend_from_slice(&entry);
+            if buf.len() >= 1 << 16 {
+                put(&mut out, &buf, &mut at)?;
+                buf.clear();
+            }
+            index += 1;
+        }
+        put(&mut out, &buf, &mut at)?;
+        bucket_crcs[current] = hasher.finalize();
+        for d in &mut dir[current + 1..] {
+            *d = index;
+        }
+
+        let directory_at = at;
+        let mut directory = Vec::with_capacity(dir.len() * 8 + bucket_crcs.len() * 4);
+        for d in &dir {
+            directory.extend_from_slice(&d.to_le_bytes());
+        }
+        for c in &bucket_crcs {
+            directory.extend_from_slice(&c.to_le_bytes());
+        }
+        let directory_crc = crc(&directory);
+        put(&mut out, &directory, &mut at)?;
+        pad(&mut out, &mut at)?;
+        let size = at;
+
+        let mut h = [0u8; HEADER_SIZE];
+        let mut set = |at: usize, bytes: &[u8]| h[at..at + bytes.len()].copy_from_slice(bytes);
+        set(0, &MAGIC);
+        set(header::VERSION, &VERSION.to_le_bytes());
+        set(header::HEADER_SIZE, &(HEADER_SIZE as u32).to_le_bytes());
+        set(header::PGN_SIZE, &pgn.size.to_le_bytes());
+        set(header::PGN_MTIME_SECS, &pgn.mtime_secs.to_le_bytes());
+        set(header::PGN_MTIME_NANOS, &pgn.mtime_nanos.to_le_bytes());
+        set(header::PGN_HEAD_CRC, &pgn.head_crc.to_le_bytes());
+        set(header::PGN_TAIL_CRC, &pgn.tail_crc.to_le_bytes());
+        set(header::BUCKET_BITS, &bits.to_le_bytes());
+        set(header::GAMES, &self.game_count.to_le_bytes());
+        let strings = (self.string_offsets.len() - 1) as u64;
+        set(header::STRINGS, &strings.to_le_bytes());
+        set(header::POSITIONS, &self.positions.to_le_bytes());
+        set(header::FILE_SIZE, &size.to_le_bytes());
+        set(header::GAMES_AT, &games_at.to_le_bytes());
+        set(header::STRINGS_AT, &strings_at.to_le_bytes());
+        set(header::STRING_DATA_AT, &data_at.to_le_bytes());
+        set(header::POSITIONS_AT, &positions_at.to_le_bytes());
+        set(header::DIRECTORY_AT, &directory_at.to_le_bytes());
+        set(header::GAMES_CRC, &games_crc.to_le_bytes());
+        set(header::STRINGS_CRC, &strings_crc.finalize().to_le_bytes());
+        set(header::DIRECTORY_CRC, &directory_crc.to_le_bytes());
+        let header_crc = crc(&h[..header::HEADER_CRC]);
+        h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
+
+        out.flush()?;
+        drop(out);
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&h)?;
+        Ok(Summary {
+            games: self.game_count,
+            strings,
+            positions: self.positions,
+            bytes: size,
+        })
+    }
+}
+
+/// Writes `path` through `write`, atomically: the bytes go to a temporary
+/// file in the same directory (`.NAME.XXXXXX.tmp`), which is synced and
+/// renamed to `path` only when `write` succeeds. On any error the temporary
+/// file is removed and `path` is left as it was.
+pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
+where
+    F: FnOnce(&mut std::fs::File) -> io::Result<()>,
+{
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    write(tmp.as_file_mut())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pgn.pgnkit-index");
+        std::fs::write(&path, b"old index").unwrap();
+        let err = write_atomically(&path, |f| {
+            f.write_all(b"half a new ind")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert!(err.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old index");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "left behind: {names:?}");
+
+        write_atomically(&path, |f| f.write_all(b"new index")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new index");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}
