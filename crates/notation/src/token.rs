@@ -452,7 +452,7 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
         } else if ends_with(s, "e.p.") && !en_passant {
             en_passant = true;
             s = &s[..n - 4];
-        } else if ends_with(s, "ep") && n > 2 && s[n - 3].is_ascii_digit() && !en_passant {
+        } else if ends_with(s, "ep") && !en_passant && s[..n - 2].iter().rev().find(|c| !c.is_whitespace()).is_some_and(char::is_ascii_digit) {
             en_passant = true;
             s = &s[..n - 2];
         } else if n >= 2 && matches!(s[n - 1], 'x' | 'X') && before(1) && suffix == Suffix::None {
