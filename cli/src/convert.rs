@@ -1,8 +1,50 @@
-//! `pgnkit convert`: rewrite the moves of every game in another notation or language.
+//! `pgnkit convert`: rewrite the moves of every game in another notation or
+//! language.
+//!
+//! Every game is replayed ([`pgnkit_replay::replay_game_with`]); a visitor
+//! renders each move played (main line and variations) in the target
+//! [`Style`] into one reused buffer, by token index; then the game's tokens
+//! are walked once to write the game in PGN export format
+//! ([`export`]) or as one JSON object a line (`--format json`).
+//!
+//! Games with an error are converted up to the error, the rest of the line
+//! kept verbatim in a comment, and the error reported on standard error the
+//! way `check` reports it (`--diagnostics human|json|github`); the exit
+//! status is then 1. `--skip-invalid` leaves such games out (they are still
+//! counted in the summary). Output goes to standard output or, with
+//! `-o FILE`, to a temporary file in FILE's folder renamed to FILE at the
+//! end, so a failed run never leaves half a file in place of a good one.
 
-use clap::Args;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-use crate::args::InputArgs;
+use clap::{Args, ValueEnum};
+use pgnkit_notation::{Language, Notation, Style, write_move};
+use pgnkit_pgn::{Game, Reader, TokenKind};
+use pgnkit_replay::{Encoding, GameReport, MoveEvent, Options, Visitor, replay_game_with};
+use serde::Serialize;
+use shakmaty::{Color, Position};
+
+use crate::args::{Format, InputArgs};
+use crate::driver::{Driver, Progress};
+use self::export::{Conversion, Scratch, VerbatimPiece, Word};
+use crate::input::{Chunk, Input};
+use crate::location::{Cursor, count_lines};
+use crate::render::{self, Located};
+use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+
+#[path = "export.rs"]
+pub mod export;
+
+/// What `convert` writes.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// PGN in export format.
+    Pgn,
+    /// One JSON object per game and line: tags, moves (written form and
+    /// UCI) with their NAGs, comments and variations, result, status.
+    Json,
+}
 
 /// `pgnkit convert`.
 #[derive(Args, Debug, Clone)]
@@ -10,10 +52,669 @@ pub struct ConvertArgs {
     /// Input files and reading options.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Target notation: `san` (PGN SAN), `lan` (`Ng1-f3`, `e4xd5`), `uci`
+    /// (`g1f3`, `e7e8q`), `figurine` or `fan` (`♘f3`), `spoken` (`--format
+    /// json` only: the words have spaces), or `ru-scoresheet` (the Russian
+    /// scoresheet preset: Russian letters, `:` for captures, `0-0`, `e8Ф`;
+    /// ignores `--lang`).
+    #[arg(long, short = 't', value_name = "NOTATION", default_value = "san", value_parser = parse_target)]
+    pub to: String,
+    /// Language of the piece letters written (ISO 639-1 code: en de fr es it
+    /// pt ca nl da no sv fi is et pl cs sk hu ro ru uk bg sr tr el lt id af lv sl).
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+    pub lang: Language,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Pgn)]
+    pub format: OutputFormat,
+    /// Leave games with an error out of the output (they are still counted).
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// Write to FILE (atomically: a temporary file renamed at the end)
+    /// instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// How errors in the games are reported on standard error.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Human)]
+    pub diagnostics: Format,
+}
+
+fn parse_target(s: &str) -> Result<String, String> {
+    match Style::from_name(s, Language::En) {
+        Some(_) => Ok(s.trim().to_ascii_lowercase()),
+        None => Err(format!(
+            "unknown notation `{s}`; use one of {}",
+            Style::NAMES.join(" ")
+        )),
+    }
+}
+
+fn parse_lang(s: &str) -> Result<Language, String> {
+    Language::from_code(s).ok_or_else(|| {
+        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+        format!("unknown language `{s}`; use one of {}", codes.join(" "))
+    })
+}
+
+/// Everything a worker needs to convert a chunk.
+pub struct Config {
+    /// The target style.
+    pub style: Style,
+    /// How to replay.
+    pub options: Options,
+    /// PGN or JSON.
+    pub format: OutputFormat,
+    /// Leave games with errors out.
+    pub skip_invalid: bool,
+    /// How diagnostics are printed (to locate them for it).
+    pub diagnostics: Format,
+}
+
+/// Counts over a run.
+#[derive(Default, Debug, Clone)]
+pub struct Totals {
+    /// Games read, readable or not.
+    pub games: u64,
+    /// Games with at least one error.
+    pub games_with_errors: u64,
+    /// Games left out by `--skip-invalid`.
+    pub skipped: u64,
+    /// Errors.
+    pub errors: u64,
+    /// Main-line plies converted.
+    pub plies: u64,
+}
+
+impl Totals {
+    fn add(&mut self, o: &Totals) {
+        self.games += o.games;
+        self.games_with_errors += o.games_with_errors;
+        self.skipped += o.skipped;
+        self.errors += o.errors;
+        self.plies += o.plies;
+    }
+}
+
+/// What a worker gives back for one chunk.
+pub struct ChunkOut {
+    /// The converted games, in order.
+    pub out: Vec<u8>,
+    /// JSON only: for each game written, its 0-based index in the chunk and
+    /// where its record starts in `out` (the sink writes the record's head).
+    pub records: Vec<(u64, usize)>,
+    /// Errors of the chunk's games, game numbers relative to the chunk.
+    pub diagnostics: Vec<Located>,
+    /// Counts.
+    pub totals: Totals,
+    /// Line breaks in the chunk.
+    pub lines: usize,
+}
+
+/// Renders every move the replay plays into a [`Conversion`].
+struct Recorder<'c> {
+    style: Style,
+    uci: Option<Style>,
+    conversion: &'c mut Conversion,
+}
+
+impl Visitor for Recorder<'_> {
+    fn restart(&mut self) {
+        self.conversion.restart();
+    }
+
+    fn on_move(&mut self, event: &MoveEvent<'_>) {
+        let text_start = self.conversion.text_buffer().len();
+        write_move(
+            event.before,
+            &event.played,
+            &self.style,
+            self.conversion.text_buffer(),
+        );
+        let uci_start = self.conversion.uci_buffer().len();
+        if let Some(uci) = &self.uci {
+            write_move(event.before, &event.played, uci, self.conversion.uci_buffer());
+        }
+        self.conversion.record(
+            event.token,
+            text_start,
+            uci_start,
+            event.before.fullmoves().get(),
+            event.before.turn() == Color::White,
+        );
+    }
+}
+
+/// Converts the games of one chunk.
+pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
+    let data: &[u8] = &chunk.data;
+    let mut reader = Reader::with_range(data, chunk.range.clone());
+    let mut game = Game::default();
+    let mut conversion = Conversion::default();
+    let mut scratch = Scratch::default();
+    let mut out = ChunkOut {
+        out: Vec::with_capacity(chunk.range.len() + chunk.range.len() / 8),
+        records: Vec::new(),
+        diagnostics: Vec::new(),
+        totals: Totals::default(),
+        lines: count_lines(chunk.bytes()),
+    };
+    let mut cursor = Cursor::new(data, chunk.range.start);
+    let uci = (config.format == OutputFormat::Json).then(|| Style::new(Notation::Uci, Language::En));
+    let mut index = 0u64;
+    while reader.read_game(&mut game) {
+        conversion.reset(game.tokens.len());
+        let mut recorder = Recorder {
+            style: config.style,
+            uci,
+            conversion: &mut conversion,
+        };
+        let report = replay_game_with(data, &game, &config.options, &mut recorder);
+        let errors = report.errors();
+        out.totals.games += 1;
+        out.totals.errors += errors as u64;
+        out.totals.plies += u64::from(report.plies);
+        if errors > 0 {
+            out.totals.games_with_errors += 1;
+            locate_errors(chunk, &game, &report, index, config, &mut cursor, &mut out.diagnostics);
+        }
+        if errors > 0 && config.skip_invalid {
+            out.totals.skipped += 1;
+        } else {
+            match config.format {
+                OutputFormat::Pgn => export::write_game(
+                    &mut out.out,
+                    data,
+                    &game,
+                    report.encoding,
+                    &conversion,
+                    &mut scratch,
+                ),
+                OutputFormat::Json => {
+                    out.records.push((index, out.out.len()));
+                    let record = json_game(data, &game, &report, &conversion, errors);
+                    if serde_json::to_writer(&mut out.out, &record).is_err() {
+                        out.out.extend_from_slice(b"{}");
+                    }
+                    out.out.push(b'\n');
+                }
+            }
+        }
+        index += 1;
+    }
+    out
+}
+
+fn locate_errors(
+    chunk: &Chunk,
+    game: &Game<'_>,
+    report: &GameReport,
+    index: u64,
+    config: &Config,
+    cursor: &mut Cursor<'_>,
+    into: &mut Vec<Located>,
+) {
+    let data: &[u8] = &chunk.data;
+    let name = crate::check::game_name(game, report);
+    let chars = report.encoding == Encoding::Utf8;
+    for d in report.diagnostics.iter().filter(|d| d.is_error()) {
+        let place = cursor.locate(d.span.start, chars);
+        let source = (config.diagnostics == Format::Human).then(|| {
+            let line = data.get(place.line_range.clone()).unwrap_or_default();
+            let token_start = d.span.start.saturating_sub(place.line_range.start).min(line.len());
+            let token_end = (d.span.end.min(place.line_range.end).max(d.span.start)
+                - place.line_range.start)
+                .min(line.len())
+                .max(token_start);
+            let pre = report.encoding.decode(&line[..token_start]).len();
+            let tok = report.encoding.decode(&line[token_start..token_end]).len();
+            let text = report.encoding.decode(line).into_owned();
+            render::source_window(&text, pre..pre + tok)
+        });
+        into.push(Located {
+            diagnostic: d.clone(),
+            game: index,
+            line: place.line,
+            column: place.column,
+            byte: chunk.base + d.span.start,
+            source,
+            game_name: name.clone(),
+        });
+    }
+}
+
+/// One item of a line in the JSON record: a move or unconverted text.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonItem {
+    Move(JsonMove),
+    Unconverted { unconverted: String },
+}
+
+#[derive(Serialize, Default)]
+struct JsonMove {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    comments_before: Vec<String>,
+    number: u32,
+    side: &'static str,
+    #[serde(rename = "move")]
+    text: String,
+    uci: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    nags: Vec<u8>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    variations: Vec<Vec<JsonItem>>,
+}
+
+/// Tags in export order, serialized as one JSON object (the first tag of
+/// each name).
+struct JsonTags(Vec<(String, String)>);
+
+impl Serialize for JsonTags {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct JsonGame {
+    tags: JsonTags,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
+    moves: Vec<JsonItem>,
+    result: &'static str,
+    status: &'static str,
+    plies: u32,
+    language: &'static str,
+    errors: usize,
+}
+
+/// A line being built: its items, comments waiting for the next move, and
+/// variations that came before any move.
+#[derive(Default)]
+struct JsonLine {
+    items: Vec<JsonItem>,
+    before: Vec<String>,
+    variations: Vec<Vec<JsonItem>>,
+}
+
+impl JsonLine {
+    fn last_move(&mut self) -> Option<&mut JsonMove> {
+        match self.items.last_mut() {
+            Some(JsonItem::Move(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    fn comment(&mut self, text: String) {
+        if self.before.is_empty()
+            && let Some(m) = self.last_move()
+        {
+            m.comments.push(text);
+        } else {
+            self.before.push(text);
+        }
+    }
+
+    /// The items, with comments left at the end given to the last move
+    /// (or, in an empty line, `leftover`).
+    fn finish(mut self, leftover: &mut Vec<String>) -> Vec<JsonItem> {
+        let before = std::mem::take(&mut self.before);
+        match self.last_move() {
+            Some(m) => m.comments.extend(before),
+            None => leftover.extend(before),
+        }
+        self.items
+    }
+}
+
+fn json_game(
+    input: &[u8],
+    game: &Game<'_>,
+    report: &GameReport,
+    moves: &Conversion,
+    errors: usize,
+) -> JsonGame {
+    let enc = report.encoding;
+    let mut order = Vec::new();
+    export::tag_order(game, &mut order);
+    let mut tags: Vec<(String, String)> = Vec::with_capacity(order.len());
+    for &i in &order {
+        if let Some(t) = game.tags.get(i) {
+            let name = enc.decode(t.name).into_owned();
+            if !tags.iter().any(|(n, _)| *n == name) {
+                tags.push((name, enc.decode(&t.value()).into_owned()));
+            }
+        }
+    }
+    let mut lines: Vec<JsonLine> = vec![JsonLine::default()];
+    let mut leftover: Vec<String> = Vec::new();
+    let mut i = 0usize;
+    while let Some(t) = game.tokens.get(i) {
+        let depth = lines.len() - 1;
+        let Some(line) = lines.last_mut() else { break };
+        match t.kind {
+            TokenKind::Word => {
+                let text = enc.decode(t.text);
+                if let Some(m) = moves.get(i) {
+                    let (nag, draw) = export::attached_marks(t.text, &text);
+                    line.items.push(JsonItem::Move(JsonMove {
+                        comments_before: std::mem::take(&mut line.before),
+                        number: m.number,
+                        side: if m.white { "white" } else { "black" },
+                        text: m.text.to_owned(),
+                        uci: m.uci.to_owned(),
+                        nags: nag.into_iter().collect(),
+                        comments: if draw { vec!["(=)".to_owned()] } else { Vec::new() },
+                        variations: std::mem::take(&mut line.variations),
+                    }));
+                } else {
+                    match export::classify_word(&text) {
+                        Word::Nag(n) => {
+                            if let Some(m) = line.last_move() {
+                                m.nags.push(n);
+                            }
+                        }
+                        Word::DrawOffer => line.comment("(=)".to_owned()),
+                        Word::Mark => {}
+                        Word::Dead => {
+                            let end = export::line_end(game, i, depth);
+                            let mut text = String::new();
+                            export::verbatim_pieces(input, game, i, end, |p| {
+                                if !text.is_empty() {
+                                    text.push(' ');
+                                }
+                                match p {
+                                    VerbatimPiece::Text(raw) => text.push_str(&enc.decode(raw)),
+                                    VerbatimPiece::Comment(c) => {
+                                        text.push('{');
+                                        text.push_str(&export::comment_text(c, enc));
+                                        text.push('}');
+                                    }
+                                }
+                            });
+                            line.items.push(JsonItem::Unconverted { unconverted: text });
+                            i = end;
+                            continue;
+                        }
+                    }
+                }
+            }
+            TokenKind::Nag(n) => {
+                if let Some(m) = line.last_move() {
+                    m.nags.push(n);
+                }
+            }
+            TokenKind::Comment => line.comment(export::comment_text(t, enc).into_owned()),
+            TokenKind::OpenVariation => lines.push(JsonLine::default()),
+            TokenKind::CloseVariation => close_variation(&mut lines, &mut leftover),
+            TokenKind::MoveNumber { .. } | TokenKind::Result(_) | TokenKind::Escape => {}
+        }
+        i += 1;
+    }
+    while lines.len() > 1 {
+        close_variation(&mut lines, &mut leftover);
+    }
+    let main = lines.pop().unwrap_or_default();
+    let mut variations = Vec::new();
+    if !main.variations.is_empty() {
+        variations = main.variations;
+    }
+    let main = JsonLine {
+        items: main.items,
+        before: main.before,
+        variations: Vec::new(),
+    };
+    let mut items = main.finish(&mut leftover);
+    // Variations after the last move (or in a game without moves).
+    if !variations.is_empty() {
+        if let Some(JsonItem::Move(m)) = items.last_mut() {
+            m.variations.extend(variations);
+        } else {
+            items.extend(variations.into_iter().flatten());
+        }
+    }
+    JsonGame {
+        tags: JsonTags(tags),
+        comments: leftover,
+        moves: items,
+        result: export::result_marker(game, enc),
+        status: report.status.as_str(),
+        plies: report.plies,
+        language: report.language.code(),
+        errors,
+    }
+}
+
+fn close_variation(lines: &mut Vec<JsonLine>, leftover: &mut Vec<String>) {
+    if lines.len() < 2 {
+        return;
+    }
+    let Some(line) = lines.pop() else { return };
+    let mut lost = Vec::new();
+    let items = line.finish(&mut lost);
+    let Some(parent) = lines.last_mut() else {
+        leftover.extend(lost);
+        return;
+    };
+    if !lost.is_empty() {
+        // A variation with only comments: they stay comments of the parent.
+        for c in lost {
+            parent.comment(c);
+        }
+    }
+    if items.is_empty() {
+        return;
+    }
+    if parent.before.is_empty()
+        && let Some(m) = parent.last_move()
+    {
+        m.variations.push(items);
+    } else {
+        parent.variations.push(items);
+    }
+}
+
+/// Where the converted games go.
+enum Sink {
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    File {
+        writer: BufWriter<tempfile::NamedTempFile>,
+        path: PathBuf,
+    },
+}
+
+impl Sink {
+    fn open(path: Option<&Path>) -> anyhow::Result<Sink> {
+        let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
+            return Ok(Sink::Stdout(BufWriter::with_capacity(
+                1 << 16,
+                io::stdout().lock(),
+            )));
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let file = tempfile::Builder::new()
+            .prefix(".pgnkit-convert-")
+            .suffix(".tmp")
+            .tempfile_in(&dir)
+            .map_err(|e| anyhow::anyhow!("cannot create a file in {}: {e}", dir.display()))?;
+        Ok(Sink::File {
+            writer: BufWriter::with_capacity(1 << 16, file),
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::Stdout(w) => w,
+            Sink::File { writer, .. } => writer,
+        }
+    }
+
+    /// Flushes; a file is renamed into place.
+    fn commit(self) -> anyhow::Result<()> {
+        match self {
+            Sink::Stdout(mut w) => Ok(w.flush()?),
+            Sink::File { writer, path } => {
+                let file = writer
+                    .into_inner()
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error()))?;
+                file.as_file().sync_all()?;
+                file.persist(&path)
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Runs `pgnkit convert`.
 pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
-    let _ = args;
-    anyhow::bail!("convert is being built")
+    let Some(style) = Style::from_name(&args.to, args.lang) else {
+        anyhow::bail!("unknown notation `{}`", args.to);
+    };
+    if style.notation == Notation::Spoken && args.format == OutputFormat::Pgn {
+        eprintln!(
+            "pgnkit: error: spoken moves are several words and cannot be PGN movetext; use `--format json`"
+        );
+        return Ok(EXIT_FAILURE);
+    }
+    let config = Config {
+        style,
+        options: Options {
+            language: args.input.input_lang.forced(),
+            suggestions: true,
+        },
+        format: args.format,
+        skip_invalid: args.skip_invalid,
+        diagnostics: args.diagnostics,
+    };
+    let driver = Driver::new(args.input.jobs)?;
+    let files: Vec<String> = if args.input.files.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        args.input.files.clone()
+    };
+    let mut sink = Sink::open(args.output.as_deref())?;
+    let stderr = io::stderr();
+    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut err = BufWriter::new(stderr.lock());
+
+    let mut totals = Totals::default();
+    let mut failed = false;
+    let mut bytes = 0u64;
+    let mut files_read = 0u64;
+    let started = std::time::Instant::now();
+    for path in &files {
+        let input = match Input::open(path) {
+            Ok(i) => i,
+            Err(e) => {
+                failed = true;
+                err.flush()?;
+                eprintln!("pgnkit: error: {e:#}");
+                continue;
+            }
+        };
+        files_read += 1;
+        let name = input.name.clone();
+        let progress = Progress::new(args.input.quiet, input.len);
+        let mut games_before = 0u64;
+        let mut lines_before = 0usize;
+        let mut file_totals = Totals::default();
+        let mut head = Vec::new();
+        let result = driver.run(
+            input,
+            &progress,
+            |chunk| convert_chunk(chunk, &config),
+            |chunk, chunk_out| {
+                bytes += chunk.range.len() as u64;
+                for mut l in chunk_out.diagnostics {
+                    l.game += games_before + 1;
+                    l.line += lines_before + 1;
+                    render::diagnostic(&mut err, config.diagnostics, color, &name, &l)?;
+                }
+                let w = sink.writer();
+                match config.format {
+                    OutputFormat::Pgn => w.write_all(&chunk_out.out)?,
+                    OutputFormat::Json => {
+                        let ends = chunk_out
+                            .records
+                            .iter()
+                            .skip(1)
+                            .map(|r| r.1)
+                            .chain(std::iter::once(chunk_out.out.len()));
+                        for (&(index, start), end) in chunk_out.records.iter().zip(ends) {
+                            // `{"type":"game","file":…,"game":N,` then the record without its `{`.
+                            head.clear();
+                            head.extend_from_slice(b"{\"type\":\"game\",\"file\":");
+                            serde_json::to_writer(&mut head, &name)?;
+                            write!(head, ",\"game\":{},", games_before + index + 1)?;
+                            w.write_all(&head)?;
+                            w.write_all(chunk_out.out.get(start + 1..end).unwrap_or_default())?;
+                        }
+                    }
+                }
+                games_before += chunk_out.totals.games;
+                lines_before += chunk_out.lines;
+                file_totals.add(&chunk_out.totals);
+                progress.games(file_totals.games);
+                Ok(())
+            },
+        );
+        progress.finish();
+        totals.add(&file_totals);
+        if let Err(e) = result {
+            failed = true;
+            err.flush()?;
+            eprintln!("pgnkit: error: {name}: {e:#}");
+        }
+    }
+    err.flush()?;
+    let seconds = started.elapsed().as_secs_f64();
+    if failed {
+        // The sink is dropped: a temporary file is removed, FILE untouched.
+        if let Sink::Stdout(mut w) = sink {
+            w.flush()?;
+        } else if args.output.is_some() {
+            eprintln!("pgnkit: error: nothing written: an input could not be read");
+        }
+    } else if let Err(e) = sink.commit() {
+        eprintln!("pgnkit: error: {e:#}");
+        failed = true;
+    }
+    if !args.input.quiet {
+        eprintln!("{}", summary_line(files_read, &totals, bytes, seconds));
+    }
+    Ok(if failed {
+        EXIT_FAILURE
+    } else if totals.errors > 0 {
+        EXIT_PROBLEMS
+    } else {
+        EXIT_OK
+    })
+}
+
+/// "converted 1 file: 1548 games (3 with errors, 3 left out), 123456 plies in 0.41 s (160.2 MB/s)"
+pub fn summary_line(files: u64, t: &Totals, bytes: u64, seconds: f64) -> String {
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut errors = format!("{} with errors", t.games_with_errors);
+    if t.skipped > 0 {
+        errors.push_str(&format!(", {} left out", t.skipped));
+    }
+    format!(
+        "converted {}: {} ({errors}), {} in {:.2} s ({:.1} MB/s)",
+        plural(files, "file", "files"),
+        plural(t.games, "game", "games"),
+        plural(t.plies, "ply", "plies"),
+        seconds,
+        bytes as f64 / 1e6 / seconds.max(1e-9)
+    )
 }

@@ -1,0 +1,590 @@
+//! The PGN export format (PGN standard §8): what `pgnkit convert` writes.
+//!
+//! - Tags: the seven-tag roster first, in its order (Event, Site, Date,
+//!   Round, White, Black, Result), then every other tag in input order
+//!   (duplicates kept). Values are decoded to UTF-8 and escaped (`\\`,
+//!   `\"`). No tag is invented, dropped or changed.
+//! - Movetext: one space between items, lines wrapped at [`LINE_WIDTH`]
+//!   columns (counted in characters). A comment is never broken: it is kept
+//!   byte for byte, so a line holding a long comment may be longer.
+//! - Move numbers are regenerated from the positions: `12.` before every
+//!   White move, `12...` before a Black move that opens a line (the game, a
+//!   variation) or follows a comment or a variation.
+//! - Move glyphs (`!`, `?!`, attached or as words) become NAGs (`$1`, `$6`);
+//!   check and mate marks are recomputed by the writer; a draw offer
+//!   (`(=)`, `=`) is kept as the comment `{(=)}`.
+//! - Comments, NAGs, variations and the result stay where they were. `;`
+//!   comments become `{}` comments unless their text holds a `}`.
+//! - From the first word of a line (the game or a variation) that is not a
+//!   replayed move, the rest of that line is kept verbatim in a comment
+//!   (the line's own comments stay comments of their own), so that nothing
+//!   written is lost.
+
+use pgnkit_notation::{Annotation, parse_annotation, parse_move};
+use pgnkit_pgn::{Game, Token, TokenKind};
+use pgnkit_replay::Encoding;
+
+/// The tags every exported game starts with, in this order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Lines of movetext are wrapped before this many characters.
+pub const LINE_WIDTH: usize = 80;
+
+/// A replayed move rendered in the target notation.
+#[derive(Copy, Clone, Debug)]
+struct Slot {
+    /// Byte range in [`Conversion::text`].
+    text: (u32, u32),
+    /// Byte range in [`Conversion::uci`] (empty when UCI is not kept).
+    uci: (u32, u32),
+    /// The full-move number of the move.
+    number: u32,
+    /// Whether White played it.
+    white: bool,
+}
+
+/// The moves of one game rendered in the target notation, by token index.
+///
+/// Reused from game to game: [`Conversion::reset`] keeps the buffers.
+#[derive(Default, Debug)]
+pub struct Conversion {
+    text: String,
+    uci: String,
+    slots: Vec<Option<Slot>>,
+}
+
+/// One converted move, as [`Conversion::get`] gives it.
+#[derive(Copy, Clone, Debug)]
+pub struct ConvertedMove<'a> {
+    /// The move in the target notation.
+    pub text: &'a str,
+    /// The move in UCI (empty unless asked for).
+    pub uci: &'a str,
+    /// Its full-move number.
+    pub number: u32,
+    /// Whether White played it.
+    pub white: bool,
+}
+
+impl Conversion {
+    /// Forgets every move and makes room for a game of `tokens` tokens.
+    pub fn reset(&mut self, tokens: usize) {
+        self.text.clear();
+        self.uci.clear();
+        self.slots.clear();
+        self.slots.resize(tokens, None);
+    }
+
+    /// Forgets every move (the replay starts again), keeping the size.
+    pub fn restart(&mut self) {
+        let n = self.slots.len();
+        self.reset(n);
+    }
+
+    /// The text buffer the next move's written form is appended to.
+    pub fn text_buffer(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    /// The text buffer the next move's UCI form is appended to.
+    pub fn uci_buffer(&mut self) -> &mut String {
+        &mut self.uci
+    }
+
+    /// Records that token `token` is a move whose written form is
+    /// `text[text_start..]` and UCI form `uci[uci_start..]`.
+    pub fn record(
+        &mut self,
+        token: usize,
+        text_start: usize,
+        uci_start: usize,
+        number: u32,
+        white: bool,
+    ) {
+        let slot = Slot {
+            text: (to_u32(text_start), to_u32(self.text.len())),
+            uci: (to_u32(uci_start), to_u32(self.uci.len())),
+            number,
+            white,
+        };
+        if let Some(s) = self.slots.get_mut(token) {
+            *s = Some(slot);
+        }
+    }
+
+    /// The converted move of token `token`, if it was a replayed move.
+    pub fn get(&self, token: usize) -> Option<ConvertedMove<'_>> {
+        let slot = (*self.slots.get(token)?)?;
+        let range = |(a, b): (u32, u32)| a as usize..b as usize;
+        Some(ConvertedMove {
+            text: self.text.get(range(slot.text)).unwrap_or_default(),
+            uci: self.uci.get(range(slot.uci)).unwrap_or_default(),
+            number: slot.number,
+            white: slot.white,
+        })
+    }
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Number of characters (not bytes) of UTF-8 text.
+fn width(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+/// A movetext writer that separates items with one space and wraps lines
+/// before [`LINE_WIDTH`] columns.
+pub struct Movetext<'o> {
+    out: &'o mut Vec<u8>,
+    column: usize,
+}
+
+impl<'o> Movetext<'o> {
+    /// Starts movetext at the beginning of a line of `out`.
+    pub fn new(out: &'o mut Vec<u8>) -> Movetext<'o> {
+        Movetext { out, column: 0 }
+    }
+
+    fn separate(&mut self, first_line_width: usize) {
+        if self.column > 0 {
+            if self.column + 1 + first_line_width > LINE_WIDTH {
+                self.out.push(b'\n');
+                self.column = 0;
+            } else {
+                self.out.push(b' ');
+                self.column += 1;
+            }
+        }
+    }
+
+    /// Writes one item (a move, a move number and its move, a NAG, a
+    /// parenthesis, a result): text without line breaks.
+    pub fn item(&mut self, text: &[u8]) {
+        let w = width(text);
+        self.separate(w);
+        self.out.extend_from_slice(text);
+        self.column += w;
+    }
+
+    /// Writes `{text}` as one item, never broken; `text` must hold no `}`
+    /// (see [`Movetext::comment_any`]).
+    fn brace_comment(&mut self, text: &[u8]) {
+        let first = memchr::memchr2(b'\n', b'\r', text).unwrap_or(text.len());
+        self.separate(width(&text[..first]) + 2);
+        self.out.push(b'{');
+        self.out.extend_from_slice(text);
+        self.out.push(b'}');
+        match memchr::memrchr2(b'\n', b'\r', text) {
+            Some(last) => self.column = width(&text[last + 1..]) + 1,
+            None => self.column += width(text) + 2,
+        }
+    }
+
+    /// Writes a comment with any text: `{text}`, or, when the text holds a
+    /// `}` (possible only in a `;` comment, which has no line break), the
+    /// rest-of-line comment `;text` and a line break.
+    pub fn comment_any(&mut self, text: &[u8]) {
+        if memchr::memchr(b'}', text).is_none() {
+            self.brace_comment(text);
+        } else {
+            let text: Vec<u8> = text
+                .iter()
+                .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b })
+                .collect();
+            self.separate(width(&text) + 1);
+            self.out.push(b';');
+            self.out.extend_from_slice(&text);
+            self.out.push(b'\n');
+            self.column = 0;
+        }
+    }
+
+    /// Writes an escape line (`%text`) on a line of its own.
+    pub fn escape(&mut self, text: &[u8]) {
+        if self.column > 0 {
+            self.out.push(b'\n');
+        }
+        self.out.push(b'%');
+        self.out.extend_from_slice(text);
+        self.out.push(b'\n');
+        self.column = 0;
+    }
+
+    /// Ends the movetext's last line.
+    pub fn finish(self) {
+        if self.column > 0 {
+            self.out.push(b'\n');
+        }
+    }
+}
+
+/// Appends `value` to `out` with `\` and `"` escaped.
+pub fn escape_tag_value(value: &str, out: &mut Vec<u8>) {
+    for &b in value.as_bytes() {
+        if b == b'\\' || b == b'"' {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+}
+
+/// The tags of `game` in export order: the seven-tag roster first (the
+/// first tag of each name), then the others in input order.
+pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
+    order.clear();
+    for name in SEVEN_TAG_ROSTER {
+        if let Some(i) = game.tags.iter().position(|t| t.name == name.as_bytes()) {
+            order.push(i);
+        }
+    }
+    for i in 0..game.tags.len() {
+        if !order.contains(&i) {
+            order.push(i);
+        }
+    }
+}
+
+/// The text of a comment token, decoded, without the `\r` of a `;`
+/// comment's CRLF line end.
+pub fn comment_text<'t>(token: &Token<'t>, encoding: Encoding) -> std::borrow::Cow<'t, str> {
+    let mut text = token.text;
+    if let [rest @ .., b'\r'] = text {
+        text = rest;
+    }
+    encoding.decode(text)
+}
+
+/// What a movetext word that is not a replayed move stands for.
+pub enum Word {
+    /// A NAG (a move glyph written as a word).
+    Nag(u8),
+    /// A draw offer (`(=)`, `=`), kept as the comment `(=)`.
+    DrawOffer,
+    /// A mark the writer recomputes (check, mate, en passant): dropped.
+    Mark,
+    /// Not a move that was replayed: the line is not converted from here.
+    Dead,
+}
+
+/// Classifies a word that is not a replayed move.
+pub fn classify_word(text: &str) -> Word {
+    match parse_annotation(text) {
+        Some(Annotation::Nag(n)) => Word::Nag(n),
+        Some(Annotation::DrawOffer) => Word::DrawOffer,
+        Some(_) => Word::Mark,
+        None => Word::Dead,
+    }
+}
+
+/// The glyph and draw offer attached to a move token (`e4!`, `Nf3!?`,
+/// `Qd2(=)`), read only when the token may hold one.
+pub fn attached_marks(raw: &[u8], text: &str) -> (Option<u8>, bool) {
+    let may = !raw.is_ascii() || raw.iter().any(|&b| matches!(b, b'!' | b'?' | b'='));
+    if !may {
+        return (None, false);
+    }
+    match parse_move(text) {
+        Ok(t) => (t.nag(), t.draw_offer()),
+        Err(_) => (None, false),
+    }
+}
+
+/// Index of the token that ends the line that token `i` (at variation
+/// depth `depth`, 0 for the main line) belongs to: its closing `)`, or for
+/// the main line the game's result token (or the end).
+pub fn line_end(game: &Game<'_>, i: usize, depth: usize) -> usize {
+    let mut d = depth;
+    for (j, t) in game.tokens.iter().enumerate().skip(i) {
+        match t.kind {
+            TokenKind::OpenVariation => d += 1,
+            TokenKind::CloseVariation if d > 0 => {
+                if d == depth {
+                    return j;
+                }
+                d -= 1;
+            }
+            TokenKind::Result(_) if depth == 0 && game.result_token == Some(j) => return j,
+            _ => {}
+        }
+    }
+    game.tokens.len()
+}
+
+/// The pieces of the verbatim text of tokens `from..to`: runs of movetext
+/// (raw, trimmed, `}` dropped) and the comments inside, in order.
+pub fn verbatim_pieces<'t>(
+    input: &'t [u8],
+    game: &'t Game<'t>,
+    from: usize,
+    to: usize,
+    mut piece: impl FnMut(VerbatimPiece<'t>),
+) {
+    let mut run_start: Option<usize> = None;
+    let mut run_end = 0usize;
+    let flush = |start: Option<usize>, end: usize, piece: &mut dyn FnMut(VerbatimPiece<'t>)| {
+        if let Some(s) = start
+            && let Some(raw) = input.get(s..end)
+        {
+            let raw = raw.trim_ascii();
+            if !raw.is_empty() {
+                piece(VerbatimPiece::Text(raw));
+            }
+        }
+    };
+    for t in game.tokens.get(from..to).unwrap_or_default() {
+        if t.kind == TokenKind::Comment {
+            flush(run_start.take(), run_end, &mut piece);
+            piece(VerbatimPiece::Comment(t));
+        } else {
+            if run_start.is_none() {
+                run_start = Some(t.span.start);
+            }
+            run_end = t.span.end;
+        }
+    }
+    flush(run_start, run_end, &mut piece);
+}
+
+/// A piece of verbatim movetext.
+pub enum VerbatimPiece<'t> {
+    /// Raw movetext (may hold `}` and line breaks).
+    Text(&'t [u8]),
+    /// A comment token.
+    Comment(&'t Token<'t>),
+}
+
+/// Writes `game` (read from `input`, its moves converted in `moves`) in
+/// export format to `out`, followed by an empty line.
+pub fn write_game(
+    out: &mut Vec<u8>,
+    input: &[u8],
+    game: &Game<'_>,
+    encoding: Encoding,
+    moves: &Conversion,
+    scratch: &mut Scratch,
+) {
+    let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
+    // Escape lines before the tag section stay before it.
+    for t in &game.tokens {
+        if t.kind == TokenKind::Escape && t.span.start < first_tag {
+            out.push(b'%');
+            out.extend_from_slice(&encoding.decode(t.text).as_bytes()[..]);
+            out.push(b'\n');
+        }
+    }
+    tag_order(game, &mut scratch.order);
+    for &i in &scratch.order {
+        let Some(tag) = game.tags.get(i) else { continue };
+        out.push(b'[');
+        out.extend_from_slice(&encoding.decode(tag.name).as_bytes()[..]);
+        out.extend_from_slice(b" \"");
+        escape_tag_value(&encoding.decode(&tag.value()), out);
+        out.extend_from_slice(b"\"]\n");
+    }
+    if !game.tags.is_empty() {
+        out.push(b'\n');
+    }
+
+    let item = &mut scratch.item;
+    let mut mt = Movetext::new(out);
+    let mut depth = 0usize;
+    let mut need_number = true;
+    let mut i = 0usize;
+    let tokens = &game.tokens;
+    while let Some(t) = tokens.get(i) {
+        match t.kind {
+            TokenKind::Word => {
+                let text = encoding.decode(t.text);
+                if let Some(m) = moves.get(i) {
+                    item.clear();
+                    if m.white {
+                        push_number(item, m.number, b". ");
+                    } else if need_number {
+                        push_number(item, m.number, b"... ");
+                    }
+                    item.extend_from_slice(m.text.as_bytes());
+                    mt.item(item);
+                    need_number = false;
+                    let (nag, draw) = attached_marks(t.text, &text);
+                    if let Some(n) = nag {
+                        write_nag(&mut mt, item, n);
+                    }
+                    if draw {
+                        mt.comment_any(b"(=)");
+                        need_number = true;
+                    }
+                } else {
+                    match classify_word(&text) {
+                        Word::Nag(n) => write_nag(&mut mt, item, n),
+                        Word::DrawOffer => {
+                            mt.comment_any(b"(=)");
+                            need_number = true;
+                        }
+                        Word::Mark => {}
+                        Word::Dead => {
+                            let end = line_end(game, i, depth);
+                            verbatim_pieces(input, game, i, end, |p| match p {
+                                VerbatimPiece::Text(raw) => {
+                                    let decoded = encoding.decode(raw);
+                                    let clean: String =
+                                        decoded.chars().filter(|&c| c != '}').collect();
+                                    mt.comment_any(clean.as_bytes());
+                                }
+                                VerbatimPiece::Comment(c) => {
+                                    mt.comment_any(comment_text(c, encoding).as_bytes());
+                                }
+                            });
+                            need_number = true;
+                            i = end;
+                            continue;
+                        }
+                    }
+                }
+            }
+            TokenKind::MoveNumber { .. } => {}
+            TokenKind::Nag(n) => write_nag(&mut mt, item, n),
+            TokenKind::Comment => {
+                mt.comment_any(comment_text(t, encoding).as_bytes());
+                need_number = true;
+            }
+            TokenKind::Escape => {
+                if t.span.start > first_tag {
+                    mt.escape(encoding.decode(t.text).as_bytes());
+                }
+            }
+            TokenKind::OpenVariation => {
+                depth += 1;
+                mt.item(b"(");
+                need_number = true;
+            }
+            TokenKind::CloseVariation => {
+                if depth > 0 {
+                    depth -= 1;
+                    mt.item(b")");
+                    need_number = true;
+                }
+            }
+            TokenKind::Result(r) => {
+                if game.result_token != Some(i) {
+                    mt.item(r.as_str().as_bytes());
+                }
+            }
+        }
+        i += 1;
+    }
+    for _ in 0..depth {
+        mt.item(b")");
+    }
+    mt.item(result_marker(game, encoding).as_bytes());
+    mt.finish();
+    out.push(b'\n');
+}
+
+/// The termination marker to write: the game's own, else the Result tag's
+/// value when it is a result, else `*`.
+pub fn result_marker(game: &Game<'_>, encoding: Encoding) -> &'static str {
+    if let Some(r) = game.result() {
+        return r.as_str();
+    }
+    game.tag("Result")
+        .and_then(|t| pgnkit_pgn::GameResult::from_bytes(encoding.decode(&t.value()).trim().as_bytes()))
+        .map_or("*", |r| r.as_str())
+}
+
+fn push_number(item: &mut Vec<u8>, number: u32, dots: &[u8]) {
+    item.extend_from_slice(itoa_buf(number).as_slice());
+    item.extend_from_slice(dots);
+}
+
+fn write_nag(mt: &mut Movetext<'_>, item: &mut Vec<u8>, n: u8) {
+    item.clear();
+    item.push(b'$');
+    item.extend_from_slice(itoa_buf(u32::from(n)).as_slice());
+    mt.item(item);
+}
+
+/// A small decimal rendering without allocation.
+struct Digits {
+    buf: [u8; 10],
+    start: usize,
+}
+
+impl Digits {
+    fn as_slice(&self) -> &[u8] {
+        self.buf.get(self.start..).unwrap_or_default()
+    }
+}
+
+fn itoa_buf(mut n: u32) -> Digits {
+    let mut buf = [0u8; 10];
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        buf[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 || start == 0 {
+            break;
+        }
+    }
+    Digits { buf, start }
+}
+
+/// Buffers reused from game to game.
+#[derive(Default, Debug)]
+pub struct Scratch {
+    order: Vec<usize>,
+    item: Vec<u8>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_80_columns_and_keeps_comments_whole() {
+        let mut out = Vec::new();
+        let mut mt = Movetext::new(&mut out);
+        for _ in 0..30 {
+            mt.item(b"1. e4");
+        }
+        mt.comment_any("a comment that is longer than anything else on the line, kept whole, é".as_bytes());
+        mt.item(b"*");
+        mt.finish();
+        let text = String::from_utf8(out).expect("utf-8");
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= LINE_WIDTH || line.starts_with('{'),
+                "{line:?}"
+            );
+        }
+        assert!(text.contains("{a comment that is longer than anything else on the line, kept whole, é}"));
+        assert!(text.ends_with(" *\n"));
+    }
+
+    #[test]
+    fn semicolon_comment_with_brace_stays_a_line_comment() {
+        let mut out = Vec::new();
+        let mut mt = Movetext::new(&mut out);
+        mt.item(b"1. e4");
+        mt.comment_any(b"weird } text");
+        mt.item(b"*");
+        mt.finish();
+        assert_eq!(out, b"1. e4 ;weird } text\n*\n");
+    }
+
+    #[test]
+    fn tag_values_are_escaped() {
+        let mut out = Vec::new();
+        escape_tag_value(r#"The "Immortal" \ game"#, &mut out);
+        assert_eq!(out, br#"The \"Immortal\" \\ game"#);
+    }
+
+    #[test]
+    fn numbers_render() {
+        assert_eq!(itoa_buf(0).as_slice(), b"0");
+        assert_eq!(itoa_buf(1234).as_slice(), b"1234");
+        assert_eq!(itoa_buf(u32::MAX).as_slice(), b"4294967295");
+    }
+}
