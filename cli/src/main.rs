@@ -17,6 +17,7 @@ mod location;
 mod merge;
 mod render;
 mod search;
+mod shard;
 
 use std::process::ExitCode;
 
