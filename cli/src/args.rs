@@ -60,6 +60,20 @@ pub struct InputArgs {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Read only shard K of N (K counts from 1): the games whose first byte
+    /// lies in the K-th of N equal byte ranges of each file (cuts move
+    /// forward to the next game start, the same for every K), so N runs,
+    /// on N machines if need be, read every game exactly once. Game, line
+    /// and byte numbers stay those of the whole file: the N outputs
+    /// concatenated in K order are the unsharded output (summaries aside;
+    /// add them up with `pgnkit merge-summaries`). Only for uncompressed
+    /// regular files, not standard input or compressed files.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::shard::Shard>,
+    /// Add N to every game number (for a file that is a later piece of a
+    /// larger one, cut by other means). Adds to what `--shard` computes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub game_offset: u64,
 }
 
 /// `--input-lang`: detect, or one language.
