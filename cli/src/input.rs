@@ -3,6 +3,10 @@
 //! are streamed. Either way the bytes are cut into chunks at game boundaries
 //! ([`pgnkit_pgn::game_starts_near`]), so that chunks can be replayed in
 //! parallel and give exactly the games of the whole.
+//!
+//! A mapped file can be cut to one shard (`--shard K/N`, see
+//! [`crate::shard`]); its [`Origin`] then tells how many games and lines
+//! come before, so that game and line numbers stay file-global.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -12,6 +16,9 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use memmap2::Mmap;
 
+use crate::args::InputArgs;
+use crate::shard::{Origin, Shard};
+
 /// Bytes of one chunk (a little more: chunks end at a game start).
 pub const CHUNK_SIZE: usize = 2 << 20;
 
@@ -19,13 +26,22 @@ pub const CHUNK_SIZE: usize = 2 << 20;
 pub struct Input {
     /// The name diagnostics use (`-` is shown as `<stdin>`).
     pub name: String,
-    /// Total size in bytes when known (for the progress bar).
+    /// Total size in bytes when known (for the progress bar); for a shard,
+    /// the shard's size.
     pub len: Option<u64>,
+    /// The compression recognised by the magic bytes.
+    pub compression: Compression,
+    /// Games and line breaks before the first byte read (not zero for a
+    /// shard or with `--game-offset`): add them to game and line numbers.
+    pub origin: Origin,
+    /// The shard this input was cut to, if any.
+    pub shard: Option<Shard>,
     source: Source,
 }
 
 enum Source {
-    Mapped(Arc<Mmap>),
+    /// A mapped file and the range of it to read.
+    Mapped(Arc<Mmap>, Range<usize>),
     Empty,
     Stream(Box<dyn Read + Send>),
 }
@@ -44,6 +60,16 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// The format's usual name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "plain",
+            Compression::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+        }
+    }
+
     /// Recognises compression by the first bytes of the data.
     pub fn sniff(head: &[u8]) -> Compression {
         if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
@@ -59,25 +85,81 @@ impl Compression {
     }
 }
 
-fn decompress<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Box<dyn Read + Send>> {
+type Decoded = (Box<dyn Read + Send>, Compression);
+
+fn decompress<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Decoded> {
     let head = reader.fill_buf()?;
-    Ok(match Compression::sniff(head) {
+    let compression = Compression::sniff(head);
+    let decoded: Box<dyn Read + Send> = match compression {
         Compression::None => Box::new(reader),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(reader)?),
         Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(reader)),
         Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(reader)),
-    })
+    };
+    Ok((decoded, compression))
 }
 
 impl Input {
+    /// Opens `path` as the shared input flags say: `--shard K/N` cuts it to
+    /// one shard (refused for standard input and compressed files) and
+    /// `--game-offset N` is added to its game numbers. Every command that
+    /// reads games should open its inputs this way.
+    pub fn open_with(path: &str, args: &InputArgs) -> anyhow::Result<Input> {
+        let mut input = Input::open(path)?;
+        if let Some(shard) = args.shard {
+            let threads = args
+                .jobs
+                .filter(|&j| j > 0)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            input = input.into_shard(shard, threads)?;
+        }
+        input.origin.games += args.game_offset;
+        Ok(input)
+    }
+
+    /// Cuts a mapped file to shard `shard` (see [`crate::shard`]) and counts
+    /// what comes before it with up to `threads` threads. Streams
+    /// (standard input, pipes, compressed files) cannot be cut: their size
+    /// is not known before they are read.
+    pub fn into_shard(mut self, shard: Shard, threads: usize) -> anyhow::Result<Input> {
+        let name = &self.name;
+        match &self.source {
+            Source::Empty => {}
+            Source::Mapped(map, range) => {
+                let data = &map[range.clone()];
+                let cut = shard.range(data);
+                self.origin = Origin::of_prefix(data, cut.start, threads);
+                self.len = Some(cut.len() as u64);
+                let cut = range.start + cut.start..range.start + cut.end;
+                self.source = Source::Mapped(map.clone(), cut);
+            }
+            Source::Stream(_) if self.compression != Compression::None => bail!(
+                "--shard {shard} cannot cut `{name}`: it is {}-compressed, and a compressed \
+                 stream can only be read from its start; decompress it first, or give each \
+                 machine whole files",
+                self.compression.name()
+            ),
+            Source::Stream(_) => bail!(
+                "--shard {shard} cannot cut `{name}`: it is a stream (standard input or a \
+                 pipe) whose size is unknown; give a regular file"
+            ),
+        }
+        self.shard = Some(shard);
+        Ok(self)
+    }
+
     /// Opens `path` (`-` is standard input).
     pub fn open(path: &str) -> anyhow::Result<Input> {
         if path == "-" {
             let stdin = BufReader::with_capacity(1 << 16, io::stdin());
+            let (reader, compression) = decompress(stdin).context("cannot read standard input")?;
             return Ok(Input {
                 name: "<stdin>".to_owned(),
                 len: None,
-                source: Source::Stream(decompress(stdin).context("cannot read standard input")?),
+                compression,
+                origin: Origin::default(),
+                shard: None,
+                source: Source::Stream(reader),
             });
         }
         let meta = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
@@ -90,16 +172,24 @@ impl Input {
             return Ok(Input {
                 name,
                 len: Some(0),
+                compression: Compression::None,
+                origin: Origin::default(),
+                shard: None,
                 source: Source::Empty,
             });
         }
         if !meta.is_file() {
             // A pipe or a device: stream it.
             let reader = BufReader::with_capacity(1 << 16, file);
+            let (reader, compression) =
+                decompress(reader).with_context(|| format!("cannot read `{path}`"))?;
             return Ok(Input {
                 name,
                 len: None,
-                source: Source::Stream(decompress(reader)?),
+                compression,
+                origin: Origin::default(),
+                shard: None,
+                source: Source::Stream(reader),
             });
         }
         // SAFETY: the map is read-only and private to this process. If another
@@ -112,25 +202,35 @@ impl Input {
         if Compression::sniff(&map[..map.len().min(8)]) != Compression::None {
             drop(map);
             let reader = BufReader::with_capacity(1 << 20, file);
+            let (reader, compression) =
+                decompress(reader).with_context(|| format!("cannot read `{path}`"))?;
             return Ok(Input {
                 name,
                 len: Some(meta.len()),
-                source: Source::Stream(decompress(reader)?),
+                compression,
+                origin: Origin::default(),
+                shard: None,
+                source: Source::Stream(reader),
             });
         }
+        let len = map.len();
         Ok(Input {
             name,
             len: Some(meta.len()),
-            source: Source::Mapped(Arc::new(map)),
+            compression: Compression::None,
+            origin: Origin::default(),
+            shard: None,
+            source: Source::Mapped(Arc::new(map), 0..len),
         })
     }
 
     /// The chunks of this input, in order.
     pub fn chunks(self, chunk_size: usize) -> Chunks {
         match self.source {
-            Source::Mapped(map) => Chunks::Mapped {
+            Source::Mapped(map, range) => Chunks::Mapped {
                 map,
-                next: 0,
+                next: range.start,
+                end: range.end,
                 chunk_size,
             },
             Source::Empty => Chunks::Done,
@@ -139,6 +239,9 @@ impl Input {
                 buf: Vec::new(),
                 base: 0,
                 eof: false,
+                failed: None,
+                name: self.name,
+                compression: self.compression,
                 chunk_size,
             }),
         }
@@ -208,6 +311,8 @@ pub enum Chunks {
         map: Arc<Mmap>,
         /// Where the next chunk starts.
         next: usize,
+        /// Where the last chunk ends (the end of the file or of the shard).
+        end: usize,
         /// About how large a chunk is.
         chunk_size: usize,
     },
@@ -223,6 +328,10 @@ pub struct StreamChunks {
     buf: Vec<u8>,
     base: usize,
     eof: bool,
+    /// A read error, reported once the bytes read before it are chunked.
+    failed: Option<io::Error>,
+    name: String,
+    compression: Compression,
     chunk_size: usize,
 }
 
@@ -235,14 +344,15 @@ impl Iterator for Chunks {
             Chunks::Mapped {
                 map,
                 next,
+                end: len,
                 chunk_size,
             } => {
-                let len = map.len();
+                let len = (*len).min(map.len());
                 if *next >= len {
                     return None;
                 }
                 let start = *next;
-                let end = pgnkit_pgn::game_starts_near(map, start + *chunk_size)
+                let end = pgnkit_pgn::game_starts_near(&map[..len], start + *chunk_size)
                     .filter(|&e| e > start)
                     .unwrap_or(len);
                 *next = end;
@@ -265,7 +375,21 @@ impl StreamChunks {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.buf.extend_from_slice(&tmp[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // Hand out what was read before the error first, then the error.
+                    self.eof = true;
+                    let read = self.base + self.buf.len();
+                    let what = match self.compression {
+                        Compression::None => format!("cannot read `{}`", self.name),
+                        c => format!(
+                            "cannot decompress `{}` ({}): the data ends early or is corrupt \
+                             after {read} decompressed bytes (the games in those were checked)",
+                            self.name,
+                            c.name()
+                        ),
+                    };
+                    self.failed = Some(io::Error::new(e.kind(), format!("{what}: {e}")));
+                }
             }
         }
         Ok(())
@@ -276,7 +400,10 @@ impl StreamChunks {
         loop {
             self.fill(want)?;
             if self.buf.is_empty() {
-                return Ok(None);
+                return match self.failed.take() {
+                    Some(e) => Err(e),
+                    None => Ok(None),
+                };
             }
             let cut = if self.eof {
                 Some(self.buf.len())
