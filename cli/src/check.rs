@@ -112,6 +112,8 @@ struct JsonSummary {
     totals: Totals,
     bytes: u64,
     seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<String>,
 }
 
 /// The name of a game for humans: "White - Black (Event)".
@@ -238,7 +240,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let mut files_read = 0u64;
     let started = std::time::Instant::now();
     for path in &files {
-        let input = match Input::open(path) {
+        let input = match Input::open_with(path, &args.input) {
             Ok(i) => i,
             Err(e) => {
                 failed = true;
@@ -249,8 +251,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         files_read += 1;
         let name = input.name.clone();
         let progress = Progress::new(args.input.quiet, input.len);
-        let mut games_before = 0u64;
-        let mut lines_before = 0usize;
+        let mut games_before = input.origin.games;
+        let mut lines_before = input.origin.lines;
         let mut file_totals = Totals::default();
         let result = driver.run(
             input,
@@ -300,6 +302,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 totals: totals.clone(),
                 bytes,
                 seconds,
+                shard: args.input.shard.map(|s| s.to_string()),
             };
             serde_json::to_writer(&mut out, &summary)?;
             out.write_all(b"\n")?;
