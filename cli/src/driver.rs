@@ -48,14 +48,22 @@ impl Driver {
         let mut chunks = input.chunks(CHUNK_SIZE);
         loop {
             let mut batch = Vec::with_capacity(batch_len);
+            // A read error ends the input after the chunks read before it are done.
+            let mut failed = None;
             for c in chunks.by_ref() {
-                batch.push(c?);
+                match c {
+                    Ok(c) => batch.push(c),
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
                 if batch.len() == batch_len {
                     break;
                 }
             }
             if batch.is_empty() {
-                return Ok(());
+                return failed.map_or(Ok(()), |e| Err(e.into()));
             }
             let results: Vec<T> = if self.threads == 1 {
                 batch.iter().map(&work).collect()
@@ -66,6 +74,9 @@ impl Driver {
                 sink(chunk, result)?;
                 chunk.release();
                 progress.advance(chunk.range.len() as u64);
+            }
+            if let Some(e) = failed {
+                return Err(e.into());
             }
         }
     }
