@@ -1,16 +1,483 @@
 //! `pgnkit search`: print the games that match, using the index.
+//!
+//! With an up-to-date `FILE.pgnkit-index`, a search reads only the index
+//! and the bytes of the matching games. Without one it scans the file
+//! (in parallel, like `check`) with the very same filters, and says so on
+//! standard error. A stale or corrupted index is refused, never used.
 
-use clap::Args;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use memmap2::Mmap;
+use pgnkit_index::{
+    Date, Eco, Filter, Fingerprint, GameEntry, GameFacts, Index, IndexError, Needle, Outcome,
+    TextTag, fen_key, index_path,
+};
+use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::replay_game;
+use serde::Serialize;
+
+use crate::driver::{Driver, Progress};
+use crate::index::{Lang, parse_lang, replay_options};
+use crate::input::{Chunk, Input};
+use crate::{EXIT_OK, EXIT_PROBLEMS};
 
 /// `pgnkit search`.
+///
+/// Filters combine with AND. Names match case-insensitive substrings. A
+/// partial date (`1972.??.??`) matches a range when any day it can be lies
+/// in it. Exit status: 0 when a game matched, 1 when none did, 2 on errors.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// The PGN file to search.
+    /// The PGN file to search (`-`: standard input, scanned).
+    #[arg(value_name = "FILE")]
     pub file: String,
+    /// White's name contains S (ignoring case).
+    #[arg(long, value_name = "S")]
+    pub white: Option<String>,
+    /// Black's name contains S (ignoring case).
+    #[arg(long, value_name = "S")]
+    pub black: Option<String>,
+    /// White's or Black's name contains S (ignoring case).
+    #[arg(long, value_name = "S")]
+    pub player: Option<String>,
+    /// The Event tag contains S (ignoring case).
+    #[arg(long, value_name = "S")]
+    pub event: Option<String>,
+    /// The Site tag contains S (ignoring case).
+    #[arg(long, value_name = "S")]
+    pub site: Option<String>,
+    /// The Result tag is R: 1-0, 0-1, 1/2-1/2 (or draw), *.
+    #[arg(long, value_name = "R", value_parser = Outcome::parse_query)]
+    pub result: Option<Outcome>,
+    /// The ECO code lies in RANGE: B90, B9 (B90-B99), B (B00-B99), A00-B99.
+    #[arg(long, value_name = "RANGE", value_parser = Eco::parse_range)]
+    pub eco: Option<(Eco, Eco)>,
+    /// The game can be on or after D (YYYY.MM.DD, YYYY.MM or YYYY).
+    #[arg(long, value_name = "D", value_parser = parse_date)]
+    pub date_from: Option<Date>,
+    /// The game can be on or before D (YYYY.MM.DD, YYYY.MM or YYYY).
+    #[arg(long, value_name = "D", value_parser = parse_date)]
+    pub date_to: Option<Date>,
+    /// Both players are rated N or more (WhiteElo, BlackElo).
+    #[arg(long, value_name = "N")]
+    pub min_elo: Option<u16>,
+    /// The position occurs in the main line (side to move, castling rights
+    /// and a legal en passant capture count; the move counters do not).
+    #[arg(long, value_name = "FEN", value_parser = fen_key)]
+    pub fen: Option<u64>,
+    /// Print at most N games (the first N in file order).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Print only the number of matching games.
+    #[arg(long)]
+    pub count: bool,
+    /// Output: the games' original bytes (`pgn`, default), or one JSON
+    /// object a line with the indexed fields and byte offsets (`json`).
+    #[arg(long, value_enum, default_value = "pgn")]
+    pub format: SearchFormat,
+    /// (Re)build the index first (`pgnkit index FILE`), then search it.
+    #[arg(long, conflicts_with = "scan")]
+    pub reindex: bool,
+    /// Do not use the index: scan the file (same answers, slower).
+    #[arg(long)]
+    pub scan: bool,
+    /// Piece-letter language when games are replayed (indexing or
+    /// scanning): `auto` (default) or a code.
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_lang)]
+    pub input_lang: Lang,
+    /// Worker threads for scanning and indexing (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// No progress bar, no notes and no summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `search --format`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchFormat {
+    /// The matching games as they stand in the file.
+    Pgn,
+    /// One JSON object per game: the indexed fields and byte offsets.
+    Json,
+}
+
+fn parse_date(s: &str) -> Result<Date, String> {
+    let d = Date::parse(s);
+    if d.is_known() {
+        Ok(d)
+    } else {
+        Err(format!("bad date `{s}`: use YYYY.MM.DD, YYYY.MM or YYYY"))
+    }
+}
+
+/// The filter the flags describe.
+pub fn filter(args: &SearchArgs) -> Filter {
+    let needle = |s: &Option<String>| s.as_deref().map(Needle::new);
+    Filter {
+        white: needle(&args.white),
+        black: needle(&args.black),
+        player: needle(&args.player),
+        event: needle(&args.event),
+        site: needle(&args.site),
+        outcome: args.result,
+        eco: args.eco,
+        date_from: args.date_from,
+        date_to: args.date_to,
+        min_elo: args.min_elo,
+        position: args.fen,
+    }
+}
+
+/// One matching game as `--format json` prints it.
+#[derive(Serialize)]
+struct JsonGame<'a> {
+    r#type: &'static str,
+    file: &'a str,
+    game: u64,
+    offset: u64,
+    length: u32,
+    white: Option<&'a str>,
+    black: Option<&'a str>,
+    event: Option<&'a str>,
+    site: Option<&'a str>,
+    round: Option<&'a str>,
+    date: Option<&'a str>,
+    white_elo: Option<u16>,
+    black_elo: Option<u16>,
+    eco: Option<String>,
+    result: Option<&'static str>,
+    plies: u32,
+    status: Option<&'static str>,
+    errors: u32,
+}
+
+/// The last line of `--format json`.
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    r#type: &'static str,
+    file: &'a str,
+    matches: u64,
+    indexed: bool,
+    seconds: f64,
+}
+
+fn non_empty(s: &str) -> Option<&str> {
+    Some(s).filter(|s| !s.is_empty())
+}
+
+impl<'a> JsonGame<'a> {
+    fn from_entry(file: &'a str, number: u64, g: &GameEntry<'a>) -> JsonGame<'a> {
+        JsonGame {
+            r#type: "game",
+            file,
+            game: number,
+            offset: g.offset(),
+            length: g.length(),
+            white: non_empty(g.text(TextTag::White)),
+            black: non_empty(g.text(TextTag::Black)),
+            event: non_empty(g.text(TextTag::Event)),
+            site: non_empty(g.text(TextTag::Site)),
+            round: non_empty(g.text(TextTag::Round)),
+            date: non_empty(g.text(TextTag::Date)),
+            white_elo: Some(g.white_elo()).filter(|&e| e > 0),
+            black_elo: Some(g.black_elo()).filter(|&e| e > 0),
+            eco: g.eco().map(|e| e.to_string()),
+            result: g.outcome().as_str(),
+            plies: g.plies(),
+            status: g.status().map(|s| s.as_str()),
+            errors: g.errors(),
+        }
+    }
+
+    fn from_facts(file: &'a str, number: u64, f: &'a GameFacts<'_>) -> JsonGame<'a> {
+        JsonGame {
+            r#type: "game",
+            file,
+            game: number,
+            offset: f.offset,
+            length: f.length,
+            white: non_empty(f.text(TextTag::White)),
+            black: non_empty(f.text(TextTag::Black)),
+            event: non_empty(f.text(TextTag::Event)),
+            site: non_empty(f.text(TextTag::Site)),
+            round: non_empty(f.text(TextTag::Round)),
+            date: non_empty(f.text(TextTag::Date)),
+            white_elo: Some(f.white_elo).filter(|&e| e > 0),
+            black_elo: Some(f.black_elo).filter(|&e| e > 0),
+            eco: f.eco.map(|e| e.to_string()),
+            result: f.outcome.as_str(),
+            plies: f.plies,
+            status: f.status.map(|s| s.as_str()),
+            errors: f.errors,
+        }
+    }
+}
+
+/// Writes matches in the chosen format.
+struct Printer<'o> {
+    out: &'o mut dyn Write,
+    format: SearchFormat,
+    count: bool,
+    matched: u64,
+}
+
+impl Printer<'_> {
+    /// The game's bytes, then a blank line (in the file's line ending).
+    fn pgn(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.matched += 1;
+        if self.count || self.format != SearchFormat::Pgn {
+            return Ok(());
+        }
+        self.out.write_all(bytes)?;
+        let crlf = memchr::memmem::find(bytes, b"\r\n").is_some();
+        self.out
+            .write_all(if crlf { b"\r\n\r\n" } else { b"\n\n" })
+    }
+
+    fn json(&mut self, record: &JsonGame<'_>) -> io::Result<()> {
+        self.matched += 1;
+        if self.count {
+            return Ok(());
+        }
+        serde_json::to_writer(&mut *self.out, record)?;
+        self.out.write_all(b"\n")
+    }
+
+    fn finish(&mut self, file: &str, indexed: bool, seconds: f64, quiet: bool) -> io::Result<u8> {
+        if self.count {
+            writeln!(self.out, "{}", self.matched)?;
+        } else if self.format == SearchFormat::Json {
+            let summary = JsonSummary {
+                r#type: "summary",
+                file,
+                matches: self.matched,
+                indexed,
+                seconds,
+            };
+            serde_json::to_writer(&mut *self.out, &summary)?;
+            self.out.write_all(b"\n")?;
+        }
+        self.out.flush()?;
+        if !quiet && !self.count && self.format == SearchFormat::Pgn {
+            let plural = if self.matched == 1 { "game" } else { "games" };
+            let how = if indexed { "with the index" } else { "by a scan" };
+            eprintln!(
+                "{} {plural} matched in `{file}` ({how}, {seconds:.3} s)",
+                self.matched
+            );
+        }
+        Ok(if self.matched > 0 {
+            EXIT_OK
+        } else {
+            EXIT_PROBLEMS
+        })
+    }
 }
 
 /// Runs `pgnkit search`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
-    let _ = args;
-    anyhow::bail!("search is being built")
+    let started = Instant::now();
+    let filter = filter(args);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut printer = Printer {
+        out: &mut out,
+        format: args.format,
+        count: args.count,
+        matched: 0,
+    };
+    let file = args.file.as_str();
+    if file != "-" && !args.scan {
+        if args.reindex {
+            crate::index::build(file, args.input_lang, args.jobs, args.quiet)?;
+        }
+        let path = Path::new(file);
+        let now = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
+        match Index::open(&index_path(path), path, &now) {
+            Ok(index) => {
+                search_index(&index, path, &filter, args.limit, &mut printer)?;
+                let seconds = started.elapsed().as_secs_f64();
+                return Ok(printer.finish(file, true, seconds, args.quiet)?);
+            }
+            Err(IndexError::Missing(_)) => {
+                if !args.quiet {
+                    if crate::index::check_indexable(file).is_ok() {
+                        eprintln!(
+                            "pgnkit: note: `{file}` has no index, so the whole file is scanned; \
+                             `pgnkit index {file}` would make searches fast"
+                        );
+                    } else {
+                        eprintln!("pgnkit: note: `{file}` has no index, so the whole file is scanned");
+                    }
+                }
+            }
+            Err(e) => bail!(
+                "{e}\nhelp: `pgnkit index {file}` rebuilds it (or add `--reindex` to this search); \
+                 `--scan` searches without it"
+            ),
+        }
+    }
+    search_scan(args, &filter, &mut printer)?;
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(printer.finish(file, false, seconds, args.quiet)?)
+}
+
+fn search_index(
+    index: &Index,
+    pgn: &Path,
+    filter: &Filter,
+    limit: Option<u64>,
+    printer: &mut Printer<'_>,
+) -> anyhow::Result<()> {
+    let found = index.search(filter, limit)?;
+    if printer.count {
+        printer.matched = found.len() as u64;
+        return Ok(());
+    }
+    index.verify_games()?;
+    let file = pgn.to_string_lossy();
+    match printer.format {
+        SearchFormat::Json => {
+            index.verify_strings()?;
+            for g in found {
+                let entry = index.game(g);
+                printer.json(&JsonGame::from_entry(&file, u64::from(g) + 1, &entry))?;
+            }
+        }
+        SearchFormat::Pgn => {
+            if found.is_empty() {
+                return Ok(());
+            }
+            let f = File::open(pgn).with_context(|| format!("cannot read `{file}`"))?;
+            // SAFETY: a read-only private map of the PGN file, as the input
+            // module maps it; only the matching games' pages are touched.
+            #[allow(unsafe_code)]
+            let map = unsafe { Mmap::map(&f) }.with_context(|| format!("cannot map `{file}`"))?;
+            for g in found {
+                let entry = index.game(g);
+                let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
+                let end = start.saturating_add(entry.length() as usize);
+                let Some(bytes) = map.get(start..end) else {
+                    bail!(
+                        "the index of `{file}` points past its end (game {}); rebuild it with `pgnkit index {file}`",
+                        u64::from(g) + 1
+                    );
+                };
+                printer.pgn(bytes)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A match found by a scan.
+struct ScanHit {
+    /// 0-based index of the game in its chunk.
+    index: u64,
+    /// The game's span in the chunk's data.
+    span: std::ops::Range<usize>,
+    /// The facts, for `--format json`.
+    facts: Option<GameFacts<'static>>,
+}
+
+struct ScanOut {
+    games: u64,
+    hits: Vec<ScanHit>,
+}
+
+/// Tests every game of a chunk, replaying it only when needed (a position
+/// filter, or JSON output with plies and status).
+fn scan_chunk(
+    chunk: &Chunk,
+    filter: &Filter,
+    options: &pgnkit_replay::Options,
+    json: bool,
+) -> ScanOut {
+    let data: &[u8] = &chunk.data;
+    let mut reader = Reader::with_range(data, chunk.range.clone());
+    let mut game = Game::default();
+    let mut out = ScanOut {
+        games: 0,
+        hits: Vec::new(),
+    };
+    while reader.read_game(&mut game) {
+        let index = out.games;
+        out.games += 1;
+        let mut facts = GameFacts::new(data, chunk.base, &game, None);
+        if !filter.matches(&mut facts) {
+            continue;
+        }
+        if filter.position.is_some() || json {
+            let report = replay_game(data, &game, options);
+            if let Some(key) = filter.position
+                && !report.keys.contains(&key)
+            {
+                continue;
+            }
+            facts = GameFacts::new(data, chunk.base, &game, Some(&report));
+        }
+        out.hits.push(ScanHit {
+            index,
+            span: game.span.clone(),
+            facts: json.then(|| facts.into_owned()),
+        });
+    }
+    out
+}
+
+/// The scan stopped because `--limit` was reached.
+#[derive(Debug)]
+struct LimitReached;
+
+impl std::fmt::Display for LimitReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("limit reached")
+    }
+}
+
+impl std::error::Error for LimitReached {}
+
+fn search_scan(args: &SearchArgs, filter: &Filter, printer: &mut Printer<'_>) -> anyhow::Result<()> {
+    let limit = args.limit.unwrap_or(u64::MAX);
+    if limit == 0 {
+        return Ok(());
+    }
+    let input = Input::open(&args.file)?;
+    let name = input.name.clone();
+    let progress = Progress::new(args.quiet, input.len);
+    let driver = Driver::new(args.jobs)?;
+    let options = replay_options(args.input_lang);
+    let json = args.format == SearchFormat::Json && !args.count;
+    let mut games_before = 0u64;
+    let result = driver.run(
+        input,
+        &progress,
+        |chunk| scan_chunk(chunk, filter, &options, json),
+        |chunk, found| {
+            for hit in found.hits {
+                let number = games_before + hit.index + 1;
+                match &hit.facts {
+                    Some(f) => printer.json(&JsonGame::from_facts(&name, number, f))?,
+                    None => printer.pgn(chunk.data.get(hit.span).unwrap_or_default())?,
+                }
+                if printer.matched >= limit {
+                    return Err(LimitReached.into());
+                }
+            }
+            games_before += found.games;
+            progress.games(games_before);
+            Ok(())
+        },
+    );
+    progress.finish();
+    match result {
+        Err(e) if e.is::<LimitReached>() => Ok(()),
+        other => other,
+    }
 }

@@ -113,6 +113,23 @@ impl<'a> GameFacts<'a> {
     pub fn text(&self, tag: TextTag) -> &str {
         &self.texts[tag as usize]
     }
+
+    /// The same facts, owning their strings.
+    pub fn into_owned(self) -> GameFacts<'static> {
+        GameFacts {
+            offset: self.offset,
+            length: self.length,
+            texts: self.texts.map(|t| Cow::Owned(t.into_owned())),
+            date: self.date,
+            eco: self.eco,
+            white_elo: self.white_elo,
+            black_elo: self.black_elo,
+            outcome: self.outcome,
+            plies: self.plies,
+            status: self.status,
+            errors: self.errors,
+        }
+    }
 }
 
 /// Status codes as stored (0: not replayed).

@@ -355,14 +355,28 @@ impl Builder {
     }
 }
 
-/// Writes `path` through `write`, atomically: the bytes go to a temporary
-/// file in the same directory (`.NAME.XXXXXX.tmp`), which is synced and
-/// renamed to `path` only when `write` succeeds. On any error the temporary
-/// file is removed and `path` is left as it was.
+/// Writes `path` through `write`, atomically: the bytes go to a new
+/// temporary file in the same directory (`.NAME.PID.N.tmp`, created like any
+/// new file, so with the usual permissions), which is synced and renamed to
+/// `path` only when `write` succeeds. On any error the temporary file is
+/// removed and `path` is left as it was.
 pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut std::fs::File) -> io::Result<()>,
 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+    /// Removes the temporary file unless it was renamed.
+    struct Guard<'p>(&'p Path, bool);
+    impl Drop for Guard<'_> {
+        fn drop(&mut self) {
+            if !self.1 {
+                let _ = std::fs::remove_file(self.0);
+            }
+        }
+    }
+
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -371,13 +385,26 @@ where
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    write(tmp.as_file_mut())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    let (mut file, tmp) = loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => break (f, tmp),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    };
+    let mut guard = Guard(&tmp, false);
+    write(&mut file)?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&tmp, path)?;
+    guard.1 = true;
     Ok(())
 }
 
