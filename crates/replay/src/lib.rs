@@ -39,9 +39,9 @@ pub mod text;
 pub use diagnostic::{Code, Diagnostic, Severity, Suggestion};
 pub use movetext::{MoveEvent, Visitor};
 pub use outcome::{Claim, ClaimKind, GameResult, Status};
-pub use text::Encoding;
+pub use text::{Encoding, GameText};
 
-use pgnkit_notation::{Language, LanguageSet, parse_annotation, parse_move};
+use pgnkit_notation::{Language, LanguageSet, parse_move};
 use pgnkit_pgn::{Game, SyntaxErrorKind};
 use shakmaty::{Chess, Color, Position};
 
@@ -123,8 +123,8 @@ pub fn replay_game_with<V: Visitor>(
     options: &Options,
     visitor: &mut V,
 ) -> GameReport {
-    let bytes = input.get(game.span.clone()).unwrap_or_default();
-    let encoding = Encoding::detect(bytes);
+    let text = GameText::new(input, game.span.clone());
+    let encoding = text.encoding();
     let mut head: Vec<Diagnostic> = Vec::new();
     if let Encoding::Windows1252 { first_invalid } = encoding {
         let at = game.span.start + first_invalid;
@@ -199,17 +199,19 @@ pub fn replay_game_with<V: Visitor>(
     report.start = start.position.clone();
 
     let mut lang = options.language.unwrap_or(Language::En);
-    let mut pass = replay_movetext(game, encoding, &start.position, lang, visitor);
+    let mut pass = replay_movetext(game, text, &start.position, lang, visitor);
     if options.language.is_none()
         && pass
             .failure
             .as_ref()
             .is_some_and(|f| f.resolvable_elsewhere)
     {
-        if let Some(better) = detect_language(game, encoding, &start.position, &pass) {
+        if let Some(better) = detect_language(game, text, &start.position, &pass)
+            .filter(|&l| repair::language_is_evident(game, encoding, &start.position, l))
+        {
             visitor.restart();
             lang = better;
-            pass = replay_movetext(game, encoding, &start.position, lang, visitor);
+            pass = replay_movetext(game, text, &start.position, lang, visitor);
         }
     }
     report.language = lang;
@@ -226,7 +228,7 @@ pub fn replay_game_with<V: Visitor>(
 /// piece letter of the main line means a piece.
 fn detect_language(
     game: &Game<'_>,
-    encoding: Encoding,
+    text: GameText<'_>,
     start: &Chess,
     english: &Pass,
 ) -> Option<Language> {
@@ -236,11 +238,8 @@ fn detect_language(
         let Some(token) = game.tokens.get(i) else {
             continue;
         };
-        let text = encoding.decode(token.text);
-        if parse_annotation(&text).is_some() {
-            continue;
-        }
-        if let Ok(mt) = parse_move(&text) {
+        let word = text.slice(token.span.clone(), token.text);
+        if let Ok(mt) = parse_move(&word) {
             let langs = mt.languages();
             if english.failure.as_ref().is_some_and(|f| f.token == i) {
                 failing = langs;
@@ -256,7 +255,7 @@ fn detect_language(
         if lang == Language::En {
             continue;
         }
-        let plies = probe_main_line(game, encoding, start, lang);
+        let plies = probe_main_line(game, text, start, lang);
         if best.is_none_or(|(b, _)| plies > b) {
             best = Some((plies, lang));
         }
@@ -267,6 +266,7 @@ fn detect_language(
 
 fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Diagnostic>) {
     let pos = &pass.final_position;
+    let pass_auto = pass.tracker.automatic_end();
     report.plies = pass.plies;
     report.claims = pass.tracker.claims();
     report.keys = pass.tracker.keys().to_vec();
@@ -287,12 +287,42 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
     };
 
     // A definite Result tag must agree with a game the rules ended.
+    // The rules drew the game automatically before its last move: say so,
+    // and do not hold the players' result against the final position.
+    let mut continued = false;
+    if let Some((status, ply)) = pass_auto {
+        if ply < report.plies && report.status == status {
+            continued = true;
+            let law = if status == Status::FivefoldRepetition {
+                "the same position occurred for the fifth time (Law 9.6.1)"
+            } else {
+                "75 moves passed without a capture or pawn move (Law 9.6.2)"
+            };
+            let span = report
+                .moves
+                .get(ply as usize)
+                .and_then(|m| game.tokens.get(m.token))
+                .map_or(game.span.start..game.span.start, |t| t.span.clone());
+            let mut d = Diagnostic::new(
+                Code::MovesAfterDraw,
+                span,
+                format!("the game went on after the rules drew it at ply {ply}: {law}"),
+            );
+            d.ply = Some(ply + 1);
+            d.help.push(format!(
+                "under the Laws the game ended there as a draw; the remaining {} plies were still checked",
+                report.plies - ply
+            ));
+            report.diagnostics.push(d);
+        }
+    }
+
     // Without a Result tag, the movetext's termination marker is the record.
     let recorded = report
         .result_tag
         .clone()
         .or_else(|| game.result().map(|r| r.as_str().to_owned()));
-    if let (Some(rule), Some(tag)) = (report.result, recorded.as_deref()) {
+    if let (Some(rule), Some(tag), false) = (report.result, recorded.as_deref(), continued) {
         if let Some(written) = GameResult::from_tag(tag) {
             if written != rule {
                 let span = match game.tag("Result") {
