@@ -9,26 +9,468 @@
 //! written from the other side's point of view, a move left out, and two
 //! moves of one side written in swapped order.
 //!
-//! Every suggestion is confirmed by replaying the rest of the main line with
-//! it; confirmed fixes rank first, then the more plausible slip, then the
-//! longer replay. The search is bounded: a few dozen candidate moves, each
-//! confirmed by a replay of the remaining tokens that stops at the first
-//! failure.
+//! Every candidate is checked by replaying the rest of the main line with it.
+//! The replay also counts how well the written record fits the repaired game
+//! (check marks where the moves give check, move numbers where the plies
+//! are, SAN written as SAN would be written), so that among fixes that all
+//! replay, the one the record agrees with ranks first. Confirmed fixes rank
+//! first, then the more plausible slip and the better fit.
+//!
+//! A game with several errors: after the first error, the replay goes on
+//! with the best fix applied, and each later error is reported as its own
+//! diagnostic with its own suggestions. When the game replays to the end
+//! with every top fix applied, those fixes are confirmed.
+//!
+//! The search is bounded: a few dozen candidates per error are screened with
+//! a short replay, the best ten are followed to the end, and a budget of
+//! replayed plies per game caps the total.
 
-use pgnkit_notation::{Language, Notation, Style, parse_annotation, parse_move, write_move};
-use pgnkit_pgn::Game;
-use shakmaty::{Chess, Move, Position, san::San};
+use pgnkit_notation::{
+    Language, MoveToken, Notation, ResolveError, Style, Suffix, parse_annotation, parse_move,
+    write_move,
+};
+use pgnkit_pgn::{Game, TokenKind};
+use shakmaty::{Chess, Color, Move, Position, Role, san::San};
 
-use crate::diagnostic::{Code, Suggestion};
-use crate::movetext::Pass;
+use crate::diagnostic::{Code, Diagnostic, Suggestion};
+use crate::movetext::{Pass, probe_main_line};
 use crate::text::Encoding;
 
 /// At most this many suggestions are attached to a diagnostic.
 pub const MAX_SUGGESTIONS: usize = 5;
-/// Candidate replacements confirmed by replay, most plausible first.
-const MAX_CONFIRM: usize = 12;
+/// Candidates screened with a short replay, per error and kind.
+const SCREEN: usize = 32;
+/// Plies replayed when screening.
+const SCREEN_PLIES: usize = 24;
+/// Candidates followed to the end of the game, per error.
+const MAX_CONFIRM: usize = 10;
+/// Errors reported after the first one (with the best fixes applied).
+const MAX_FOLLOWING: usize = 16;
+/// Plies replayed for one game's repair, all candidates and errors together.
+const BUDGET: u64 = 40_000;
+/// Cost of one place where the written record disagrees with a repaired game.
+const MISMATCH_COST: f32 = 0.3;
 
-/// Attaches suggestions to the main line's first error in `pass`.
+/// One word of the main line, read once.
+struct Word {
+    text: String,
+    token: Option<MoveToken>,
+    /// The move number written just before it: (number, written with `...`).
+    number: Option<(u32, bool)>,
+    /// Index in `game.tokens`.
+    index: usize,
+}
+
+/// The main line as written, and the replay budget.
+struct Line {
+    words: Vec<Word>,
+    lang: Language,
+    /// The writer marks checks (some word carries `+` or `#`).
+    marks_checks: bool,
+    budget: u64,
+}
+
+/// How far a position replays through the words from some index on.
+#[derive(Clone, Debug, Default)]
+struct Follow {
+    /// Words replayed.
+    replayed: u32,
+    /// Every word up to the end replayed.
+    complete: bool,
+    /// Places where the record disagrees with the replayed game.
+    mismatches: u32,
+    /// The first word that failed, the position before it and its ply.
+    stop: Option<Stop>,
+}
+
+#[derive(Clone, Debug)]
+struct Stop {
+    word: usize,
+    position: Chess,
+    ply: u32,
+    /// The last (up to two) words played before it: (word, position before it).
+    recent: Vec<(usize, Chess)>,
+}
+
+/// A fix under consideration.
+#[derive(Clone, Debug)]
+struct Candidate {
+    suggestion: Suggestion,
+    cost: f32,
+    follow: Follow,
+    /// Followed to the end (or to its first failure), not only screened.
+    full: bool,
+    /// How to go on from the fix: the position after it and the next word.
+    resume: Option<(Chess, usize, u32)>,
+}
+
+impl Candidate {
+    fn score(&self) -> f32 {
+        let mut s = self.cost + MISMATCH_COST * self.follow.mismatches as f32;
+        if !self.follow.complete {
+            // A fix after which the game soon fails again is less likely.
+            s += 2.0 / (1.0 + self.follow.replayed as f32).sqrt();
+        }
+        s
+    }
+}
+
+fn rank(cands: &mut [Candidate]) {
+    cands.sort_by(|a, b| {
+        b.follow
+            .complete
+            .cmp(&a.follow.complete)
+            .then(a.score().total_cmp(&b.score()))
+            .then(b.follow.replayed.cmp(&a.follow.replayed))
+    });
+}
+
+impl Line {
+    fn new(game: &Game<'_>, encoding: Encoding, main_tokens: &[usize], lang: Language) -> Line {
+        let mut words = Vec::with_capacity(main_tokens.len());
+        let mut marks_checks = false;
+        for &i in main_tokens {
+            let Some(t) = game.tokens.get(i) else {
+                continue;
+            };
+            let text = encoding.decode(t.text).into_owned();
+            let token = parse_move(&text).ok();
+            if token.is_some_and(|t| t.suffix() != Suffix::None) {
+                marks_checks = true;
+            }
+            words.push(Word {
+                number: number_before(game, i),
+                token,
+                text,
+                index: i,
+            });
+        }
+        Line {
+            words,
+            lang,
+            marks_checks,
+            budget: BUDGET,
+        }
+    }
+
+    fn resolve(&self, word: usize, pos: &Chess) -> Option<Move> {
+        let w = self.words.get(word)?;
+        w.token?.resolve(pos, self.lang).ok()
+    }
+
+    /// Places where `word`, played as `m` from `pos`, disagrees with the record.
+    fn mismatches(&self, word: &Word, pos: &Chess, m: Move, after: &Chess) -> u32 {
+        let mut n = 0;
+        if self.marks_checks {
+            if let Some(t) = word.token {
+                if (t.suffix() != Suffix::None) != after.is_check() {
+                    n += 1;
+                }
+            }
+        }
+        if let Some((number, black)) = word.number {
+            if number != pos.fullmoves().get() || (black && pos.turn() == Color::White) {
+                n += 1;
+            }
+        }
+        if self.lang == Language::En && word.text.is_ascii() {
+            let written = core(&word.text);
+            if !written.starts_with(['O', '0']) && written != San::from_move(pos, m).to_string() {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Replays from `pos` the words from `from` on (`ply` is the ply of the
+    /// first), at most `limit` of them.
+    fn follow(&mut self, mut pos: Chess, from: usize, mut ply: u32, limit: usize) -> Follow {
+        let mut f = Follow::default();
+        let mut recent: Vec<(usize, Chess)> = Vec::new();
+        let mut i = from;
+        while i < self.words.len() {
+            if f.replayed as usize >= limit || self.budget == 0 {
+                return f;
+            }
+            self.budget -= 1;
+            let Some(word) = self.words.get(i) else {
+                break;
+            };
+            if parse_annotation(&word.text).is_some() {
+                i += 1;
+                continue;
+            }
+            let Some(m) = self.resolve(i, &pos) else {
+                f.stop = Some(Stop {
+                    word: i,
+                    position: pos,
+                    ply,
+                    recent,
+                });
+                return f;
+            };
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            f.mismatches += self.mismatches(word, &pos, m, &after);
+            if recent.len() == 2 {
+                recent.remove(0);
+            }
+            recent.push((i, pos));
+            pos = after;
+            f.replayed += 1;
+            ply += 1;
+            i += 1;
+        }
+        f.complete = true;
+        f
+    }
+
+    /// The candidate fixes for the word `k` that fails in `pos` (ply `ply`);
+    /// `recent` are the (up to two) words played just before it.
+    fn candidates(
+        &mut self,
+        k: usize,
+        pos: &Chess,
+        ply: u32,
+        recent: &[(usize, Chess)],
+    ) -> Vec<Candidate> {
+        let Some(word) = self.words.get(k) else {
+            return Vec::new();
+        };
+        let written = Written::new(&word.text, self.lang);
+        let token = word.token;
+        let mut replace: Vec<(f32, Move, &'static str)> = Vec::new();
+
+        // 1. The token fits several moves: one of those.
+        if let Some(Err(ResolveError::Ambiguous(moves))) = token.map(|t| t.resolve(pos, self.lang))
+        {
+            for m in moves {
+                let (cost, why) = match m.promotion() {
+                    Some(Role::Queen) => (0.05, "the promotion piece left out"),
+                    Some(_) => (0.3, "the promotion piece left out"),
+                    None => (0.1, "a missing disambiguation"),
+                };
+                replace.push((cost, m, why));
+            }
+        }
+        // 2. One move written wrongly: the legal moves whose written forms
+        //    are closest to the token.
+        let mut scored: Vec<(f32, Move, &'static str)> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !replace.iter().any(|(_, r, _)| r == m))
+            .filter_map(|m| {
+                let (cost, why) = written.cost(pos, &m, self.lang);
+                (cost <= 2.0).then_some((cost, m, why))
+            })
+            .collect();
+        scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+        scored.truncate(SCREEN);
+        replace.extend(scored);
+
+        let mut cands: Vec<Candidate> = Vec::new();
+        for (cost, m, why) in replace {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let follow = self.follow(after.clone(), k + 1, ply + 1, SCREEN_PLIES);
+            cands.push(Candidate {
+                suggestion: Suggestion::Replace {
+                    san: san(pos, m),
+                    confirmed: false,
+                    replays: None,
+                    reason: why.to_owned(),
+                },
+                cost,
+                follow,
+                full: false,
+                resume: Some((after, k + 1, ply + 1)),
+            });
+        }
+
+        // 3. A move left out: one legal move inserted at the failing ply or
+        //    one or two plies earlier, so that the words from there on
+        //    become the other side's.
+        let mut bases: Vec<(usize, usize, Chess)> = vec![(0, k, pos.clone())];
+        for (back, (w, p)) in recent.iter().rev().enumerate() {
+            bases.push((back + 1, *w, p.clone()));
+        }
+        let mut inserts: Vec<Candidate> = Vec::new();
+        for (back, first, base) in bases {
+            let at = ply.saturating_sub(back as u32);
+            for x in base.legal_moves() {
+                let mut after = base.clone();
+                after.play_unchecked(x);
+                if self.resolve(first, &after).is_none() {
+                    continue;
+                }
+                let follow = self.follow(after.clone(), first, at + 1, SCREEN_PLIES);
+                if (follow.replayed as usize) <= back {
+                    continue;
+                }
+                inserts.push(Candidate {
+                    suggestion: Suggestion::Insert {
+                        ply: at,
+                        san: san(&base, x),
+                        confirmed: false,
+                        replays: None,
+                        reason: "a move left out".to_owned(),
+                    },
+                    cost: 0.6 + back as f32 * 0.2,
+                    follow,
+                    full: false,
+                    resume: Some((after, first, at + 1)),
+                });
+            }
+        }
+        rank(&mut inserts);
+        inserts.truncate(SCREEN);
+        cands.extend(inserts);
+
+        // 4. Two moves of one side written in swapped order: the token and
+        //    the word two plies later, or the word two plies earlier and
+        //    the token.
+        if let Some(c) = self.swap(pos, k, ply) {
+            cands.push(c);
+        }
+        if let [(w, p), _] = recent {
+            if *w + 2 == k {
+                if let Some(c) = self.swap(p, *w, ply.saturating_sub(2)) {
+                    cands.push(c);
+                }
+            }
+        }
+
+        // Follow the best to the end.
+        rank(&mut cands);
+        for c in cands.iter_mut().take(MAX_CONFIRM) {
+            if c.follow.complete || c.follow.stop.is_some() {
+                c.full = true;
+                continue;
+            }
+            if let Some((after, next, next_ply)) = c.resume.clone() {
+                c.follow = self.follow(after, next, next_ply, usize::MAX);
+                c.full = true;
+            }
+        }
+        for c in &mut cands {
+            let replays = c.follow.replayed + 1;
+            let complete = c.follow.complete;
+            match &mut c.suggestion {
+                Suggestion::Replace {
+                    confirmed, replays: r, ..
+                }
+                | Suggestion::Insert {
+                    confirmed, replays: r, ..
+                }
+                | Suggestion::Swap {
+                    confirmed, replays: r, ..
+                } => {
+                    *confirmed = complete;
+                    *r = Some(replays);
+                }
+            }
+        }
+        rank(&mut cands);
+        dedup(&mut cands);
+        cands
+    }
+
+    /// Words `k` and `k + 2` played in the other order from `pos`.
+    fn swap(&mut self, pos: &Chess, k: usize, ply: u32) -> Option<Candidate> {
+        let m2 = self.resolve(k + 2, pos)?;
+        let mut p1 = pos.clone();
+        p1.play_unchecked(m2);
+        let reply = self.resolve(k + 1, &p1)?;
+        let mut p2 = p1.clone();
+        p2.play_unchecked(reply);
+        let m1 = self.resolve(k, &p2)?;
+        let mut p3 = p2.clone();
+        p3.play_unchecked(m1);
+        let follow = self.follow(p3.clone(), k + 3, ply + 3, SCREEN_PLIES);
+        let mut follow = follow;
+        follow.replayed += 2;
+        Some(Candidate {
+            suggestion: Suggestion::Swap {
+                ply,
+                san: [san(pos, m2), san(&p2, m1)],
+                confirmed: false,
+                replays: None,
+            },
+            cost: 0.7,
+            follow,
+            full: false,
+            resume: Some((p3, k + 3, ply + 3)),
+        })
+    }
+}
+
+/// Keeps the first of candidates that suggest the same thing.
+fn dedup(cands: &mut Vec<Candidate>) {
+    let mut seen: Vec<Suggestion> = Vec::new();
+    cands.retain(|c| {
+        let key = match &c.suggestion {
+            Suggestion::Replace { san, .. } => Suggestion::Replace {
+                san: san.clone(),
+                confirmed: false,
+                replays: None,
+                reason: String::new(),
+            },
+            Suggestion::Insert { ply, san, .. } => Suggestion::Insert {
+                ply: *ply,
+                san: san.clone(),
+                confirmed: false,
+                replays: None,
+                reason: String::new(),
+            },
+            Suggestion::Swap { ply, san, .. } => Suggestion::Swap {
+                ply: *ply,
+                san: san.clone(),
+                confirmed: false,
+                replays: None,
+            },
+        };
+        if seen.contains(&key) {
+            false
+        } else {
+            seen.push(key);
+            true
+        }
+    });
+}
+
+/// The move number written just before main-line token `i`, skipping
+/// comments and glyphs.
+fn number_before(game: &Game<'_>, i: usize) -> Option<(u32, bool)> {
+    let mut j = i;
+    while j > 0 {
+        j -= 1;
+        let t = game.tokens.get(j)?;
+        match t.kind {
+            TokenKind::MoveNumber { number, black } => return Some((number, black)),
+            TokenKind::Comment | TokenKind::Nag(_) => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The token without check, mate and glyph marks, castling with `O`.
+fn core(text: &str) -> String {
+    text.trim_end_matches(['+', '#', '!', '?'])
+        .replace('0', "O")
+}
+
+/// One error and what was found for it.
+struct Finding {
+    word: usize,
+    ply: u32,
+    position: Chess,
+    candidates: Vec<Candidate>,
+}
+
+/// Attaches suggestions to the main line's first error in `pass`; then, with
+/// the best fix applied, goes on and reports each later error of the main
+/// line as a diagnostic of its own, with suggestions.
 pub fn suggest(
     game: &Game<'_>,
     encoding: Encoding,
@@ -39,186 +481,183 @@ pub fn suggest(
     let Some(failure) = pass.failure.clone() else {
         return;
     };
-    let Some(at) = pass.main_tokens.iter().position(|&t| t == failure.token) else {
+    let Some(k) = pass.main_tokens.iter().position(|&t| t == failure.token) else {
         return;
     };
-    let texts: Vec<String> = pass.main_tokens[at..]
-        .iter()
-        .filter_map(|&i| game.tokens.get(i))
-        .map(|t| encoding.decode(t.text).into_owned())
-        .collect();
-    let Some((written, rest)) = texts.split_first() else {
+    if failure.position.legal_moves().is_empty() {
+        return; // moves after the end: nothing to repair
+    }
+    let mut line = Line::new(game, encoding, &pass.main_tokens, lang);
+    if line.words.len() != pass.main_tokens.len() {
         return;
-    };
-    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
-    let pos = &failure.position;
-    let plies_after = rest.len() as u32;
-
-    let mut found: Vec<(Suggestion, f32)> = Vec::new();
-
-    // 1. One move written wrongly: rank the legal moves by how close their
-    //    written forms are to the token, confirm the closest.
-    let mut scored: Vec<(f32, Move, &'static str)> = pos
-        .legal_moves()
-        .into_iter()
-        .filter_map(|m| {
-            let (cost, why) = slip_cost(pos, &m, written, lang);
-            (cost <= 2.0).then_some((cost, m, why))
-        })
-        .collect();
-    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (cost, m, why) in scored.into_iter().take(MAX_CONFIRM) {
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        let replayed = replay_rest(after, &rest, lang);
-        found.push((
-            Suggestion::Replace {
-                san: san(pos, m),
-                confirmed: replayed == plies_after,
-                replays: Some(replayed + 1),
-                reason: why.to_owned(),
-            },
-            cost,
-        ));
     }
-
-    // 2. A move left out: insert one legal move at the failing ply or one or
-    //    two plies earlier, so that the token becomes the other side's move.
-    let main = &pass.main_moves;
-    let fail_index = main.len(); // index of the failing ply among main moves
-    for back in 0..=2usize {
-        if back > fail_index {
-            break;
-        }
-        // Position before ply (failure.ply - back).
-        let mut base = start.clone();
-        for mm in &main[..fail_index - back] {
-            base.play_unchecked(mm.played);
-        }
-        // Tokens to replay after the inserted move: the `back` moves that
-        // were played, then the failing token, then the rest.
-        let mut tail: Vec<&str> = Vec::with_capacity(back + 1 + rest.len());
-        let played_texts: Vec<String> = main[fail_index - back..]
-            .iter()
-            .filter_map(|mm| game.tokens.get(mm.token))
-            .map(|t| encoding.decode(t.text).into_owned())
-            .collect();
-        tail.extend(played_texts.iter().map(String::as_str));
-        tail.push(written);
-        tail.extend(rest.iter().copied());
-        let ply = failure.ply - back as u32;
-        for x in base.legal_moves() {
-            let mut after = base.clone();
-            after.play_unchecked(x);
-            // Cheap filter: the next written move must now resolve.
-            let Some(first) = tail.first() else { continue };
-            if resolve(&after, first, lang).is_none() {
-                continue;
-            }
-            let replayed = replay_rest(after, &tail, lang);
-            if replayed as usize <= back {
-                continue;
-            }
-            found.push((
-                Suggestion::Insert {
-                    ply,
-                    san: san(&base, x),
-                    confirmed: replayed as usize == tail.len(),
-                    replays: Some(replayed + 1),
-                    reason: "a move left out".to_owned(),
-                },
-                0.6 + back as f32 * 0.3,
-            ));
-        }
-    }
-
-    // 3. Two moves of one side written in swapped order.
-    if rest.len() >= 2 {
-        if let Some(m2) = resolve(pos, rest[1], lang) {
-            let mut p1 = pos.clone();
-            p1.play_unchecked(m2);
-            if let Some(reply) = resolve(&p1, rest[0], lang) {
-                let mut p2 = p1.clone();
-                p2.play_unchecked(reply);
-                if let Some(m1) = resolve(&p2, written, lang) {
-                    let mut p3 = p2.clone();
-                    p3.play_unchecked(m1);
-                    let replayed = 3 + replay_rest(p3, &rest[2..], lang);
-                    found.push((
-                        Suggestion::Swap {
-                            ply: failure.ply,
-                            san: [san(pos, m2), san(&p2, m1)],
-                            confirmed: replayed == plies_after + 1,
-                            replays: Some(replayed),
-                        },
-                        0.7,
-                    ));
+    // The last two main-line moves before the failure, with their positions.
+    let mut recent: Vec<(usize, Chess)> = Vec::new();
+    {
+        let mut pos = start.clone();
+        let n = pass.main_moves.len();
+        for (j, mm) in pass.main_moves.iter().enumerate() {
+            if j + 2 >= n {
+                if let Some(w) = pass.main_tokens.iter().position(|&t| t == mm.token) {
+                    recent.push((w, pos.clone()));
                 }
             }
+            pos.play_unchecked(mm.played);
         }
     }
 
-    // Rank: confirmed first, then plausibility, then replay length.
-    found.sort_by(|(a, ca), (b, cb)| {
-        b.confirmed()
-            .cmp(&a.confirmed())
-            .then(ca.total_cmp(cb))
-            .then(replays(b).cmp(&replays(a)))
-    });
-    let mut seen: Vec<String> = Vec::new();
-    let mut suggestions = Vec::new();
-    for (s, _) in found {
-        let key = format!("{s:?}");
-        let key = key.split("replays").next().unwrap_or_default().to_owned();
-        if seen.contains(&key) {
-            continue;
-        }
-        seen.push(key);
-        suggestions.push(s);
-        if suggestions.len() == MAX_SUGGESTIONS {
+    let mut findings: Vec<Finding> = Vec::new();
+    let (mut word, mut ply, mut position) = (k, failure.ply, failure.position.clone());
+    loop {
+        let candidates = line.candidates(word, &position, ply, &recent);
+        let next = candidates
+            .first()
+            .and_then(|c| c.follow.stop.clone())
+            .filter(|_| findings.len() < MAX_FOLLOWING && line.budget > 0);
+        findings.push(Finding {
+            word,
+            ply,
+            position,
+            candidates,
+        });
+        let Some(stop) = next else { break };
+        if stop.position.legal_moves().is_empty() {
             break;
         }
+        word = stop.word;
+        ply = stop.ply;
+        position = stop.position;
+        recent = stop.recent;
     }
+    // The whole chain of top fixes replays to the end: each is confirmed.
+    let chain_complete = findings.len() > 1
+        && findings
+            .last()
+            .and_then(|f| f.candidates.first())
+            .is_some_and(|c| c.follow.complete);
 
-    let Some(diag) = pass.diagnostics.get_mut(failure.diagnostic) else {
-        return;
+    let plies_total = line.words.len() as u32;
+    for (n, f) in findings.into_iter().enumerate() {
+        let mut suggestions: Vec<Suggestion> = f
+            .candidates
+            .into_iter()
+            .take(MAX_SUGGESTIONS)
+            .map(|c| c.suggestion)
+            .collect();
+        if chain_complete {
+            if let Some(top) = suggestions.first_mut() {
+                set_confirmed(top);
+            }
+        }
+        let rest = plies_total.saturating_sub(f.word as u32 + 1);
+        let lines: Vec<String> = suggestions
+            .iter()
+            .enumerate()
+            .map(|(i, s)| help_line(s, rest, chain_complete && i == 0))
+            .collect();
+        if n == 0 {
+            let Some(diag) = pass.diagnostics.get_mut(failure.diagnostic) else {
+                return;
+            };
+            missing_move(diag, &suggestions);
+            if chain_complete || suggestions.first().is_some_and(|s| !s.confirmed()) {
+                // The moves after it were replayed after all, with the fix.
+                diag.help.retain(|h| !h.contains("not replayed"));
+            }
+            diag.help.splice(0..0, lines);
+            diag.suggestions = suggestions;
+        } else {
+            let Some(w) = line.words.get(f.word) else {
+                continue;
+            };
+            let mut d = later_error(game, &line, w, &f.position, f.ply);
+            missing_move(&mut d, &suggestions);
+            d.help = lines;
+            d.suggestions = suggestions;
+            pass.diagnostics.push(d);
+        }
+    }
+}
+
+fn set_confirmed(s: &mut Suggestion) {
+    match s {
+        Suggestion::Replace { confirmed, .. }
+        | Suggestion::Insert { confirmed, .. }
+        | Suggestion::Swap { confirmed, .. } => *confirmed = true,
+    }
+}
+
+/// An error found after the first, with the fixes before it applied.
+fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) -> Diagnostic {
+    let span = game
+        .tokens
+        .get(w.index)
+        .map_or(0..0, |t| t.span.clone());
+    let side = pos.turn();
+    let text = &w.text;
+    let after = "(reading the moves before it with the suggested fixes applied)";
+    let mut d = match w.token.map(|t| t.resolve(pos, line.lang)) {
+        None => Diagnostic::new(
+            Code::UnparsableMove,
+            span,
+            format!("`{text}` is not a move in any notation pgnkit reads {after}"),
+        ),
+        Some(Err(ResolveError::Ambiguous(moves))) => {
+            let names: Vec<String> = moves.iter().map(|m| format!("`{}`", san(pos, *m))).collect();
+            Diagnostic::new(
+                Code::AmbiguousMove,
+                span,
+                format!("`{text}` is ambiguous: {} fit {after}", names.join(", ")),
+            )
+        }
+        Some(Err(ResolveError::UnknownPiece)) => Diagnostic::new(
+            Code::UnparsableMove,
+            span,
+            format!("`{text}` names no piece in {} notation {after}", line.lang.name()),
+        ),
+        _ => Diagnostic::new(
+            Code::IllegalMove,
+            span,
+            format!(
+                "`{text}` is not a legal move for {} here {after}",
+                crate::diagnostic::side_name(side)
+            ),
+        ),
     };
-    if let Some(top) = suggestions.first() {
-        if matches!(top, Suggestion::Insert { .. })
-            && top.confirmed()
-            && matches!(diag.code, Code::IllegalMove | Code::UnparsableMove)
-        {
+    d.ply = Some(ply);
+    d.move_number = Some(pos.fullmoves().get());
+    d.side = Some(side);
+    d.token = Some(text.clone());
+    d
+}
+
+/// A confirmed insertion on top makes an illegal or unparsable move a
+/// `missing-move` error.
+fn missing_move(diag: &mut Diagnostic, suggestions: &[Suggestion]) {
+    if let Some(top @ Suggestion::Insert { ply, .. }) = suggestions.first() {
+        if top.confirmed() && matches!(diag.code, Code::IllegalMove | Code::UnparsableMove) {
             diag.code = Code::MissingMove;
             diag.severity = Code::MissingMove.severity();
             diag.message = format!(
-                "{}; with one move inserted before it, the game replays to the end",
+                "{}; a move seems to be left out before it: with one move inserted as ply {ply}, the game replays",
                 diag.message
             );
         }
     }
-    let lines: Vec<String> = suggestions
-        .iter()
-        .map(|s| help_line(s, plies_after))
-        .collect();
-    diag.help.splice(0..0, lines);
-    diag.suggestions = suggestions;
 }
 
-fn replays(s: &Suggestion) -> u32 {
-    match s {
-        Suggestion::Replace { replays, .. }
-        | Suggestion::Insert { replays, .. }
-        | Suggestion::Swap { replays, .. } => replays.unwrap_or(0),
-    }
-}
-
-fn help_line(s: &Suggestion, rest: u32) -> String {
+fn help_line(s: &Suggestion, rest: u32, with_later: bool) -> String {
     let then = |confirmed: bool, replays: Option<u32>| {
+        let later = if with_later {
+            ", with the fixes suggested for the later errors"
+        } else {
+            ""
+        };
         if confirmed {
             match rest {
-                0 => "(the game then ends legally)".to_owned(),
-                1 => "(the remaining move then replays)".to_owned(),
-                n => format!("(the remaining {n} moves then replay)"),
+                0 => format!("(the game then ends legally{later})"),
+                1 => format!("(the remaining move then replays{later})"),
+                n => format!("(the remaining {n} moves then replay{later})"),
             }
         } else {
             format!(
@@ -269,10 +708,6 @@ fn san(pos: &Chess, m: Move) -> String {
     San::from_move(pos, m).to_string()
 }
 
-fn resolve(pos: &Chess, text: &str, lang: Language) -> Option<Move> {
-    parse_move(text).ok()?.resolve(pos, lang).ok()
-}
-
 /// How many of `tokens` replay from `pos` before the first that fails.
 pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
     let mut n = 0;
@@ -281,7 +716,7 @@ pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
             n += 1;
             continue;
         }
-        match resolve(&pos, t, lang) {
+        match parse_move(t).ok().and_then(|mt| mt.resolve(&pos, lang).ok()) {
             Some(m) => {
                 pos.play_unchecked(m);
                 n += 1;
@@ -290,6 +725,38 @@ pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
         }
     }
     n
+}
+
+/// Whether the main line of `game` gives real evidence for reading its piece
+/// letters as `lang` rather than as English: at least two moves whose
+/// letters mean nothing in English but something in `lang`, or the whole
+/// main line replaying under `lang`. One foreign-looking letter in an
+/// English game is more likely a slip (`Cc3` for `Nc3`) than a language.
+pub fn language_is_evident(game: &Game<'_>, encoding: Encoding, start: &Chess, lang: Language) -> bool {
+    let mut evidence = 0;
+    let mut words = 0u32;
+    let mut depth = 0u32;
+    for t in &game.tokens {
+        match t.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            TokenKind::Word if depth == 0 => {
+                let text = encoding.decode(t.text);
+                if parse_annotation(&text).is_some() {
+                    continue;
+                }
+                words += 1;
+                if let Ok(mt) = parse_move(&text) {
+                    let own = mt.own_languages();
+                    if mt.has_letters() && !own.contains(Language::En) && own.contains(lang) {
+                        evidence += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    evidence >= 2 || probe_main_line(game, encoding, start, lang) == words
 }
 
 /// Keeps only what carries the move: no check, mate or evaluation marks,
@@ -306,10 +773,105 @@ fn normalize(text: &str) -> Vec<char> {
             _ => out.push(c),
         }
     }
-    // "e.p." / "ep" at the end
     let s: String = out.iter().collect();
     let s = s.trim_end_matches("e.p.").trim_end_matches("ep").to_owned();
     s.chars().collect()
+}
+
+/// The token as written, in the forms it is compared in.
+struct Written {
+    /// Normalised.
+    plain: Vec<char>,
+    /// Ranks mirrored (a move written from the other side's point of view).
+    mirrored: Vec<char>,
+    /// The piece letters replaced by the English letter of a piece they
+    /// stand for in another language.
+    foreign: Vec<Vec<char>>,
+}
+
+impl Written {
+    fn new(text: &str, lang: Language) -> Written {
+        let plain = normalize(text);
+        let mirrored = plain
+            .iter()
+            .map(|&c| match c.to_digit(10) {
+                Some(d @ 1..=8) => char::from_digit(9 - d, 10).unwrap_or(c),
+                _ => c,
+            })
+            .collect();
+        // The leading piece letters: up to the first file, rank or capture.
+        let split = plain
+            .iter()
+            .position(|&c| is_file(c) || c.is_ascii_digit() || c == 'x')
+            .unwrap_or(plain.len());
+        let mut foreign = Vec::new();
+        if split > 0 && split < plain.len() && plain.first() != Some(&'O') {
+            let letters: String = plain[..split].iter().collect();
+            let upper = letters.to_uppercase();
+            for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+                let en = Language::En.letter(role);
+                if en == letters || lang.letter(role) == letters {
+                    continue;
+                }
+                if Language::ALL
+                    .iter()
+                    .any(|l| l.letter(role) == letters || l.letter(role) == upper)
+                {
+                    let mut v: Vec<char> = en.chars().collect();
+                    v.extend_from_slice(&plain[split..]);
+                    foreign.push(v);
+                }
+            }
+        }
+        Written {
+            plain,
+            mirrored,
+            foreign,
+        }
+    }
+
+    /// How plausible it is that `m` was meant, as a cost (0 = as written),
+    /// and the kind of slip.
+    fn cost(&self, pos: &Chess, m: &Move, lang: Language) -> (f32, &'static str) {
+        let mut best = (f32::INFINITY, "");
+        let mut buf = String::new();
+        let mut styles: Vec<Style> = vec![Style {
+            notation: Notation::San,
+            language: lang,
+            ..Style::SAN
+        }];
+        if lang != Language::En {
+            styles.push(Style::SAN);
+        }
+        styles.push(Style {
+            notation: Notation::Lan,
+            language: lang,
+            ..Style::SAN
+        });
+        for style in &styles {
+            buf.clear();
+            write_move(pos, m, style, &mut buf);
+            let f = normalize(&buf);
+            let d = distance(&f, &self.plain);
+            if d < best.0 {
+                best = (d, "a slip of the pen");
+            }
+            let dm = distance(&f, &self.mirrored) + 0.6;
+            if dm < best.0 {
+                best = (dm, "written from the other side");
+            }
+            for v in &self.foreign {
+                let dv = distance(&f, v) + 0.35;
+                if dv < best.0 {
+                    best = (dv, "a piece letter of another language");
+                }
+            }
+        }
+        if best.1 == "a slip of the pen" {
+            best.1 = classify(pos, m, &self.plain);
+        }
+        best
+    }
 }
 
 fn is_file(c: char) -> bool {
@@ -343,6 +905,14 @@ fn substitution(a: char, b: char) -> f32 {
         }
         return 0.9;
     }
+    if is_file(a) && !is_file(b) && b.is_lowercase() {
+        // A file letter read as another lower-case letter (g/q, h/k, f/t, a/o).
+        return if matches!((a, b), ('g', 'q') | ('h', 'k') | ('f', 't') | ('a', 'o')) {
+            0.45
+        } else {
+            0.9
+        };
+    }
     if a.is_ascii_digit() && b.is_ascii_digit() {
         if (a as i32 - b as i32).abs() == 1 {
             return 0.4;
@@ -355,16 +925,15 @@ fn substitution(a: char, b: char) -> f32 {
         }
         return 0.9;
     }
-    if (a == 'g' && b == '9')
-        || (a == '9' && b == 'g')
-        || (a == 'b' && b == '6')
-        || (a == '6' && b == 'b')
-    {
+    if matches!(
+        (a, b),
+        ('g', '9') | ('9', 'g') | ('b', '6') | ('6', 'b') | ('l', '1') | ('1', 'l')
+    ) {
         return 0.5;
     }
     if !a.is_lowercase() && !b.is_lowercase() && !a.is_ascii_digit() && !b.is_ascii_digit() {
         // One piece letter for another.
-        return 0.7;
+        return 0.55;
     }
     1.0
 }
@@ -373,14 +942,18 @@ fn indel(c: char) -> f32 {
     match c {
         'x' => 0.25,
         c if is_file(c) || c.is_ascii_digit() => 0.5,
-        _ => 0.7,
+        _ => 0.8,
     }
 }
 
 fn distance(a: &[char], b: &[char]) -> f32 {
-    let mut prev: Vec<f32> = (0..=b.len())
-        .map(|j| b[..j].iter().map(|&c| indel(c)).sum())
-        .collect();
+    let mut prev: Vec<f32> = Vec::with_capacity(b.len() + 1);
+    let mut acc = 0.0;
+    prev.push(0.0);
+    for &c in b {
+        acc += indel(c);
+        prev.push(acc);
+    }
     let mut cur = vec![0.0f32; b.len() + 1];
     for &ca in a {
         cur[0] = prev[0] + indel(ca);
@@ -393,60 +966,6 @@ fn distance(a: &[char], b: &[char]) -> f32 {
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
-}
-
-/// How plausible it is that `m` was meant when `written` was written, as a
-/// cost (0 = the same), and the kind of slip.
-fn slip_cost(pos: &Chess, m: &Move, written: &str, lang: Language) -> (f32, &'static str) {
-    let w = normalize(written);
-    let mirrored: Vec<char> = w
-        .iter()
-        .map(|&c| match c.to_digit(10) {
-            Some(d @ 1..=8) => char::from_digit(9 - d, 10).unwrap_or(c),
-            _ => c,
-        })
-        .collect();
-    let mut best = (f32::INFINITY, "");
-    let consider = |form: &str, extra: f32, why: &'static str, best: &mut (f32, &'static str)| {
-        let f = normalize(form);
-        let d = distance(&f, &w) + extra;
-        if d < best.0 {
-            *best = (d, why);
-        }
-        let dm = distance(&f, &mirrored) + extra + 0.6;
-        if dm < best.0 {
-            *best = (dm, "written from the other side");
-        }
-    };
-    let mut buf = String::new();
-    let languages: &[Language] = if lang == Language::En {
-        &[Language::En]
-    } else {
-        &[lang, Language::En]
-    };
-    for (k, &l) in languages.iter().chain(Language::ALL.iter()).enumerate() {
-        for notation in [Notation::San, Notation::Lan] {
-            buf.clear();
-            let style = Style {
-                notation,
-                language: l,
-                ..Style::SAN
-            };
-            write_move(pos, m, &style, &mut buf);
-            let extra = if k < languages.len() { 0.0 } else { 0.35 };
-            let why = if k < languages.len() {
-                "a slip of the pen"
-            } else {
-                "a piece letter of another language"
-            };
-            consider(&buf, extra, why, &mut best);
-        }
-    }
-    // Name the slip more precisely where the forms differ in one place.
-    if best.1 == "a slip of the pen" {
-        best.1 = classify(pos, m, &w);
-    }
-    best
 }
 
 fn classify(pos: &Chess, m: &Move, w: &[char]) -> &'static str {
@@ -468,6 +987,9 @@ fn classify(pos: &Chess, m: &Move, w: &[char]) -> &'static str {
     if f.len() > w.len() && f.first() == w.first() && f.last() == w.last() {
         return "a missing disambiguation";
     }
+    if m.role() == Role::Pawn && m.is_capture() && w.len() == 2 && f.ends_with(w) {
+        return "a pawn capture written as a push";
+    }
     if f.len() == w.len() {
         let diffs: Vec<(char, char)> = f
             .iter()
@@ -479,7 +1001,7 @@ fn classify(pos: &Chess, m: &Move, w: &[char]) -> &'static str {
             if a.is_ascii_digit() && b.is_ascii_digit() {
                 return "a rank off by one";
             }
-            if is_file(*a) && is_file(*b) {
+            if is_file(*a) {
                 return "a look-alike or neighbouring file letter";
             }
             if a.is_uppercase() || b.is_uppercase() {
@@ -500,5 +1022,15 @@ mod tests {
         assert!(distance(&normalize("Nd6"), &a) < distance(&normalize("Qf6"), &a) + 0.5);
         assert!(distance(&normalize("Bxe5"), &normalize("Be5")) <= 0.25);
         assert!(distance(&normalize("e4"), &normalize("e5")) <= 0.4);
+        // A wrong piece letter is likelier than a piece letter added to a pawn move.
+        assert!(distance(&normalize("Qf4"), &normalize("Kf4")) < distance(&normalize("f4"), &normalize("Kf4")));
+    }
+
+    #[test]
+    fn foreign_letters_are_read_as_their_piece() {
+        let w = Written::new("Cc3", Language::En);
+        assert!(w.foreign.contains(&vec!['N', 'c', '3']));
+        let w = Written::new("Кf3", Language::En);
+        assert!(w.foreign.contains(&vec!['N', 'f', '3']));
     }
 }
