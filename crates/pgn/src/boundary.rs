@@ -5,7 +5,7 @@
 //! 2. is not the continuation of a tag section split by an empty line (ChessBase writes
 //!    `[Event "..."]`, an empty line, then the other tags): when the last non-blank line before it is a
 //!    tag-looking line (`[` ... `]` after trimming) the `[` is a hard boundary only if it opens an
-//!    `[Event ` tag.
+//!    `Event` tag (`[Event "`, blanks allowed).
 //!
 //! The predicate only looks at the `[`, the blank lines before it and the one non-blank line before them,
 //! so it gives the same answer whether the input is lexed whole or cut into pieces at hard boundaries. The
@@ -30,10 +30,22 @@ pub fn is_hard_boundary(input: &[u8], pos: usize) -> bool {
     if !blank_before {
         return false;
     }
-    if input[pos..].starts_with(b"[Event ") {
+    if opens_event_tag(&input[pos..]) {
         return true;
     }
     !previous_line_is_tag(input, pos)
+}
+
+/// Whether `s` starts with `[`, optional blanks, `Event`, optional blanks and `"`.
+fn opens_event_tag(s: &[u8]) -> bool {
+    let blanks = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let Some(rest) = s.strip_prefix(b"[") else {
+        return false;
+    };
+    let Some(rest) = rest[blanks(rest)..].strip_prefix(b"Event") else {
+        return false;
+    };
+    rest[blanks(rest)..].starts_with(b"\"")
 }
 
 /// Whether the last non-blank line before `pos` looks like a tag line: after trimming spaces it starts

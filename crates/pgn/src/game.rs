@@ -50,6 +50,13 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// Whether the "game" is only comments and escape lines: no tag, no movetext, no error. Such runs
+    /// happen between hard boundaries (a file preamble of `%` lines, a lone comment between games, kept
+    /// so that nothing is lost); they are not games and should not be counted as games.
+    pub fn is_comment_only(&self) -> bool {
+        self.tags.is_empty() && self.errors.is_empty() && !self.has_movetext()
+    }
+
     /// Whether the game has any movetext token other than comments and escape lines.
     pub fn has_movetext(&self) -> bool {
         self.tokens

@@ -27,8 +27,12 @@ pub(crate) static CLASS: [u8; 256] = {
     t[b';' as usize] = DELIM;
     t[b'$' as usize] = DELIM;
     t[b'"' as usize] = DELIM;
+    t[b'*' as usize] = STAR;
     t
 };
+
+/// `*`: part of a word, except at its end (`a5*` is `a5` then the result `*`; `test_*.pgn` is a word).
+pub(crate) const STAR: u8 = 3;
 
 /// `…` HORIZONTAL ELLIPSIS in UTF-8.
 pub(crate) const ELLIPSIS: &[u8] = "…".as_bytes();
@@ -53,7 +57,7 @@ pub(crate) fn classify(word: &[u8]) -> Lexeme {
     if first.is_ascii_digit() {
         return classify_digits(word);
     }
-    if ((first == b'*' && word.len() == 1) || first == 0xC2)
+    if (first == 0xC2 || first == b'*')
         && let Some(r) = GameResult::from_bytes(word)
     {
         return Lexeme::Whole(TokenKind::Result(r));

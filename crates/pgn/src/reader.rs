@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use crate::boundary::is_hard_boundary;
 use crate::game::{Game, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
-use crate::movetext::{CLASS, DELIM, Lexeme, SPACE, WORD, classify, is_ellipsis};
+use crate::movetext::{CLASS, DELIM, Lexeme, SPACE, STAR, WORD, classify, is_ellipsis};
 use crate::tag::{TagParse, looks_like_tag, parse_tag};
 
 /// The UTF-8 byte order mark, skipped at offset 0.
@@ -72,6 +72,11 @@ impl<'a> Reader<'a> {
         true
     }
 
+    /// Whether `pos` is the first byte of a line.
+    fn at_column_0(&self, pos: usize) -> bool {
+        pos == self.start || matches!(self.input[pos - 1], b'\n' | b'\r')
+    }
+
     /// Lexes the next game into `game` (cleared first, buffers reused). Returns false at the end of the
     /// input (only whitespace or nothing left), with `game` empty.
     ///
@@ -88,6 +93,8 @@ impl<'a> Reader<'a> {
         let mut seen_movetext = false;
         let mut first = pos;
         let mut last_end = pos;
+        // Set once the result at depth 0 is read.
+        let mut ended = false;
 
         macro_rules! item {
             ($start:expr, $end:expr) => {{
@@ -122,6 +129,13 @@ impl<'a> Reader<'a> {
             let Some(&b) = buf.get(pos) else {
                 break;
             };
+            if ended {
+                // After the result, only comments and escape lines that follow without an empty line.
+                let comment = b == b'{' || b == b';' || (b == b'%' && self.at_column_0(pos));
+                if !comment || blank_line_in(&buf[last_end..pos]) {
+                    break;
+                }
+            }
             if CLASS[usize::from(b)] == DELIM {
                 match b {
                     b'{' => {
@@ -245,7 +259,7 @@ impl<'a> Reader<'a> {
                 }
                 continue;
             }
-            if b == b'%' && (pos == self.start || matches!(input[pos - 1], b'\n' | b'\r')) {
+            if b == b'%' && self.at_column_0(pos) {
                 let eol = memchr::memchr2(b'\n', b'\r', &input[pos..end]).map_or(end, |j| pos + j);
                 token!(TokenKind::Escape, pos + 1..eol, pos..eol);
                 pos = eol;
@@ -267,18 +281,11 @@ impl<'a> Reader<'a> {
                     token!(kind, ws..te, ws..te);
                     game.result_token = Some(game.tokens.len() - 1);
                     pos = te;
-                    break 'game;
+                    ended = true;
+                    continue;
                 }
                 TokenKind::MoveNumber { number, black } if !black => {
-                    if number == 1
-                        && seen_movetext
-                        && self.open.is_empty()
-                        && blank_line_in(&input[last_end..ws])
-                    {
-                        // A new game without tags.
-                        pos = ws;
-                        break 'game;
-                    }
+                    let mut black = false;
                     if te == we {
                         // `12 ...` / `12. …`: merge black's spaced dots into the number.
                         let q = skip_class(buf, we, SPACE);
@@ -286,12 +293,20 @@ impl<'a> Reader<'a> {
                             let r = skip_class(buf, q + 1, WORD);
                             if is_ellipsis(&buf[q..r]) {
                                 te = r;
-                                kind = TokenKind::MoveNumber {
-                                    number,
-                                    black: true,
-                                };
+                                black = true;
+                                kind = TokenKind::MoveNumber { number, black };
                             }
                         }
+                    }
+                    if number == 1
+                        && !black
+                        && seen_movetext
+                        && self.open.is_empty()
+                        && blank_line_in(&buf[last_end..ws])
+                    {
+                        // A new game without tags.
+                        pos = ws;
+                        break 'game;
                     }
                 }
                 _ => {}
@@ -356,10 +371,36 @@ fn bytes_equal(x: u64, c: u8) -> u64 {
     bytes_below(x ^ (ONES * u64::from(c)), 1)
 }
 
-/// The end of the word whose bytes continue at `i`: the first offset whose byte is not [`WORD`], or
-/// `buf.len()`. Looks at 8 bytes at a time (no branch per byte: words end at unpredictable places).
+/// The end of the word whose bytes continue at `i`: the first offset whose byte is not [`WORD`] (a `*`
+/// ends the word only when no word byte follows it), or `buf.len()`.
 #[inline(always)]
 fn word_end(buf: &[u8], mut i: usize) -> usize {
+    loop {
+        let p = word_candidate(buf, i);
+        let Some(&c) = buf.get(p) else {
+            return p;
+        };
+        match CLASS[usize::from(c)] {
+            WORD => i = p + 1, // a control byte: part of the word
+            STAR => {
+                if buf
+                    .get(p + 1)
+                    .is_none_or(|&n| !matches!(CLASS[usize::from(n)], WORD | STAR))
+                {
+                    return p;
+                }
+                i = p + 1;
+            }
+            _ => return p,
+        }
+    }
+}
+
+/// The first offset at or after `i` that may end a word: whitespace, a delimiter, `*`, or a control byte
+/// (or `buf.len()`). Looks at 8 bytes at a time: words end at unpredictable places, a branch per byte
+/// would be mispredicted at every word.
+#[inline(always)]
+fn word_candidate(buf: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = buf.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
         let x = u64::from_le_bytes(*chunk);
         let candidates = bytes_below(x, 0x21)
@@ -368,19 +409,20 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
             | bytes_equal(x & !ONES, b'(')
             | bytes_equal(x, b';')
             | bytes_equal(x, b'$')
-            | bytes_equal(x, b'"');
-        if candidates == 0 {
-            i += 8;
-            continue;
+            | bytes_equal(x, b'"')
+            | bytes_equal(x, b'*');
+        if candidates != 0 {
+            return i + (candidates.trailing_zeros() / 8) as usize;
         }
-        let p = i + (candidates.trailing_zeros() / 8) as usize;
-        // Control bytes below 0x20 other than whitespace are word bytes.
-        if CLASS[usize::from(buf[p])] != WORD {
-            return p;
-        }
-        i = p + 1;
+        i += 8;
     }
-    skip_class(buf, i, WORD)
+    while let Some(&b) = buf.get(i) {
+        if CLASS[usize::from(b)] != WORD || b < 0x21 {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// Whether whitespace `gap` contains an empty line (two line breaks, `\r\n` counting as one).

@@ -5,7 +5,9 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use pgnkit_pgn::{Game, Reader, boundary::is_hard_boundary, game_starts_near, split_at_games};
+use pgnkit_pgn::{
+    Game, Reader, SyntaxErrorKind, boundary::is_hard_boundary, game_starts_near, split_at_games,
+};
 
 fn corpus_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("PGNKIT_CORPUS")
@@ -127,7 +129,11 @@ fn check_coverage(name: &str, input: &[u8], games: &[Owned]) {
             last = span.end;
         }
     }
-    let bom = if input.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let bom = if input.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     for (offset, (&b, &c)) in input.iter().zip(&covered).enumerate().skip(bom) {
         assert!(
             c || b.is_ascii_whitespace(),
@@ -201,4 +207,93 @@ fn shift(g: &mut Owned, by: usize) {
     g.tags.iter_mut().for_each(|t| s(&mut t.2));
     g.tokens.iter_mut().for_each(|t| s(&mut t.1));
     g.errors.iter_mut().for_each(|e| s(&mut e.1));
+}
+
+/// An independent count of tag sections, line by line: a tag section starts at a line whose first
+/// non-blank byte is `[`, outside a `{}` comment, when the previous non-blank line was not a tag line
+/// (one that starts with `[` and ends with `]`), or when an empty line separates it from the previous tag
+/// line and it opens an `Event` tag. Lines starting with `;` or `%` are comments. It knows nothing else
+/// of PGN.
+fn count_tag_sections(input: &[u8]) -> usize {
+    let mut count = 0;
+    let mut in_brace = false;
+    let mut prev_was_tag = false;
+    let mut blank_since_prev = false;
+    let text = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    for raw in text.split(|&b| b == b'\n') {
+        let line = raw.split(|&b| b == b'\r').next().unwrap_or(raw);
+        let line = line.trim_ascii();
+        if line.is_empty() {
+            blank_since_prev = true;
+            continue;
+        }
+        let starts_tag = !in_brace && line[0] == b'[';
+        let event = line.starts_with(b"[Event ") || line.starts_with(b"[ Event ");
+        if starts_tag && (!prev_was_tag || (blank_since_prev && event)) {
+            count += 1;
+        }
+        let is_tag = starts_tag && line.ends_with(b"]");
+        if !starts_tag && !in_brace && (line[0] == b';' || line[0] == b'%') {
+            prev_was_tag = false;
+            blank_since_prev = false;
+            continue;
+        }
+        for &b in line {
+            match b {
+                b'{' => in_brace = true,
+                b'}' => in_brace = false,
+                _ => {}
+            }
+        }
+        prev_was_tag = is_tag;
+        blank_since_prev = false;
+    }
+    count
+}
+
+#[test]
+fn every_game_is_counted() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut total = 0;
+    let mut untagged = 0;
+    let mut comment_only = 0;
+    for path in pgn_files(&dir) {
+        let input = read(&path);
+        let name = path.display().to_string();
+        let mut reader = Reader::new(&input);
+        let mut game = Game::default();
+        let mut with_tags = 0;
+        while reader.read_game(&mut game) {
+            total += 1;
+            let broken_tag = game.errors.iter().any(|e| {
+                matches!(
+                    e.kind,
+                    SyntaxErrorKind::BadTag | SyntaxErrorKind::UnterminatedTag
+                )
+            });
+            if !game.tags.is_empty() || broken_tag {
+                with_tags += 1;
+            } else if game.is_comment_only() {
+                comment_only += 1;
+            } else {
+                untagged += 1;
+            }
+        }
+        // Known differences of the line counter, which does not know that a tag section can share a
+        // line with movetext, that a `[` line can be a tag of a game already in movetext (a new game),
+        // or that `[...]` inside `{}` spanning lines is a comment.
+        let expected = match path.file_name().and_then(|n| n.to_str()) {
+            // `[Event"..."][Round "11"]a4(b4$6)a6!?{comment}a5*[Event"..."]...`: two games on one line.
+            Some("test.pgn") if name.contains("pgn4web") => count_tag_sections(&input) + 1,
+            _ => count_tag_sections(&input),
+        };
+        assert_eq!(with_tags, expected, "{name}: games with a tag section");
+    }
+    eprintln!("{total} games, {untagged} without tags, {comment_only} only comments");
+    // SOURCES.md counts 55,000-odd `[Event ` lines over the corpus folders.
+    assert!(total > 50_000, "{total}");
+    assert!(
+        untagged < 100 && comment_only < 20,
+        "{untagged} {comment_only}"
+    );
 }
