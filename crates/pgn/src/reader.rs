@@ -404,8 +404,8 @@ fn word_candidate(buf: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = buf.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
         let x = u64::from_le_bytes(*chunk);
         let candidates = bytes_below(x, 0x21)
-            | bytes_equal(x | ONES * 0x20, b'{')
-            | bytes_equal(x | ONES * 0x20, b'}')
+            | bytes_equal(x | (ONES * 0x20), b'{')
+            | bytes_equal(x | (ONES * 0x20), b'}')
             | bytes_equal(x & !ONES, b'(')
             | bytes_equal(x, b';')
             | bytes_equal(x, b'$')
