@@ -47,7 +47,7 @@ const MAX_CONFIRM: usize = 10;
 /// Errors reported after the first one (with the best fixes applied).
 const MAX_FOLLOWING: usize = 16;
 /// Plies replayed for one game's repair, all candidates and errors together.
-const BUDGET: u64 = 40_000;
+const BUDGET: u64 = 12_000;
 /// Cost of one place where the written record disagrees with a repaired game.
 const MISMATCH_COST: f32 = 0.3;
 
@@ -295,8 +295,19 @@ impl Line {
             bases.push((back + 1, *w, p.clone()));
         }
         let mut inserts: Vec<Candidate> = Vec::new();
-        for (back, first, base) in bases {
+        for (b, (back, first, base)) in bases.into_iter().enumerate() {
             let at = ply.saturating_sub(back as u32);
+            // Where the move before the inserted one landed (for recaptures).
+            let last_to = if b == 0 {
+                recent.last().and_then(|(w, p)| self.resolve(*w, p)).map(|m| m.to())
+            } else {
+                recent
+                    .len()
+                    .checked_sub(b + 1)
+                    .and_then(|i| recent.get(i))
+                    .and_then(|(w, p)| self.resolve(*w, p))
+                    .map(|m| m.to())
+            };
             for x in base.legal_moves() {
                 let mut after = base.clone();
                 after.play_unchecked(x);
@@ -315,7 +326,7 @@ impl Line {
                         replays: None,
                         reason: "a move left out".to_owned(),
                     },
-                    cost: 0.6 + back as f32 * 0.2,
+                    cost: 0.6 + back as f32 * 0.2 + insert_prior(&base, x, last_to),
                     follow,
                     full: false,
                     resume: Some((after, first, at + 1)),
@@ -402,6 +413,21 @@ impl Line {
             resume: Some((p3, k + 3, ply + 3)),
         })
     }
+}
+
+/// How likely a left-out move is in itself: recaptures and captures are
+/// played (and left out) more often than quiet moves; checks too.
+fn insert_prior(base: &Chess, x: Move, last_to: Option<shakmaty::Square>) -> f32 {
+    let mut c = 0.0;
+    if x.is_capture() {
+        c -= if Some(x.to()) == last_to { 0.3 } else { 0.1 };
+    }
+    let mut after = base.clone();
+    after.play_unchecked(x);
+    if after.is_check() {
+        c -= 0.1;
+    }
+    c
 }
 
 /// Keeps the first of candidates that suggest the same thing.
