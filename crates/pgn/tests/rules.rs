@@ -351,7 +351,7 @@ fn hard_boundary_inside_an_unterminated_comment_or_variation() {
     );
     // Without the empty line, `[` stays inside the comment.
     let g = one(b"1. e4 {a\n[b]\n} e5 *");
-    assert_eq!(tokens(&g)[2..], ["C:a\n[b]\n", "W:e5"]);
+    assert_eq!(tokens(&g)[2..], ["C:a\n[b]\n", "W:e5", "R*:*"]);
     assert_eq!(g.tags.len(), 0);
     // ... and a `[` at the start of a line after movetext starts the next game.
     assert_eq!(games(b"1. e4 {a\n[b]\n} e5\n[c \"d\"]\n").len(), 2);
