@@ -90,15 +90,20 @@ impl Origin {
     /// a game start (offset 0 or a hard boundary), with up to `threads`
     /// threads.
     pub fn of_prefix(data: &[u8], start: usize, threads: usize) -> Origin {
+        Origin::in_pieces(data, start, threads, 4 << 20)
+    }
+
+    /// [`Origin::of_prefix`] with pieces of at least `piece` bytes.
+    fn in_pieces(data: &[u8], start: usize, threads: usize, piece: usize) -> Origin {
         let start = start.min(data.len());
         if start == 0 {
             return Origin::default();
         }
         let prefix = &data[..start];
         let threads = threads.max(1);
-        // Pieces of at least 4 MiB, cut at hard game starts, so lexing them
-        // apart gives exactly the games of the whole prefix.
-        let pieces = (start / (4 << 20)).clamp(1, threads * 4);
+        // Pieces cut at hard game starts, so lexing them apart gives exactly
+        // the games of the whole prefix.
+        let pieces = (start / piece.max(1)).clamp(1, threads * 4);
         let ranges = pgnkit_pgn::split_at_games(prefix, pieces);
         let count = |r: &Range<usize>| -> (u64, usize) {
             let mut reader = Reader::with_range(prefix, r.clone());
@@ -151,6 +156,35 @@ mod tests {
                 end = r.end;
             }
             assert_eq!(end, data.len(), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn origin_counted_in_parallel_pieces_is_the_same() {
+        let data: &[u8] = include_bytes!("../../testdata/scale/gotd.pgn");
+        let mut reader = Reader::new(data);
+        let mut game = Game::default();
+        let mut starts = Vec::new();
+        while reader.read_game(&mut game) {
+            starts.push(game.span.start);
+        }
+        assert_eq!(starts.len(), 171);
+        for n in [2u64, 5, 9] {
+            for k in 1..=n {
+                let start = Shard { k, n }.range(data).start;
+                let before = starts.iter().filter(|&&s| s < start).count() as u64;
+                let lines = crate::location::count_lines(&data[..start]);
+                let want = Origin {
+                    games: before,
+                    lines,
+                };
+                assert_eq!(Origin::of_prefix(data, start, 2), want, "{k}/{n}");
+                for piece in [1, 700, 5000] {
+                    for threads in [1, 3] {
+                        assert_eq!(Origin::in_pieces(data, start, threads, piece), want);
+                    }
+                }
+            }
         }
     }
 
