@@ -128,4 +128,11 @@ pub struct CheckArgs {
     /// Do not search for what the writer probably meant (faster on very broken files).
     #[arg(long)]
     pub no_suggestions: bool,
+    /// Write every game to the file given with -o, each confirmed top fix
+    /// applied and marked with a comment; unconfirmed problems stay as written.
+    #[arg(long, requires = "output")]
+    pub fix: bool,
+    /// The file `--fix` writes (replaced atomically).
+    #[arg(short = 'o', long, value_name = "FILE", requires = "fix")]
+    pub output: Option<String>,
 }

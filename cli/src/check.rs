@@ -82,6 +82,8 @@ pub struct ChunkOut {
     pub totals: Totals,
     /// Line breaks in the chunk.
     pub lines: usize,
+    /// The games with their confirmed fixes applied (`--fix`).
+    pub fixed: crate::fix::Fixed,
 }
 
 #[derive(Serialize)]
@@ -139,7 +141,13 @@ pub fn game_name(game: &Game<'_>, report: &GameReport) -> Option<String> {
 }
 
 /// Replays the games of one chunk.
-pub fn check_chunk(chunk: &Chunk, options: &Options, format: Format, with_games: bool) -> ChunkOut {
+pub fn check_chunk(
+    chunk: &Chunk,
+    options: &Options,
+    format: Format,
+    with_games: bool,
+    fix: bool,
+) -> ChunkOut {
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
@@ -147,11 +155,15 @@ pub fn check_chunk(chunk: &Chunk, options: &Options, format: Format, with_games:
         games: Vec::new(),
         totals: Totals::default(),
         lines: count_lines(chunk.bytes()),
+        fixed: crate::fix::Fixed::default(),
     };
     let mut cursor = Cursor::new(data, chunk.range.start);
     let mut index = 0u64;
     while reader.read_game(&mut game) {
         let report = replay_game(data, &game, options);
+        if fix {
+            crate::fix::fix_game(data, &game, &report, &mut out.fixed);
+        }
         let errors = report.errors();
         let warnings = report.warnings();
         out.totals.games += 1;
@@ -228,6 +240,11 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         suggestions: !args.no_suggestions,
     };
     let driver = Driver::new(args.input.jobs)?;
+    let mut fixed = match (&args.output, args.fix) {
+        (Some(path), true) => Some(crate::fix::FixOutput::create(path)?),
+        _ => None,
+    };
+    let fix = fixed.is_some();
     let files: Vec<String> = if args.input.files.is_empty() {
         vec!["-".to_owned()]
     } else {
@@ -257,9 +274,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         let result = driver.run(
             input,
             &progress,
-            |chunk| check_chunk(chunk, &options, format, args.games),
+            |chunk| check_chunk(chunk, &options, format, args.games, fix),
             |chunk, chunk_out| {
                 bytes += chunk.range.len() as u64;
+                if let Some(f) = fixed.as_mut() {
+                    f.write(&chunk_out.fixed)?;
+                }
                 for g in chunk_out.games {
                     let number = games_before + g.index + 1;
                     for mut l in g.diagnostics {
@@ -314,6 +334,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         _ => {}
     }
     out.flush()?;
+    if let Some(f) = fixed {
+        f.finish(args.input.quiet)?;
+    }
     Ok(if failed {
         EXIT_FAILURE
     } else if totals.errors > 0 || (args.strict && totals.warnings > 0) {

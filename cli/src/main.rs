@@ -11,6 +11,7 @@ mod check;
 mod convert;
 mod diff;
 mod driver;
+mod fix;
 mod index;
 mod input;
 mod location;

@@ -1,0 +1,282 @@
+//! `pgnkit check --fix -o FILE`: every game written out as it was read, with
+//! each confirmed top fix applied.
+//!
+//! A fix is applied only where the replay confirmed it (the rest of the game
+//! replays legally with it, and with the fixes of the later errors). The
+//! move is written in the game's own language, in SAN, followed by a comment
+//! that says what was written and what was applied:
+//! `Nd6 {pgnkit: "Nf6" written, "Nd6" applied}`. Everything else, unconfirmed
+//! problems included, is copied byte for byte (and still reported by
+//! `check`). The output file is replaced atomically: a temporary file beside
+//! it, renamed over it at the end.
+
+use std::io::{BufWriter, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use pgnkit_notation::{Notation, Style, parse_annotation, parse_move, write_move};
+use pgnkit_pgn::{Game, TokenKind};
+use pgnkit_replay::{GameReport, Suggestion};
+use shakmaty::{Chess, Move, Position, san::San};
+
+/// The fixed games of one chunk.
+#[derive(Default, Debug)]
+pub struct Fixed {
+    /// The games, fixes applied.
+    pub bytes: Vec<u8>,
+    /// Games with at least one fix.
+    pub games: u64,
+    /// Fixes applied.
+    pub fixes: u64,
+}
+
+/// One edit of a game's bytes: replace `range` (empty: insert) by `text`.
+struct Edit {
+    range: Range<usize>,
+    text: String,
+}
+
+/// A swap waiting for its second move: (ply, move in SAN).
+type PendingSwap = Option<(u32, String)>;
+
+/// Appends `game` (read from `data`) to `out` with each confirmed top fix
+/// of its main line applied.
+pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fixed) {
+    let span = game.span.clone();
+    let Some(bytes) = data.get(span.clone()) else {
+        return;
+    };
+    let edits = edits(game, report);
+    let mut last = 0usize;
+    for e in &edits {
+        let (s, t) = (e.range.start - span.start, e.range.end - span.start);
+        if s < last || t > bytes.len() {
+            continue;
+        }
+        out.bytes.extend_from_slice(&bytes[last..s]);
+        out.bytes.extend_from_slice(e.text.as_bytes());
+        last = t;
+    }
+    out.bytes.extend_from_slice(&bytes[last..]);
+    if !edits.is_empty() {
+        out.games += 1;
+        out.fixes += edits.len() as u64;
+    }
+    // Games stay separated by an empty line.
+    let trailing = out
+        .bytes
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'\n' || b == b'\r')
+        .filter(|&&b| b == b'\n')
+        .count();
+    for _ in trailing..2 {
+        out.bytes.push(b'\n');
+    }
+}
+
+/// The edits that apply the confirmed top fixes, in byte order.
+fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
+    let fixes: Vec<(Range<usize>, &Suggestion, String)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| !d.variation)
+        .filter_map(|d| {
+            d.suggestions
+                .first()
+                .filter(|s| s.confirmed())
+                .map(|s| (d.span.clone(), s, alternatives(&d.suggestions)))
+        })
+        .collect();
+    let mut edits = Vec::new();
+    if fixes.is_empty() {
+        return edits;
+    }
+    let lang = report.language;
+    let style = Style::new(Notation::San, lang);
+    let mut pos: Chess = report.start.clone();
+    let mut ply = 0u32;
+    let mut depth = 0u32;
+    let mut swap: PendingSwap = None;
+    let mut used = vec![false; fixes.len()];
+    for token in &game.tokens {
+        match token.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            TokenKind::Word if depth == 0 => {
+                let text = report.encoding.decode(token.text);
+                if parse_annotation(&text).is_some() {
+                    continue;
+                }
+                // A move left out before this one.
+                if let Some(i) = fixes.iter().enumerate().position(|(i, (s, f, _))| {
+                    !used[i]
+                        && s.start >= token.span.start
+                        && matches!(f, Suggestion::Insert { ply: p, .. } if *p == ply + 1)
+                }) {
+                    used[i] = true;
+                    let Some((_, Suggestion::Insert { san, .. }, also)) = fixes.get(i) else {
+                        break;
+                    };
+                    let Some(m) = san_move(&pos, san) else { break };
+                    let written = written(&pos, &m, &style);
+                    edits.push(Edit {
+                        range: token.span.start..token.span.start,
+                        text: format!(
+                            "{written} {{pgnkit: a move left out, \"{written}\" inserted{also}}} "
+                        ),
+                    });
+                    pos.play_unchecked(m);
+                    ply += 1;
+                }
+                let here = ply + 1;
+                let fix = fixes.iter().enumerate().position(|(i, (s, f, _))| {
+                    !used[i]
+                        && match f {
+                            Suggestion::Replace { .. } => *s == token.span,
+                            Suggestion::Swap { ply: p, .. } => {
+                                *p == here && s.start >= token.span.start
+                            }
+                            Suggestion::Insert { .. } => false,
+                        }
+                });
+                let replacement: Option<(String, String)> =
+                    match fix.and_then(|i| fixes.get(i).map(|f| (i, f))) {
+                        Some((i, (_, Suggestion::Replace { san, .. }, also))) => {
+                            used[i] = true;
+                            Some((san.clone(), also.clone()))
+                        }
+                        Some((i, (_, Suggestion::Swap { san, .. }, _))) => {
+                            used[i] = true;
+                            swap = Some((here + 2, san[1].clone()));
+                            Some((
+                                san[0].clone(),
+                                "; two moves written in swapped order".to_owned(),
+                            ))
+                        }
+                        _ => match &swap {
+                            Some((p, san)) if *p == here => {
+                                let s = san.clone();
+                                swap = None;
+                                Some((s, "; two moves written in swapped order".to_owned()))
+                            }
+                            _ => None,
+                        },
+                    };
+                let m = match replacement {
+                    Some((san, also)) => {
+                        let Some(m) = san_move(&pos, &san) else { break };
+                        let w = written(&pos, &m, &style);
+                        edits.push(Edit {
+                            range: token.span.clone(),
+                            text: format!(
+                                "{w} {{pgnkit: \"{text}\" written, \"{w}\" applied{also}}}"
+                            ),
+                        });
+                        m
+                    }
+                    None => match parse_move(&text)
+                        .ok()
+                        .and_then(|t| t.resolve(&pos, lang).ok())
+                    {
+                        Some(m) => m,
+                        // An unconfirmed problem: the rest stays as written.
+                        None => break,
+                    },
+                };
+                pos.play_unchecked(m);
+                ply += 1;
+            }
+            _ => {}
+        }
+    }
+    edits.sort_by_key(|e| (e.range.start, e.range.end));
+    edits
+}
+
+/// The other confirmed suggestions, for the comment: "; also possible: Nh6".
+fn alternatives(suggestions: &[Suggestion]) -> String {
+    let others: Vec<&str> = suggestions
+        .iter()
+        .skip(1)
+        .filter(|s| s.confirmed())
+        .filter_map(|s| match s {
+            Suggestion::Replace { san, .. } | Suggestion::Insert { san, .. } => Some(san.as_str()),
+            Suggestion::Swap { .. } => None,
+        })
+        .collect();
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!("; also possible: {}", others.join(", "))
+    }
+}
+
+fn san_move(pos: &Chess, san: &str) -> Option<Move> {
+    san.parse::<San>().ok()?.to_move(pos).ok()
+}
+
+fn written(pos: &Chess, m: &Move, style: &Style) -> String {
+    let mut s = String::new();
+    write_move(pos, m, style, &mut s);
+    s
+}
+
+/// The `-o FILE` of `--fix`: a temporary file beside FILE, renamed over it
+/// when every game is written.
+pub struct FixOutput {
+    file: BufWriter<tempfile::NamedTempFile>,
+    path: PathBuf,
+    games: u64,
+    fixes: u64,
+}
+
+impl FixOutput {
+    /// Starts writing to a temporary file beside `path`.
+    pub fn create(path: &str) -> anyhow::Result<FixOutput> {
+        let path = PathBuf::from(path);
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => Path::new(".").to_path_buf(),
+        };
+        let tmp = tempfile::Builder::new()
+            .prefix(".pgnkit-fix")
+            .tempfile_in(&dir)
+            .map_err(|e| anyhow::anyhow!("cannot write in {}: {e}", dir.display()))?;
+        Ok(FixOutput {
+            file: BufWriter::with_capacity(1 << 16, tmp),
+            path,
+            games: 0,
+            fixes: 0,
+        })
+    }
+
+    /// Writes the fixed games of one chunk.
+    pub fn write(&mut self, fixed: &Fixed) -> anyhow::Result<()> {
+        self.file.write_all(&fixed.bytes)?;
+        self.games += fixed.games;
+        self.fixes += fixed.fixes;
+        Ok(())
+    }
+
+    /// Renames the temporary file over the output and says what was done.
+    pub fn finish(self, quiet: bool) -> anyhow::Result<()> {
+        let tmp = self
+            .file
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", self.path.display(), e.error()))?;
+        tmp.persist(&self.path)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", self.path.display(), e.error))?;
+        if !quiet {
+            eprintln!(
+                "fixed {} {} in {} {}; wrote {}",
+                self.fixes,
+                if self.fixes == 1 { "move" } else { "moves" },
+                self.games,
+                if self.games == 1 { "game" } else { "games" },
+                self.path.display()
+            );
+        }
+        Ok(())
+    }
+}
