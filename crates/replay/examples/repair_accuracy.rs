@@ -334,7 +334,10 @@ fn inject(slip: Slip, g: &Clean, rng: &mut Rng) -> Option<(Vec<String>, Truth)> 
                 }
                 Truth::Swap {
                     ply: p as u32 + 1,
-                    san: [plain_san(pos, m), plain_san(&g.positions[p + 2], g.moves[p + 2])],
+                    san: [
+                        plain_san(pos, m),
+                        plain_san(&g.positions[p + 2], g.moves[p + 2]),
+                    ],
                 }
             }
             _ => {
@@ -373,9 +376,7 @@ fn rank_of(truth: &Truth, suggestions: &[Suggestion]) -> Option<usize> {
         (Truth::Insert { ply, san }, Suggestion::Insert { ply: p, san: s, .. }) => {
             p == ply && s == san
         }
-        (Truth::Swap { ply, san }, Suggestion::Swap { ply: p, san: s, .. }) => {
-            p == ply && s == san
-        }
+        (Truth::Swap { ply, san }, Suggestion::Swap { ply: p, san: s, .. }) => p == ply && s == san,
         _ => false,
     })
 }
@@ -494,7 +495,9 @@ fn main() {
                 }
             }
         }
-        if std::env::var_os("REPAIR_VERBOSE").is_some() && rank_of(&truth, &d.suggestions).is_some_and(|r| r > 0) {
+        if std::env::var_os("REPAIR_VERBOSE").is_some()
+            && rank_of(&truth, &d.suggestions).is_some_and(|r| r > 0)
+        {
             eprintln!(
                 "{slip:?} rank {:?}: truth {truth:?}; token {:?} ply {:?}; got {:?}",
                 rank_of(&truth, &d.suggestions),
@@ -639,7 +642,9 @@ fn run_multi(loaded: &[Clean], games: usize, rng: &mut Rng, options: &Options) {
             all_fixed += 1;
         }
     }
-    println!("| games | slips | reported at their ply | right fix in top 3 | games with all 3 right |");
+    println!(
+        "| games | slips | reported at their ply | right fix in top 3 | games with all 3 right |"
+    );
     println!("|---:|---:|---:|---:|---:|");
     println!(
         "| {cases} | {slips} | {:.1}% | {:.1}% | {:.1}% |",

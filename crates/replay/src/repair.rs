@@ -299,7 +299,10 @@ impl Line {
             let at = ply.saturating_sub(back as u32);
             // Where the move before the inserted one landed (for recaptures).
             let last_to = if b == 0 {
-                recent.last().and_then(|(w, p)| self.resolve(*w, p)).map(|m| m.to())
+                recent
+                    .last()
+                    .and_then(|(w, p)| self.resolve(*w, p))
+                    .map(|m| m.to())
             } else {
                 recent
                     .len()
@@ -368,13 +371,19 @@ impl Line {
             let complete = c.follow.complete;
             match &mut c.suggestion {
                 Suggestion::Replace {
-                    confirmed, replays: r, ..
+                    confirmed,
+                    replays: r,
+                    ..
                 }
                 | Suggestion::Insert {
-                    confirmed, replays: r, ..
+                    confirmed,
+                    replays: r,
+                    ..
                 }
                 | Suggestion::Swap {
-                    confirmed, replays: r, ..
+                    confirmed,
+                    replays: r,
+                    ..
                 } => {
                     *confirmed = complete;
                     *r = Some(replays);
@@ -586,7 +595,7 @@ pub fn suggest(
                 return;
             };
             missing_move(diag, &suggestions);
-            if chain_complete || suggestions.first().is_some_and(|s| !s.confirmed()) {
+            if !suggestions.is_empty() {
                 // The moves after it were replayed after all, with the fix.
                 diag.help.retain(|h| !h.contains("not replayed"));
             }
@@ -615,10 +624,7 @@ fn set_confirmed(s: &mut Suggestion) {
 
 /// An error found after the first, with the fixes before it applied.
 fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) -> Diagnostic {
-    let span = game
-        .tokens
-        .get(w.index)
-        .map_or(0..0, |t| t.span.clone());
+    let span = game.tokens.get(w.index).map_or(0..0, |t| t.span.clone());
     let side = pos.turn();
     let text = &w.text;
     let after = "(reading the moves before it with the suggested fixes applied)";
@@ -629,7 +635,10 @@ fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) ->
             format!("`{text}` is not a move in any notation pgnkit reads {after}"),
         ),
         Some(Err(ResolveError::Ambiguous(moves))) => {
-            let names: Vec<String> = moves.iter().map(|m| format!("`{}`", san(pos, *m))).collect();
+            let names: Vec<String> = moves
+                .iter()
+                .map(|m| format!("`{}`", san(pos, *m)))
+                .collect();
             Diagnostic::new(
                 Code::AmbiguousMove,
                 span,
@@ -639,7 +648,10 @@ fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) ->
         Some(Err(ResolveError::UnknownPiece)) => Diagnostic::new(
             Code::UnparsableMove,
             span,
-            format!("`{text}` names no piece in {} notation {after}", line.lang.name()),
+            format!(
+                "`{text}` names no piece in {} notation {after}",
+                line.lang.name()
+            ),
         ),
         _ => Diagnostic::new(
             Code::IllegalMove,
@@ -742,7 +754,10 @@ pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
             n += 1;
             continue;
         }
-        match parse_move(t).ok().and_then(|mt| mt.resolve(&pos, lang).ok()) {
+        match parse_move(t)
+            .ok()
+            .and_then(|mt| mt.resolve(&pos, lang).ok())
+        {
             Some(m) => {
                 pos.play_unchecked(m);
                 n += 1;
@@ -758,7 +773,12 @@ pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
 /// letters mean nothing in English but something in `lang`, or the whole
 /// main line replaying under `lang`. One foreign-looking letter in an
 /// English game is more likely a slip (`Cc3` for `Nc3`) than a language.
-pub fn language_is_evident(game: &Game<'_>, encoding: Encoding, start: &Chess, lang: Language) -> bool {
+pub fn language_is_evident(
+    game: &Game<'_>,
+    encoding: Encoding,
+    start: &Chess,
+    lang: Language,
+) -> bool {
     let mut evidence = 0;
     let mut words = 0u32;
     let mut depth = 0u32;
@@ -834,7 +854,13 @@ impl Written {
         if split > 0 && split < plain.len() && plain.first() != Some(&'O') {
             let letters: String = plain[..split].iter().collect();
             let upper = letters.to_uppercase();
-            for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+            for role in [
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ] {
                 let en = Language::En.letter(role);
                 if en == letters || lang.letter(role) == letters {
                     continue;
@@ -1049,7 +1075,10 @@ mod tests {
         assert!(distance(&normalize("Bxe5"), &normalize("Be5")) <= 0.25);
         assert!(distance(&normalize("e4"), &normalize("e5")) <= 0.4);
         // A wrong piece letter is likelier than a piece letter added to a pawn move.
-        assert!(distance(&normalize("Qf4"), &normalize("Kf4")) < distance(&normalize("f4"), &normalize("Kf4")));
+        assert!(
+            distance(&normalize("Qf4"), &normalize("Kf4"))
+                < distance(&normalize("f4"), &normalize("Kf4"))
+        );
     }
 
     #[test]
