@@ -301,7 +301,12 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
         let now = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
         match Index::open(&index_path(path), path, &now) {
             Ok(index) => {
-                search_index(&index, path, &filter, args.limit, &mut printer)?;
+                if let Err(e) = search_index(&index, path, &filter, args.limit, &mut printer) {
+                    match e.downcast_ref::<IndexError>() {
+                        Some(e) => bail!("{e}\n{}", rebuild_hint(file)),
+                        None => return Err(e),
+                    }
+                }
                 let seconds = started.elapsed().as_secs_f64();
                 return Ok(printer.finish(file, true, seconds, args.quiet)?);
             }
@@ -317,15 +322,19 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
                     }
                 }
             }
-            Err(e) => bail!(
-                "{e}\nhelp: `pgnkit index {file}` rebuilds it (or add `--reindex` to this search); \
-                 `--scan` searches without it"
-            ),
+            Err(e) => bail!("{e}\n{}", rebuild_hint(file)),
         }
     }
     search_scan(args, &filter, &mut printer)?;
     let seconds = started.elapsed().as_secs_f64();
     Ok(printer.finish(file, false, seconds, args.quiet)?)
+}
+
+fn rebuild_hint(file: &str) -> String {
+    format!(
+        "help: `pgnkit index {file}` rebuilds it (or add `--reindex` to this search); \
+         `--scan` searches without it"
+    )
 }
 
 fn search_index(
