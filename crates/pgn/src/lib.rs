@@ -47,7 +47,7 @@
 //! **Tags** are described [below](#tags): `[Name "value"]`, one line at most, human-friendly
 //! about spaces, brackets, quotes and backslashes inside values.
 //!
-//! **Movetext tokens.** Whitespace (ASCII space, tab, LF, VT, FF, CR) separates tokens. Words end at
+//! **Movetext tokens.** Whitespace (ASCII space, tab, LF, FF, CR, as `u8::is_ascii_whitespace`) separates tokens. Words end at
 //! whitespace and at `{ } ( ) [ ] ; $ "`; anything else (non-ASCII, NUL, invalid UTF-8, `!`, `?`, `%`,
 //! `.`) is part of a word. Then:
 //! - `{...}`: a comment (it may span lines and contain `; ( [`); `;` to the end of the line: a comment.

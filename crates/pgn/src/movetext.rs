@@ -4,7 +4,7 @@ use crate::game::{GameResult, TokenKind};
 
 /// Byte classes of the movetext lexer.
 pub(crate) const WORD: u8 = 0;
-/// ASCII whitespace (space, tab, LF, VT, FF, CR).
+/// ASCII whitespace as Rust defines it (space, tab, LF, FF, CR).
 pub(crate) const SPACE: u8 = 1;
 /// A byte that ends a word and starts something else: `{ } ( ) [ ] ; $ "`.
 pub(crate) const DELIM: u8 = 2;
@@ -15,7 +15,6 @@ pub(crate) static CLASS: [u8; 256] = {
     t[b' ' as usize] = SPACE;
     t[b'\t' as usize] = SPACE;
     t[b'\n' as usize] = SPACE;
-    t[0x0b] = SPACE;
     t[0x0c] = SPACE;
     t[b'\r' as usize] = SPACE;
     t[b'{' as usize] = DELIM;
