@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Corpus-wide cross-checks of `pgnkit check` (run by .ci/run).
+#
+#  1. `pgnkit check --games --format json` over every .pgn of the corpus with
+#     -j 1 and with -j 2: the outputs must be byte-identical (apart from the
+#     summary's "seconds", the one field that measures time), and no run may
+#     fail (exit 2) or panic.
+#  2. Game counts: for every file, the games pgnkit reports must equal the
+#     count of scripts/count_games.py (an independent splitter), and the
+#     summary's `games` must equal their sum.
+#  3. scripts/compare_python_chess.py: no game python-chess replays cleanly
+#     may get an unexplained error from pgnkit.
+#
+# Every step runs even when an earlier one fails; the exit status is non-zero
+# if any failed.
+#
+# Environment:
+#   CORPUS   the corpus (default: ../shared/corpus beside the repo root). When
+#            it is missing the script FAILS if CI=true, else it skips.
+#   PGNKIT   the pgnkit binary (default: $CARGO_TARGET_DIR/release/pgnkit or
+#            target/release/pgnkit)
+#   PYCHESS_SAMPLE_MB, PYCHESS_EVERY  python-chess reads only every
+#            PYCHESS_EVERY-th game of files above PYCHESS_SAMPLE_MB MB
+#            (default 32 and 3: the 66 MB benchmark file, whose games mostly
+#            repeat the rest of the corpus)
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+corpus="${CORPUS:-$root/../shared/corpus}"
+if [ ! -d "$corpus" ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "corpus_check: FAIL: corpus not found at $corpus (CI=true: the corpus is required)" >&2
+    exit 1
+  fi
+  echo "corpus_check: SKIPPED: corpus not found at $corpus (set CORPUS=...)" >&2
+  exit 0
+fi
+corpus="$(cd "$corpus" && pwd)"
+pgnkit="${PGNKIT:-${CARGO_TARGET_DIR:-$root/target}/release/pgnkit}"
+if [ ! -x "$pgnkit" ]; then
+  echo "corpus_check: FAIL: no pgnkit binary at $pgnkit (cargo build --release -p pgnkit)" >&2
+  exit 1
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/pgnkit-corpus.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+failures=()
+fail() { failures+=("$1"); echo "corpus_check: FAIL: $1" >&2; }
+step() { printf '\n== corpus_check: %s\n' "$*" >&2; }
+
+mapfile -d '' files < <(find "$corpus" -type f -iname '*.pgn' -print0 | sort -z)
+[ "${#files[@]}" -gt 0 ] || { echo "corpus_check: FAIL: no .pgn files under $corpus" >&2; exit 1; }
+echo "corpus: $corpus (${#files[@]} .pgn files)" >&2
+
+# ---------------------------------------------------------------- 1. -j1 vs -j2
+run_check() { # JOBS OUT
+  local status=0 start
+  start=$(date +%s%N)
+  "$pgnkit" check --games --format json --quiet -j "$1" "${files[@]}" >"$2" 2>"$2.err" || status=$?
+  echo "pgnkit check -j $1: exit $status, $(wc -l <"$2") lines, $(( ($(date +%s%N) - start) / 1000000 )) ms" >&2
+  if [ "$status" -ge 2 ]; then
+    fail "pgnkit check -j $1 exited $status: $(tail -c 1000 "$2.err")"
+  fi
+}
+step "pgnkit check -j 1 and -j 2 on the whole corpus"
+run_check 1 "$work/j1.json"
+run_check 2 "$work/j2.json"
+strip_seconds() { sed -E 's/,?"seconds":[0-9.eE+-]+//' "$1"; }
+if ! cmp -s <(strip_seconds "$work/j1.json") <(strip_seconds "$work/j2.json"); then
+  fail "-j 1 and -j 2 outputs differ"
+  diff <(strip_seconds "$work/j1.json") <(strip_seconds "$work/j2.json") | head -n 20 >&2 || true
+else
+  echo "identical output with -j 1 and -j 2" >&2
+fi
+
+# ---------------------------------------------------------------- 2. game counts
+step "game counts: pgnkit vs scripts/count_games.py"
+python3 "$here/count_games.py" "${files[@]}" >"$work/counts.tsv" || fail "count_games.py failed"
+if ! python3 - "$work/j1.json" "$work/counts.tsv" <<'PY'
+import collections, json, sys
+records = collections.Counter()
+summary = None
+with open(sys.argv[1], encoding="utf-8") as handle:
+    for line in handle:
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        if record.get("type") == "game":
+            records[record.get("file")] += 1
+        elif record.get("type") == "summary":
+            summary = record
+bad = 0
+total = 0
+with open(sys.argv[2], encoding="utf-8") as handle:
+    for line in handle:
+        count, path = line.rstrip("\n").split("\t", 1)
+        total += int(count)
+        if records.get(path, 0) != int(count):
+            bad += 1
+            print(f"  {path}: pgnkit {records.get(path, 0)} games, count_games.py {count}")
+if summary is None:
+    print("  no summary line in pgnkit's output")
+    bad += 1
+elif summary.get("games") != sum(records.values()):
+    print(f"  summary games {summary.get('games')} != {sum(records.values())} game records")
+    bad += 1
+print(f"{total} games counted by count_games.py; {sum(records.values())} game records from pgnkit; "
+      f"{bad} disagreements")
+sys.exit(1 if bad else 0)
+PY
+then
+  fail "game counts differ (see above)"
+fi
+
+# ---------------------------------------------------------------- 3. python-chess
+step "python-chess cross-check"
+if ! python3 "$here/compare_python_chess.py" --json-from "$work/j1.json" \
+  --sample-above "${PYCHESS_SAMPLE_MB:-32}" --every "${PYCHESS_EVERY:-3}" "${files[@]}" >"$work/python.txt"; then
+  fail "compare_python_chess.py found unexplained disagreements (or failed)"
+fi
+# Every disagreement, classified, then the summary by class.
+cat "$work/python.txt" >&2
+[ -n "${CORPUS_CHECK_KEEP:-}" ] && cp "$work/python.txt" "$CORPUS_CHECK_KEEP"
+
+echo >&2
+if [ "${#failures[@]}" -gt 0 ]; then
+  echo "corpus_check: ${#failures[@]} check(s) failed:" >&2
+  printf '  - %s\n' "${failures[@]}" >&2
+  exit 1
+fi
+echo "corpus_check: all checks passed" >&2
