@@ -1,0 +1,229 @@
+//! Scoresheet repair through the binary: one fixture game per slip type, a
+//! game with several slips, and `check --fix`.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn fixture(name: &str) -> String {
+    format!("{}/../testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The error diagnostics of `check --format json` on `file`.
+fn errors(file: &str) -> Vec<Value> {
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["check", "--format", "json", file])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8_lossy(&out)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "diagnostic" && v["severity"] == "error")
+        .collect()
+}
+
+/// The SAN (or swap pair, or "insert ply SAN") of each suggestion.
+fn suggestions(d: &Value) -> Vec<String> {
+    d["suggestions"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| match s["action"].as_str() {
+                    Some("insert") => {
+                        format!("insert {} {}", s["ply"], s["san"].as_str().unwrap_or(""))
+                    }
+                    Some("swap") => format!("swap {} {}", s["ply"], s["san"]),
+                    _ => s["san"].as_str().unwrap_or("").to_owned(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_slip_type_gets_the_move_that_was_played() {
+    let errs = errors(&fixture("slips.pgn"));
+    // game, token, what was played, and whether it must be the first suggestion.
+    let expected: &[(u64, &str, &str, bool)] = &[
+        (1, "Ng3", "Ng4", true),
+        (2, "b5", "d5", true),
+        (3, "Bf5", "Nf5", true),
+        (4, "Cc3", "Nc3", true),
+        (5, "Rxf2", "Rf2", true),
+        // Both rooks reach g1 and the game replays with either: listed, in the top 3.
+        (6, "Rg1", "Rhg1", false),
+        (7, "d8+", "d8=Q", true),
+        (8, "Nd2", "Nd7", true),
+        (9, "gxf3", "insert 24 exf3", true),
+        (10, "Rxf3", "swap 59 [\"Bxc5\",\"Rxf3\"]", true),
+    ];
+    assert_eq!(errs.len(), expected.len(), "one error per game: {errs:#?}");
+    for (d, &(game, token, played, first)) in errs.iter().zip(expected) {
+        assert_eq!(d["game"], game);
+        assert_eq!(d["token"], token);
+        let s = suggestions(d);
+        if first {
+            assert_eq!(
+                s.first().map(String::as_str),
+                Some(played),
+                "game {game}: {s:?}"
+            );
+            assert_eq!(d["suggestions"][0]["confirmed"], true, "game {game}");
+        } else {
+            assert!(s.iter().take(3).any(|x| x == played), "game {game}: {s:?}");
+        }
+    }
+}
+
+#[test]
+fn left_out_move_is_a_missing_move_error_with_an_insert() {
+    let errs = errors(&fixture("slips.pgn"));
+    let d = errs.iter().find(|d| d["game"] == 9).expect("game 9");
+    assert_eq!(d["code"], "missing-move");
+    assert_eq!(d["suggestions"][0]["action"], "insert");
+    assert_eq!(d["suggestions"][0]["ply"], 24);
+}
+
+#[test]
+fn ambiguous_move_lists_both_rooks_first() {
+    let errs = errors(&fixture("slips.pgn"));
+    let d = errs.iter().find(|d| d["game"] == 6).expect("game 6");
+    assert_eq!(d["code"], "ambiguous-move");
+    let mut top2: Vec<String> = suggestions(d).into_iter().take(2).collect();
+    top2.sort();
+    assert_eq!(top2, ["Rag1", "Rhg1"]);
+}
+
+#[test]
+fn several_slips_in_one_game_are_each_reported_and_fixed() {
+    let errs = errors(&fixture("several.pgn"));
+    let got: Vec<(String, String)> = errs
+        .iter()
+        .map(|d| {
+            (
+                d["token"].as_str().unwrap_or("").to_owned(),
+                suggestions(d).first().cloned().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Bc5".to_owned(), "Be5".to_owned()),
+            ("Qf6".to_owned(), "Qf5".to_owned()),
+            ("Rq2".to_owned(), "Rg2".to_owned()),
+        ]
+    );
+    // With every top fix applied the game replays to the end: all confirmed.
+    for d in &errs {
+        assert_eq!(d["suggestions"][0]["confirmed"], true, "{d}");
+    }
+    assert_eq!(errs[1]["ply"], 31);
+    assert_eq!(errs[2]["ply"], 49);
+}
+
+#[test]
+fn human_output_says_what_was_meant() {
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["check", "--format", "human", &fixture("several.pgn")])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("help: did you mean Be5?"), "{text}");
+    assert!(text.contains("help: did you mean Rg2?"), "{text}");
+}
+
+#[test]
+fn fix_writes_a_game_that_replays_cleanly() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixed = dir.path().join("fixed.pgn");
+    let fixed_s = fixed.to_string_lossy().into_owned();
+    Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "json",
+            "--fix",
+            "-o",
+            &fixed_s,
+            &fixture("several.pgn"),
+        ])
+        .assert()
+        .code(1);
+    let text = std::fs::read_to_string(&fixed).expect("fixed file");
+    assert!(
+        text.contains("11.Be5 {pgnkit: \"Bc5\" written, \"Be5\" applied}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Rg2 {pgnkit: \"Rq2\" written, \"Rg2\" applied"),
+        "{text}"
+    );
+    assert!(text.starts_with("[Event \"Havana m\"]"));
+    // The fixed file checks clean.
+    Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["check", "-q", "--format", "json", &fixed_s])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn fix_applies_inserts_and_swaps_and_keeps_every_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixed = dir.path().join("fixed.pgn");
+    let fixed_s = fixed.to_string_lossy().into_owned();
+    Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "json",
+            "--fix",
+            "-o",
+            &fixed_s,
+            &fixture("slips.pgn"),
+        ])
+        .assert()
+        .code(1);
+    let text = std::fs::read_to_string(&fixed).expect("fixed file");
+    assert_eq!(text.matches("[Event ").count(), 10);
+    assert!(
+        text.contains("exf3 {pgnkit: a move left out, \"exf3\" inserted"),
+        "{text}"
+    );
+    assert!(text.contains("30.Bxc5 {pgnkit: \"Rxf3\" written, \"Bxc5\" applied; two moves written in swapped order}"), "{text}");
+    // Only games whose fix stays ambiguous or unconfirmed are left with errors.
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["check", "-q", "--format", "json", &fixed_s])
+        .assert()
+        .get_output()
+        .stdout
+        .clone();
+    let summary = String::from_utf8_lossy(&out)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["type"] == "summary")
+        .expect("summary");
+    assert_eq!(summary["errors"], 0, "{summary}");
+}
+
+#[test]
+fn fix_needs_an_output_file() {
+    Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["check", "--fix", &fixture("several.pgn")])
+        .assert()
+        .code(2);
+}
