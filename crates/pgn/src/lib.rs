@@ -95,6 +95,7 @@ mod game;
 mod location;
 mod movetext;
 mod reader;
+mod scan;
 mod tag;
 
 pub use boundary::{game_starts_near, split_at_games};

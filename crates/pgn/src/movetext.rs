@@ -64,7 +64,37 @@ pub(crate) fn classify(word: &[u8]) -> Lexeme {
     Lexeme::Whole(TokenKind::Word)
 }
 
+#[inline]
 fn classify_digits(word: &[u8]) -> Lexeme {
+    // Fast path: `12.` then nothing or a move (`12.e4`), not `12..`/`12.…`.
+    if let [a, rest @ ..] = word {
+        let a = u32::from(a.wrapping_sub(b'0'));
+        let (number, rest) = match rest {
+            [b, tail @ ..] if b.is_ascii_digit() => (a * 10 + u32::from(b - b'0'), tail),
+            _ => (a, rest),
+        };
+        if let [b'.', next, ..] = rest
+            && *next != b'.'
+            && *next != 0xE2
+        {
+            return Lexeme::Number {
+                len: word.len() - rest.len() + 1,
+                number,
+                black: false,
+            };
+        }
+        if rest == b"." {
+            return Lexeme::Number {
+                len: word.len(),
+                number,
+                black: false,
+            };
+        }
+    }
+    classify_digits_slow(word)
+}
+
+fn classify_digits_slow(word: &[u8]) -> Lexeme {
     let mut i = 0;
     let mut number: u64 = 0;
     while let Some(&d) = word.get(i) {

@@ -5,6 +5,7 @@ use std::ops::Range;
 use crate::boundary::is_hard_boundary;
 use crate::game::{Game, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
 use crate::movetext::{CLASS, DELIM, Lexeme, SPACE, STAR, WORD, classify, is_ellipsis};
+use crate::scan::{ONES, bytes_below, bytes_equal};
 use crate::tag::{TagParse, looks_like_tag, parse_tag};
 
 /// The UTF-8 byte order mark, skipped at offset 0.
@@ -356,30 +357,18 @@ fn skip_class(buf: &[u8], mut i: usize, class: u8) -> usize {
     i
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// High bit set in each byte of `x` that is below `n` (`n` <= 0x80); the lowest set bit is exact.
-#[inline(always)]
-fn bytes_below(x: u64, n: u8) -> u64 {
-    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS
-}
-
-/// High bit set in each byte of `x` equal to `c`; the lowest set bit is exact.
-#[inline(always)]
-fn bytes_equal(x: u64, c: u8) -> u64 {
-    bytes_below(x ^ (ONES * u64::from(c)), 1)
-}
-
 /// The end of the word whose bytes continue at `i`: the first offset whose byte is not [`WORD`] (a `*`
 /// ends the word only when no word byte follows it), or `buf.len()`.
 #[inline(always)]
 fn word_end(buf: &[u8], mut i: usize) -> usize {
     loop {
-        let p = word_candidate(buf, i);
-        let Some(&c) = buf.get(p) else {
+        let (p, c) = word_candidate(buf, i);
+        let Some(c) = c else {
             return p;
         };
+        if c == b' ' || c == b'\n' {
+            return p;
+        }
         match CLASS[usize::from(c)] {
             WORD => i = p + 1, // a control byte: part of the word
             STAR => {
@@ -397,10 +386,10 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
 }
 
 /// The first offset at or after `i` that may end a word: whitespace, a delimiter, `*`, or a control byte
-/// (or `buf.len()`). Looks at 8 bytes at a time: words end at unpredictable places, a branch per byte
-/// would be mispredicted at every word.
+/// (or `buf.len()`), with its byte. Looks at 8 bytes at a time: words end at unpredictable places, a
+/// branch per byte would be mispredicted at every word.
 #[inline(always)]
-fn word_candidate(buf: &[u8], mut i: usize) -> usize {
+fn word_candidate(buf: &[u8], mut i: usize) -> (usize, Option<u8>) {
     while let Some(chunk) = buf.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
         let x = u64::from_le_bytes(*chunk);
         let candidates = bytes_below(x, 0x21)
@@ -412,17 +401,19 @@ fn word_candidate(buf: &[u8], mut i: usize) -> usize {
             | bytes_equal(x, b'"')
             | bytes_equal(x, b'*');
         if candidates != 0 {
-            return i + (candidates.trailing_zeros() / 8) as usize;
+            let bit = candidates.trailing_zeros();
+            // The byte is taken from the register, not loaded again.
+            return (i + (bit / 8) as usize, Some((x >> (bit & !7)) as u8));
         }
         i += 8;
     }
     while let Some(&b) = buf.get(i) {
         if CLASS[usize::from(b)] != WORD || b < 0x21 {
-            break;
+            return (i, Some(b));
         }
         i += 1;
     }
-    i
+    (i, None)
 }
 
 /// Whether whitespace `gap` contains an empty line (two line breaks, `\r\n` counting as one).

@@ -14,6 +14,8 @@
 
 use std::ops::Range;
 
+use crate::scan::find_quote_backslash_or_eol;
+
 /// The outcome of reading a tag that starts at a `[`.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum TagParse {
@@ -95,9 +97,14 @@ pub(crate) fn parse_tag(input: &[u8], pos: usize, limit: usize) -> TagParse {
         return TagParse::Bad { end };
     }
     let value_start = i + 1;
+    let line = &input[..limit];
     let mut q = value_start;
     while q < limit {
-        match input[q] {
+        q = find_quote_backslash_or_eol(line, q);
+        let Some(&b) = line.get(q) else {
+            break;
+        };
+        match b {
             b'"' => {
                 if let Some(end) = closing_bracket(input, q + 1, limit) {
                     return TagParse::Tag {
@@ -128,8 +135,7 @@ pub(crate) fn parse_tag(input: &[u8], pos: usize, limit: usize) -> TagParse {
                     _ => q += 1,
                 }
             }
-            b'\n' | b'\r' => break,
-            _ => q += 1,
+            _ => break, // a line break
         }
     }
     TagParse::Unterminated { end: q.min(limit) }
