@@ -4,7 +4,7 @@
 
 /// Counts the line breaks in `bytes` (`\n`, and `\r` not followed by `\n`).
 pub fn count_lines(bytes: &[u8]) -> usize {
-    let lf = bytes.iter().filter(|&&b| b == b'\n').count();
+    let lf = bytecount::count(bytes, b'\n');
     if memchr::memchr(b'\r', bytes).is_none() {
         return lf;
     }

@@ -43,6 +43,10 @@ pub enum Code {
     MissingMove,
     /// Moves after checkmate or stalemate.
     MovesAfterEnd,
+    /// Moves after the rules drew the game automatically (fivefold
+    /// repetition, 75-move rule): the Laws end the game there, but games
+    /// played before 2014 or under other rules went on.
+    MovesAfterDraw,
     /// The Result tag contradicts the final position.
     ResultMismatch,
     /// An invalid FEN or SetUp tag.
@@ -66,6 +70,7 @@ impl Code {
             Code::AmbiguousMove => "ambiguous-move",
             Code::MissingMove => "missing-move",
             Code::MovesAfterEnd => "moves-after-end",
+            Code::MovesAfterDraw => "moves-after-draw",
             Code::ResultMismatch => "result-mismatch",
             Code::BadFen => "bad-fen",
             Code::Syntax => "syntax",
@@ -78,7 +83,9 @@ impl Code {
     /// The severity this code always has.
     pub fn severity(self) -> Severity {
         match self {
-            Code::CheckMark | Code::MoveNumber | Code::Encoding => Severity::Warning,
+            Code::CheckMark | Code::MoveNumber | Code::Encoding | Code::MovesAfterDraw => {
+                Severity::Warning
+            }
             _ => Severity::Error,
         }
     }

@@ -12,12 +12,12 @@ use std::ops::Range;
 use pgnkit_notation::{
     Annotation, Language, MoveToken, ResolveError, Suffix, parse_annotation, parse_move,
 };
-use pgnkit_pgn::{Game, TokenKind};
+use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::outcome::{Status, Tracker};
-use crate::text::Encoding;
+use crate::outcome::{KeyStep, Status, Tracker};
+use crate::text::GameText;
 
 /// What a [`Visitor`] sees for each move played.
 #[derive(Debug)]
@@ -44,13 +44,35 @@ pub trait Visitor {
     /// The replay starts again (under another piece-letter language):
     /// forget the moves seen so far for this game.
     fn restart(&mut self) {}
+    /// Whether [`Visitor::on_move`] wants to see the moves (with the
+    /// positions before and after them). A visitor that does not spares the
+    /// replay a copy of the position per move.
+    const WANTS_POSITIONS: bool = true;
     /// A move was played.
     fn on_move(&mut self, event: &MoveEvent<'_>) {
         let _ = event;
     }
 }
 
-impl Visitor for () {}
+impl Visitor for () {
+    const WANTS_POSITIONS: bool = false;
+}
+
+/// Whether a variation (which needs the position before the move at
+/// `index`) follows the move, with only comments, NAGs and marks between.
+/// Marks are recognised cheaply as words without a digit; a word that is
+/// really a move without a digit (castling) only costs a copy.
+fn variation_follows(tokens: &[Token<'_>], index: usize) -> bool {
+    for t in tokens.iter().skip(index + 1) {
+        match t.kind {
+            TokenKind::OpenVariation => return true,
+            TokenKind::Comment | TokenKind::Nag(_) | TokenKind::Escape => {}
+            TokenKind::Word if !t.text.iter().any(u8::is_ascii_digit) => {}
+            _ => return false,
+        }
+    }
+    false
+}
 
 /// One move of the main line as the replay resolved it.
 #[derive(Clone, Debug)]
@@ -144,7 +166,7 @@ impl Line {
 /// `lang`. Diagnostics about tags and structure are the caller's.
 pub fn replay_movetext<V: Visitor>(
     game: &Game<'_>,
-    encoding: Encoding,
+    text: GameText<'_>,
     start: &Chess,
     lang: Language,
     visitor: &mut V,
@@ -155,10 +177,11 @@ pub fn replay_movetext<V: Visitor>(
         final_position: start.clone(),
         tracker: Tracker::new(start),
         failure: None,
-        main_moves: Vec::new(),
-        main_tokens: Vec::new(),
+        main_moves: Vec::with_capacity(game.tokens.len()),
+        main_tokens: Vec::with_capacity(game.tokens.len()),
         ended: None,
     };
+    pass.tracker.reserve(game.tokens.len());
     let mut lines: Vec<Line> = vec![Line::new(Some(start.clone()), 0, 0)];
     let mut pending: Option<Pending> = None;
 
@@ -166,19 +189,26 @@ pub fn replay_movetext<V: Visitor>(
         let span = token.span.clone();
         match token.kind {
             TokenKind::Word => {
-                let text = encoding.decode(token.text);
-                let text = text.as_ref();
-                if let Some(annotation) = parse_annotation(text) {
-                    if let Some(p) = pending.as_mut() {
-                        match annotation {
-                            Annotation::Check if p.written == Suffix::None => {
-                                p.written = Suffix::Check
+                let word = text.slice(span.clone(), token.text);
+                let text = word.as_ref();
+                // A move first (the common case), then a mark on the move before.
+                let parsed = parse_move(text);
+                if parsed.is_err() {
+                    if let Some(annotation) = parse_annotation(text) {
+                        if let Some(p) = pending.as_mut() {
+                            match annotation {
+                                Annotation::Check if p.written == Suffix::None => {
+                                    p.written = Suffix::Check
+                                }
+                                Annotation::DoubleCheck if p.written == Suffix::None => {
+                                    p.written = Suffix::DoubleCheck
+                                }
+                                Annotation::Mate => p.written = Suffix::Mate,
+                                _ => {}
                             }
-                            Annotation::Mate => p.written = Suffix::Mate,
-                            _ => {}
                         }
+                        continue;
                     }
-                    continue;
                 }
                 flush(&mut pending, &mut pass.diagnostics);
                 let Some(line) = lines.last_mut() else {
@@ -187,7 +217,8 @@ pub fn replay_movetext<V: Visitor>(
                 if line.depth == 0 {
                     pass.main_tokens.push(index);
                 }
-                let Some(pos) = line.pos.take() else {
+                let need_before = V::WANTS_POSITIONS || variation_follows(&game.tokens, index);
+                let Some(pos) = line.pos.as_mut() else {
                     line.skipped += 1;
                     line.before = None;
                     continue;
@@ -196,33 +227,32 @@ pub fn replay_movetext<V: Visitor>(
                 let ply = line.ply + 1;
                 let side = pos.turn();
                 let move_number = pos.fullmoves().get();
-                let parsed = parse_move(text);
                 let outcome = match &parsed {
-                    Ok(mt) => mt.resolve(&pos, lang).map_err(Some),
+                    Ok(mt) => mt.resolve(pos, lang).map_err(Some),
                     Err(_) => Err(None),
                 };
                 match outcome {
                     Ok(m) => {
                         let mt = parsed.as_ref().ok();
-                        let mut after = pos.clone();
-                        after.play_unchecked(m);
-                        let key = if line.depth == 0 {
-                            Some(pass.tracker.push(&pos, m, &after, ply))
-                        } else {
-                            None
-                        };
-                        visitor.on_move(&MoveEvent {
-                            token: index,
-                            before: &pos,
-                            played: m,
-                            after: &after,
-                            ply,
-                            depth: line.depth,
-                            key,
-                        });
-                        let check = after.is_check();
-                        let mate = check && after.legal_moves().is_empty();
-                        let double = check && after.checkers().count() > 1;
+                        let step =
+                            (line.depth == 0).then(|| KeyStep::new(pos, pass.tracker.key(), m));
+                        let before = need_before.then(|| pos.clone());
+                        pos.play_unchecked(m);
+                        let key = step.map(|step| pass.tracker.push_step(step, pos, ply));
+                        if let Some(before) = before.as_ref() {
+                            visitor.on_move(&MoveEvent {
+                                token: index,
+                                before,
+                                played: m,
+                                after: pos,
+                                ply,
+                                depth: line.depth,
+                                key,
+                            });
+                        }
+                        let check = pos.is_check();
+                        let mate = check && pos.legal_moves().is_empty();
+                        let double = check && pos.checkers().count() > 1;
                         pending = Some(Pending {
                             token: index,
                             span,
@@ -245,8 +275,7 @@ pub fn replay_movetext<V: Visitor>(
                             });
                             pass.plies = ply;
                         }
-                        line.pos = Some(after);
-                        line.before = Some(pos);
+                        line.before = before;
                         line.ply = ply;
                     }
                     Err(err) => {
@@ -258,7 +287,7 @@ pub fn replay_movetext<V: Visitor>(
                                     "`{text}` is not a move in any notation pgnkit reads: {parse_error}"
                                 ),
                             ),
-                            _ if is_game_over(&pos) => {
+                            _ if is_game_over(pos) => {
                                 let what = if pos.is_check() {
                                     "checkmate"
                                 } else {
@@ -321,7 +350,12 @@ pub fn replay_movetext<V: Visitor>(
                                 resolvable_elsewhere,
                             });
                         }
-                        line.before = Some(pos);
+                        // A junk word is no move attempt: a variation after it
+                        // still replaces the last move played.
+                        let dead = line.pos.take();
+                        if parsed.is_ok() {
+                            line.before = dead;
+                        }
                         line.dead_diag = Some(at);
                     }
                 }
@@ -469,7 +503,13 @@ fn join_or(names: &[String]) -> String {
 
 /// Replays only the main line under `lang` and says how many plies pass
 /// before the first move that does not resolve. Used to choose a language.
-pub fn probe_main_line(game: &Game<'_>, encoding: Encoding, start: &Chess, lang: Language) -> u32 {
+pub fn probe_main_line<'a>(
+    game: &Game<'a>,
+    text: impl Into<GameText<'a>>,
+    start: &Chess,
+    lang: Language,
+) -> u32 {
+    let text = text.into();
     let mut pos = start.clone();
     let mut depth = 0u32;
     let mut plies = 0;
@@ -478,19 +518,17 @@ pub fn probe_main_line(game: &Game<'_>, encoding: Encoding, start: &Chess, lang:
             TokenKind::OpenVariation => depth += 1,
             TokenKind::CloseVariation => depth = depth.saturating_sub(1),
             TokenKind::Word if depth == 0 => {
-                let text = encoding.decode(token.text);
-                if parse_annotation(&text).is_some() {
-                    continue;
-                }
-                match parse_move(&text)
-                    .ok()
-                    .and_then(|mt| mt.resolve(&pos, lang).ok())
-                {
-                    Some(m) => {
-                        pos.play_unchecked(m);
-                        plies += 1;
-                    }
-                    None => return plies,
+                let text = text.slice(token.span.clone(), token.text);
+                match parse_move(&text) {
+                    Ok(mt) => match mt.resolve(&pos, lang) {
+                        Ok(m) => {
+                            pos.play_unchecked(m);
+                            plies += 1;
+                        }
+                        Err(_) => return plies,
+                    },
+                    Err(_) if parse_annotation(&text).is_some() => {}
+                    Err(_) => return plies,
                 }
             }
             _ => {}

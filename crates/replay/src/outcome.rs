@@ -14,7 +14,10 @@
 //! captures. It is tracked with 64-bit Zobrist keys.
 
 use serde::Serialize;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position, zobrist::Zobrist64};
+use shakmaty::{
+    CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square,
+    zobrist::{Zobrist64, ZobristValue},
+};
 
 /// The state of a game after its last move, per the Laws.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -158,13 +161,106 @@ pub fn position_key(pos: &Chess) -> u64 {
     key
 }
 
-/// The key after playing `m` from `before` (whose key is `key`), updated
-/// incrementally where shakmaty can, recomputed where it cannot.
-pub fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
-    match before.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal) {
-        Some(Zobrist64(k)) => k,
-        None => position_key(after),
+/// The first half of a key update: what `before` and the move contribute.
+/// Taken before the move is played in place; [`KeyStep::finish`] adds what
+/// the position after contributes.
+#[derive(Copy, Clone, Debug)]
+pub struct KeyStep {
+    partial: u64,
+    rights: [[bool; 2]; 2],
+    raw_rights: shakmaty::Bitboard,
+}
+
+impl KeyStep {
+    /// Starts the update of `key` (the key of `before`) for the move `m`.
+    pub fn new(before: &Chess, key: u64, m: Move) -> KeyStep {
+        let piece = |sq: Square, role: Role, color: Color| {
+            let Zobrist64(z) = Zobrist64::zobrist_for_piece(sq, role.of(color));
+            z
+        };
+        let us = before.turn();
+        let Zobrist64(turn) = Zobrist64::zobrist_for_white_turn();
+        let mut k = key ^ turn;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                k ^= piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
+                if let Some(c) = capture {
+                    k ^= piece(to, c, !us);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                let taken = Square::from_coords(to.file(), from.rank());
+                k ^= piece(from, Role::Pawn, us)
+                    ^ piece(to, Role::Pawn, us)
+                    ^ piece(taken, Role::Pawn, !us);
+            }
+            Move::Castle { king, rook } => {
+                let short = rook.file() > king.file();
+                let rank = king.rank();
+                let king_to = Square::from_coords(if short { File::G } else { File::C }, rank);
+                let rook_to = Square::from_coords(if short { File::F } else { File::D }, rank);
+                k ^= piece(king, Role::King, us) ^ piece(king_to, Role::King, us);
+                k ^= piece(rook, Role::Rook, us) ^ piece(rook_to, Role::Rook, us);
+            }
+            Move::Put { role, to } => k ^= piece(to, role, us),
+        }
+        if before.maybe_ep_square().is_some() {
+            if let Some(sq) = before.legal_ep_square() {
+                let Zobrist64(z) = Zobrist64::zobrist_for_en_passant_file(sq.file());
+                k ^= z;
+            }
+        }
+        let castles = before.castles();
+        let has = |c| {
+            [
+                castles.has(c, CastlingSide::KingSide),
+                castles.has(c, CastlingSide::QueenSide),
+            ]
+        };
+        KeyStep {
+            partial: k,
+            rights: [has(Color::White), has(Color::Black)],
+            raw_rights: castles.castling_rights(),
+        }
     }
+
+    /// The key of `after`, the position the move led to.
+    pub fn finish(self, after: &Chess) -> u64 {
+        let mut k = self.partial;
+        let castles = after.castles();
+        if castles.castling_rights() != self.raw_rights {
+            for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                for (si, side) in [CastlingSide::KingSide, CastlingSide::QueenSide]
+                    .into_iter()
+                    .enumerate()
+                {
+                    if castles.has(color, side) != self.rights[ci][si] {
+                        let Zobrist64(z) = Zobrist64::zobrist_for_castling_right(color, side);
+                        k ^= z;
+                    }
+                }
+            }
+        }
+        if after.maybe_ep_square().is_some() {
+            if let Some(sq) = after.legal_ep_square() {
+                let Zobrist64(z) = Zobrist64::zobrist_for_en_passant_file(sq.file());
+                k ^= z;
+            }
+        }
+        k
+    }
+}
+
+/// The key after playing `m` from `before` (whose key is `key`), updated
+/// incrementally: only the squares, rights and en passant file that change.
+pub fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
+    KeyStep::new(before, key, m).finish(after)
 }
 
 /// Follows a main line ply by ply: repetition counts, claims, and the first
@@ -172,8 +268,9 @@ pub fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
     keys: Vec<u64>,
-    /// Halfmove clock for each entry of `keys`.
-    clocks: Vec<u32>,
+    /// A 256-bit filter of the keys since the last irreversible move: a
+    /// position can only repeat if its bit is already set.
+    seen: [u64; 4],
     threefold: Option<u32>,
     fifty: Option<u32>,
     automatic: Option<(Status, u32)>,
@@ -190,12 +287,18 @@ impl Tracker {
     /// Forgets everything and starts again at `start`.
     pub fn reset(&mut self, start: &Chess) {
         self.keys.clear();
-        self.clocks.clear();
-        self.keys.push(position_key(start));
-        self.clocks.push(start.halfmoves());
+        self.seen = [0; 4];
+        let key = position_key(start);
+        self.seen[(key >> 6) as usize & 3] |= 1 << (key & 63);
+        self.keys.push(key);
         self.threefold = None;
         self.fifty = None;
         self.automatic = None;
+    }
+
+    /// Makes room for `plies` more positions.
+    pub fn reserve(&mut self, plies: usize) {
+        self.keys.reserve(plies);
     }
 
     /// The key of the current position.
@@ -206,10 +309,21 @@ impl Tracker {
     /// Records the position `after` reached at `ply` by `m` from `before`.
     /// Returns the key of `after`.
     pub fn push(&mut self, before: &Chess, m: Move, after: &Chess, ply: u32) -> u64 {
-        let key = next_key(before, self.key(), m, after);
+        self.push_step(KeyStep::new(before, self.key(), m), after, ply)
+    }
+
+    /// Records `after`, reached at `ply` by the move `step` was started for.
+    /// Returns the key of `after`.
+    pub fn push_step(&mut self, step: KeyStep, after: &Chess, ply: u32) -> u64 {
+        let key = step.finish(after);
         let clock = after.halfmoves();
         self.keys.push(key);
-        self.clocks.push(clock);
+        if clock == 0 {
+            self.seen = [0; 4];
+        }
+        let (word, bit) = ((key >> 6) as usize & 3, 1u64 << (key & 63));
+        let maybe_repeated = self.seen[word] & bit != 0;
+        self.seen[word] |= bit;
 
         // Positions can only repeat since the last irreversible move, and
         // only with the same side to move: look back two plies at a time.
@@ -217,7 +331,7 @@ impl Tracker {
         let window = (clock as usize).min(n);
         let mut same = 1;
         let mut back = 2;
-        while back <= window {
+        while maybe_repeated && back <= window {
             if self.keys[n - back] == key {
                 same += 1;
             }
@@ -272,6 +386,7 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::FromSetup;
     use shakmaty::san::San;
 
     fn play(sans: &str) -> (Chess, Tracker) {
@@ -317,6 +432,26 @@ mod tests {
         setup.ep_square = None;
         let without: Chess = Chess::from_setup(setup, shakmaty::CastlingMode::Standard).unwrap();
         assert_ne!(position_key(&pos), position_key(&without));
+    }
+
+    #[test]
+    fn incremental_keys_match_full_hashes() {
+        // Castling both ways, en passant, promotion with capture, king moves.
+        for line in [
+            "e4 d5 exd5 c5 dxc6 Nf6 cxb7 Bd7 bxa8=Q Qc7 Nf3 e5 Be2 Bd6 O-O O-O Kh1 Kh8",
+            "d4 e6 Nc3 d5 Bf4 Nf6 Qd2 Be7 O-O-O O-O Kb1 c5 g4 c4 g5 Ne4 Nxe4 dxe4",
+            "e4 a6 e5 d5 exd6 c5 Ke2 c4 d4 cxd3 Kxd3",
+        ] {
+            let mut pos = Chess::default();
+            let mut key = position_key(&pos);
+            for s in line.split_whitespace() {
+                let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
+                let before = pos.clone();
+                pos.play_unchecked(m);
+                key = next_key(&before, key, m, &pos);
+                assert_eq!(key, position_key(&pos), "after {s} in {line}");
+            }
+        }
     }
 
     #[test]

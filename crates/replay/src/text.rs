@@ -29,7 +29,10 @@ impl Encoding {
     /// Decodes a slice of the game (a token, a tag value, a comment).
     pub fn decode<'a>(self, bytes: &'a [u8]) -> Cow<'a, str> {
         match self {
-            Encoding::Utf8 => String::from_utf8_lossy(bytes),
+            Encoding::Utf8 => match std::str::from_utf8(bytes) {
+                Ok(s) => Cow::Borrowed(s),
+                Err(_) => String::from_utf8_lossy(bytes),
+            },
             Encoding::Windows1252 { .. } => {
                 if bytes.is_ascii() {
                     // Safe path without a copy.
@@ -40,6 +43,66 @@ impl Encoding {
                 }
             }
         }
+    }
+}
+
+/// A game's text: validated once as a whole, then sliced per token without
+/// validating again.
+#[derive(Copy, Clone, Debug)]
+pub struct GameText<'a> {
+    utf8: Option<&'a str>,
+    base: usize,
+    encoding: Encoding,
+}
+
+impl From<Encoding> for GameText<'_> {
+    /// A text that decodes each token on its own (no whole-game validation).
+    fn from(encoding: Encoding) -> Self {
+        GameText {
+            utf8: None,
+            base: 0,
+            encoding,
+        }
+    }
+}
+
+impl<'a> GameText<'a> {
+    /// The text of the game at `span` of `input`.
+    pub fn new(input: &'a [u8], span: std::ops::Range<usize>) -> GameText<'a> {
+        let bytes = input.get(span.clone()).unwrap_or_default();
+        match std::str::from_utf8(bytes) {
+            Ok(s) => GameText {
+                utf8: Some(s),
+                base: span.start,
+                encoding: Encoding::Utf8,
+            },
+            Err(e) => GameText {
+                utf8: None,
+                base: span.start,
+                encoding: Encoding::Windows1252 {
+                    first_invalid: e.valid_up_to(),
+                },
+            },
+        }
+    }
+
+    /// The encoding the game is read in.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The text of a token with `bytes` at `span` (absolute in the input).
+    pub fn slice(&self, span: std::ops::Range<usize>, bytes: &'a [u8]) -> Cow<'a, str> {
+        if let Some(s) = self.utf8 {
+            let range = span
+                .start
+                .checked_sub(self.base)
+                .zip(span.end.checked_sub(self.base));
+            if let Some(word) = range.and_then(|(a, b)| s.get(a..b)) {
+                return Cow::Borrowed(word);
+            }
+        }
+        self.encoding.decode(bytes)
     }
 }
 
