@@ -282,15 +282,16 @@ fn ply_by_word(a: &Record<'_>, b: &Record<'_>, i: usize, j: usize, ply: u32, c: 
     }
 }
 
-/// The pairs of records to compare: by Round, White and Black when every
-/// game has them, else by order. Unpaired records are returned apart.
-fn pair<'r, 'a>(
-    a: &'r [Record<'a>],
-    b: &'r [Record<'a>],
-) -> (
+/// Pairs of records, and the records left without a counterpart (`true`:
+/// from A).
+type Pairing<'r, 'a> = (
     Vec<(&'r Record<'a>, &'r Record<'a>)>,
     Vec<(bool, &'r Record<'a>)>,
-) {
+);
+
+/// The pairs of records to compare: by Round, White and Black when every
+/// game has them, else by order. Unpaired records are returned apart.
+fn pair<'r, 'a>(a: &'r [Record<'a>], b: &'r [Record<'a>]) -> Pairing<'r, 'a> {
     let key = |r: &Record<'_>| -> Option<(String, String, String)> {
         let tag = |n: &str| {
             r.game

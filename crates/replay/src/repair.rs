@@ -161,17 +161,16 @@ impl Line {
     /// Places where `word`, played as `m` from `pos`, disagrees with the record.
     fn mismatches(&self, word: &Word, pos: &Chess, m: Move, after: &Chess) -> u32 {
         let mut n = 0;
-        if self.marks_checks {
-            if let Some(t) = word.token {
-                if (t.suffix() != Suffix::None) != after.is_check() {
-                    n += 1;
-                }
-            }
+        if self.marks_checks
+            && let Some(t) = word.token
+            && (t.suffix() != Suffix::None) != after.is_check()
+        {
+            n += 1;
         }
-        if let Some((number, black)) = word.number {
-            if number != pos.fullmoves().get() || (black && pos.turn() == Color::White) {
-                n += 1;
-            }
+        if let Some((number, black)) = word.number
+            && (number != pos.fullmoves().get() || (black && pos.turn() == Color::White))
+        {
+            n += 1;
         }
         if self.lang == Language::En && word.text.is_ascii() {
             let written = core(&word.text);
@@ -346,12 +345,11 @@ impl Line {
         if let Some(c) = self.swap(pos, k, ply) {
             cands.push(c);
         }
-        if let [(w, p), _] = recent {
-            if *w + 2 == k {
-                if let Some(c) = self.swap(p, *w, ply.saturating_sub(2)) {
-                    cands.push(c);
-                }
-            }
+        if let [(w, p), _] = recent
+            && *w + 2 == k
+            && let Some(c) = self.swap(p, *w, ply.saturating_sub(2))
+        {
+            cands.push(c);
         }
 
         // Follow the best to the end.
@@ -532,10 +530,10 @@ pub fn suggest(
         let mut pos = start.clone();
         let n = pass.main_moves.len();
         for (j, mm) in pass.main_moves.iter().enumerate() {
-            if j + 2 >= n {
-                if let Some(w) = pass.main_tokens.iter().position(|&t| t == mm.token) {
-                    recent.push((w, pos.clone()));
-                }
+            if j + 2 >= n
+                && let Some(w) = pass.main_tokens.iter().position(|&t| t == mm.token)
+            {
+                recent.push((w, pos.clone()));
             }
             pos.play_unchecked(mm.played);
         }
@@ -579,10 +577,8 @@ pub fn suggest(
             .take(MAX_SUGGESTIONS)
             .map(|c| c.suggestion)
             .collect();
-        if chain_complete {
-            if let Some(top) = suggestions.first_mut() {
-                set_confirmed(top);
-            }
+        if chain_complete && let Some(top) = suggestions.first_mut() {
+            set_confirmed(top);
         }
         let rest = plies_total.saturating_sub(f.word as u32 + 1);
         let lines: Vec<String> = suggestions
@@ -672,15 +668,16 @@ fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) ->
 /// A confirmed insertion on top makes an illegal or unparsable move a
 /// `missing-move` error.
 fn missing_move(diag: &mut Diagnostic, suggestions: &[Suggestion]) {
-    if let Some(top @ Suggestion::Insert { ply, .. }) = suggestions.first() {
-        if top.confirmed() && matches!(diag.code, Code::IllegalMove | Code::UnparsableMove) {
-            diag.code = Code::MissingMove;
-            diag.severity = Code::MissingMove.severity();
-            diag.message = format!(
-                "{}; a move seems to be left out before it: with one move inserted as ply {ply}, the game replays",
-                diag.message
-            );
-        }
+    if let Some(top @ Suggestion::Insert { ply, .. }) = suggestions.first()
+        && top.confirmed()
+        && matches!(diag.code, Code::IllegalMove | Code::UnparsableMove)
+    {
+        diag.code = Code::MissingMove;
+        diag.severity = Code::MissingMove.severity();
+        diag.message = format!(
+            "{}; a move seems to be left out before it: with one move inserted as ply {ply}, the game replays",
+            diag.message
+        );
     }
 }
 
