@@ -53,7 +53,10 @@ pub fn parse_lang(s: &str) -> Result<Lang, String> {
         .map(|l| Lang(Some(l)))
         .ok_or_else(|| {
             let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
-            format!("unknown language `{s}`; use auto or one of {}", codes.join(" "))
+            format!(
+                "unknown language `{s}`; use auto or one of {}",
+                codes.join(" ")
+            )
         })
 }
 
@@ -69,7 +72,9 @@ pub fn replay_options(lang: Lang) -> Options {
 /// compressed files (the index points at byte offsets in the file).
 pub fn check_indexable(file: &str) -> anyhow::Result<()> {
     if file == "-" {
-        bail!("cannot index standard input: the index points into a file; save the games to a file first");
+        bail!(
+            "cannot index standard input: the index points into a file; save the games to a file first"
+        );
     }
     let meta = std::fs::metadata(file).with_context(|| format!("cannot read `{file}`"))?;
     if !meta.is_file() {
@@ -126,7 +131,9 @@ pub fn build(file: &str, lang: Lang, jobs: Option<usize>, quiet: bool) -> anyhow
     result?;
     let after = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
     if let Some(change) = after.difference(&before) {
-        bail!("`{file}` changed while it was being indexed ({change}); run `pgnkit index {file}` again");
+        bail!(
+            "`{file}` changed while it was being indexed ({change}); run `pgnkit index {file}` again"
+        );
     }
     let target = index_path(path);
     let summary = builder

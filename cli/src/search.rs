@@ -236,8 +236,7 @@ impl Printer<'_> {
         }
         self.out.write_all(bytes)?;
         let crlf = memchr::memmem::find(bytes, b"\r\n").is_some();
-        self.out
-            .write_all(if crlf { b"\r\n\r\n" } else { b"\n\n" })
+        self.out.write_all(if crlf { b"\r\n\r\n" } else { b"\n\n" })
     }
 
     fn json(&mut self, record: &JsonGame<'_>) -> io::Result<()> {
@@ -266,7 +265,11 @@ impl Printer<'_> {
         self.out.flush()?;
         if !quiet && !self.count && self.format == SearchFormat::Pgn {
             let plural = if self.matched == 1 { "game" } else { "games" };
-            let how = if indexed { "with the index" } else { "by a scan" };
+            let how = if indexed {
+                "with the index"
+            } else {
+                "by a scan"
+            };
             eprintln!(
                 "{} {plural} matched in `{file}` ({how}, {seconds:.3} s)",
                 self.matched
@@ -318,7 +321,9 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
                              `pgnkit index {file}` would make searches fast"
                         );
                     } else {
-                        eprintln!("pgnkit: note: `{file}` has no index, so the whole file is scanned");
+                        eprintln!(
+                            "pgnkit: note: `{file}` has no index, so the whole file is scanned"
+                        );
                     }
                 }
             }
@@ -452,7 +457,11 @@ impl std::fmt::Display for LimitReached {
 
 impl std::error::Error for LimitReached {}
 
-fn search_scan(args: &SearchArgs, filter: &Filter, printer: &mut Printer<'_>) -> anyhow::Result<()> {
+fn search_scan(
+    args: &SearchArgs,
+    filter: &Filter,
+    printer: &mut Printer<'_>,
+) -> anyhow::Result<()> {
     let limit = args.limit.unwrap_or(u64::MAX);
     if limit == 0 {
         return Ok(());

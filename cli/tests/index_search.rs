@@ -44,7 +44,12 @@ fn pgnkit(args: &[&str]) -> Output {
 
 fn index(path: &Path) {
     let out = pgnkit(&["index", "-q", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn index_file(path: &Path) -> PathBuf {
@@ -85,7 +90,11 @@ fn fen_after(pgn: &[u8], n: usize, ply: usize) -> String {
         assert!(reader.read_game(&mut game));
     }
     let report = replay_game(pgn, &game, &Options::default());
-    assert!(report.moves.len() >= ply, "game {n} has only {} plies", report.moves.len());
+    assert!(
+        report.moves.len() >= ply,
+        "game {n} has only {} plies",
+        report.moves.len()
+    );
     let mut pos = report.start.clone();
     for m in &report.moves[..ply] {
         pos.play_unchecked(m.played);
@@ -96,9 +105,21 @@ fn fen_after(pgn: &[u8], n: usize, ply: usize) -> String {
 /// Queries built from the file's own games, so that each filter matches
 /// some games and not others.
 fn queries(path: &Path) -> Vec<Vec<String>> {
-    let all = pgnkit(&["search", "--scan", "-q", "--format", "json", path.to_str().unwrap()]);
+    let all = pgnkit(&[
+        "search",
+        "--scan",
+        "-q",
+        "--format",
+        "json",
+        path.to_str().unwrap(),
+    ]);
     let lines = game_lines(&all);
-    assert!(lines.len() > 10, "{}: {} games", path.display(), lines.len());
+    assert!(
+        lines.len() > 10,
+        "{}: {} games",
+        path.display(),
+        lines.len()
+    );
     let pick = |name: &str, i: usize| -> String {
         let v = lines
             .iter()
@@ -109,7 +130,10 @@ fn queries(path: &Path) -> Vec<Vec<String>> {
             .unwrap_or_else(|| panic!("no {name} in {}", path.display()));
         // A lower-case middle part: a substring, ignoring case.
         let chars: Vec<char> = v.chars().collect();
-        chars[1..chars.len().min(6)].iter().collect::<String>().to_uppercase()
+        chars[1..chars.len().min(6)]
+            .iter()
+            .collect::<String>()
+            .to_uppercase()
     };
     let year = |i: usize| -> String {
         lines
@@ -167,15 +191,28 @@ fn the_index_answers_like_a_scan_for_every_filter() {
                 pgnkit(&args)
             };
             let (indexed, scanned) = (run(&[], "json"), run(&["--scan"], "json"));
-            assert!(stdout(&indexed).contains("\"indexed\":true"), "{name} {q:?}: {}", stderr(&indexed));
-            assert!(stdout(&scanned).contains("\"indexed\":false"), "{name} {q:?}");
+            assert!(
+                stdout(&indexed).contains("\"indexed\":true"),
+                "{name} {q:?}: {}",
+                stderr(&indexed)
+            );
+            assert!(
+                stdout(&scanned).contains("\"indexed\":false"),
+                "{name} {q:?}"
+            );
             let (a, b) = (game_lines(&indexed), game_lines(&scanned));
             assert_eq!(a, b, "{name} {q:?}: index and scan differ");
             assert_eq!(indexed.status.code(), scanned.status.code(), "{name} {q:?}");
-            assert_eq!(indexed.status.code(), Some(if a.is_empty() { 1 } else { 0 }));
+            assert_eq!(
+                indexed.status.code(),
+                Some(if a.is_empty() { 1 } else { 0 })
+            );
             // PGN output: the same original bytes.
             let (a_pgn, b_pgn) = (run(&[], "pgn"), run(&["--scan"], "pgn"));
-            assert_eq!(a_pgn.stdout, b_pgn.stdout, "{name} {q:?}: PGN output differs");
+            assert_eq!(
+                a_pgn.stdout, b_pgn.stdout,
+                "{name} {q:?}: PGN output differs"
+            );
             // --count agrees with the games printed.
             let mut count_args = vec!["search", "-q", "--count", p];
             count_args.extend_from_slice(&q);
@@ -220,10 +257,16 @@ fn known_answers_on_real_games() {
     assert!(expected > 0);
     assert_eq!(count(&["--player", "CARLSEN"]), expected);
     assert_eq!(count(&["--white", name]), tag_has("White", name));
-    assert_eq!(count(&["--result", "1/2-1/2"]), tag_has("Result", "1/2-1/2"));
+    assert_eq!(
+        count(&["--result", "1/2-1/2"]),
+        tag_has("Result", "1/2-1/2")
+    );
     // The standard start position is in every game without a FEN tag.
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    assert_eq!(count(&["--fen", start]), count(&[]) - text.matches("[FEN ").count());
+    assert_eq!(
+        count(&["--fen", start]),
+        count(&[]) - text.matches("[FEN ").count()
+    );
 }
 
 #[test]
@@ -274,10 +317,24 @@ fn a_stale_index_is_refused_with_a_hint() {
     let out = pgnkit(&["search", "--count", "--player", "newcomer", p]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("stale") && err.contains("size changed"), "{err}");
-    assert!(err.contains("pgnkit index") && err.contains("--reindex"), "{err}");
+    assert!(
+        err.contains("stale") && err.contains("size changed"),
+        "{err}"
+    );
+    assert!(
+        err.contains("pgnkit index") && err.contains("--reindex"),
+        "{err}"
+    );
     // --reindex rebuilds it, and the new game is found.
-    let out = pgnkit(&["search", "-q", "--reindex", "--count", "--player", "newcomer", p]);
+    let out = pgnkit(&[
+        "search",
+        "-q",
+        "--reindex",
+        "--count",
+        "--player",
+        "newcomer",
+        p,
+    ]);
     assert_eq!(stdout(&out).trim(), "1", "{}", stderr(&out));
     assert_eq!(out.status.code(), Some(0));
 
@@ -297,11 +354,16 @@ fn a_stale_index_is_refused_with_a_hint() {
     // Only touched: the modification time changed.
     index(&path);
     let f = fs::File::options().write(true).open(&path).unwrap();
-    f.set_modified(mtime + std::time::Duration::from_secs(10)).unwrap();
+    f.set_modified(mtime + std::time::Duration::from_secs(10))
+        .unwrap();
     drop(f);
     let out = pgnkit(&["search", "--count", p]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("modification time"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("modification time"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -352,8 +414,16 @@ fn a_truncated_or_corrupted_index_is_refused() {
             break;
         }
     }
-    assert_eq!(all_buckets.last(), Some(&Some(2)), "no corruption of the position table was noticed");
-    refused(&flip(directory_at + 2), &["--fen", &start], "position directory");
+    assert_eq!(
+        all_buckets.last(),
+        Some(&Some(2)),
+        "no corruption of the position table was noticed"
+    );
+    refused(
+        &flip(directory_at + 2),
+        &["--fen", &start],
+        "position directory",
+    );
     // The good index still works.
     fs::write(&idx, &good).unwrap();
     let out = pgnkit(&["search", "-q", "--count", "--fen", &start, p]);
@@ -399,7 +469,10 @@ fn the_index_is_written_atomically() {
         v.sort();
         v
     };
-    assert_eq!(names(dir.path()), ["twic-232.pgn", "twic-232.pgn.pgnkit-index"]);
+    assert_eq!(
+        names(dir.path()),
+        ["twic-232.pgn", "twic-232.pgn.pgnkit-index"]
+    );
     // When the final rename cannot happen (a directory is in the way), the
     // build fails and its temporary file is removed.
     fs::remove_file(&idx).unwrap();
@@ -408,7 +481,10 @@ fn the_index_is_written_atomically() {
     let out = pgnkit(&["index", "-q", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
-    assert_eq!(names(dir.path()), ["twic-232.pgn", "twic-232.pgn.pgnkit-index"]);
+    assert_eq!(
+        names(dir.path()),
+        ["twic-232.pgn", "twic-232.pgn.pgnkit-index"]
+    );
     assert!(idx.join("keep").is_file());
 }
 
@@ -418,8 +494,15 @@ fn without_an_index_search_scans_and_says_so() {
     let p = path.to_str().unwrap();
     let out = pgnkit(&["search", "--count", "--player", "carlsen", p]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(stderr(&out).contains(&format!("`pgnkit index {p}` would make")), "{}", stderr(&out));
-    assert!(!index_file(&path).exists(), "a search never writes an index unasked");
+    assert!(
+        stderr(&out).contains(&format!("`pgnkit index {p}` would make")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !index_file(&path).exists(),
+        "a search never writes an index unasked"
+    );
     // Standard input is scanned too.
     let out = Command::cargo_bin("pgnkit")
         .unwrap()
@@ -427,7 +510,9 @@ fn without_an_index_search_scans_and_says_so() {
         .write_stdin(fs::read(&path).unwrap())
         .output()
         .unwrap();
-    let scanned = pgnkit(&["search", "-q", "--count", "--scan", "--player", "carlsen", p]);
+    let scanned = pgnkit(&[
+        "search", "-q", "--count", "--scan", "--player", "carlsen", p,
+    ]);
     assert_eq!(stdout(&out), stdout(&scanned));
     assert_ne!(stdout(&out).trim(), "0");
 }
@@ -447,7 +532,11 @@ fn what_cannot_be_indexed_is_refused() {
     fs::write(&gz, [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]).unwrap();
     let out = pgnkit(&["index", gz.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("decompress it first"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("decompress it first"),
+        "{}",
+        stderr(&out)
+    );
     let out = pgnkit(&["search", "--eco", "Z99", gz.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let out = pgnkit(&["search", "--fen", "not a fen", gz.to_str().unwrap()]);

@@ -183,31 +183,151 @@ mod tests {
         let mut g = facts(FISCHER);
         let yes = |f: Filter, g: &mut GameFacts<'_>| f.matches(g);
         assert!(yes(Filter::default(), &mut g));
-        assert!(yes(Filter { player: Some(Needle::new("fischer")), ..Filter::default() }, &mut g));
-        assert!(!yes(Filter { white: Some(Needle::new("fischer")), ..Filter::default() }, &mut g));
-        assert!(yes(Filter { black: Some(Needle::new("FISCHER")), ..Filter::default() }, &mut g));
-        assert!(yes(Filter { event: Some(Needle::new("championship")), ..Filter::default() }, &mut g));
-        assert!(yes(Filter { site: Some(Needle::new("reykjavik")), ..Filter::default() }, &mut g));
-        assert!(yes(Filter { outcome: Some(Outcome::BlackWins), ..Filter::default() }, &mut g));
-        assert!(!yes(Filter { outcome: Some(Outcome::Draw), ..Filter::default() }, &mut g));
-        assert!(yes(Filter { eco: Some((Eco(400), Eco(499))), ..Filter::default() }, &mut g));
-        assert!(!yes(Filter { eco: Some((Eco(0), Eco(199))), ..Filter::default() }, &mut g));
+        assert!(yes(
+            Filter {
+                player: Some(Needle::new("fischer")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                white: Some(Needle::new("fischer")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                black: Some(Needle::new("FISCHER")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                event: Some(Needle::new("championship")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                site: Some(Needle::new("reykjavik")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                outcome: Some(Outcome::BlackWins),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                outcome: Some(Outcome::Draw),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                eco: Some((Eco(400), Eco(499))),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                eco: Some((Eco(0), Eco(199))),
+                ..Filter::default()
+            },
+            &mut g
+        ));
         // 1972.??.?? can be 1972.07.11 .. 1972.12.31: matches from 1972.07.01 and to 1972.07.01.
-        assert!(yes(Filter { date_from: Some(Date::parse("1972.07.01")), ..Filter::default() }, &mut g));
-        assert!(yes(Filter { date_to: Some(Date::parse("1972.07.01")), ..Filter::default() }, &mut g));
-        assert!(!yes(Filter { date_from: Some(Date::parse("1973")), ..Filter::default() }, &mut g));
-        assert!(!yes(Filter { date_to: Some(Date::parse("1971.12.31")), ..Filter::default() }, &mut g));
-        assert!(yes(Filter { min_elo: Some(2660), ..Filter::default() }, &mut g));
-        assert!(!yes(Filter { min_elo: Some(2700), ..Filter::default() }, &mut g));
+        assert!(yes(
+            Filter {
+                date_from: Some(Date::parse("1972.07.01")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                date_to: Some(Date::parse("1972.07.01")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                date_from: Some(Date::parse("1973")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                date_to: Some(Date::parse("1971.12.31")),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                min_elo: Some(2660),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                min_elo: Some(2700),
+                ..Filter::default()
+            },
+            &mut g
+        ));
     }
 
     #[test]
     fn missing_tags_never_match_their_filters() {
         let mut g = facts(b"[White \"A\"]\n\n1. e4 *\n");
-        assert!(!Filter { min_elo: Some(1), ..Filter::default() }.matches(&mut g));
-        assert!(!Filter { date_to: Some(Date::parse("2100")), ..Filter::default() }.matches(&mut g));
-        assert!(!Filter { eco: Some((Eco(0), Eco(499))), ..Filter::default() }.matches(&mut g));
-        assert!(!Filter { outcome: Some(Outcome::Draw), ..Filter::default() }.matches(&mut g));
-        assert!(Filter { outcome: Some(Outcome::Unknown), ..Filter::default() }.matches(&mut g) == false);
+        assert!(
+            !Filter {
+                min_elo: Some(1),
+                ..Filter::default()
+            }
+            .matches(&mut g)
+        );
+        assert!(
+            !Filter {
+                date_to: Some(Date::parse("2100")),
+                ..Filter::default()
+            }
+            .matches(&mut g)
+        );
+        assert!(
+            !Filter {
+                eco: Some((Eco(0), Eco(499))),
+                ..Filter::default()
+            }
+            .matches(&mut g)
+        );
+        assert!(
+            !Filter {
+                outcome: Some(Outcome::Draw),
+                ..Filter::default()
+            }
+            .matches(&mut g)
+        );
+        assert!(
+            !Filter {
+                outcome: Some(Outcome::Unknown),
+                ..Filter::default()
+            }
+            .matches(&mut g)
+        );
     }
 }

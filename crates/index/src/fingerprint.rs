@@ -32,10 +32,16 @@ impl Fingerprint {
         let size = meta.len();
         let (mtime_secs, mtime_nanos) = match meta.modified() {
             Ok(t) => match t.duration_since(UNIX_EPOCH) {
-                Ok(d) => (i64::try_from(d.as_secs()).unwrap_or(i64::MAX), d.subsec_nanos()),
+                Ok(d) => (
+                    i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+                    d.subsec_nanos(),
+                ),
                 Err(e) => {
                     let d = e.duration();
-                    (-i64::try_from(d.as_secs()).unwrap_or(i64::MAX), d.subsec_nanos())
+                    (
+                        -i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+                        d.subsec_nanos(),
+                    )
                 }
             },
             Err(_) => (0, 0),

@@ -165,7 +165,11 @@ pub fn bucket_bits(positions: u64) -> u32 {
 
 /// The bucket of a key.
 pub fn bucket(key: u64, bits: u32) -> usize {
-    if bits == 0 { 0 } else { (key >> (64 - bits)) as usize }
+    if bits == 0 {
+        0
+    } else {
+        (key >> (64 - bits)) as usize
+    }
 }
 
 /// The 32 key bits stored in an entry.

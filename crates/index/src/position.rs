@@ -25,7 +25,10 @@ mod tests {
         let a = fen_key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
         let b = fen_key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 5 9");
         let c = fen_key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
-        assert_eq!(a, b, "an en passant square no pawn can use is no part of the identity");
+        assert_eq!(
+            a, b,
+            "an en passant square no pawn can use is no part of the identity"
+        );
         assert_ne!(a, c);
         assert!(fen_key("not a fen").is_err());
     }

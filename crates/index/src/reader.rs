@@ -175,7 +175,10 @@ impl Index {
         if bits > layout::MAX_BUCKET_BITS
             || !fits(index.games_at, u128::from(games) * GAME_SIZE as u128)
             || !fits(index.strings_at, (u128::from(strings) + 1) * 8)
-            || !fits(index.positions_at, u128::from(positions) * POSITION_SIZE as u128)
+            || !fits(
+                index.positions_at,
+                u128::from(positions) * POSITION_SIZE as u128,
+            )
             || !fits(index.directory_at, (buckets + 1) * 8 + buckets * 4)
             || games > u64::from(u32::MAX)
         {
@@ -238,7 +241,12 @@ impl Index {
     /// Checks the game table's checksum (once).
     pub fn verify_games(&self) -> Result<(), IndexError> {
         let end = self.games_at + self.games as usize * GAME_SIZE;
-        self.check(&self.games_ok, self.games_at..end, header::GAMES_CRC, "game table")
+        self.check(
+            &self.games_ok,
+            self.games_at..end,
+            header::GAMES_CRC,
+            "game table",
+        )
     }
 
     /// Checks the name table's checksum (once).
@@ -252,7 +260,12 @@ impl Index {
                 detail: "the name table does not fit in the file".to_owned(),
             });
         }
-        self.check(&self.strings_ok, self.strings_at..end, header::STRINGS_CRC, "name table")
+        self.check(
+            &self.strings_ok,
+            self.strings_at..end,
+            header::STRINGS_CRC,
+            "name table",
+        )
     }
 
     fn directory_len(&self) -> usize {
@@ -263,7 +276,12 @@ impl Index {
     /// Checks the bucket directory's checksum (once).
     pub fn verify_directory(&self) -> Result<(), IndexError> {
         let end = self.directory_at + self.directory_len();
-        self.check(&self.directory_ok, self.directory_at..end, header::DIRECTORY_CRC, "position directory")
+        self.check(
+            &self.directory_ok,
+            self.directory_at..end,
+            header::DIRECTORY_CRC,
+            "position directory",
+        )
     }
 
     /// Game `n` (0-based). Call [`Index::verify_games`] first to trust it.
@@ -271,7 +289,10 @@ impl Index {
         let at = self.games_at + n as usize * GAME_SIZE;
         GameEntry {
             index: self,
-            bytes: self.map.get(at..at + GAME_SIZE).unwrap_or(&[0u8; GAME_SIZE]),
+            bytes: self
+                .map
+                .get(at..at + GAME_SIZE)
+                .unwrap_or(&[0u8; GAME_SIZE]),
         }
     }
 

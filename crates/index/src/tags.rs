@@ -89,9 +89,9 @@ impl Eco {
         if b.get(3).is_some_and(|c| c.is_ascii_digit()) {
             return None;
         }
-        Some(Eco(
-            u16::from(letter - b'A') * 100 + u16::from(d1 - b'0') * 10 + u16::from(d2 - b'0'),
-        ))
+        Some(Eco(u16::from(letter - b'A') * 100
+            + u16::from(d1 - b'0') * 10
+            + u16::from(d2 - b'0')))
     }
 
     /// Reads an ECO range as `--eco` takes it: `B90` (one code), `B9`
@@ -99,12 +99,16 @@ impl Eco {
     /// (`A00-B99`, `C6-C9`).
     pub fn parse_range(text: &str) -> Result<(Eco, Eco), String> {
         let bad = || {
-            format!("bad ECO range `{text}`: use a code (B90), a prefix (B9, B) or a range (A00-B99)")
+            format!(
+                "bad ECO range `{text}`: use a code (B90), a prefix (B9, B) or a range (A00-B99)"
+            )
         };
         let prefix = |p: &str| -> Option<(Eco, Eco)> {
             let b = p.trim().as_bytes();
             let letter = b.first()?.to_ascii_uppercase();
-            if !(b'A'..=b'E').contains(&letter) || b.len() > 3 || !b[1..].iter().all(u8::is_ascii_digit)
+            if !(b'A'..=b'E').contains(&letter)
+                || b.len() > 3
+                || !b[1..].iter().all(u8::is_ascii_digit)
             {
                 return None;
             }
@@ -126,7 +130,9 @@ impl Eco {
             None => prefix(text).ok_or_else(bad)?,
         };
         if lo > hi {
-            return Err(format!("bad ECO range `{text}`: the first code is after the second"));
+            return Err(format!(
+                "bad ECO range `{text}`: the first code is after the second"
+            ));
         }
         Ok((lo, hi))
     }
@@ -146,7 +152,8 @@ pub fn elo(text: &str) -> u16 {
     if t.is_empty() || t.len() > 5 || !t.bytes().all(|b| b.is_ascii_digit()) {
         return 0;
     }
-    t.parse::<u32>().map_or(0, |v| v.min(u32::from(u16::MAX)) as u16)
+    t.parse::<u32>()
+        .map_or(0, |v| v.min(u32::from(u16::MAX)) as u16)
 }
 
 /// The Result tag as a code: what `--result` compares.
@@ -250,8 +257,7 @@ impl Needle {
                 return false;
             }
             let h = hay.as_bytes();
-            return h.len() >= n.len()
-                && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+            return h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
         }
         hay.to_lowercase().contains(&self.folded)
     }

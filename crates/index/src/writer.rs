@@ -28,9 +28,8 @@ pub struct Batch {
     strings: Vec<Box<str>>,
     lookup: HashMap<Box<str>, u32>,
     games: Vec<Pending>,
-    /// (key, local game number), each pair once.
+    /// (key, local game number).
     positions: Vec<(u64, u32)>,
-    scratch: Vec<u64>,
 }
 
 impl Batch {
@@ -63,7 +62,7 @@ impl Batch {
     }
 
     /// Adds a game: its facts, and the keys of its main-line positions
-    /// (the start position included; repeats are stored once).
+    /// (the start position included; repeats are stored once in the index).
     pub fn push(&mut self, facts: &GameFacts<'_>, keys: &[u64]) {
         let game = self.games.len() as u32;
         let mut texts = [u32::MAX; 6];
@@ -86,12 +85,8 @@ impl Batch {
         r[g::ERRORS..g::ERRORS + 2].copy_from_slice(&errors.to_le_bytes());
         self.games.push(Pending { record: r, texts });
 
-        self.scratch.clear();
-        self.scratch.extend_from_slice(keys);
-        self.scratch.sort_unstable();
-        self.scratch.dedup();
-        self.positions
-            .extend(self.scratch.iter().map(|&k| (k, game)));
+        // Repeats within a game are dropped when the sorted table is written.
+        self.positions.extend(keys.iter().map(|&k| (k, game)));
     }
 }
 
@@ -142,6 +137,7 @@ pub struct Builder {
     game_count: u64,
     /// Position entries partitioned by the top 8 bits of their key.
     parts: Vec<Vec<Entry>>,
+    /// Position entries so far (repeats within a game included).
     positions: u64,
     remap: Vec<u32>,
 }
@@ -222,9 +218,7 @@ impl Builder {
     /// through a temporary file in the same directory that is renamed into
     /// place once complete and synced.
     pub fn write(mut self, path: &Path, pgn: &Fingerprint) -> Result<Summary, BuildError> {
-        self.parts
-            .par_iter_mut()
-            .for_each(|p| p.sort_unstable());
+        self.parts.par_iter_mut().for_each(|p| p.sort_unstable());
         let mut summary = None;
         write_atomically(path, |file| {
             summary = Some(self.write_to(file, pgn)?);
@@ -275,7 +269,12 @@ impl Builder {
         let mut current = 0usize;
         let mut index = 0u64;
         let mut buf = Vec::with_capacity(1 << 16);
+        let mut previous = None;
         for e in self.parts.iter().flatten() {
+            if previous == Some(e) {
+                continue;
+            }
+            previous = Some(e);
             let key = e.key();
             let b = layout::bucket(key, bits);
             if b != current {
@@ -329,7 +328,7 @@ impl Builder {
         set(header::GAMES, &self.game_count.to_le_bytes());
         let strings = (self.string_offsets.len() - 1) as u64;
         set(header::STRINGS, &strings.to_le_bytes());
-        set(header::POSITIONS, &self.positions.to_le_bytes());
+        set(header::POSITIONS, &index.to_le_bytes());
         set(header::FILE_SIZE, &size.to_le_bytes());
         set(header::GAMES_AT, &games_at.to_le_bytes());
         set(header::STRINGS_AT, &strings_at.to_le_bytes());
@@ -349,7 +348,7 @@ impl Builder {
         Ok(Summary {
             games: self.game_count,
             strings,
-            positions: self.positions,
+            positions: index,
             bytes: size,
         })
     }
