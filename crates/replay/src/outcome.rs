@@ -164,11 +164,10 @@ pub fn position_key(pos: &Chess) -> u64 {
 /// The first half of a key update: what `before` and the move contribute.
 /// Taken before the move is played in place; [`KeyStep::finish`] adds what
 /// the position after contributes.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct KeyStep {
     partial: u64,
-    rights: [[bool; 2]; 2],
-    raw_rights: shakmaty::Bitboard,
+    castles: shakmaty::Castles,
 }
 
 impl KeyStep {
@@ -216,31 +215,17 @@ impl KeyStep {
                 k ^= z;
             }
         }
-        let castles = before.castles();
-        let has = |c| {
-            [
-                castles.has(c, CastlingSide::KingSide),
-                castles.has(c, CastlingSide::QueenSide),
-            ]
-        };
-        KeyStep {
-            partial: k,
-            rights: [has(Color::White), has(Color::Black)],
-            raw_rights: castles.castling_rights(),
-        }
+        KeyStep { partial: k, castles: before.castles().clone() }
     }
 
     /// The key of `after`, the position the move led to.
     pub fn finish(self, after: &Chess) -> u64 {
         let mut k = self.partial;
         let castles = after.castles();
-        if castles.castling_rights() != self.raw_rights {
-            for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                for (si, side) in [CastlingSide::KingSide, CastlingSide::QueenSide]
-                    .into_iter()
-                    .enumerate()
-                {
-                    if castles.has(color, side) != self.rights[ci][si] {
+        if castles.castling_rights() != self.castles.castling_rights() {
+            for color in [Color::White, Color::Black] {
+                for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                    if castles.has(color, side) != self.castles.has(color, side) {
                         let Zobrist64(z) = Zobrist64::zobrist_for_castling_right(color, side);
                         k ^= z;
                     }
