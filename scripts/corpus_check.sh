@@ -76,8 +76,14 @@ fi
 
 # ---------------------------------------------------------------- 2. game counts
 step "game counts: pgnkit vs scripts/count_games.py"
+if CORPUS="$corpus" python3 "$here/test_count_games.py" >"$work/unittest.txt" 2>&1; then
+  tail -n 3 "$work/unittest.txt" >&2
+else
+  cat "$work/unittest.txt" >&2
+  fail "scripts/test_count_games.py failed"
+fi
 python3 "$here/count_games.py" "${files[@]}" >"$work/counts.tsv" || fail "count_games.py failed"
-if ! python3 - "$work/j1.json" "$work/counts.tsv" <<'PY'
+if ! python3 - "$work/j1.json" "$work/counts.tsv" >&2 <<'PY'
 import collections, json, sys
 records = collections.Counter()
 summary = None
