@@ -31,25 +31,32 @@
 //! # How the input is read
 //!
 //! **Games.** A game is a run of items (tags, tokens, syntax errors). It ends
-//! - after a [`TokenKind::Result`] at variation depth 0 ([`Game::result_token`] points at it);
+//! - after a [`TokenKind::Result`] at variation depth 0 ([`Game::result_token`] points at it), plus
+//!   the comments and escape lines that follow it on the same or the next lines (no empty line between):
+//!   engine logs such as TCEC's `1/2-1/2` then `; { Game Nr. 1 ... }` keep their trailer;
 //! - before a `[` that starts a new tag section: any `[` at the start of a line (blanks allowed before
 //!   it) once the game has movetext, or a `[` in the middle of a line that is followed by `Name "`;
-//! - before a hard boundary (see [`boundary`]): a `[` after an empty line, which ends the game even inside
-//!   an unterminated comment or variation;
+//! - before a hard boundary (see [`boundary`]): a `[` after an empty line (except a tag section split by
+//!   an empty line, as ChessBase writes), which ends the game even inside an unterminated comment or
+//!   variation;
 //! - before a move number `1` (white) that follows an empty line at variation depth 0 when the game
 //!   already has movetext: a new game without tags;
 //! - at the end of the input.
 //!
 //! A game without a result is not an error at this level (`result_token` is `None`). Comments and escape
 //! lines before a tag section belong to the game of that tag section. "Movetext" means any token other
-//! than a comment or an escape line. Every non-whitespace byte of the input ends up in exactly one game.
-//!
+//! than a comment or an escape line. Every non-whitespace byte of the input ends up in exactly one game:
+//! text outside any game (a line of prose before a tag section) is lexed as a game of junk Words, and
+//! a run of only comments and escape lines between hard boundaries (pgn4web's `%` file header) is
+//! returned as a game for which [`Game::is_comment_only`] is true — callers should not count those.
+
 //! **Tags** are described [below](#tags): `[Name "value"]`, one line at most, human-friendly
 //! about spaces, brackets, quotes and backslashes inside values.
 //!
-//! **Movetext tokens.** Whitespace (ASCII space, tab, LF, FF, CR, as `u8::is_ascii_whitespace`) separates tokens. Words end at
-//! whitespace and at `{ } ( ) [ ] ; $ "`; anything else (non-ASCII, NUL, invalid UTF-8, `!`, `?`, `%`,
-//! `.`) is part of a word. Then:
+//! **Movetext tokens.** Whitespace (space, tab, LF, FF, CR: [`u8::is_ascii_whitespace`]) separates
+//! tokens. Words end at whitespace and at `{ } ( ) [ ] ; $ "`, and at a `*` that ends them (`a5*` is
+//! `a5` then `*`, `test_*.pgn` is one word); anything else (non-ASCII, NUL and other control bytes,
+//! invalid UTF-8, `!`, `?`, `%`, `.`) is part of a word. Then:
 //! - `{...}`: a comment (it may span lines and contain `; ( [`); `;` to the end of the line: a comment.
 //! - `%` as the first byte of a line: an escape line, to the end of the line.
 //! - `$n`: a NAG (0..=255, else [`SyntaxErrorKind::BadNag`]).
@@ -88,7 +95,9 @@
 //! # Cost
 //!
 //! Linear time on any input; no recursion (100,000 nested variations are fine); comments are skipped
-//! with `memchr`. No allocation per game once a reused [`Game`]'s vectors have grown.
+//! with `memchr`, words and tag values are scanned eight bytes at a time. No allocation per game once a
+//! reused [`Game`]'s vectors have grown. `cargo run --release -p pgnkit-pgn --example lexbench` prints
+//! the speed on the benchmark corpus (about 1 GB/s on one core of the reference machine).
 
 pub mod boundary;
 mod game;

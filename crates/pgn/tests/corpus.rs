@@ -6,7 +6,8 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use pgnkit_pgn::{
-    Game, Reader, SyntaxErrorKind, boundary::is_hard_boundary, game_starts_near, split_at_games,
+    Game, Reader, SyntaxErrorKind, TokenKind, boundary::is_hard_boundary, game_starts_near,
+    split_at_games,
 };
 
 fn corpus_dir() -> Option<PathBuf> {
@@ -56,8 +57,8 @@ fn read(path: &Path) -> Vec<u8> {
 struct Owned {
     span: Range<usize>,
     tags: Vec<(Vec<u8>, Vec<u8>, Range<usize>)>,
-    tokens: Vec<(String, Range<usize>)>,
-    errors: Vec<(String, Range<usize>)>,
+    tokens: Vec<(TokenKind, Range<usize>)>,
+    errors: Vec<(SyntaxErrorKind, Range<usize>)>,
     result_token: Option<usize>,
 }
 
@@ -69,16 +70,8 @@ fn own(g: &Game<'_>) -> Owned {
             .iter()
             .map(|t| (t.name.to_vec(), t.raw_value.to_vec(), t.span.clone()))
             .collect(),
-        tokens: g
-            .tokens
-            .iter()
-            .map(|t| (format!("{:?}", t.kind), t.span.clone()))
-            .collect(),
-        errors: g
-            .errors
-            .iter()
-            .map(|e| (format!("{:?}", e.kind), e.span.clone()))
-            .collect(),
+        tokens: g.tokens.iter().map(|t| (t.kind, t.span.clone())).collect(),
+        errors: g.errors.iter().map(|e| (e.kind, e.span.clone())).collect(),
         result_token: g.result_token,
     }
 }
@@ -279,9 +272,8 @@ fn every_game_is_counted() {
                 untagged += 1;
             }
         }
-        // Known differences of the line counter, which does not know that a tag section can share a
-        // line with movetext, that a `[` line can be a tag of a game already in movetext (a new game),
-        // or that `[...]` inside `{}` spanning lines is a comment.
+        // The one known difference: the line counter sees one tag section per line, and pgn4web's
+        // test file has two whole games on one line.
         let expected = match path.file_name().and_then(|n| n.to_str()) {
             // `[Event"..."][Round "11"]a4(b4$6)a6!?{comment}a5*[Event"..."]...`: two games on one line.
             Some("test.pgn") if name.contains("pgn4web") => count_tag_sections(&input) + 1,
@@ -290,10 +282,16 @@ fn every_game_is_counted() {
         assert_eq!(with_tags, expected, "{name}: games with a tag section");
     }
     eprintln!("{total} games, {untagged} without tags, {comment_only} only comments");
-    // SOURCES.md counts 55,000-odd `[Event ` lines over the corpus folders.
-    assert!(total > 50_000, "{total}");
-    assert!(
-        untagged < 100 && comment_only < 20,
-        "{untagged} {comment_only}"
-    );
+    // Counting `[Event ` lines instead (as SOURCES.md does) gives 54,962: the ECO files of pychess, the
+    // tactics and game-of-the-day files of pgn4web and a few test files have no Event tag.
+    assert!(total > 60_000, "{total}");
+    // Games without a tag section, all checked by hand:
+    // - 36 are prose outside games, lexed as games of junk words (replay reports them unparsable):
+    //   ictk's test files note each game with `##` lines (34), ictk's noRep.pgn starts with a line of
+    //   chat, pgn4web's test.pgn with "some garbage at the start of the PGN file";
+    // - 2 are real games without tags: dartchess leading-whitespace.pgn game 4 and pgn-parser's
+    //   sampleGameThrow.pgn;
+    // - 3 are only comments: the `%` headers of pgn4web's live placeholder files.
+    // The exact numbers pin the behaviour; a change in the rules must explain a change here.
+    assert_eq!((untagged, comment_only), (38, 3));
 }
