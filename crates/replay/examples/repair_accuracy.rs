@@ -13,8 +13,9 @@
 //! ply is redrawn). The game is written out as PGN, replayed by
 //! [`pgnkit_replay::replay_game`] with suggestions, and the first error's
 //! suggestions are compared with the truth: top-1 and top-3 per slip type.
-//! `--multi` injects three slips per game instead and measures how many of
-//! them are reported with the right fix.
+//! `--multi` injects three slips per game instead (`--slips N`: N slips,
+//! `--min-plies P`: games of at least P plies) and measures how many of them
+//! are reported with the right fix.
 //!
 //! Reproducible: the same seed and files give the same table.
 
@@ -411,6 +412,8 @@ fn main() {
     let mut games = 3000usize;
     let mut seed = 7u64;
     let mut multi = false;
+    let mut slips_per_game = 3usize;
+    let mut min_plies = 40usize;
     let mut files: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -418,6 +421,11 @@ fn main() {
             "--games" => games = args.next().and_then(|v| v.parse().ok()).unwrap_or(games),
             "--seed" => seed = args.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
             "--multi" => multi = true,
+            "--slips" => {
+                multi = true;
+                slips_per_game = args.next().and_then(|v| v.parse().ok()).unwrap_or(3);
+            }
+            "--min-plies" => min_plies = args.next().and_then(|v| v.parse().ok()).unwrap_or(40),
             _ => files.push(a),
         }
     }
@@ -436,13 +444,21 @@ fn main() {
     let mut rng = Rng(seed);
     let options = Options::default();
     if multi {
-        run_multi(&loaded, games, &mut rng, &options);
+        run_multi(
+            &loaded,
+            games,
+            &mut rng,
+            &options,
+            slips_per_game,
+            min_plies,
+        );
         return;
     }
     let mut rows = [Row::default(); SLIPS.len()];
     let mut times: Vec<Duration> = Vec::new();
     let mut case = 0usize;
     let mut attempts = 0usize;
+    let mut slowest = (Duration::ZERO, Slip::Rank, 0usize);
     while case < games && attempts < games * 20 {
         attempts += 1;
         let slip_i = case % SLIPS.len();
@@ -462,7 +478,11 @@ fn main() {
         }
         let started = Instant::now();
         let report = replay_game(bytes, &game, &options);
-        times.push(started.elapsed());
+        let took = started.elapsed();
+        if took > slowest.0 {
+            slowest = (took, slip, tokens.len());
+        }
+        times.push(took);
         let row = &mut rows[slip_i];
         let Some(d) = report.diagnostics.iter().find(|d| is_move_error(d)) else {
             // Read legally after all (e.g. as another language): not a slip.
@@ -537,6 +557,12 @@ fn main() {
     );
     print_times(&mut times);
     println!(
+        "slowest: {:.2} ms, {} in a game of {} plies",
+        slowest.0.as_secs_f64() * 1e3,
+        slowest.1.name(),
+        slowest.2
+    );
+    println!(
         "\n{} injected tokens were read legally after all (another language's letters) and redrawn.",
         total.accepted
     );
@@ -559,9 +585,16 @@ fn print_times(times: &mut [Duration]) {
     );
 }
 
-/// Three slips per game (types drawn at random, at least 6 plies apart):
+/// `per_game` slips per game (types drawn at random, at least 6 plies apart):
 /// how many are reported at their ply with the right fix in the top 3.
-fn run_multi(loaded: &[Clean], games: usize, rng: &mut Rng, options: &Options) {
+fn run_multi(
+    loaded: &[Clean],
+    games: usize,
+    rng: &mut Rng,
+    options: &Options,
+    per_game: usize,
+    min_plies: usize,
+) {
     let one_token = [
         Slip::Rank,
         Slip::File,
@@ -582,14 +615,14 @@ fn run_multi(loaded: &[Clean], games: usize, rng: &mut Rng, options: &Options) {
         let Some(g) = loaded.get(rng.below(loaded.len())) else {
             continue;
         };
-        if g.moves.len() < 40 {
+        if g.moves.len() < min_plies.max(6 * per_game) {
             continue;
         }
         let mut tokens = g.sans.clone();
         let mut truths: Vec<Truth> = Vec::new();
         let mut used: Vec<usize> = Vec::new();
-        for _ in 0..30 {
-            if truths.len() == 3 {
+        for _ in 0..30 * per_game {
+            if truths.len() == per_game {
                 break;
             }
             let p = rng.below(g.moves.len());
@@ -606,7 +639,7 @@ fn run_multi(loaded: &[Clean], games: usize, rng: &mut Rng, options: &Options) {
                 });
             }
         }
-        if truths.len() < 3 {
+        if truths.len() < per_game {
             continue;
         }
         let text = pgn_text(&tokens);
