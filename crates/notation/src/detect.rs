@@ -34,10 +34,10 @@ impl Detection {
 
 fn meaning_key(t: &MoveToken, lang: Language) -> (u8, u8) {
     let key = |mark: PieceMark| match mark {
-        PieceMark::Letters(l) => lang.roles(l.as_slice()),
+        PieceMark::Letters(l) => l.roles(lang),
         _ => 0,
     };
-    (key(t.piece), key(t.promotion))
+    (key(t.piece_mark()), key(t.promotion_mark()))
 }
 
 /// Detects the language of a game given as move tokens (move numbers,

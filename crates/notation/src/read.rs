@@ -22,7 +22,9 @@
 
 use std::fmt;
 
-use shakmaty::{CastlingMode, CastlingSide, Chess, Move, Position, Role, Square, san::San};
+use shakmaty::{
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, Move, Position, Rank, Role, Square, attacks, san::San,
+};
 
 use crate::language::{Language, role_bit};
 use crate::token::{Body, Coords, MoveToken, PieceMark};
@@ -62,7 +64,7 @@ fn mark_roles(mark: PieceMark, lang: Language) -> Result<Option<u8>, ResolveErro
     match mark {
         PieceMark::None => Ok(None),
         PieceMark::Role(r) => Ok(Some(role_bit(r))),
-        PieceMark::Letters(l) => match lang.roles(l.as_slice()) {
+        PieceMark::Letters(l) => match l.roles(lang) {
             0 => Err(ResolveError::UnknownPiece),
             mask => Ok(Some(mask)),
         },
@@ -125,6 +127,142 @@ impl Query {
     }
 }
 
+/// Pieces of the side to move that alone stand between their king and an
+/// enemy slider (as shakmaty computes them for legality).
+fn slider_blockers(pos: &Chess, king: Square) -> Bitboard {
+    let board = pos.board();
+    let them = board.by_color(!pos.turn());
+    let snipers = ((attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens()))
+        & them;
+    let mut blockers = Bitboard(0);
+    for sniper in snipers {
+        let b = attacks::between(king, sniper) & board.occupied();
+        if !b.more_than_one() {
+            blockers = blockers.with(b);
+        }
+    }
+    blockers
+}
+
+/// The move `san.to_move(pos)` returns, for the common cases (no check, no
+/// en passant, no castling), found without building a move list; `None`
+/// when the case is not handled here or the SAN is not exactly one legal
+/// move (the caller then takes the general path, which gives the same
+/// answer or the precise error).
+#[inline]
+fn fast_san(pos: &Chess, san: San) -> Option<Move> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let turn = pos.turn();
+    let us = board.by_color(turn);
+    if us.contains(to) {
+        return None;
+    }
+    let captured = board.role_at(to);
+    if capture != captured.is_some() {
+        return None;
+    }
+    let king = board.king_of(turn)?;
+    let occupied = board.occupied();
+    if !board.attacks_to(king, !turn, occupied).is_empty() {
+        return None;
+    }
+    let ours = |r: Role| board.by_piece(r.of(turn));
+    let candidates = match role {
+        Role::Knight => attacks::knight_attacks(to) & ours(Role::Knight),
+        Role::Bishop => attacks::bishop_attacks(to, occupied) & ours(Role::Bishop),
+        Role::Rook => attacks::rook_attacks(to, occupied) & ours(Role::Rook),
+        Role::Queen => attacks::queen_attacks(to, occupied) & ours(Role::Queen),
+        Role::King => {
+            if promotion.is_some()
+                || !attacks::king_attacks(to).contains(king)
+                || file.is_some_and(|f| f != king.file())
+                || rank.is_some_and(|r| r != king.rank())
+                || !board.attacks_to(to, !turn, occupied.without(king)).is_empty()
+            {
+                return None;
+            }
+            return Some(Move::Normal {
+                role,
+                from: king,
+                capture: captured,
+                to,
+                promotion: None,
+            });
+        }
+        Role::Pawn => {
+            let back: i32 = if turn == Color::White { -8 } else { 8 };
+            let last = if turn == Color::White { Rank::Eighth } else { Rank::First };
+            if (to.rank() == last) != promotion.is_some() || matches!(promotion, Some(Role::Pawn | Role::King)) {
+                return None;
+            }
+            let pawns = ours(Role::Pawn);
+            if capture {
+                let f = file?;
+                if u32::from(f).abs_diff(u32::from(to.file())) != 1 {
+                    return None;
+                }
+                let from = Square::from_coords(f, to.rank().offset(if turn == Color::White { -1 } else { 1 })?);
+                if !pawns.contains(from) {
+                    return None;
+                }
+                Bitboard::from_square(from)
+            } else {
+                if file.is_some_and(|f| f != to.file()) {
+                    return None;
+                }
+                let one = to.offset(back)?;
+                if pawns.contains(one) {
+                    Bitboard::from_square(one)
+                } else {
+                    let double = if turn == Color::White { Rank::Fourth } else { Rank::Fifth };
+                    let two = one.offset(back)?;
+                    if to.rank() != double || occupied.contains(one) || !pawns.contains(two) {
+                        return None;
+                    }
+                    Bitboard::from_square(two)
+                }
+            }
+        }
+    };
+    if role != Role::Pawn && promotion.is_some() {
+        return None;
+    }
+    let mut found = None;
+    let mut blockers = None;
+    for from in candidates {
+        if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
+            continue;
+        }
+        let blockers = *blockers.get_or_insert_with(|| slider_blockers(pos, king));
+        if blockers.contains(from) && !attacks::aligned(from, to, king) {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(from);
+    }
+    found.map(|from| Move::Normal {
+        role,
+        from,
+        capture: captured,
+        to,
+        promotion,
+    })
+}
+
 fn castle(pos: &Chess, side: CastlingSide) -> Result<Move, ResolveError> {
     pos.castling_moves(side)
         .first()
@@ -141,11 +279,24 @@ impl MoveToken {
     /// # Errors
     ///
     /// [`ResolveError`] when no move, or more than one, fits.
-    #[inline]
+    #[inline(always)]
     pub fn resolve(&self, pos: &Chess, lang: Language) -> Result<Move, ResolveError> {
+        if let (Body::San(san, _), Language::En) = (self.body, lang) {
+            if let Some(m) = fast_san(pos, san) {
+                return Ok(m);
+            }
+        }
+        self.resolve_general(pos, lang)
+    }
+
+    #[inline(never)]
+    fn resolve_general(&self, pos: &Chess, lang: Language) -> Result<Move, ResolveError> {
         match self.body {
-            Body::San(san) => {
+            Body::San(san, _) => {
                 if lang == Language::En || self.letters_mean_english(san, lang) {
+                    if let Some(m) = fast_san(pos, san) {
+                        return Ok(m);
+                    }
                     if let Ok(m) = san.to_move(pos) {
                         return Ok(m);
                     }
@@ -183,21 +334,21 @@ impl MoveToken {
             return true;
         };
         let same = |mark: PieceMark, role: Role| match mark {
-            PieceMark::Letters(l) => lang.roles(l.as_slice()) == role_bit(role),
+            PieceMark::Letters(l) => l.roles(lang) == role_bit(role),
             _ => true,
         };
-        same(self.piece, role) && promotion.is_none_or(|p| same(self.promotion, p))
+        same(self.piece_mark(), role) && promotion.is_none_or(|p| same(self.promotion_mark(), p))
     }
 
     fn resolve_coords(&self, pos: &Chess, lang: Language, c: Coords) -> Result<Move, ResolveError> {
-        let roles = match mark_roles(self.piece, lang)? {
+        let roles = match mark_roles(self.piece_mark(), lang)? {
             Some(mask) => mask,
             None if c.from_file.is_some() && c.from_rank.is_some() && c.to_rank.is_some() => ANY_ROLE,
             None => role_bit(Role::Pawn),
         };
         let query = Query {
             roles,
-            promotion: mark_roles(self.promotion, lang)?,
+            promotion: mark_roles(self.promotion_mark(), lang)?,
             c,
         };
         let mut found: Option<Move> = None;

@@ -81,17 +81,34 @@ impl std::error::Error for ParseError {}
 /// A written piece abbreviation of one or two characters (`N`, `Kt`, `Кр`), uninterpreted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Letters {
-    chars: [char; 2],
-    len: u8,
+    /// UTF-16 code units of one or two letters (piece letters are all in the BMP); 0 = none.
+    units: [u16; 2],
 }
 
 impl Letters {
-    fn one(c: char) -> Letters {
-        Letters { chars: [c, '\0'], len: 1 }
+    /// The letters, or `None` for characters outside the BMP (no piece letter is).
+    fn new(a: char, b: Option<char>) -> Option<Letters> {
+        let unit = |c: char| u16::try_from(u32::from(c)).ok().filter(|u| *u != 0);
+        Some(Letters {
+            units: [unit(a)?, b.map_or(Some(0), unit)?],
+        })
     }
 
-    pub(crate) fn as_slice(&self) -> &[char] {
-        &self.chars[..usize::from(self.len).min(2)]
+    /// The roles these letters mean under `lang` (English fallback included).
+    pub(crate) fn roles(self, lang: Language) -> u8 {
+        let (chars, n) = self.chars();
+        lang.roles(&chars[..n])
+    }
+
+    /// The roles these letters mean in `lang` itself.
+    pub(crate) fn own_roles(self, lang: Language) -> u8 {
+        let (chars, n) = self.chars();
+        lang.own_roles(&chars[..n])
+    }
+
+    fn chars(self) -> ([char; 2], usize) {
+        let c = |u: u16| char::from_u32(u32::from(u)).unwrap_or('\0');
+        ([c(self.units[0]), c(self.units[1])], if self.units[1] == 0 { 1 } else { 2 })
     }
 }
 
@@ -120,8 +137,10 @@ pub(crate) struct Coords {
 /// The shape of the move part of a token.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Body {
-    /// ASCII SAN accepted by shakmaty's parser (letters kept in `piece`/`promotion`).
-    San(San),
+    /// ASCII SAN accepted by shakmaty's parser; its letters are English
+    /// uppercase (`N B R Q K`, promotion letters) and the flag says whether a
+    /// `P` was written before a pawn move.
+    San(San, bool),
     /// `O-O`, `0-0-0`, `kurze Rochade`, ...
     Castle(CastlingSide),
     /// Everything else with coordinates.
@@ -138,11 +157,58 @@ pub struct MoveToken {
     pub(crate) body: Body,
     pub(crate) piece: PieceMark,
     pub(crate) promotion: PieceMark,
-    suffix: Suffix,
-    nag: Option<u8>,
-    draw_offer: bool,
-    en_passant: bool,
-    capture_mark: bool,
+    marks: Marks,
+}
+
+/// The marks attached to a move, packed in one byte: bits 0-1 suffix,
+/// 2-4 NAG (0 = none), 5 draw offer, 6 en passant, 7 trailing capture mark.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct Marks(u8);
+
+impl Marks {
+    const DRAW: u8 = 1 << 5;
+    const EP: u8 = 1 << 6;
+    const CAPTURE: u8 = 1 << 7;
+
+    fn suffix(self) -> Suffix {
+        match self.0 & 3 {
+            1 => Suffix::Check,
+            2 => Suffix::DoubleCheck,
+            3 => Suffix::Mate,
+            _ => Suffix::None,
+        }
+    }
+
+    fn set_suffix(&mut self, suffix: Suffix) {
+        let bits = match suffix {
+            Suffix::None => 0,
+            Suffix::Check => 1,
+            Suffix::DoubleCheck => 2,
+            Suffix::Mate => 3,
+        };
+        self.0 = (self.0 & !3) | bits;
+    }
+
+    fn nag(self) -> Option<u8> {
+        match (self.0 >> 2) & 7 {
+            0 => None,
+            n => Some(n),
+        }
+    }
+
+    fn set_nag(&mut self, nag: Option<u8>) {
+        self.0 = (self.0 & !(7 << 2)) | (nag.unwrap_or(0).min(7) << 2);
+    }
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    fn set(&mut self, bit: u8, on: bool) {
+        if on {
+            self.0 |= bit;
+        }
+    }
 }
 
 impl MoveToken {
@@ -151,42 +217,46 @@ impl MoveToken {
             body,
             piece: PieceMark::None,
             promotion: PieceMark::None,
-            suffix: Suffix::None,
-            nag: None,
-            draw_offer: false,
-            en_passant: false,
-            capture_mark: false,
+            marks: Marks(0),
         }
     }
 
     /// The check or mate mark the writer attached.
     pub fn suffix(&self) -> Suffix {
-        self.suffix
+        self.marks.suffix()
     }
 
     /// The move glyph attached (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
     pub fn nag(&self) -> Option<u8> {
-        self.nag
+        self.marks.nag()
     }
 
     /// Whether a draw offer (`(=)` or a trailing `=`) is attached.
     pub fn draw_offer(&self) -> bool {
-        self.draw_offer
+        self.marks.has(Marks::DRAW)
     }
 
     /// Whether an en passant mark (`e.p.`, `ep`) is attached.
     pub fn en_passant_marked(&self) -> bool {
-        self.en_passant
+        self.marks.has(Marks::EP)
     }
 
     /// Whether a capture mark (`x`, `:`, `×`) was written.
     pub fn is_capture_marked(&self) -> bool {
-        self.capture_mark
+        self.marks.has(Marks::CAPTURE)
             || match self.body {
-                Body::San(San::Normal { capture, .. }) => capture,
+                Body::San(San::Normal { capture, .. }, _) => capture,
                 Body::Coords(c) => c.capture,
                 _ => false,
             }
+    }
+
+    /// The token as shakmaty SAN, when it is plain ASCII SAN with English letters.
+    pub fn san(&self) -> Option<San> {
+        match self.body {
+            Body::San(san, _) => Some(san),
+            _ => None,
+        }
     }
 
     /// Whether this is a null move (`--`, `Z0`, `0000`), which no position accepts.
@@ -196,7 +266,7 @@ impl MoveToken {
 
     /// Whether the token is castling written as such (`O-O`, `0-0-0`, `lange Rochade`).
     pub fn is_castling(&self) -> bool {
-        matches!(self.body, Body::Castle(_) | Body::San(San::Castle(_)))
+        matches!(self.body, Body::Castle(_) | Body::San(San::Castle(_), _))
     }
 
     /// Languages under which this token's piece letters (if any) mean some
@@ -204,13 +274,13 @@ impl MoveToken {
     /// language-neutral tokens (pawn moves, castling, UCI, figurines, spoken).
     pub fn languages(&self) -> LanguageSet {
         let mut set = LanguageSet::ALL;
-        for mark in [self.piece, self.promotion] {
+        for mark in [self.piece_mark(), self.promotion_mark()] {
             if let PieceMark::Letters(l) = mark {
                 set = set.intersect(
                     Language::ALL
                         .iter()
                         .copied()
-                        .filter(|lang| lang.roles(l.as_slice()) != 0)
+                        .filter(|lang| l.roles(*lang) != 0)
                         .collect(),
                 );
             }
@@ -222,13 +292,13 @@ impl MoveToken {
     /// English fallback): the evidence a token gives about its language.
     pub fn own_languages(&self) -> LanguageSet {
         let mut set = LanguageSet::ALL;
-        for mark in [self.piece, self.promotion] {
+        for mark in [self.piece_mark(), self.promotion_mark()] {
             if let PieceMark::Letters(l) = mark {
                 set = set.intersect(
                     Language::ALL
                         .iter()
                         .copied()
-                        .filter(|lang| lang.own_roles(l.as_slice()) != 0)
+                        .filter(|lang| l.own_roles(*lang) != 0)
                         .collect(),
                 );
             }
@@ -238,7 +308,27 @@ impl MoveToken {
 
     /// Whether the token's meaning may depend on the language (it has piece letters).
     pub fn has_letters(&self) -> bool {
-        matches!(self.piece, PieceMark::Letters(_)) || matches!(self.promotion, PieceMark::Letters(_))
+        matches!(self.piece_mark(), PieceMark::Letters(_)) || matches!(self.promotion_mark(), PieceMark::Letters(_))
+    }
+
+    /// How the moving piece was written.
+    pub(crate) fn piece_mark(&self) -> PieceMark {
+        match self.body {
+            Body::San(San::Normal { role, .. }, pawn_letter) if role != Role::Pawn || pawn_letter => {
+                Letters::new(role.upper_char(), None).map_or(PieceMark::None, PieceMark::Letters)
+            }
+            Body::San(..) => PieceMark::None,
+            _ => self.piece,
+        }
+    }
+
+    /// How the promotion piece was written.
+    pub(crate) fn promotion_mark(&self) -> PieceMark {
+        match self.body {
+            Body::San(San::Normal { promotion: Some(role), .. }, _) => Letters::new(role.upper_char(), None).map_or(PieceMark::None, PieceMark::Letters),
+            Body::San(..) => PieceMark::None,
+            _ => self.promotion,
+        }
     }
 }
 
@@ -247,17 +337,47 @@ impl MoveToken {
 /// # Errors
 ///
 /// [`ParseError`] when the text is empty, too long, or no move in any notation.
+#[inline]
 pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
+    // Plain SAN with at most a `+`/`#` suffix: shakmaty's parser alone (it
+    // accepts only ASCII, so no separate ASCII check is needed).
+    if let Ok(san) = San::from_ascii(text.as_bytes()) {
+        if let Some(token) = token_from_san(san, text.as_bytes()) {
+            return Ok(token);
+        }
+    }
+    parse_other(text)
+}
+
+#[inline(never)]
+fn parse_other(text: &str) -> Result<MoveToken, ParseError> {
     let bytes = text.as_bytes();
     if bytes.is_empty() {
         return Err(ParseError::Empty);
     }
-    if text.is_ascii() && bytes.len() <= MAX_TOKEN_CHARS {
+    if bytes.len() <= MAX_TOKEN_CHARS {
         if let Some(token) = parse_ascii_san(bytes) {
             return Ok(token);
         }
     }
     parse_general(text)
+}
+
+/// The token for SAN that shakmaty parsed from `bytes` (with an optional `+`/`#`).
+#[inline]
+fn token_from_san(san: San, bytes: &[u8]) -> Option<MoveToken> {
+    let (suffix, body) = match bytes.split_last() {
+        Some((b'+', body)) => (Suffix::Check, body),
+        Some((b'#', body)) => (Suffix::Mate, body),
+        _ => (Suffix::None, bytes),
+    };
+    let mut t = MoveToken::new(match san {
+        San::Normal { .. } | San::Castle(_) => Body::San(san, body.first() == Some(&b'P')),
+        San::Null => Body::Null,
+        San::Put { .. } => return None,
+    });
+    t.marks.set_suffix(suffix);
+    Some(t)
 }
 
 /// The fast path: plain SAN with trailing `+ # ! ?` marks, parsed by shakmaty.
@@ -296,25 +416,9 @@ fn parse_ascii_san(bytes: &[u8]) -> Option<MoveToken> {
     };
     let body = &bytes[..end];
     let san = San::from_ascii(body).ok()?;
-    let mut token = match san {
-        San::Normal { promotion, .. } => {
-            let mut t = MoveToken::new(Body::San(san));
-            if let Some(&first) = body.first() {
-                if first.is_ascii_uppercase() {
-                    t.piece = PieceMark::Letters(Letters::one(char::from(first)));
-                }
-            }
-            if promotion.is_some() {
-                t.promotion = PieceMark::Letters(Letters::one(char::from(*body.last()?)));
-            }
-            t
-        }
-        San::Castle(_) => MoveToken::new(Body::San(san)),
-        San::Null => MoveToken::new(Body::Null),
-        San::Put { .. } => return None,
-    };
-    token.suffix = suffix;
-    token.nag = nag;
+    let mut token = token_from_san(san, body)?;
+    token.marks.set_suffix(suffix);
+    token.marks.set_nag(nag);
     Some(token)
 }
 
@@ -477,13 +581,15 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
     }
     let mut token = parse_body(s)?;
     if suffix != Suffix::None {
-        token.suffix = suffix;
+        token.marks.set_suffix(suffix);
     }
-    token.nag = nag.or(token.nag);
-    token.draw_offer |= draw_offer;
-    token.en_passant |= en_passant;
+    if nag.is_some() {
+        token.marks.set_nag(nag);
+    }
+    token.marks.set(Marks::DRAW, draw_offer);
+    token.marks.set(Marks::EP, en_passant);
     if trailing_capture {
-        token.capture_mark = true;
+        token.marks.set(Marks::CAPTURE, true);
         if let Body::Coords(c) = &mut token.body {
             c.capture = true;
         }
@@ -556,15 +662,12 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
         }
     } else if s[0].is_uppercase() && s[0] != 'X' {
         i = 1;
-        if s.len() > 1 && s[1].is_alphabetic() && s[1].is_lowercase() && file_of(s[1]).is_none() && s[1] != 'x' {
+        let second = (s.len() > 1 && s[1].is_alphabetic() && s[1].is_lowercase() && file_of(s[1]).is_none() && s[1] != 'x')
+            .then(|| s[1]);
+        if second.is_some() {
             i = 2;
-            PieceMark::Letters(Letters {
-                chars: [s[0], s[1]],
-                len: 2,
-            })
-        } else {
-            PieceMark::Letters(Letters::one(s[0]))
         }
+        PieceMark::Letters(Letters::new(s[0], second).ok_or(ParseError::Unparsable)?)
     } else {
         PieceMark::None
     };
@@ -664,7 +767,7 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
         {
             PieceMark::Role(role)
         } else if inner.is_uppercase() {
-            PieceMark::Letters(Letters::one(inner))
+            PieceMark::Letters(Letters::new(inner, None).ok_or(ParseError::Unparsable)?)
         } else {
             return Err(ParseError::Unparsable);
         };
@@ -689,8 +792,8 @@ pub(crate) fn spoken_token(
         Some(r) => PieceMark::Role(r),
     };
     t.promotion = promotion.map_or(PieceMark::None, PieceMark::Role);
-    t.suffix = suffix;
-    t.en_passant = en_passant;
+    t.marks.set_suffix(suffix);
+    t.marks.set(Marks::EP, en_passant);
     t
 }
 
@@ -724,7 +827,7 @@ mod tests {
         let t = parse_move("e8=Q+!?").unwrap();
         assert_eq!(t.suffix(), Suffix::Check);
         assert_eq!(t.nag(), Some(5));
-        assert!(matches!(t.body, Body::San(_)));
+        assert!(matches!(t.body, Body::San(..)));
         let t = parse_move("Nf3??").unwrap();
         assert_eq!(t.nag(), Some(4));
     }
@@ -739,7 +842,7 @@ mod tests {
             assert!(
                 matches!(
                     t.body,
-                    Body::Castle(CastlingSide::QueenSide) | Body::San(San::Castle(CastlingSide::QueenSide))
+                    Body::Castle(CastlingSide::QueenSide) | Body::San(San::Castle(CastlingSide::QueenSide), _)
                 ),
                 "{s}"
             );

@@ -6,7 +6,9 @@
 //! in rotation among all styles (SAN and LAN in every language, UCI,
 //! figurine, spoken German and English, the Russian scoresheet), read back
 //! under that style's language (language-neutral styles under a rotating
-//! language); plus, in every 16th position, every style for the move played.
+//! language); plus English SAN for every legal move of every 4th position
+//! (the reader's fast path), and every style for the move played in every
+//! 16th position.
 //! `PGNKIT_FULL=1`: every legal move in every style.
 
 mod common;
@@ -90,6 +92,9 @@ fn every_legal_move_reads_back_in_every_style() {
                             } else {
                                 let si = (pi * 7 + mi) % n;
                                 run(m, &styles[si], pi + mi);
+                                if pi % 4 == 0 && si != 0 {
+                                    run(m, &styles[0], pi + mi); // English SAN
+                                }
                             }
                         }
                         if !full && pi % 16 == 0 {
