@@ -23,7 +23,7 @@ use pgnkit_notation::{Language, Notation, Style, write_move};
 use pgnkit_pgn::{Game, Reader, TokenKind};
 use pgnkit_replay::{Encoding, GameReport, MoveEvent, Options, Visitor, replay_game_with};
 use serde::Serialize;
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Position, san::SanPlus};
 
 use crate::args::{Format, InputArgs};
 use crate::driver::{Driver, Progress};
@@ -191,7 +191,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
     let mut conversion = Conversion::default();
     let mut scratch = Scratch::default();
     let mut out = ChunkOut {
-        out: Vec::with_capacity(chunk.range.len() + chunk.range.len() / 8),
+        out: Vec::with_capacity(chunk.range.len() + chunk.range.len() / 2),
         records: Vec::new(),
         diagnostics: Vec::new(),
         totals: Totals::default(),
@@ -201,6 +201,23 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
     let uci = (config.format == OutputFormat::Json).then(|| Style::new(Notation::Uci, Language::En));
     let mut index = 0u64;
     while reader.read_game(&mut game) {
+        conversion.reset(game.tokens.len());
+        if config.format == OutputFormat::Pgn
+            && let Some(plies) = fast_game(data, &game, &config.style, &mut conversion)
+        {
+            out.totals.games += 1;
+            out.totals.plies += u64::from(plies);
+            export::write_game(
+                &mut out.out,
+                data,
+                &game,
+                Encoding::Utf8,
+                &conversion,
+                &mut scratch,
+            );
+            index += 1;
+            continue;
+        }
         conversion.reset(game.tokens.len());
         let mut recorder = Recorder {
             style: config.style,
@@ -241,6 +258,124 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
         index += 1;
     }
     out
+}
+
+/// A line being replayed by [`fast_game`].
+struct FastLine {
+    pos: Chess,
+    /// The position before the line's last move (valid when `has_before`).
+    before: Chess,
+    has_before: bool,
+}
+
+/// Converts a plain game without the full replay: standard start position,
+/// UTF-8, no broken structure, every word English SAN (with glyphs) or an
+/// annotation, every move legal, and a main line the rules do not end
+/// (nor could end by repetition under a decisive result). Such a game has
+/// no error, which is all `convert` reports. Gives the main-line plies, or
+/// `None` when the game needs the full replay (which then redoes
+/// everything, diagnostics and language detection included).
+fn fast_game(data: &[u8], game: &Game<'_>, style: &Style, conversion: &mut Conversion) -> Option<u32> {
+    if !game.errors.is_empty()
+        || game
+            .tags
+            .iter()
+            .any(|t| matches!(t.name, b"FEN" | b"Variant" | b"SetUp"))
+    {
+        return None;
+    }
+    let bytes = data.get(game.span.clone())?;
+    if std::str::from_utf8(bytes).is_err() {
+        return None;
+    }
+    let mut lines: Vec<FastLine> = Vec::with_capacity(4);
+    lines.push(FastLine {
+        pos: Chess::default(),
+        before: Chess::default(),
+        has_before: false,
+    });
+    let mut plies = 0u32;
+    let mut max_clock = 0u32;
+    for (index, token) in game.tokens.iter().enumerate() {
+        match token.kind {
+            TokenKind::Word => {
+                let text = token.text;
+                let san = match SanPlus::from_ascii_prefix(text) {
+                    Ok((san, len)) if text[len..].iter().all(|&b| b == b'!' || b == b'?') => {
+                        Some(san.san)
+                    }
+                    _ => None,
+                };
+                let Some(san) = san else {
+                    let text = std::str::from_utf8(text).ok()?;
+                    pgnkit_notation::parse_annotation(text)?;
+                    continue;
+                };
+                let depth = lines.len() - 1;
+                let line = lines.last_mut()?;
+                let m = san.to_move(&line.pos).ok()?;
+                let text_start = conversion.text_buffer().len();
+                write_move(&line.pos, &m, style, conversion.text_buffer());
+                conversion.record(
+                    index,
+                    text_start,
+                    0,
+                    line.pos.fullmoves().get(),
+                    line.pos.turn() == Color::White,
+                );
+                line.before.clone_from(&line.pos);
+                line.has_before = true;
+                line.pos.play_unchecked(m);
+                if depth == 0 {
+                    plies += 1;
+                    max_clock = max_clock.max(line.pos.halfmoves());
+                }
+            }
+            TokenKind::OpenVariation => {
+                let parent = lines.last()?;
+                if !parent.has_before {
+                    return None;
+                }
+                let start = parent.before.clone();
+                lines.push(FastLine {
+                    pos: start.clone(),
+                    before: start,
+                    has_before: false,
+                });
+            }
+            TokenKind::CloseVariation => {
+                if lines.len() < 2 {
+                    return None;
+                }
+                lines.pop();
+            }
+            _ => {}
+        }
+    }
+    if lines.len() != 1 {
+        return None;
+    }
+    let end = &lines.first()?.pos;
+    if end.legal_moves().is_empty() || end.is_insufficient_material() {
+        return None;
+    }
+    // Fivefold repetition or the 75-move rule could have ended the game:
+    // the full replay checks the result against them.
+    if max_clock >= 16 {
+        let decisive = |v: &[u8]| matches!(v.trim_ascii(), b"1-0" | b"0-1" | b"1:0" | b"0:1");
+        let tag = game.tag("Result").map(|t| t.raw_value);
+        let recorded = match tag {
+            Some(v) => decisive(v),
+            None => matches!(
+                game.result(),
+                Some(pgnkit_pgn::GameResult::WhiteWins | pgnkit_pgn::GameResult::BlackWins)
+            ),
+        };
+        if recorded {
+            return None;
+        }
+    }
+    Some(plies)
 }
 
 fn locate_errors(

@@ -278,11 +278,15 @@ pub fn classify_word(text: &str) -> Word {
     }
 }
 
+/// Whether a move token may carry a glyph or a draw offer.
+fn may_have_marks(raw: &[u8]) -> bool {
+    raw.iter().any(|&b| matches!(b, b'!' | b'?' | b'=') || b >= 0x80)
+}
+
 /// The glyph and draw offer attached to a move token (`e4!`, `Nf3!?`,
 /// `Qd2(=)`), read only when the token may hold one.
 pub fn attached_marks(raw: &[u8], text: &str) -> (Option<u8>, bool) {
-    let may = !raw.is_ascii() || raw.iter().any(|&b| matches!(b, b'!' | b'?' | b'='));
-    if !may {
+    if !may_have_marks(raw) {
         return (None, false);
     }
     match parse_move(text) {
@@ -396,7 +400,6 @@ pub fn write_game(
     while let Some(t) = tokens.get(i) {
         match t.kind {
             TokenKind::Word => {
-                let text = encoding.decode(t.text);
                 if let Some(m) = moves.get(i) {
                     item.clear();
                     if m.white {
@@ -407,16 +410,18 @@ pub fn write_game(
                     item.extend_from_slice(m.text.as_bytes());
                     mt.item(item);
                     need_number = false;
-                    let (nag, draw) = attached_marks(t.text, &text);
-                    if let Some(n) = nag {
-                        write_nag(&mut mt, item, n);
-                    }
-                    if draw {
-                        mt.comment_any(b"(=)");
-                        need_number = true;
+                    if may_have_marks(t.text) {
+                        let (nag, draw) = attached_marks(t.text, &encoding.decode(t.text));
+                        if let Some(n) = nag {
+                            write_nag(&mut mt, item, n);
+                        }
+                        if draw {
+                            mt.comment_any(b"(=)");
+                            need_number = true;
+                        }
                     }
                 } else {
-                    match classify_word(&text) {
+                    match classify_word(&encoding.decode(t.text)) {
                         Word::Nag(n) => write_nag(&mut mt, item, n),
                         Word::DrawOffer => {
                             mt.comment_any(b"(=)");
