@@ -37,6 +37,11 @@ impl<'a> Game<'a> {
         self.result_token = None;
     }
 
+    /// Whether the game has no tag, no token and no error (as after [`Game::clear`]).
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.tokens.is_empty() && self.errors.is_empty()
+    }
+
     /// The first tag named exactly `name` (case-sensitive), if any.
     pub fn tag(&self, name: &str) -> Option<&Tag<'a>> {
         self.tags.iter().find(|t| t.name == name.as_bytes())

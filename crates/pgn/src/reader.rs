@@ -90,26 +90,13 @@ impl<'a> Reader<'a> {
         let end = self.end;
         let buf = &input[..end];
         let mut pos = self.pos;
-        let mut has_item = false;
         let mut seen_movetext = false;
-        let mut first = pos;
-        let mut last_end = pos;
         // Set once the result at depth 0 is read.
         let mut ended = false;
 
-        macro_rules! item {
-            ($start:expr, $end:expr) => {{
-                if !has_item {
-                    has_item = true;
-                    first = $start;
-                }
-                last_end = $end;
-            }};
-        }
         macro_rules! token {
             ($kind:expr, $text:expr, $span:expr) => {{
                 let span: Range<usize> = $span;
-                item!(span.start, span.end);
                 game.tokens.push(Token {
                     kind: $kind,
                     text: &input[$text],
@@ -120,7 +107,6 @@ impl<'a> Reader<'a> {
         macro_rules! error {
             ($kind:expr, $span:expr) => {{
                 let span: Range<usize> = $span;
-                item!(span.start, span.end);
                 game.errors.push(SyntaxError { kind: $kind, span });
             }};
         }
@@ -133,7 +119,7 @@ impl<'a> Reader<'a> {
             if ended {
                 // After the result, only comments and escape lines that follow without an empty line.
                 let comment = b == b'{' || b == b';' || (b == b'%' && self.at_column_0(pos));
-                if !comment || blank_line_in(&buf[last_end..pos]) {
+                if !comment || blank_line_in(&buf[last_end(game)..pos]) {
                     break;
                 }
             }
@@ -175,7 +161,7 @@ impl<'a> Reader<'a> {
                         }
                     }
                     b'[' => {
-                        if has_item && is_hard_boundary(input, pos) {
+                        if !game.is_empty() && is_hard_boundary(input, pos) {
                             break 'game;
                         }
                         if seen_movetext {
@@ -192,7 +178,6 @@ impl<'a> Reader<'a> {
                                 value,
                                 end: e,
                             } => {
-                                item!(pos, e);
                                 game.tags.push(Tag {
                                     name: &input[name],
                                     raw_value: &input[value],
@@ -303,7 +288,7 @@ impl<'a> Reader<'a> {
                         && !black
                         && seen_movetext
                         && self.open.is_empty()
-                        && blank_line_in(&buf[last_end..ws])
+                        && blank_line_in(&buf[last_end(game)..ws])
                     {
                         // A new game without tags.
                         pos = ws;
@@ -318,9 +303,24 @@ impl<'a> Reader<'a> {
         }
 
         self.pos = pos;
-        if !has_item {
+        if game.is_empty() {
             return false;
         }
+        let first = [
+            game.tokens.first().map(|t| t.span.start),
+            game.tags.first().map(|t| t.span.start),
+            game.errors.first().map(|e| e.span.start),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(pos);
+        let last = last_end(game);
+        let last = game
+            .errors
+            .iter()
+            .map(|e| e.span.end)
+            .fold(last, usize::max);
         if !self.open.is_empty() {
             for &open in &self.open {
                 game.errors.push(SyntaxError {
@@ -330,7 +330,7 @@ impl<'a> Reader<'a> {
             }
             game.errors.sort_by_key(|e| e.span.start);
         }
-        game.span = first..last_end;
+        game.span = first..last;
         true
     }
 }
@@ -343,6 +343,15 @@ impl<'a> Iterator for Reader<'a> {
         let mut game = Game::default();
         self.read_game(&mut game).then_some(game)
     }
+}
+
+/// The end of the last item (token, tag, error) of `game` so far, 0 if it has none. O(1): while a game
+/// is read, items of each kind are pushed in input order.
+fn last_end(game: &Game<'_>) -> usize {
+    let token = game.tokens.last().map_or(0, |t| t.span.end);
+    let tag = game.tags.last().map_or(0, |t| t.span.end);
+    let error = game.errors.last().map_or(0, |e| e.span.end);
+    token.max(tag).max(error)
 }
 
 /// The first offset at or after `i` whose byte is not of `class` (or `buf.len()`).
