@@ -53,6 +53,9 @@ pub enum Code {
     BadFen,
     /// Broken PGN structure (unterminated comment, tag or variation).
     Syntax,
+    /// The Variant tag names a game pgnkit does not replay (crazyhouse,
+    /// atomic, …): the game is counted, its moves are not checked.
+    UnsupportedVariant,
     /// `+` or `#` missing or wrong.
     CheckMark,
     /// A move number that does not match the ply.
@@ -74,6 +77,7 @@ impl Code {
             Code::ResultMismatch => "result-mismatch",
             Code::BadFen => "bad-fen",
             Code::Syntax => "syntax",
+            Code::UnsupportedVariant => "unsupported-variant",
             Code::CheckMark => "check-mark",
             Code::MoveNumber => "move-number",
             Code::Encoding => "encoding",

@@ -166,21 +166,26 @@ pub fn replay_game_with<V: Visitor>(
     let start = match start {
         Ok(s) => s,
         Err(err) => {
-            let (span, message) = match err {
+            let (code, span, message) = match err {
                 SetupError::BadFen(m) => (
+                    Code::BadFen,
                     game.tag("FEN")
                         .map_or(game.span.start..game.span.start, |t| t.span.clone()),
                     m,
                 ),
-                SetupError::UnsupportedVariant(v) => (
-                    game.tag("Variant")
-                        .map_or(game.span.start..game.span.start, |t| t.span.clone()),
-                    format!(
-                        "the variant `{v}` is not chess or Chess960; its moves were not replayed"
-                    ),
-                ),
+                SetupError::UnsupportedVariant(v) => {
+                    report.status = Status::Unsupported;
+                    (
+                        Code::UnsupportedVariant,
+                        game.tag("Variant")
+                            .map_or(game.span.start..game.span.start, |t| t.span.clone()),
+                        format!(
+                            "the variant `{v}` is not chess or Chess960, so its moves were not replayed"
+                        ),
+                    )
+                }
             };
-            let mut d = Diagnostic::new(Code::BadFen, span, message);
+            let mut d = Diagnostic::new(code, span, message);
             let moves = game
                 .tokens
                 .iter()

@@ -190,7 +190,11 @@ pub fn replay_movetext<V: Visitor>(
         match token.kind {
             TokenKind::Word => {
                 let word = text.slice(span.clone(), token.text);
-                let text = word.as_ref();
+                // `...Nf6` and `…Nf6`: black's move marked without a number.
+                let text = match word.trim_start_matches(['.', '…']) {
+                    "" => word.as_ref(),
+                    rest => rest,
+                };
                 // A move first (the common case), then a mark on the move before.
                 let parsed = parse_move(text);
                 if parsed.is_err() {

@@ -37,6 +37,8 @@ pub enum Status {
     Ongoing,
     /// The game has an error, so the rules cannot say.
     Invalid,
+    /// A variant pgnkit does not replay (crazyhouse, atomic, …).
+    Unsupported,
 }
 
 impl Status {
@@ -50,12 +52,16 @@ impl Status {
             Status::SeventyfiveMoves => "seventyfive-moves",
             Status::Ongoing => "ongoing",
             Status::Invalid => "invalid",
+            Status::Unsupported => "unsupported",
         }
     }
 
     /// Does this status end the game?
     pub fn is_end(self) -> bool {
-        !matches!(self, Status::Ongoing | Status::Invalid)
+        !matches!(
+            self,
+            Status::Ongoing | Status::Invalid | Status::Unsupported
+        )
     }
 }
 
@@ -151,7 +157,7 @@ pub fn rule_result(status: Status, side_to_move: Color) -> Option<GameResult> {
         | Status::InsufficientMaterial
         | Status::FivefoldRepetition
         | Status::SeventyfiveMoves => Some(GameResult::Draw),
-        Status::Ongoing | Status::Invalid => None,
+        Status::Ongoing | Status::Invalid | Status::Unsupported => None,
     }
 }
 
@@ -215,7 +221,10 @@ impl KeyStep {
                 k ^= z;
             }
         }
-        KeyStep { partial: k, castles: before.castles().clone() }
+        KeyStep {
+            partial: k,
+            castles: before.castles().clone(),
+        }
     }
 
     /// The key of `after`, the position the move led to.
