@@ -26,21 +26,28 @@ fn main() {
         .unwrap_or(500_000);
     let games = common::load(&path, limit);
     let plies: Vec<&common::Ply> = games.iter().flat_map(|g| g.plies.iter()).collect();
-    println!("{} games, {} SAN tokens from {}", games.len(), plies.len(), path.display());
+    println!(
+        "{} games, {} SAN tokens from {}",
+        games.len(),
+        plies.len(),
+        path.display()
+    );
 
     // both readers agree on every token
     for p in &plies {
-        let ours = parse_move(&p.token).ok().and_then(|t| t.resolve(&p.pos, Language::En).ok());
+        let ours = parse_move(&p.token)
+            .ok()
+            .and_then(|t| t.resolve(&p.pos, Language::En).ok());
         assert_eq!(ours, Some(p.m), "{}", p.token);
     }
 
     let shakmaty = |plies: &[&common::Ply]| {
         let mut n = 0usize;
         for p in plies {
-            if let Ok(san) = San::from_ascii(black_box(p.token.as_bytes())) {
-                if let Ok(m) = san.to_move(&p.pos) {
-                    n += usize::from(m.is_capture());
-                }
+            if let Ok(san) = San::from_ascii(black_box(p.token.as_bytes()))
+                && let Ok(m) = san.to_move(&p.pos)
+            {
+                n += usize::from(m.is_capture());
             }
         }
         n
@@ -48,10 +55,10 @@ fn main() {
     let ours = |plies: &[&common::Ply]| {
         let mut n = 0usize;
         for p in plies {
-            if let Ok(t) = parse_move(black_box(&p.token)) {
-                if let Ok(m) = t.resolve(&p.pos, Language::En) {
-                    n += usize::from(m.is_capture());
-                }
+            if let Ok(t) = parse_move(black_box(&p.token))
+                && let Ok(m) = t.resolve(&p.pos, Language::En)
+            {
+                n += usize::from(m.is_capture());
             }
         }
         n
@@ -60,7 +67,11 @@ fn main() {
         let mut n = 0usize;
         for p in plies {
             if let Ok(t) = parse_move(black_box(&p.token)) {
-                let r: Option<Result<shakmaty::Move, pgnkit_notation::ResolveError>> = t.san().map(|s| s.to_move(&p.pos).map_err(|_| pgnkit_notation::ResolveError::Illegal));
+                let r: Option<Result<shakmaty::Move, pgnkit_notation::ResolveError>> =
+                    t.san().map(|s| {
+                        s.to_move(&p.pos)
+                            .map_err(|_| pgnkit_notation::ResolveError::Illegal)
+                    });
                 if let Some(Ok(m)) = black_box(r) {
                     n += usize::from(m.is_capture());
                 }
@@ -84,10 +95,17 @@ fn main() {
     let mut x = Duration::ZERO;
     for chunk in plies.chunks(512) {
         let mut b = Duration::MAX;
-        for _ in 0..9 { let t = Instant::now(); black_box(parse_only(chunk)); b = b.min(t.elapsed()); }
+        for _ in 0..9 {
+            let t = Instant::now();
+            black_box(parse_only(chunk));
+            b = b.min(t.elapsed());
+        }
         x += b;
     }
-    println!("parse_move + San::to_move: {:.1}", x.as_nanos() as f64 / plies.len() as f64);
+    println!(
+        "parse_move + San::to_move: {:.1}",
+        x.as_nanos() as f64 / plies.len() as f64
+    );
     // Interleaved and robust to a shared, loaded machine: each chunk of 512
     // tokens is read by both readers in alternating order, several times, and
     // the fastest time of each reader on each chunk is kept (preemption only
@@ -114,7 +132,16 @@ fn main() {
         o += best_o;
     }
     let per = |d: Duration| d.as_nanos() as f64 / plies.len() as f64;
-    println!("shakmaty San::from_ascii + to_move : {:>8.1} ns/token (best of {repeats} per chunk)", per(s));
-    println!("pgnkit parse_move + resolve(En)    : {:>8.1} ns/token", per(o));
-    println!("ratio pgnkit / shakmaty            : {:.3}x", o.as_secs_f64() / s.as_secs_f64());
+    println!(
+        "shakmaty San::from_ascii + to_move : {:>8.1} ns/token (best of {repeats} per chunk)",
+        per(s)
+    );
+    println!(
+        "pgnkit parse_move + resolve(En)    : {:>8.1} ns/token",
+        per(o)
+    );
+    println!(
+        "ratio pgnkit / shakmaty            : {:.3}x",
+        o.as_secs_f64() / s.as_secs_f64()
+    );
 }

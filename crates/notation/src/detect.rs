@@ -42,7 +42,11 @@ fn meaning_key(t: &MoveToken, lang: Language) -> (u8, u8) {
 
 /// Detects the language of a game given as move tokens (move numbers,
 /// comments and results already removed) from `start`, among `allowed`.
-pub fn detect_language<S: AsRef<str>>(start: &Chess, tokens: &[S], allowed: LanguageSet) -> Detection {
+pub fn detect_language<S: AsRef<str>>(
+    start: &Chess,
+    tokens: &[S],
+    allowed: LanguageSet,
+) -> Detection {
     let mut hyps: Vec<(LanguageSet, Chess)> = vec![(allowed, start.clone())];
     let mut reached = [0usize; 64];
     let mut parsed: Vec<Option<MoveToken>> = Vec::with_capacity(tokens.len());
@@ -92,7 +96,11 @@ pub fn detect_language<S: AsRef<str>>(start: &Chess, tokens: &[S], allowed: Lang
     let candidates = hyps
         .iter()
         .fold(LanguageSet::EMPTY, |acc, (s, _)| acc.union(*s));
-    let pool = if candidates.is_empty() { allowed } else { candidates };
+    let pool = if candidates.is_empty() {
+        allowed
+    } else {
+        candidates
+    };
     let score = |lang: Language| -> (usize, usize) {
         let own = parsed
             .iter()

@@ -123,23 +123,101 @@ macro_rules! table {
 static TABLES: [Table; 30] = [
     table!("en", [], "English", ["K", "Q", "R", "B", "N"], extra [("Kt", N), ("P", P)]),
     table!("de", [], "German", ["K", "D", "T", "L", "S"], extra []),
-    table!("fr", [], "French", ["R", "D", "T", "F", "C"], extra [("P", P)]),
-    table!("es", [], "Spanish", ["R", "D", "T", "A", "C"], extra [("P", P)]),
-    table!("it", [], "Italian", ["R", "D", "T", "A", "C"], extra [("P", P)]),
-    table!("pt", [], "Portuguese", ["R", "D", "T", "B", "C"], extra [("P", P)]),
-    table!("ca", [], "Catalan", ["R", "D", "T", "A", "C"], extra [("P", P)]),
+    table!(
+        "fr",
+        [],
+        "French",
+        ["R", "D", "T", "F", "C"],
+        extra[("P", P)]
+    ),
+    table!(
+        "es",
+        [],
+        "Spanish",
+        ["R", "D", "T", "A", "C"],
+        extra[("P", P)]
+    ),
+    table!(
+        "it",
+        [],
+        "Italian",
+        ["R", "D", "T", "A", "C"],
+        extra[("P", P)]
+    ),
+    table!(
+        "pt",
+        [],
+        "Portuguese",
+        ["R", "D", "T", "B", "C"],
+        extra[("P", P)]
+    ),
+    table!(
+        "ca",
+        [],
+        "Catalan",
+        ["R", "D", "T", "A", "C"],
+        extra[("P", P)]
+    ),
     table!("nl", [], "Dutch", ["K", "D", "T", "L", "P"], extra []),
     table!("da", [], "Danish", ["K", "D", "T", "L", "S"], extra []),
-    table!("no", ["nb", "nn"], "Norwegian", ["K", "D", "T", "L", "S"], extra [("B", B)]),
+    table!(
+        "no",
+        ["nb", "nn"],
+        "Norwegian",
+        ["K", "D", "T", "L", "S"],
+        extra[("B", B)]
+    ),
     table!("sv", [], "Swedish", ["K", "D", "T", "L", "S"], extra []),
     table!("fi", [], "Finnish", ["K", "D", "T", "L", "R"], extra [("P", P), ("S", P)]),
-    table!("is", [], "Icelandic", ["K", "D", "H", "B", "R"], extra [("P", P)]),
-    table!("et", [], "Estonian", ["K", "L", "V", "O", "R"], extra [("P", P)]),
-    table!("pl", [], "Polish", ["K", "H", "W", "G", "S"], extra [("P", P)]),
-    table!("cs", ["cz"], "Czech", ["K", "D", "V", "S", "J"], extra [("P", P)]),
-    table!("sk", [], "Slovak", ["K", "D", "V", "S", "J"], extra [("P", P)]),
-    table!("hu", [], "Hungarian", ["K", "V", "B", "F", "H"], extra [("G", P)]),
-    table!("ro", [], "Romanian", ["R", "D", "T", "N", "C"], extra [("P", P)]),
+    table!(
+        "is",
+        [],
+        "Icelandic",
+        ["K", "D", "H", "B", "R"],
+        extra[("P", P)]
+    ),
+    table!(
+        "et",
+        [],
+        "Estonian",
+        ["K", "L", "V", "O", "R"],
+        extra[("P", P)]
+    ),
+    table!(
+        "pl",
+        [],
+        "Polish",
+        ["K", "H", "W", "G", "S"],
+        extra[("P", P)]
+    ),
+    table!(
+        "cs",
+        ["cz"],
+        "Czech",
+        ["K", "D", "V", "S", "J"],
+        extra[("P", P)]
+    ),
+    table!(
+        "sk",
+        [],
+        "Slovak",
+        ["K", "D", "V", "S", "J"],
+        extra[("P", P)]
+    ),
+    table!(
+        "hu",
+        [],
+        "Hungarian",
+        ["K", "V", "B", "F", "H"],
+        extra[("G", P)]
+    ),
+    table!(
+        "ro",
+        [],
+        "Romanian",
+        ["R", "D", "T", "N", "C"],
+        extra[("P", P)]
+    ),
     table!("ru", [], "Russian", ["Кр", "Ф", "Л", "С", "К"],
         extra [("Kp", K), ("Kр", K), ("Кp", K), ("Kr", K), ("C", B), ("K", N), ("п", P)]),
     table!("uk", ["ua"], "Ukrainian", ["Кр", "Ф", "Т", "С", "К"],
@@ -152,7 +230,13 @@ static TABLES: [Table; 30] = [
     table!("el", [], "Greek", ["Ρ", "Β", "Π", "Α", "Ι"], extra []),
     table!("lt", [], "Lithuanian", ["K", "V", "B", "R", "Ž"], extra []),
     table!("id", [], "Indonesian", ["R", "M", "B", "G", "K"], extra []),
-    table!("af", [], "Afrikaans", ["K", "D", "T", "L", "R"], extra [("P", P)]),
+    table!(
+        "af",
+        [],
+        "Afrikaans",
+        ["K", "D", "T", "L", "R"],
+        extra[("P", P)]
+    ),
     table!("lv", [], "Latvian", ["K", "D", "T", "L", "Z"], extra []),
     table!("sl", [], "Slovene", ["K", "D", "T", "L", "S"], extra []),
 ];
@@ -207,7 +291,8 @@ impl Language {
         let code = code.trim();
         Language::ALL.iter().copied().find(|l| {
             let t = l.table();
-            t.code.eq_ignore_ascii_case(code) || t.aliases.iter().any(|a| a.eq_ignore_ascii_case(code))
+            t.code.eq_ignore_ascii_case(code)
+                || t.aliases.iter().any(|a| a.eq_ignore_ascii_case(code))
         })
     }
 
@@ -309,7 +394,10 @@ impl LanguageSet {
 
     /// The languages in [`Language::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Language> {
-        Language::ALL.iter().copied().filter(move |l| self.contains(*l))
+        Language::ALL
+            .iter()
+            .copied()
+            .filter(move |l| self.contains(*l))
     }
 }
 

@@ -23,7 +23,8 @@
 use std::fmt;
 
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, Move, Position, Rank, Role, Square, attacks, san::San,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, Move, Position, Rank, Role, Square,
+    attacks, san::San,
 };
 
 use crate::language::{Language, role_bit};
@@ -51,7 +52,9 @@ impl fmt::Display for ResolveError {
                 }
                 Ok(())
             }
-            ResolveError::UnknownPiece => f.write_str("the piece letter means nothing in this language"),
+            ResolveError::UnknownPiece => {
+                f.write_str("the piece letter means nothing in this language")
+            }
         }
     }
 }
@@ -100,7 +103,8 @@ impl Query {
                     CastlingSide::QueenSide
                 };
                 let dest = Square::from_coords(side.king_to_file(), king.rank());
-                to == rook || (to == dest && u32::from(king.file()).abs_diff(u32::from(dest.file())) >= 2)
+                to == rook
+                    || (to == dest && u32::from(king.file()).abs_diff(u32::from(dest.file())) >= 2)
             }
             Move::Put { .. } => false,
             _ => {
@@ -189,7 +193,9 @@ fn fast_san(pos: &Chess, san: San) -> Option<Move> {
                 || !attacks::king_attacks(to).contains(king)
                 || file.is_some_and(|f| f != king.file())
                 || rank.is_some_and(|r| r != king.rank())
-                || !board.attacks_to(to, !turn, occupied.without(king)).is_empty()
+                || !board
+                    .attacks_to(to, !turn, occupied.without(king))
+                    .is_empty()
             {
                 return None;
             }
@@ -203,8 +209,14 @@ fn fast_san(pos: &Chess, san: San) -> Option<Move> {
         }
         Role::Pawn => {
             let back: i32 = if turn == Color::White { -8 } else { 8 };
-            let last = if turn == Color::White { Rank::Eighth } else { Rank::First };
-            if (to.rank() == last) != promotion.is_some() || matches!(promotion, Some(Role::Pawn | Role::King)) {
+            let last = if turn == Color::White {
+                Rank::Eighth
+            } else {
+                Rank::First
+            };
+            if (to.rank() == last) != promotion.is_some()
+                || matches!(promotion, Some(Role::Pawn | Role::King))
+            {
                 return None;
             }
             let pawns = ours(Role::Pawn);
@@ -213,7 +225,11 @@ fn fast_san(pos: &Chess, san: San) -> Option<Move> {
                 if u32::from(f).abs_diff(u32::from(to.file())) != 1 {
                     return None;
                 }
-                let from = Square::from_coords(f, to.rank().offset(if turn == Color::White { -1 } else { 1 })?);
+                let from = Square::from_coords(
+                    f,
+                    to.rank()
+                        .offset(if turn == Color::White { -1 } else { 1 })?,
+                );
                 if !pawns.contains(from) {
                     return None;
                 }
@@ -226,7 +242,11 @@ fn fast_san(pos: &Chess, san: San) -> Option<Move> {
                 if pawns.contains(one) {
                     Bitboard::from_square(one)
                 } else {
-                    let double = if turn == Color::White { Rank::Fourth } else { Rank::Fifth };
+                    let double = if turn == Color::White {
+                        Rank::Fourth
+                    } else {
+                        Rank::Fifth
+                    };
                     let two = one.offset(back)?;
                     if to.rank() != double || occupied.contains(one) || !pawns.contains(two) {
                         return None;
@@ -281,10 +301,10 @@ impl MoveToken {
     /// [`ResolveError`] when no move, or more than one, fits.
     #[inline(always)]
     pub fn resolve(&self, pos: &Chess, lang: Language) -> Result<Move, ResolveError> {
-        if let (Body::San(san, _), Language::En) = (self.body, lang) {
-            if let Some(m) = fast_san(pos, san) {
-                return Ok(m);
-            }
+        if let (Body::San(san, _), Language::En) = (self.body, lang)
+            && let Some(m) = fast_san(pos, san)
+        {
+            return Ok(m);
         }
         self.resolve_general(pos, lang)
     }
@@ -330,7 +350,10 @@ impl MoveToken {
     }
 
     fn letters_mean_english(&self, san: San, lang: Language) -> bool {
-        let San::Normal { role, promotion, .. } = san else {
+        let San::Normal {
+            role, promotion, ..
+        } = san
+        else {
             return true;
         };
         let same = |mark: PieceMark, role: Role| match mark {
@@ -343,7 +366,9 @@ impl MoveToken {
     fn resolve_coords(&self, pos: &Chess, lang: Language, c: Coords) -> Result<Move, ResolveError> {
         let roles = match mark_roles(self.piece_mark(), lang)? {
             Some(mask) => mask,
-            None if c.from_file.is_some() && c.from_rank.is_some() && c.to_rank.is_some() => ANY_ROLE,
+            None if c.from_file.is_some() && c.from_rank.is_some() && c.to_rank.is_some() => {
+                ANY_ROLE
+            }
             None => role_bit(Role::Pawn),
         };
         let query = Query {

@@ -32,8 +32,12 @@ struct Vocab {
 
 static GERMAN: Vocab = Vocab {
     pieces: ["Bauer", "Springer", "Läufer", "Turm", "Dame", "König"],
-    files: Some(["Anna", "Bella", "Cäsar", "David", "Eva", "Felix", "Gustav", "Hektor"]),
-    ranks: Some(["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"]),
+    files: Some([
+        "Anna", "Bella", "Cäsar", "David", "Eva", "Felix", "Gustav", "Hektor",
+    ]),
+    ranks: Some([
+        "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht",
+    ]),
     to: None,
     capture: "schlägt",
     promotes: "wird",
@@ -59,7 +63,11 @@ static ENGLISH: Vocab = Vocab {
 };
 
 fn vocab(lang: Language) -> &'static Vocab {
-    if lang == Language::En { &ENGLISH } else { &GERMAN }
+    if lang == Language::En {
+        &ENGLISH
+    } else {
+        &GERMAN
+    }
 }
 
 fn push_square(v: &Vocab, sq: Square, out: &mut String) {
@@ -161,7 +169,12 @@ pub(crate) fn parse(text: &[char]) -> Option<MoveToken> {
             let r = [&GERMAN, &ENGLISH]
                 .iter()
                 .find_map(|v| v.ranks.and_then(|ranks| lookup(w, &ranks)))
-                .or_else(|| w.parse::<u32>().ok().filter(|n| (1..=8).contains(n)).map(|n| n as usize - 1))?;
+                .or_else(|| {
+                    w.parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=8).contains(n))
+                        .map(|n| n as usize - 1)
+                })?;
             if nsq == 2 {
                 return None;
             }
@@ -169,7 +182,10 @@ pub(crate) fn parse(text: &[char]) -> Option<MoveToken> {
             nsq += 1;
             continue;
         }
-        if let Some(i) = [&GERMAN, &ENGLISH].iter().find_map(|v| lookup(w, &v.pieces)) {
+        if let Some(i) = [&GERMAN, &ENGLISH]
+            .iter()
+            .find_map(|v| lookup(w, &v.pieces))
+        {
             let role = Role::ALL[i];
             if promoting {
                 promotion = Some(role);
@@ -180,22 +196,28 @@ pub(crate) fn parse(text: &[char]) -> Option<MoveToken> {
             }
             continue;
         }
-        if is_first && piece.is_none() && !["kurze", "short", "lange", "long"].iter().any(|k| eq_word(w, k)) {
+        if is_first
+            && piece.is_none()
+            && !["kurze", "short", "lange", "long"]
+                .iter()
+                .any(|k| eq_word(w, k))
+        {
             return None;
         }
         if let Some(i) = GERMAN.files.and_then(|f| lookup(w, &f)) {
             pending_file = Some(File::new(u32::try_from(i).ok()?));
             continue;
         }
-        if w.len() == 2 && w.is_ascii() {
-            if let Ok(sq) = Square::from_ascii(w.as_bytes()) {
-                if nsq == 2 {
-                    return None;
-                }
-                squares[nsq] = Some(sq);
-                nsq += 1;
-                continue;
+        if w.len() == 2
+            && w.is_ascii()
+            && let Ok(sq) = Square::from_ascii(w.as_bytes())
+        {
+            if nsq == 2 {
+                return None;
             }
+            squares[nsq] = Some(sq);
+            nsq += 1;
+            continue;
         }
         let lw = w.to_lowercase();
         match lw.as_str() {
@@ -233,5 +255,11 @@ pub(crate) fn parse(text: &[char]) -> Option<MoveToken> {
         to_file: to.file(),
         to_rank: Some(to.rank()),
     };
-    Some(spoken_token(Body::Coords(coords), piece, promotion, suffix, en_passant))
+    Some(spoken_token(
+        Body::Coords(coords),
+        piece,
+        promotion,
+        suffix,
+        en_passant,
+    ))
 }

@@ -108,7 +108,10 @@ impl Letters {
 
     fn chars(self) -> ([char; 2], usize) {
         let c = |u: u16| char::from_u32(u32::from(u)).unwrap_or('\0');
-        ([c(self.units[0]), c(self.units[1])], if self.units[1] == 0 { 1 } else { 2 })
+        (
+            [c(self.units[0]), c(self.units[1])],
+            if self.units[1] == 0 { 1 } else { 2 },
+        )
     }
 }
 
@@ -308,13 +311,16 @@ impl MoveToken {
 
     /// Whether the token's meaning may depend on the language (it has piece letters).
     pub fn has_letters(&self) -> bool {
-        matches!(self.piece_mark(), PieceMark::Letters(_)) || matches!(self.promotion_mark(), PieceMark::Letters(_))
+        matches!(self.piece_mark(), PieceMark::Letters(_))
+            || matches!(self.promotion_mark(), PieceMark::Letters(_))
     }
 
     /// How the moving piece was written.
     pub(crate) fn piece_mark(&self) -> PieceMark {
         match self.body {
-            Body::San(San::Normal { role, .. }, pawn_letter) if role != Role::Pawn || pawn_letter => {
+            Body::San(San::Normal { role, .. }, pawn_letter)
+                if role != Role::Pawn || pawn_letter =>
+            {
                 Letters::new(role.upper_char(), None).map_or(PieceMark::None, PieceMark::Letters)
             }
             Body::San(..) => PieceMark::None,
@@ -325,7 +331,13 @@ impl MoveToken {
     /// How the promotion piece was written.
     pub(crate) fn promotion_mark(&self) -> PieceMark {
         match self.body {
-            Body::San(San::Normal { promotion: Some(role), .. }, _) => Letters::new(role.upper_char(), None).map_or(PieceMark::None, PieceMark::Letters),
+            Body::San(
+                San::Normal {
+                    promotion: Some(role),
+                    ..
+                },
+                _,
+            ) => Letters::new(role.upper_char(), None).map_or(PieceMark::None, PieceMark::Letters),
             Body::San(..) => PieceMark::None,
             _ => self.promotion,
         }
@@ -341,10 +353,10 @@ impl MoveToken {
 pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
     // Plain SAN with at most a `+`/`#` suffix: shakmaty's parser alone (it
     // accepts only ASCII, so no separate ASCII check is needed).
-    if let Ok(san) = San::from_ascii(text.as_bytes()) {
-        if let Some(token) = token_from_san(san, text.as_bytes()) {
-            return Ok(token);
-        }
+    if let Ok(san) = San::from_ascii(text.as_bytes())
+        && let Some(token) = token_from_san(san, text.as_bytes())
+    {
+        return Ok(token);
     }
     parse_other(text)
 }
@@ -355,10 +367,10 @@ fn parse_other(text: &str) -> Result<MoveToken, ParseError> {
     if bytes.is_empty() {
         return Err(ParseError::Empty);
     }
-    if bytes.len() <= MAX_TOKEN_CHARS {
-        if let Some(token) = parse_ascii_san(bytes) {
-            return Ok(token);
-        }
+    if bytes.len() <= MAX_TOKEN_CHARS
+        && let Some(token) = parse_ascii_san(bytes)
+    {
+        return Ok(token);
     }
     parse_general(text)
 }
@@ -446,8 +458,13 @@ fn glyph_nag<T: Copy + Into<u32>>(glyph: &[T]) -> Option<u8> {
 fn normalize(c: char) -> Option<char> {
     Some(match c {
         // variation selectors, zero-width characters, bidi controls, BOM
-        '\u{FE0E}' | '\u{FE0F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
-        | '\u{FEFF}' | '\u{AD}' => return None,
+        '\u{FE0E}'
+        | '\u{FE0F}'
+        | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2069}'
+        | '\u{FEFF}'
+        | '\u{AD}' => return None,
         // dashes and minus signs
         '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}' | '\u{FF0D}' => '-',
         // multiplication sign, Cyrillic ha: capture (or mate when trailing)
@@ -504,7 +521,12 @@ fn is_figurine(c: char) -> Option<Role> {
 
 /// Whether `c` can end a complete move (so that a mark may follow it).
 fn ends_move(c: char) -> bool {
-    c.is_ascii_digit() || c == ')' || c == 'O' || c == 'o' || c.is_uppercase() || is_figurine(c).is_some()
+    c.is_ascii_digit()
+        || c == ')'
+        || c == 'O'
+        || c == 'o'
+        || c.is_uppercase()
+        || is_figurine(c).is_some()
 }
 
 fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
@@ -517,10 +539,10 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
     if s.is_empty() {
         return Err(ParseError::Empty);
     }
-    if s.iter().any(|c| c.is_whitespace()) {
-        if let Some(token) = spoken::parse(s) {
-            return Ok(token);
-        }
+    if s.iter().any(|c| c.is_whitespace())
+        && let Some(token) = spoken::parse(s)
+    {
+        return Ok(token);
     }
 
     let mut suffix = Suffix::None;
@@ -538,7 +560,11 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
             draw_offer = true;
             s = &s[..n - 3];
         } else if n > 0 && matches!(s[n - 1], '!' | '?') && nag.is_none() {
-            let k = if n >= 2 && matches!(s[n - 2], '!' | '?') { 2 } else { 1 };
+            let k = if n >= 2 && matches!(s[n - 2], '!' | '?') {
+                2
+            } else {
+                1
+            };
             nag = Some(glyph_nag(&s[n - k..]).ok_or(ParseError::Unparsable)?);
             s = &s[..n - k];
         } else if ends_with(s, "++") && suffix == Suffix::None {
@@ -556,7 +582,14 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
         } else if ends_with(s, "e.p.") && !en_passant {
             en_passant = true;
             s = &s[..n - 4];
-        } else if ends_with(s, "ep") && !en_passant && s[..n - 2].iter().rev().find(|c| !c.is_whitespace()).is_some_and(char::is_ascii_digit) {
+        } else if ends_with(s, "ep")
+            && !en_passant
+            && s[..n - 2]
+                .iter()
+                .rev()
+                .find(|c| !c.is_whitespace())
+                .is_some_and(char::is_ascii_digit)
+        {
             en_passant = true;
             s = &s[..n - 2];
         } else if n >= 2 && matches!(s[n - 1], 'x' | 'X') && before(1) && suffix == Suffix::None {
@@ -565,7 +598,11 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
         } else if n >= 2 && s[n - 1] == ':' && s[n - 2].is_ascii_digit() && !trailing_capture {
             trailing_capture = true;
             s = &s[..n - 1];
-        } else if n >= 2 && s[n - 1] == '=' && (s[n - 2].is_ascii_digit() || s[n - 2] == ')') && !draw_offer {
+        } else if n >= 2
+            && s[n - 1] == '='
+            && (s[n - 2].is_ascii_digit() || s[n - 2] == ')')
+            && !draw_offer
+        {
             draw_offer = true;
             s = &s[..n - 1];
         } else {
@@ -662,7 +699,11 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
         }
     } else if s[0].is_uppercase() && s[0] != 'X' {
         i = 1;
-        let second = (s.len() > 1 && s[1].is_alphabetic() && s[1].is_lowercase() && file_of(s[1]).is_none() && s[1] != 'x')
+        let second = (s.len() > 1
+            && s[1].is_alphabetic()
+            && s[1].is_lowercase()
+            && file_of(s[1]).is_none()
+            && s[1] != 'x')
             .then(|| s[1]);
         if second.is_some() {
             i = 2;
@@ -733,7 +774,9 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
             to_file: tf,
             to_rank: Some(tr),
         },
-        [F(ff), F(tf)] if piece == PieceMark::None && (sep_at.is_none() || (sep_at == Some(1) && capture)) => {
+        [F(ff), F(tf)]
+            if piece == PieceMark::None && (sep_at.is_none() || (sep_at == Some(1) && capture)) =>
+        {
             Coords {
                 from_file: Some(ff),
                 from_rank: None,
@@ -762,8 +805,10 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
         };
         promotion = if let Some(role) = is_figurine(inner) {
             PieceMark::Role(role)
-        } else if let Some(role @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) =
-            inner.is_ascii_lowercase().then(|| Role::from_char(inner)).flatten()
+        } else if let Some(role @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) = inner
+            .is_ascii_lowercase()
+            .then(|| Role::from_char(inner))
+            .flatten()
         {
             PieceMark::Role(role)
         } else if inner.is_uppercase() {
@@ -842,7 +887,8 @@ mod tests {
             assert!(
                 matches!(
                     t.body,
-                    Body::Castle(CastlingSide::QueenSide) | Body::San(San::Castle(CastlingSide::QueenSide), _)
+                    Body::Castle(CastlingSide::QueenSide)
+                        | Body::San(San::Castle(CastlingSide::QueenSide), _)
                 ),
                 "{s}"
             );
@@ -853,7 +899,9 @@ mod tests {
 
     #[test]
     fn junk_is_refused() {
-        for s in ["", " ", "xx", "Nx", "e9", "i4", "e4e5e6", "=Q", "exd6 e5", "♘", "--x", "Kx:e4", "e4-"] {
+        for s in [
+            "", " ", "xx", "Nx", "e9", "i4", "e4e5e6", "=Q", "exd6 e5", "♘", "--x", "Kx:e4", "e4-",
+        ] {
             assert!(parse_move(s).is_err(), "{s:?}");
         }
         let long = "e".repeat(1000);

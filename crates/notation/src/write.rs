@@ -121,7 +121,8 @@ impl Style {
     }
 
     /// The names [`Style::from_name`] accepts, for help texts.
-    pub const NAMES: &'static [&'static str] = &["san", "lan", "uci", "figurine", "spoken", "ru-scoresheet"];
+    pub const NAMES: &'static [&'static str] =
+        &["san", "lan", "uci", "figurine", "spoken", "ru-scoresheet"];
 }
 
 fn figurine(role: Role, color: Color) -> char {
@@ -201,7 +202,9 @@ pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
             let mode = pos.castles().mode();
             match *m {
                 Move::Castle { king, rook } if mode == CastlingMode::Standard => {
-                    let side = m.castling_side().unwrap_or(shakmaty::CastlingSide::KingSide);
+                    let side = m
+                        .castling_side()
+                        .unwrap_or(shakmaty::CastlingSide::KingSide);
                     let _ = rook;
                     push_square(king, out);
                     push_square(Square::from_coords(side.king_to_file(), king.rank()), out);
@@ -211,7 +214,12 @@ pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
                     push_square(rook, out);
                 }
                 Move::Put { .. } => out.push_str("0000"),
-                Move::Normal { from, to, promotion, .. } => {
+                Move::Normal {
+                    from,
+                    to,
+                    promotion,
+                    ..
+                } => {
                     push_square(from, out);
                     push_square(to, out);
                     if let Some(p) = promotion {

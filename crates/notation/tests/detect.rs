@@ -8,7 +8,9 @@
 
 mod common;
 
-use pgnkit_notation::{Language, LanguageSet, Notation, Style, detect_language, parse_move, write_move};
+use pgnkit_notation::{
+    Language, LanguageSet, Notation, Style, detect_language, parse_move, write_move,
+};
 use shakmaty::{Chess, Move, Position};
 
 struct Written {
@@ -21,7 +23,11 @@ fn games() -> Vec<common::Game> {
     // long standard games, so that every piece moves
     common::all_test_games()
         .into_iter()
-        .filter(|g| g.plies.len() >= 80 && !g.start.castles().mode().is_chess960() && g.start == Chess::default())
+        .filter(|g| {
+            g.plies.len() >= 80
+                && !g.start.castles().mode().is_chess960()
+                && g.start == Chess::default()
+        })
         .collect()
 }
 
@@ -57,10 +63,18 @@ fn reads_as_written(w: &Written, lang: Language) -> bool {
 fn assert_detects(w: &Written, expected: Language, not: Language, what: &str) {
     let d = detect_language(&w.start, &w.tokens, LanguageSet::ALL);
     assert!(d.is_complete(), "{what}: nothing replays ({d:?})");
-    assert!(d.candidates.contains(expected), "{what}: {expected} not among {:?}", d.candidates);
+    assert!(
+        d.candidates.contains(expected),
+        "{what}: {expected} not among {:?}",
+        d.candidates
+    );
     assert!(!d.candidates.contains(not), "{what}: {not} replays too");
     assert_ne!(d.language, not, "{what}");
-    assert!(reads_as_written(w, d.language), "{what}: chose {} which misreads the game", d.language);
+    assert!(
+        reads_as_written(w, d.language),
+        "{what}: chose {} which misreads the game",
+        d.language
+    );
     assert_eq!(d.replayed, w.tokens.len());
 }
 
@@ -68,8 +82,14 @@ fn assert_detects(w: &Written, expected: Language, not: Language, what: &str) {
 fn collision(letter: &str, a: Language, b: Language, ga: &common::Game, gb: &common::Game) {
     let wa = write_game(ga, Style::new(Notation::San, a));
     let wb = write_game(gb, Style::new(Notation::San, b));
-    assert!(wa.tokens.iter().any(|t| t.starts_with(letter)), "{letter} unused in the {a} game");
-    assert!(wb.tokens.iter().any(|t| t.starts_with(letter)), "{letter} unused in the {b} game");
+    assert!(
+        wa.tokens.iter().any(|t| t.starts_with(letter)),
+        "{letter} unused in the {a} game"
+    );
+    assert!(
+        wb.tokens.iter().any(|t| t.starts_with(letter)),
+        "{letter} unused in the {b} game"
+    );
     assert_detects(&wa, a, b, &format!("{letter}: game in {a}"));
     assert_detects(&wb, b, a, &format!("{letter}: game in {b}"));
 }
@@ -81,36 +101,38 @@ fn every_letter_collision_is_resolved_per_game() {
     let g = |i: usize| &games[i % games.len()];
     use Language::*;
     let cases: &[(&str, Language, Language)] = &[
-        ("K", En, Id), // king / knight (Kuda)
-        ("K", De, Tr), // king / rook (Kale)
-        ("R", En, Fr), // rook / king (Roi)
-        ("R", Fi, Lt), // knight (Ratsu) / bishop (Rikis)
-        ("R", Es, Is), // king / knight
-        ("B", En, Hu), // bishop / rook (Bástya)
-        ("B", Pt, Lt), // bishop / rook (Bokštas)
-        ("L", De, Et), // bishop / queen (Lipp)
-        ("S", De, Cs), // knight / bishop (Střelec)
-        ("C", Fr, Ro), // knight in both, but N is Romanian for bishop: see below
-        ("N", En, Ro), // knight / bishop (Nebun)
-        ("P", Nl, Fr), // knight (Paard) / pawn prefix never written: Fr game uses C
-        ("V", Hu, Cs), // queen (Vezér) / rook (Věž)
-        ("H", Hu, Pl), // knight (Huszár) / queen (Hetman)
-        ("H", Pl, Is), // queen / rook (Hrókur)
-        ("A", Es, Tr), // bishop (Alfil) / knight (At)
-        ("F", Fr, Tr), // bishop in both; Tr's A (knight) and K (rook) differ
-        ("G", Pl, Id), // bishop in both; Pl's S/H/W vs Id's K/M/B differ
-        ("O", Et, Bg), // bishop in Estonian; Bulgarian writes Cyrillic О
-        ("D", De, Fr), // queen in both; S vs C
-        ("T", De, Uk), // rook in both (Latin T and Cyrillic Т)
+        ("K", En, Id),  // king / knight (Kuda)
+        ("K", De, Tr),  // king / rook (Kale)
+        ("R", En, Fr),  // rook / king (Roi)
+        ("R", Fi, Lt),  // knight (Ratsu) / bishop (Rikis)
+        ("R", Es, Is),  // king / knight
+        ("B", En, Hu),  // bishop / rook (Bástya)
+        ("B", Pt, Lt),  // bishop / rook (Bokštas)
+        ("L", De, Et),  // bishop / queen (Lipp)
+        ("S", De, Cs),  // knight / bishop (Střelec)
+        ("C", Fr, Ro),  // knight in both, but N is Romanian for bishop: see below
+        ("N", En, Ro),  // knight / bishop (Nebun)
+        ("P", Nl, Fr),  // knight (Paard) / pawn prefix never written: Fr game uses C
+        ("V", Hu, Cs),  // queen (Vezér) / rook (Věž)
+        ("H", Hu, Pl),  // knight (Huszár) / queen (Hetman)
+        ("H", Pl, Is),  // queen / rook (Hrókur)
+        ("A", Es, Tr),  // bishop (Alfil) / knight (At)
+        ("F", Fr, Tr),  // bishop in both; Tr's A (knight) and K (rook) differ
+        ("G", Pl, Id),  // bishop in both; Pl's S/H/W vs Id's K/M/B differ
+        ("O", Et, Bg),  // bishop in Estonian; Bulgarian writes Cyrillic О
+        ("D", De, Fr),  // queen in both; S vs C
+        ("T", De, Uk),  // rook in both (Latin T and Cyrillic Т)
         ("Кр", Ru, Uk), // king in both; Л vs Т for the rook
-        ("К", Ru, Bg), // knight in both; Кр vs Ц for the king
+        ("К", Ru, Bg),  // knight in both; Кр vs Ц for the king
     ];
     for (i, (letter, a, b)) in cases.iter().enumerate() {
         // different games for the two languages
         let (ga, gb) = (g(2 * i), g(2 * i + 1));
         let wa = write_game(ga, Style::new(Notation::San, *a));
         let wb = write_game(gb, Style::new(Notation::San, *b));
-        if wa.tokens.iter().any(|t| t.starts_with(letter)) && wb.tokens.iter().any(|t| t.starts_with(letter)) {
+        if wa.tokens.iter().any(|t| t.starts_with(letter))
+            && wb.tokens.iter().any(|t| t.starts_with(letter))
+        {
             collision(letter, *a, *b, ga, gb);
         } else {
             assert_detects(&wa, *a, *b, &format!("{letter}: game in {a}"));
@@ -129,14 +151,22 @@ fn cyrillic_and_latin_lookalikes() {
     for t in &mut ru.tokens {
         *t = t.replace("Кр", "Kp").replace('С', "C").replace('К', "K");
     }
-    assert!(ru.tokens.iter().any(|t| t.starts_with('C')) && ru.tokens.iter().any(|t| t.starts_with("Kp")));
+    assert!(
+        ru.tokens.iter().any(|t| t.starts_with('C'))
+            && ru.tokens.iter().any(|t| t.starts_with("Kp"))
+    );
     assert_detects(&ru, Ru, Fr, "Russian on a Latin keyboard");
     let fr = write_game(&games[4], Style::new(Notation::San, Fr));
     assert_detects(&fr, Fr, Ru, "French");
     // Serbian Cyrillic: К is the king and С the knight, unlike Russian
     let mut sr = write_game(&games[5], Style::new(Notation::San, Sr));
     for t in &mut sr.tokens {
-        *t = t.replace('K', "К").replace('S', "С").replace('L', "Л").replace('T', "Т").replace('D', "Д");
+        *t = t
+            .replace('K', "К")
+            .replace('S', "С")
+            .replace('L', "Л")
+            .replace('T', "Т")
+            .replace('D', "Д");
     }
     assert_detects(&sr, Sr, Ru, "Serbian Cyrillic");
     let ru = write_game(&games[6], Style::new(Notation::San, Ru));

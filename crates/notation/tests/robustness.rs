@@ -1,19 +1,38 @@
 //! No input panics: junk bytes, empty tokens, very long tokens, invalid UTF-8,
 //! and random strings over the characters move tokens are made of.
 
-use pgnkit_notation::{Language, Notation, ParseError, Style, parse_annotation, parse_move, write_move};
+use pgnkit_notation::{
+    Language, Notation, ParseError, Style, parse_annotation, parse_move, write_move,
+};
 use proptest::prelude::*;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
 fn positions() -> Vec<Chess> {
     [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", CastlingMode::Standard),
-        ("r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1", CastlingMode::Standard),
-        ("4k3/8/8/1b6/8/3N4/4R3/r3K3 w - - 0 1", CastlingMode::Standard),
-        ("nbbrnkrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRNKRQ w KQkq - 0 1", CastlingMode::Chess960),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            CastlingMode::Standard,
+        ),
+        (
+            "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+            CastlingMode::Standard,
+        ),
+        (
+            "4k3/8/8/1b6/8/3N4/4R3/r3K3 w - - 0 1",
+            CastlingMode::Standard,
+        ),
+        (
+            "nbbrnkrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRNKRQ w KQkq - 0 1",
+            CastlingMode::Chess960,
+        ),
     ]
     .iter()
-    .map(|(fen, mode)| Fen::from_ascii(fen.as_bytes()).unwrap().into_position(*mode).unwrap())
+    .map(|(fen, mode)| {
+        Fen::from_ascii(fen.as_bytes())
+            .expect("valid FEN")
+            .into_position(*mode)
+            .expect("legal position")
+    })
     .collect()
 }
 
@@ -21,7 +40,13 @@ fn positions() -> Vec<Chess> {
 fn exercise(text: &str, positions: &[Chess]) {
     let _ = parse_annotation(text);
     let Ok(token) = parse_move(text) else { return };
-    let _ = (token.languages(), token.suffix(), token.nag(), token.draw_offer(), token.is_capture_marked());
+    let _ = (
+        token.languages(),
+        token.suffix(),
+        token.nag(),
+        token.draw_offer(),
+        token.is_capture_marked(),
+    );
     for pos in positions {
         for &lang in Language::ALL {
             if let Ok(m) = token.resolve(pos, lang) {
@@ -57,8 +82,19 @@ fn very_long_tokens() {
 fn invalid_utf8_and_junk_bytes() {
     let positions = positions();
     let samples: &[&[u8]] = &[
-        b"\xff\xfe", b"N\xfff3", b"e\x00", b"\xc3", b"\xe2\x99", b"\xe2\x99\x98", b"\x80\x80\x80",
-        b"\x1b[31mNf3", b"e4\r\n", b"\t", b"O-O\x00", b"\xef\xbb\xbfe4", b"\xd0\x9a\xd1\x80",
+        b"\xff\xfe",
+        b"N\xfff3",
+        b"e\x00",
+        b"\xc3",
+        b"\xe2\x99",
+        b"\xe2\x99\x98",
+        b"\x80\x80\x80",
+        b"\x1b[31mNf3",
+        b"e4\r\n",
+        b"\t",
+        b"O-O\x00",
+        b"\xef\xbb\xbfe4",
+        b"\xd0\x9a\xd1\x80",
     ];
     for bytes in samples {
         exercise(&String::from_utf8_lossy(bytes), &positions);

@@ -13,7 +13,9 @@
 
 mod common;
 
-use pgnkit_notation::{CaptureMark, CastlingMark, Language, Notation, Style, parse_move, write_move};
+use pgnkit_notation::{
+    CaptureMark, CastlingMark, Language, Notation, Style, parse_move, write_move,
+};
 use shakmaty::{Chess, Move, Position};
 
 fn styles() -> Vec<Style> {
@@ -37,27 +39,50 @@ fn styles() -> Vec<Style> {
 }
 
 fn neutral(style: &Style) -> bool {
-    matches!(style.notation, Notation::Uci | Notation::Figurine | Notation::Spoken)
+    matches!(
+        style.notation,
+        Notation::Uci | Notation::Figurine | Notation::Spoken
+    )
 }
 
-fn check(pos: &Chess, m: &Move, style: &Style, lang: Language, buf: &mut String) -> Result<(), String> {
+fn check(
+    pos: &Chess,
+    m: &Move,
+    style: &Style,
+    lang: Language,
+    buf: &mut String,
+) -> Result<(), String> {
     buf.clear();
     write_move(pos, m, style, buf);
     let token = parse_move(buf).map_err(|e| format!("{buf:?} ({style:?}): {e}"))?;
     match token.resolve(pos, lang) {
         Ok(got) if got == *m => Ok(()),
-        Ok(got) => Err(format!("{buf:?} ({style:?}, read as {lang}) gave {got:?}, wrote {m:?}")),
-        Err(e) => Err(format!("{buf:?} ({style:?}, read as {lang}) in {}: {e}",
-            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal))),
+        Ok(got) => Err(format!(
+            "{buf:?} ({style:?}, read as {lang}) gave {got:?}, wrote {m:?}"
+        )),
+        Err(e) => Err(format!(
+            "{buf:?} ({style:?}, read as {lang}) in {}: {e}",
+            shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+        )),
     }
 }
 
 #[test]
 fn every_legal_move_reads_back_in_every_style() {
     let games = common::all_test_games();
-    let positions: Vec<(&Chess, &Move)> = games.iter().flat_map(|g| g.plies.iter().map(|p| (&p.pos, &p.m))).collect();
-    assert!(positions.len() >= 100_000, "only {} positions", positions.len());
-    assert!(games.iter().any(|g| g.start.castles().mode().is_chess960()), "no Chess960 game");
+    let positions: Vec<(&Chess, &Move)> = games
+        .iter()
+        .flat_map(|g| g.plies.iter().map(|p| (&p.pos, &p.m)))
+        .collect();
+    assert!(
+        positions.len() >= 100_000,
+        "only {} positions",
+        positions.len()
+    );
+    assert!(
+        games.iter().any(|g| g.start.castles().mode().is_chess960()),
+        "no Chess960 game"
+    );
     let full = std::env::var_os("PGNKIT_FULL").is_some();
     let styles = styles();
     let n = styles.len();
@@ -76,12 +101,16 @@ fn every_legal_move_reads_back_in_every_style() {
                     for (pi, (pos, played)) in chunk.iter().enumerate() {
                         let pi = pi + ci * 1_000_003;
                         let mut run = |m: &Move, style: &Style, k: usize| {
-                            let lang = if neutral(style) { langs[k % langs.len()] } else { style.language };
+                            let lang = if neutral(style) {
+                                langs[k % langs.len()]
+                            } else {
+                                style.language
+                            };
                             checked += 1;
-                            if let Err(e) = check(pos, m, style, lang, &mut buf) {
-                                if failures.len() < 20 {
-                                    failures.push(e);
-                                }
+                            if let Err(e) = check(pos, m, style, lang, &mut buf)
+                                && failures.len() < 20
+                            {
+                                failures.push(e);
                             }
                         };
                         for (mi, m) in pos.legal_moves().iter().enumerate() {
@@ -114,5 +143,10 @@ fn every_legal_move_reads_back_in_every_style() {
         })
     });
     eprintln!("{} positions, {checked} round trips", positions.len());
-    assert!(failures.is_empty(), "{} failures, first:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures, first:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

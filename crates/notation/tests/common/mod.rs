@@ -41,7 +41,12 @@ impl Visitor for Collect {
         ControlFlow::Continue(Tags::default())
     }
 
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
         if name == b"FEN" {
             tags.fen = Some(value.as_bytes().to_vec());
         }
@@ -52,16 +57,27 @@ impl Visitor for Collect {
     }
 
     fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        let mode = if tags.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let mode = if tags.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
         let start = match tags.fen {
             None => Some(Chess::default()),
-            Some(fen) => Fen::from_ascii(&fen).ok().and_then(|f| f.into_position(mode).ok()),
+            Some(fen) => Fen::from_ascii(&fen)
+                .ok()
+                .and_then(|f| f.into_position(mode).ok()),
         };
-        ControlFlow::Continue(start.map(|start| Game { start, plies: Vec::new() }))
+        ControlFlow::Continue(start.map(|start| Game {
+            start,
+            plies: Vec::new(),
+        }))
     }
 
     fn san(&mut self, game: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        let Some(g) = game else { return ControlFlow::Continue(()) };
+        let Some(g) = game else {
+            return ControlFlow::Continue(());
+        };
         let pos = g.plies.last().map_or_else(
             || g.start.clone(),
             |p| {
@@ -72,7 +88,11 @@ impl Visitor for Collect {
         );
         match san_plus.san.to_move(&pos) {
             Ok(m) => {
-                g.plies.push(Ply { pos, token: san_plus.to_string(), m });
+                g.plies.push(Ply {
+                    pos,
+                    token: san_plus.to_string(),
+                    m,
+                });
                 ControlFlow::Continue(())
             }
             Err(_) => ControlFlow::Continue(()), // keep what replayed; the rest is not this test's business
@@ -91,7 +111,10 @@ impl Visitor for Collect {
 pub fn load(path: &Path, limit_plies: usize) -> Vec<Game> {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut reader = Reader::new(std::io::BufReader::new(file));
-    let mut v = Collect { limit_plies, total: 0 };
+    let mut v = Collect {
+        limit_plies,
+        total: 0,
+    };
     let mut games = Vec::new();
     while let Ok(Some(game)) = reader.read_game(&mut v) {
         if let Some(g) = game {
