@@ -10,7 +10,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::fingerprint::Fingerprint;
-use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, VERSION, crc, header};
+use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
 use crate::tags::Eco;
 
@@ -128,6 +128,88 @@ pub struct Summary {
     pub bytes: u64,
 }
 
+/// One partition's entries, sorted, without repeats, encoded.
+struct Encoded {
+    bytes: Vec<u8>,
+    /// (bucket, end of its entries in `bytes`) for each bucket with entries.
+    segments: Vec<(usize, usize)>,
+}
+
+/// Sorts the entries of partition `p` (keys whose top 8 bits are `p`) by
+/// (key, game): a counting sort by bucket, then a sort of each bucket (a few
+/// hundred entries); drops repeats and encodes them.
+fn encode(mut entries: Vec<Entry>, p: usize, bits: u32) -> Encoded {
+    let mut out = Encoded {
+        bytes: Vec::with_capacity(entries.len() * POSITION_SIZE),
+        segments: Vec::new(),
+    };
+    let sub_bits = bits.saturating_sub(8);
+    let base = if bits >= 8 {
+        p << sub_bits
+    } else {
+        p >> (8 - bits)
+    };
+    let sorted = if sub_bits == 0 {
+        entries.sort_unstable();
+        vec![(base, entries)]
+    } else {
+        let mask = (1usize << sub_bits) - 1;
+        let sub = |e: &Entry| layout::bucket(e.key(), bits) & mask;
+        let mut starts = vec![0usize; mask + 2];
+        for e in &entries {
+            starts[sub(e) + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut scattered = vec![
+            Entry {
+                hi: 0,
+                lo: 0,
+                game: 0
+            };
+            entries.len()
+        ];
+        for e in &entries {
+            let s = sub(e);
+            scattered[next[s]] = *e;
+            next[s] += 1;
+        }
+        drop(entries);
+        for w in starts.windows(2) {
+            scattered[w[0]..w[1]].sort_unstable();
+        }
+        // One run per non-empty bucket.
+        let mut runs = Vec::new();
+        let mut rest = scattered;
+        for (i, w) in starts.windows(2).enumerate().rev() {
+            let tail = rest.split_off(w[0]);
+            if !tail.is_empty() {
+                runs.push((base + i, tail));
+            }
+        }
+        runs.reverse();
+        runs
+    };
+    for (bucket, run) in sorted {
+        let mut previous = None;
+        for e in &run {
+            if previous == Some(e) {
+                continue;
+            }
+            previous = Some(e);
+            out.bytes
+                .extend_from_slice(&layout::key_bits(e.key(), bits).to_le_bytes());
+            out.bytes.extend_from_slice(&e.game.to_le_bytes());
+        }
+        if !run.is_empty() {
+            out.segments.push((bucket, out.bytes.len()));
+        }
+    }
+    out
+}
+
 /// Gathers batches in file order and writes the index.
 pub struct Builder {
     lookup: HashMap<Box<str>, u32>,
@@ -218,7 +300,6 @@ impl Builder {
     /// through a temporary file in the same directory that is renamed into
     /// place once complete and synced.
     pub fn write(mut self, path: &Path, pgn: &Fingerprint) -> Result<Summary, BuildError> {
-        self.parts.par_iter_mut().for_each(|p| p.sort_unstable());
         let mut summary = None;
         write_atomically(path, |file| {
             summary = Some(self.write_to(file, pgn)?);
@@ -227,7 +308,7 @@ impl Builder {
         summary.ok_or_else(|| BuildError::Io(io::Error::other("nothing written")))
     }
 
-    fn write_to(&self, file: &mut std::fs::File, pgn: &Fingerprint) -> io::Result<Summary> {
+    fn write_to(&mut self, file: &mut std::fs::File, pgn: &Fingerprint) -> io::Result<Summary> {
         let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
         let mut at = 0u64;
         let put = |out: &mut BufWriter<_>, bytes: &[u8], at: &mut u64| -> io::Result<()> {
@@ -268,34 +349,35 @@ impl Builder {
         let mut hasher = crc32fast::Hasher::new();
         let mut current = 0usize;
         let mut index = 0u64;
-        let mut buf = Vec::with_capacity(1 << 16);
-        let mut previous = None;
-        for e in self.parts.iter().flatten() {
-            if previous == Some(e) {
-                continue;
-            }
-            previous = Some(e);
-            let key = e.key();
-            let b = layout::bucket(key, bits);
-            if b != current {
-                bucket_crcs[current] = std::mem::take(&mut hasher).finalize();
-                for d in &mut dir[current + 1..=b] {
-                    *d = index;
+        // Partitions are sorted and encoded in parallel, a group at a time
+        // (memory stays bounded), and written in order.
+        let mut parts = std::mem::take(&mut self.parts);
+        while !parts.is_empty() {
+            let rest = parts.split_off(parts.len().min(16));
+            let first = 256 - parts.len() - rest.len();
+            let encoded: Vec<Encoded> = parts
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, entries)| encode(entries, first + i, bits))
+                .collect();
+            parts = rest;
+            for e in encoded {
+                let mut from = 0usize;
+                for &(b, end) in &e.segments {
+                    if b != current {
+                        bucket_crcs[current] = std::mem::take(&mut hasher).finalize();
+                        for d in &mut dir[current + 1..=b] {
+                            *d = index;
+                        }
+                        current = b;
+                    }
+                    hasher.update(&e.bytes[from..end]);
+                    index += ((end - from) / POSITION_SIZE) as u64;
+                    from = end;
                 }
-                current = b;
+                put(&mut out, &e.bytes, &mut at)?;
             }
-            let mut entry = [0u8; 8];
-            entry[..4].copy_from_slice(&layout::key_bits(key, bits).to_le_bytes());
-            entry[4..].copy_from_slice(&e.game.to_le_bytes());
-            hasher.update(&entry);
-            buf.extend_from_slice(&entry);
-            if buf.len() >= 1 << 16 {
-                put(&mut out, &buf, &mut at)?;
-                buf.clear();
-            }
-            index += 1;
         }
-        put(&mut out, &buf, &mut at)?;
         bucket_crcs[current] = hasher.finalize();
         for d in &mut dir[current + 1..] {
             *d = index;
@@ -431,5 +513,69 @@ mod tests {
         write_atomically(&path, |f| f.write_all(b"new index")).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new index");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// Enough positions for 2^10 buckets: the counting sort by bucket within
+    /// each partition, the directory and the bucket checksums at scale.
+    #[test]
+    fn many_buckets_find_exactly_their_games() {
+        use crate::reader::{Index, index_path};
+        use crate::record::GameFacts;
+        use crate::tags::{Date, Outcome};
+
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("synthetic.pgn");
+        std::fs::write(&pgn, b"*\n").unwrap();
+        let facts = GameFacts {
+            offset: 0,
+            length: 1,
+            texts: Default::default(),
+            date: Date::UNKNOWN,
+            eco: None,
+            white_elo: 0,
+            black_elo: 0,
+            outcome: Outcome::Unknown,
+            plies: 0,
+            status: None,
+            errors: 0,
+        };
+        // xorshift keys; game g has keys k(g, 0..100) plus one repeat, and
+        // every 7th game shares key SHARED.
+        const SHARED: u64 = 0x8000_0000_0000_0001;
+        let key = |g: u64, i: u64| {
+            let mut x = (g << 8 | i).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut builder = Builder::new();
+        for chunk in 0..3u64 {
+            let mut batch = Batch::new();
+            for local in 0..1000u64 {
+                let g = chunk * 1000 + local;
+                let mut keys: Vec<u64> = (0..100).map(|i| key(g, i)).collect();
+                keys.push(key(g, 3));
+                if g % 7 == 0 {
+                    keys.push(SHARED);
+                }
+                batch.push(&facts, &keys);
+            }
+            builder.add(batch).unwrap();
+        }
+        let summary = builder
+            .write(&index_path(&pgn), &Fingerprint::of(&pgn).unwrap())
+            .unwrap();
+        assert_eq!(summary.positions, 3000 * 100 + 3000u64.div_ceil(7));
+        let index = Index::open(&index_path(&pgn), &pgn, &Fingerprint::of(&pgn).unwrap()).unwrap();
+        assert_eq!(layout::bucket_bits(index.positions()), 10);
+        for g in (0..3000u64).step_by(37) {
+            for i in [0, 3, 50, 99] {
+                assert_eq!(index.games_with_position(key(g, i)).unwrap(), [g as u32]);
+            }
+        }
+        let shared: Vec<u32> = (0..3000).filter(|g| g % 7 == 0).collect();
+        assert_eq!(index.games_with_position(SHARED).unwrap(), shared);
+        assert!(index.games_with_position(key(5000, 1)).unwrap().is_empty());
     }
 }
