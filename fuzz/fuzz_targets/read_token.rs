@@ -12,7 +12,7 @@ const FENS: &[&str] = &[
     // en passant available, promotions pending, both sides can castle
     "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
     // in check, with pinned pieces
-    "4k3/8/8/1b6/8/3N4/4R3/r3K3 w - - 0 1",
+    "7k/8/8/b7/8/8/3R4/r3K3 w - - 0 1",
     // Chess960 start position
     "nbbrnkrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRNKRQ w KQkq - 0 1",
 ];
