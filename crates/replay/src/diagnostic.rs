@@ -87,9 +87,11 @@ impl Code {
     /// The severity this code always has.
     pub fn severity(self) -> Severity {
         match self {
-            Code::CheckMark | Code::MoveNumber | Code::Encoding | Code::MovesAfterDraw => {
-                Severity::Warning
-            }
+            Code::CheckMark
+            | Code::MoveNumber
+            | Code::Encoding
+            | Code::MovesAfterDraw
+            | Code::UnsupportedVariant => Severity::Warning,
             _ => Severity::Error,
         }
     }
