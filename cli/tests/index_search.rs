@@ -2,6 +2,8 @@
 //! README): the index gives the same answers as a scan for every filter,
 //! and a stale, truncated or corrupted index is refused.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure is a test failure
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -1,5 +1,7 @@
 //! Build an index of real games and read everything back.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure is a test failure
+
 use std::path::Path;
 
 use pgnkit_index::{
