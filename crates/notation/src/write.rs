@@ -18,7 +18,7 @@
 //! letters, `:` for captures, `0-0` castling and FIDE-style promotion
 //! without `=` (`e8Ф`).
 
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role, Square, san::San};
+use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square, san::San};
 
 use crate::language::Language;
 
@@ -202,12 +202,13 @@ pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
             let mode = pos.castles().mode();
             match *m {
                 Move::Castle { king, rook } if mode == CastlingMode::Standard => {
-                    let side = m
-                        .castling_side()
-                        .unwrap_or(shakmaty::CastlingSide::KingSide);
-                    let _ = rook;
+                    let file = if rook.file() > king.file() {
+                        File::G
+                    } else {
+                        File::C
+                    };
                     push_square(king, out);
-                    push_square(Square::from_coords(side.king_to_file(), king.rank()), out);
+                    push_square(Square::from_coords(file, king.rank()), out);
                 }
                 Move::Castle { king, rook } => {
                     push_square(king, out);
