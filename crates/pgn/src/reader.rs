@@ -123,6 +123,14 @@ impl<'a> Reader<'a> {
                     break;
                 }
             }
+            if !ended && PLAIN_WORD_START[usize::from(b)] {
+                // The common case: a move or a glyph, nothing to classify.
+                let we = word_end(buf, pos + 1);
+                seen_movetext = true;
+                token!(TokenKind::Word, pos..we, pos..we);
+                pos = we;
+                continue;
+            }
             if CLASS[usize::from(b)] == DELIM {
                 match b {
                     b'{' => {
@@ -344,6 +352,18 @@ impl<'a> Iterator for Reader<'a> {
         self.read_game(&mut game).then_some(game)
     }
 }
+
+/// Bytes that start a word that is certainly a [`TokenKind::Word`]: word bytes other than digits,
+/// `*`, `%` (an escape line at the start of a line) and 0xC2 (`½`).
+static PLAIN_WORD_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = CLASS[b] == WORD && !(b as u8).is_ascii_digit() && b != b'%' as usize && b != 0xC2;
+        b += 1;
+    }
+    t
+};
 
 /// The end of the last item (token, tag, error) of `game` so far, 0 if it has none. O(1): while a game
 /// is read, items of each kind are pushed in input order.
