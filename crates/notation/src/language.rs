@@ -15,6 +15,15 @@
 //! English fallback: under any language, a letter that means nothing in that
 //! language is read with its English meaning (so `Nf3` reads under `de`, but
 //! `Rf3` under `fr` is a king move).
+//!
+//! English itself also accepts `P` before a pawn move (`Pe4`) and the old
+//! `Kt` for the knight. It does not accept `S` for the knight (problem-chess
+//! usage): `S` is the knight in de/da/sv/no/pl/sr but the bishop in cs/sk,
+//! so it is left to those languages, where detection can tell them apart.
+//! Pawn letters are accepted only where they collide with nothing in the same
+//! language (`P` in most, `G` in hu, `S`/`P` in fi, `п` in ru, `П` in bg);
+//! German/Scandinavian `B` (Bauer/Bonde) is not, because `B` falls back to the
+//! English bishop there.
 
 use shakmaty::Role;
 
