@@ -22,6 +22,9 @@ use crate::shard::{Origin, Shard};
 /// Bytes of one chunk (a little more: chunks end at a game start).
 pub const CHUNK_SIZE: usize = 2 << 20;
 
+/// Chunks a stream is read ahead of the workers.
+const READ_AHEAD: usize = 8;
+
 /// One input: a file or standard input.
 pub struct Input {
     /// The name diagnostics use (`-` is shown as `<stdin>`).
@@ -234,16 +237,36 @@ impl Input {
                 chunk_size,
             },
             Source::Empty => Chunks::Done,
-            Source::Stream(reader) => Chunks::Stream(StreamChunks {
-                reader,
-                buf: Vec::new(),
-                base: 0,
-                eof: false,
-                failed: None,
-                name: self.name,
-                compression: self.compression,
-                chunk_size,
-            }),
+            Source::Stream(reader) => {
+                let mut stream = StreamChunks {
+                    reader,
+                    buf: Vec::new(),
+                    base: 0,
+                    eof: false,
+                    failed: None,
+                    name: self.name,
+                    compression: self.compression,
+                    chunk_size,
+                };
+                // Read (and decompress) on a thread of its own, a few chunks
+                // ahead, while the workers replay the chunks before.
+                let (tx, rx) = std::sync::mpsc::sync_channel(READ_AHEAD);
+                let spawned = std::thread::Builder::new()
+                    .name("pgnkit-read".to_owned())
+                    .spawn(move || {
+                        while let Some(next) = stream.next_chunk().transpose() {
+                            let failed = next.is_err();
+                            // A closed channel: the consumer stopped early.
+                            if tx.send(next).is_err() || failed {
+                                return;
+                            }
+                        }
+                    });
+                match spawned {
+                    Ok(_) => Chunks::Stream(rx),
+                    Err(e) => Chunks::Failed(Some(e)),
+                }
+            }
         }
     }
 }
@@ -316,14 +339,16 @@ pub enum Chunks {
         /// About how large a chunk is.
         chunk_size: usize,
     },
-    /// Reading a stream.
-    Stream(StreamChunks),
+    /// Chunks of a stream, read ahead on a thread of their own.
+    Stream(std::sync::mpsc::Receiver<io::Result<Chunk>>),
+    /// The reading thread could not be started.
+    Failed(Option<io::Error>),
     /// Nothing (left).
     Done,
 }
 
 /// Chunks read from a stream, with bounded memory.
-pub struct StreamChunks {
+struct StreamChunks {
     reader: Box<dyn Read + Send>,
     buf: Vec<u8>,
     base: usize,
@@ -362,7 +387,8 @@ impl Iterator for Chunks {
                     base: 0,
                 }))
             }
-            Chunks::Stream(s) => s.next_chunk().transpose(),
+            Chunks::Stream(rx) => rx.recv().ok(),
+            Chunks::Failed(e) => e.take().map(Err),
         }
     }
 }

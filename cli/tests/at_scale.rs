@@ -2,10 +2,11 @@
 //! and pandas over the NDJSON, Apache Spark (PySpark, local mode) running
 //! pgnkit over shards.
 //!
-//! The tools are installed by `scripts/at_scale.sh` (which CI runs). Here a
-//! test whose tool is missing is skipped with a note, except in CI
-//! (`CI=true`) or under `PGNKIT_AT_SCALE=1` (set by `scripts/at_scale.sh`),
-//! where a missing tool fails the test. The Spark test is slow (a JVM and
+//! The tools are installed by `scripts/at_scale.sh` (which CI runs; CI
+//! installs GNU parallel before `cargo test`). Here a test whose tool is
+//! missing is skipped with a note, except under `PGNKIT_AT_SCALE=1` (set by
+//! `scripts/at_scale.sh`), and for GNU parallel in CI (`CI=true`), where a
+//! missing tool fails the test. The Spark test is slow (a JVM and
 //! Python workers start) and runs only under `PGNKIT_AT_SCALE=1`.
 //! `PGNKIT_AT_SCALE_INPUT` may name a larger real PGN file to use as well.
 
@@ -24,16 +25,13 @@ fn flag(name: &str) -> bool {
     std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 
-/// Whether a missing tool fails the test (CI, or the at-scale step).
-fn required() -> bool {
-    flag("CI") || flag("PGNKIT_AT_SCALE")
-}
-
-/// Skips (returns false) or fails when `what` is missing.
-fn have(what: &str, present: bool) -> bool {
+/// Skips (returns false) or fails when `what` is missing: it fails under
+/// `PGNKIT_AT_SCALE=1`, and in CI too when `in_ci` (tools CI installs
+/// before `cargo test`, as GNU parallel).
+fn have(what: &str, present: bool, in_ci: bool) -> bool {
     if !present {
         assert!(
-            !required(),
+            !(flag("PGNKIT_AT_SCALE") || (in_ci && flag("CI"))),
             "{what} is missing (install it: scripts/at_scale.sh does)"
         );
         eprintln!("skipped: {what} is not installed (scripts/at_scale.sh installs it)");
@@ -112,7 +110,7 @@ fn gnu_parallel_over_shards_gives_the_whole_run() {
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !have("GNU parallel", present) {
+    if !have("GNU parallel", present, true) {
         return;
     }
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -202,6 +200,7 @@ fn duckdb_and_pandas_queries_match_pgnkits_summary() {
     if !have(
         "python3 with duckdb and pandas",
         python_has("duckdb, pandas"),
+        false,
     ) {
         return;
     }
@@ -275,7 +274,7 @@ fn spark_totals_equal_a_single_check() {
         );
         return;
     }
-    if !have("python3 with pyspark", python_has("pyspark")) {
+    if !have("python3 with pyspark", python_has("pyspark"), false) {
         return;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/spark_check.py");
