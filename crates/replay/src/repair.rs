@@ -61,6 +61,23 @@ struct Word {
     index: usize,
 }
 
+impl Word {
+    /// A word that is no move and does not even look like one: no square
+    /// (a file letter and a rank digit) and no castling.
+    fn is_junk(&self) -> bool {
+        if self.token.is_some() {
+            return false;
+        }
+        let chars: Vec<char> = self.text.chars().collect();
+        let square = chars
+            .windows(2)
+            .any(|w| ('a'..='h').contains(&w[0]) && ('1'..='8').contains(&w[1]));
+        let castling =
+            self.text.starts_with(['O', '0', 'o']) && self.text.contains(['-', '–', '—']);
+        !square && !castling
+    }
+}
+
 /// The main line as written, and the replay budget.
 struct Line {
     words: Vec<Word>,
@@ -524,6 +541,11 @@ pub fn suggest(
     if line.words.len() != pass.main_tokens.len() {
         return;
     }
+    // Junk (`\`, `##comment`, `+/-`) is no slip of the pen: nothing to
+    // suggest, and no reason to guess the rest of the game.
+    if line.words.get(k).is_some_and(Word::is_junk) {
+        return;
+    }
     // The last two main-line moves before the failure, with their positions.
     let mut recent: Vec<(usize, Chess)> = Vec::new();
     {
@@ -554,7 +576,9 @@ pub fn suggest(
             candidates,
         });
         let Some(stop) = next else { break };
-        if stop.position.legal_moves().is_empty() {
+        if stop.position.legal_moves().is_empty()
+            || line.words.get(stop.word).is_some_and(Word::is_junk)
+        {
             break;
         }
         word = stop.word;
