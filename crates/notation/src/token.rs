@@ -856,6 +856,14 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
         "++" => Annotation::DoubleCheck,
         "#" | "‡" | "x" | "X" | "mate" | "Matt" | "мат" => Annotation::Mate,
         "(=)" | "=" => Annotation::DrawOffer,
+        // Evaluation symbols written out (PGN NAGs 13-19).
+        "∞" => Annotation::Nag(13),
+        "+=" | "+/=" | "⩲" => Annotation::Nag(14),
+        "=+" | "=/+" | "⩱" => Annotation::Nag(15),
+        "+/-" | "±" => Annotation::Nag(16),
+        "-/+" | "∓" => Annotation::Nag(17),
+        "+-" | "+−" | "+--" => Annotation::Nag(18),
+        "-+" | "−+" | "--+" => Annotation::Nag(19),
         _ => Annotation::Nag(glyph_nag(s)?),
     })
 }
