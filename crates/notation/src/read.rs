@@ -378,7 +378,16 @@ impl MoveToken {
         };
         let mut found: Option<Move> = None;
         let mut more: Vec<Move> = Vec::new();
-        for m in pos.legal_moves() {
+        // One non-king role and a destination square: only the moves of that
+        // role to that square can fit (castling is a king move, so it is not lost).
+        let single_role = Role::ALL
+            .into_iter()
+            .find(|r| role_bit(*r) == query.roles && *r != Role::King);
+        let moves = match (single_role, c.to_rank) {
+            (Some(role), Some(rank)) => pos.san_candidates(role, Square::from_coords(c.to_file, rank)),
+            _ => pos.legal_moves(),
+        };
+        for m in moves {
             if query.fits(&m) {
                 if found.is_none() {
                     found = Some(m);
