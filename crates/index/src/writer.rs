@@ -14,6 +14,35 @@ use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION,
 use crate::record::{GameFacts, status_code};
 use crate::tags::Eco;
 
+/// FxHash (rustc's hasher): strings from a PGN file need no protection
+/// against flooding, and interning them is on the hot path.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0xf135_7aea_2e62_a9c5);
+    }
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+
 /// A game record waiting for its string ids to become global.
 #[derive(Clone, Debug)]
 struct Pending {
@@ -26,7 +55,7 @@ struct Pending {
 #[derive(Debug, Default)]
 pub struct Batch {
     strings: Vec<Box<str>>,
-    lookup: HashMap<Box<str>, u32>,
+    lookup: FastMap<Box<str>, u32>,
     games: Vec<Pending>,
     /// (key, local game number).
     positions: Vec<(u64, u32)>,
@@ -136,83 +165,80 @@ struct Encoded {
 }
 
 /// Sorts the entries of partition `p` (keys whose top 8 bits are `p`) by
-/// (key, game): a counting sort by bucket, then a sort of each bucket (a few
-/// hundred entries); drops repeats and encodes them.
-fn encode(mut entries: Vec<Entry>, p: usize, bits: u32) -> Encoded {
+/// (key, game), drops repeats and encodes them.
+///
+/// The sort is a counting sort by the key bits below the partition's 8
+/// (stable: entries arrive in game order), then a stable sort by the whole
+/// key of each group of the counting sort (a few entries each, but all the
+/// games of a common position).
+fn encode(entries: Vec<Entry>, bits: u32) -> Encoded {
     let mut out = Encoded {
         bytes: Vec::with_capacity(entries.len() * POSITION_SIZE),
         segments: Vec::new(),
     };
-    let sub_bits = bits.saturating_sub(8);
-    let base = if bits >= 8 {
-        p << sub_bits
-    } else {
-        p >> (8 - bits)
-    };
-    let sorted = if sub_bits == 0 {
-        entries.sort_unstable();
-        vec![(base, entries)]
-    } else {
-        let mask = (1usize << sub_bits) - 1;
-        let sub = |e: &Entry| layout::bucket(e.key(), bits) & mask;
-        let mut starts = vec![0usize; mask + 2];
-        for e in &entries {
-            starts[sub(e) + 1] += 1;
+    let group_bits = (usize::BITS - entries.len().leading_zeros()).clamp(1, 20);
+    let shift = 56 - group_bits;
+    let mask = (1usize << group_bits) - 1;
+    let group = |e: &Entry| (e.key() >> shift) as usize & mask;
+    let mut next = vec![0usize; mask + 1];
+    for e in &entries {
+        next[group(e)] += 1;
+    }
+    let mut sum = 0;
+    for n in &mut next {
+        let c = *n;
+        *n = sum;
+        sum += c;
+    }
+    let mut sorted = vec![
+        Entry {
+            hi: 0,
+            lo: 0,
+            game: 0
+        };
+        entries.len()
+    ];
+    for e in &entries {
+        let g = group(e);
+        sorted[next[g]] = *e;
+        next[g] += 1;
+    }
+    drop(entries);
+    // `next[g]` is now the end of group g.
+    let mut start = 0;
+    for &end in &next {
+        if end - start > 1 {
+            sorted[start..end].sort_by_key(Entry::key);
         }
-        for i in 1..starts.len() {
-            starts[i] += starts[i - 1];
+        start = end;
+    }
+    let mut previous = None;
+    let mut current = None;
+    for e in &sorted {
+        if previous == Some(e) {
+            continue;
         }
-        let mut next = starts.clone();
-        let mut scattered = vec![
-            Entry {
-                hi: 0,
-                lo: 0,
-                game: 0
-            };
-            entries.len()
-        ];
-        for e in &entries {
-            let s = sub(e);
-            scattered[next[s]] = *e;
-            next[s] += 1;
-        }
-        drop(entries);
-        for w in starts.windows(2) {
-            scattered[w[0]..w[1]].sort_unstable();
-        }
-        // One run per non-empty bucket.
-        let mut runs = Vec::new();
-        let mut rest = scattered;
-        for (i, w) in starts.windows(2).enumerate().rev() {
-            let tail = rest.split_off(w[0]);
-            if !tail.is_empty() {
-                runs.push((base + i, tail));
+        previous = Some(e);
+        let b = layout::bucket(e.key(), bits);
+        if current != Some(b) {
+            if let Some(c) = current {
+                out.segments.push((c, out.bytes.len()));
             }
+            current = Some(b);
         }
-        runs.reverse();
-        runs
-    };
-    for (bucket, run) in sorted {
-        let mut previous = None;
-        for e in &run {
-            if previous == Some(e) {
-                continue;
-            }
-            previous = Some(e);
-            out.bytes
-                .extend_from_slice(&layout::key_bits(e.key(), bits).to_le_bytes());
-            out.bytes.extend_from_slice(&e.game.to_le_bytes());
-        }
-        if !run.is_empty() {
-            out.segments.push((bucket, out.bytes.len()));
-        }
+        out.bytes
+            .extend_from_slice(&layout::key_bits(e.key(), bits).to_le_bytes());
+        out.bytes.extend_from_slice(&e.game.to_le_bytes());
+    }
+    if let Some(c) = current {
+        out.segments.push((c, out.bytes.len()));
     }
     out
 }
 
 /// Gathers batches in file order and writes the index.
 pub struct Builder {
-    lookup: HashMap<Box<str>, u32>,
+    lookup: FastMap<Box<str>, u32>,
     string_offsets: Vec<u64>,
     string_data: Vec<u8>,
     games: Vec<u8>,
@@ -234,7 +260,7 @@ impl Builder {
     /// An empty index (string 0 is the empty string).
     pub fn new() -> Builder {
         Builder {
-            lookup: HashMap::new(),
+            lookup: FastMap::default(),
             string_offsets: vec![0, 0],
             string_data: Vec::new(),
             games: Vec::new(),
@@ -354,11 +380,9 @@ impl Builder {
         let mut parts = std::mem::take(&mut self.parts);
         while !parts.is_empty() {
             let rest = parts.split_off(parts.len().min(16));
-            let first = 256 - parts.len() - rest.len();
             let encoded: Vec<Encoded> = parts
                 .into_par_iter()
-                .enumerate()
-                .map(|(i, entries)| encode(entries, first + i, bits))
+                .map(|entries| encode(entries, bits))
                 .collect();
             parts = rest;
             for e in encoded {
