@@ -586,6 +586,11 @@ fn json_game(
                 }
             }
             TokenKind::Comment => line.comment(export::comment_text(t, enc).into_owned()),
+            TokenKind::OpenVariation if export::draw_offer_at(game, i) => {
+                line.comment("(=)".to_owned());
+                i += 3;
+                continue;
+            }
             TokenKind::OpenVariation => lines.push(JsonLine::default()),
             TokenKind::CloseVariation => close_variation(&mut lines, &mut leftover),
             TokenKind::MoveNumber { .. } | TokenKind::Result(_) | TokenKind::Escape => {}

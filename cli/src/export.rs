@@ -1,15 +1,15 @@
 //! The PGN export format (PGN standard §8): what `pgnkit convert` writes.
 //!
 //! - Tags: the seven-tag roster first, in its order (Event, Site, Date,
-//!   Round, White, Black, Result), then every other tag in input order
-//!   (duplicates kept). Values are decoded to UTF-8 and escaped (`\\`,
+//!   Round, White, Black, Result), then every other tag in ASCII order of
+//!   its name (PGN §8.1.1; duplicates kept, in input order). Values are decoded to UTF-8 and escaped (`\\`,
 //!   `\"`). No tag is invented, dropped or changed.
-//! - Movetext: one space between items, lines wrapped at [`LINE_WIDTH`]
-//!   columns (counted in characters). A comment is never broken: it is kept
+//! - Movetext: one space between items, lines shorter than [`LINE_WIDTH`]
+//!   characters. A comment is never broken: it is kept
 //!   byte for byte, so a line holding a long comment may be longer.
 //! - Move numbers are regenerated from the positions: `12.` before every
 //!   White move, `12...` before a Black move that opens a line (the game, a
-//!   variation) or follows a comment or a variation.
+//!   variation) or follows a comment, a NAG or a variation (PGN §8.2.2.2).
 //! - Move glyphs (`!`, `?!`, attached or as words) become NAGs (`$1`, `$6`);
 //!   check and mate marks are recomputed by the writer; a draw offer
 //!   (`(=)`, `=`) is kept as the comment `{(=)}`.
@@ -27,7 +27,8 @@ use pgnkit_replay::Encoding;
 /// The tags every exported game starts with, in this order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-/// Lines of movetext are wrapped before this many characters.
+/// Lines of movetext have fewer than this many characters (PGN §8.2.1:
+/// "less than 80 printing characters"), comments longer than that aside.
 pub const LINE_WIDTH: usize = 80;
 
 /// A replayed move rendered in the target notation.
@@ -149,7 +150,7 @@ impl<'o> Movetext<'o> {
 
     fn separate(&mut self, first_line_width: usize) {
         if self.column > 0 {
-            if self.column + 1 + first_line_width > LINE_WIDTH {
+            if self.column + 1 + first_line_width >= LINE_WIDTH {
                 self.out.push(b'\n');
                 self.column = 0;
             } else {
@@ -231,7 +232,8 @@ pub fn escape_tag_value(value: &str, out: &mut Vec<u8>) {
 }
 
 /// The tags of `game` in export order: the seven-tag roster first (the
-/// first tag of each name), then the others in input order.
+/// first tag of each name), then the others in ASCII order of their names
+/// (a stable sort: duplicates keep their input order).
 pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
     order.clear();
     for name in SEVEN_TAG_ROSTER {
@@ -239,10 +241,17 @@ pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
             order.push(i);
         }
     }
+    let roster = order.len();
     for i in 0..game.tags.len() {
-        if !order.contains(&i) {
+        if !order[..roster].contains(&i) {
             order.push(i);
         }
+    }
+    if let Some(rest) = order.get_mut(roster..) {
+        rest.sort_by(|&a, &b| {
+            let name = |i: usize| game.tags.get(i).map_or(&[][..], |t| t.name);
+            name(a).cmp(name(b))
+        });
     }
 }
 
@@ -293,6 +302,18 @@ pub fn attached_marks(raw: &[u8], text: &str) -> (Option<u8>, bool) {
         Ok(t) => (t.nag(), t.draw_offer()),
         Err(_) => (None, false),
     }
+}
+
+/// Whether the tokens at `i` are `(`, `=`, `)`: the scoresheet draw offer
+/// `(=)`, which the lexer sees as a variation.
+pub fn draw_offer_at(game: &Game<'_>, i: usize) -> bool {
+    matches!(
+        game.tokens.get(i..i + 3),
+        Some([a, b, c]) if a.kind == TokenKind::OpenVariation
+            && b.kind == TokenKind::Word
+            && b.text == b"="
+            && c.kind == TokenKind::CloseVariation
+    )
 }
 
 /// Index of the token that ends the line that token `i` (at variation
@@ -414,6 +435,7 @@ pub fn write_game(
                         let (nag, draw) = attached_marks(t.text, &encoding.decode(t.text));
                         if let Some(n) = nag {
                             write_nag(&mut mt, item, n);
+                            need_number = true;
                         }
                         if draw {
                             mt.comment_any(b"(=)");
@@ -422,7 +444,10 @@ pub fn write_game(
                     }
                 } else {
                     match classify_word(&encoding.decode(t.text)) {
-                        Word::Nag(n) => write_nag(&mut mt, item, n),
+                        Word::Nag(n) => {
+                            write_nag(&mut mt, item, n);
+                            need_number = true;
+                        }
                         Word::DrawOffer => {
                             mt.comment_any(b"(=)");
                             need_number = true;
@@ -449,7 +474,10 @@ pub fn write_game(
                 }
             }
             TokenKind::MoveNumber { .. } => {}
-            TokenKind::Nag(n) => write_nag(&mut mt, item, n),
+            TokenKind::Nag(n) => {
+                write_nag(&mut mt, item, n);
+                need_number = true;
+            }
             TokenKind::Comment => {
                 mt.comment_any(comment_text(t, encoding).as_bytes());
                 need_number = true;
@@ -458,6 +486,12 @@ pub fn write_game(
                 if t.span.start > first_tag {
                     mt.escape(encoding.decode(t.text).as_bytes());
                 }
+            }
+            TokenKind::OpenVariation if draw_offer_at(game, i) => {
+                mt.comment_any(b"(=)");
+                need_number = true;
+                i += 3;
+                continue;
             }
             TokenKind::OpenVariation => {
                 depth += 1;
@@ -560,7 +594,7 @@ mod tests {
         let text = String::from_utf8(out).expect("utf-8");
         for line in text.lines() {
             assert!(
-                line.chars().count() <= LINE_WIDTH || line.starts_with('{'),
+                line.chars().count() < LINE_WIDTH || line.starts_with('{'),
                 "{line:?}"
             );
         }

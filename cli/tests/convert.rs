@@ -1,0 +1,475 @@
+//! `pgnkit convert` on real games (testdata/convert, see its README.md).
+//!
+//! The round trip SAN -> X -> SAN must give back the same bytes for every
+//! target notation and every language, and the SAN export must keep the
+//! moves, tags, comments, NAGs and variations of the input (checked through
+//! the JSON records of both). `corpus_round_trip` (ignored; run by
+//! `scripts/convert_roundtrip.sh`) does the same over the shared corpus.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use pgnkit_notation::Language;
+use shakmaty::Role;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/convert")
+}
+
+fn fixture(name: &str) -> String {
+    fixtures().join(name).to_string_lossy().into_owned()
+}
+
+/// Every fixture file, in name order.
+fn all_fixtures() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(fixtures())
+        .expect("testdata/convert")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    files
+}
+
+struct Run {
+    stdout: Vec<u8>,
+    stderr: String,
+    code: i32,
+}
+
+impl Run {
+    fn text(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("output is UTF-8")
+    }
+}
+
+/// Runs `pgnkit ARGS` with `stdin` (if any) on standard input.
+fn pgnkit(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pgnkit"));
+    cmd.args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = cmd.spawn().expect("pgnkit runs");
+    let writer = stdin.map(|data| {
+        let data = data.to_vec();
+        let mut pipe = child.stdin.take().expect("stdin");
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&data);
+        })
+    });
+    let out = child.wait_with_output().expect("pgnkit ends");
+    if let Some(w) = writer {
+        w.join().expect("writer");
+    }
+    Run {
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// The games of a PGN export, split at the empty line that ends each.
+fn games(pgn: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(pgn);
+    let mut games = Vec::new();
+    let mut current = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.starts_with('[') && current.contains("\n\n") {
+            games.push(std::mem::take(&mut current));
+        }
+        current.push_str(line);
+    }
+    if !current.is_empty() {
+        games.push(current);
+    }
+    games
+}
+
+/// Asserts two exports are equal, showing the first game that differs.
+fn assert_same_games(expected: &[u8], got: &[u8], what: &str) {
+    if expected == got {
+        return;
+    }
+    let (a, b) = (games(expected), games(got));
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(x, y, "{what}: game {} differs", i + 1);
+    }
+    assert_eq!(a.len(), b.len(), "{what}: number of games differs");
+    panic!("{what}: outputs differ");
+}
+
+/// SAN export of every fixture (games with errors included).
+fn san_of_fixtures() -> Vec<u8> {
+    let files = all_fixtures();
+    let mut args = vec!["convert", "-q", "--to", "san"];
+    args.extend(files.iter().map(String::as_str));
+    let run = pgnkit(&args, None);
+    assert_eq!(run.code, 1, "the fixtures hold games with errors: {}", run.stderr);
+    run.stdout
+}
+
+/// SAN -> `to` in `lang` -> SAN (read back in `lang`) must give `san` back.
+fn round_trip(san: &[u8], to: &str, lang: Language) {
+    let code = lang.code();
+    let x = pgnkit(&["convert", "-q", "--to", to, "--lang", code], Some(san));
+    assert_eq!(x.code, 0, "{to}/{code}: {}", x.stderr);
+    assert!(!x.stdout.is_empty());
+    let input_lang = if to == "ru-scoresheet" { "ru" } else { code };
+    let back = pgnkit(
+        &["convert", "-q", "--to", "san", "--input-lang", input_lang],
+        Some(&x.stdout),
+    );
+    assert_eq!(back.code, 0, "{to}/{code} back to SAN: {}", back.stderr);
+    assert_same_games(san, &back.stdout, &format!("SAN -> {to}/{code} -> SAN"));
+}
+
+#[test]
+fn san_export_round_trips_through_every_notation_and_language() {
+    let san = san_of_fixtures();
+    assert!(games(&san).len() > 1500);
+    // Converting the export again changes nothing.
+    let again = pgnkit(&["convert", "-q"], Some(&san));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_same_games(&san, &again.stdout, "SAN -> SAN");
+    for &lang in Language::ALL {
+        round_trip(&san, "san", lang);
+        round_trip(&san, "lan", lang);
+    }
+    round_trip(&san, "uci", Language::En);
+    round_trip(&san, "figurine", Language::En);
+    round_trip(&san, "ru-scoresheet", Language::Ru);
+}
+
+#[test]
+fn round_trip_with_language_detection() {
+    // Read back without --input-lang: the language is detected per game.
+    let pgn = std::fs::read(fixture("twic944-games700-999.pgn")).expect("fixture");
+    let san = pgnkit(&["convert", "-q"], Some(&pgn)).stdout;
+    for lang in [Language::De, Language::Fr, Language::Ru, Language::Nl, Language::Pl] {
+        let x = pgnkit(&["convert", "-q", "--lang", lang.code()], Some(&san));
+        let back = pgnkit(&["convert", "-q"], Some(&x.stdout));
+        assert_eq!(back.code, 0, "{lang}: {}", back.stderr);
+        assert_same_games(&san, &back.stdout, &format!("SAN -> {lang} -> SAN (detected)"));
+    }
+}
+
+/// The JSON records of `pgn` (moves in UCI), "file" dropped.
+fn records(pgn: &[u8]) -> Vec<serde_json::Value> {
+    let run = pgnkit(&["convert", "-q", "--to", "uci", "--format", "json"], Some(pgn));
+    assert!(run.code <= 1, "{}", run.stderr);
+    run.text()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("one JSON object a line");
+            if let Some(o) = v.as_object_mut() {
+                o.remove("file");
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn san_export_keeps_moves_tags_comments_nags_and_variations() {
+    let mut checked = 0;
+    for file in all_fixtures() {
+        let original = std::fs::read(&file).expect("fixture");
+        let san = pgnkit(&["convert", "-q"], Some(&original)).stdout;
+        let (before, after) = (records(&original), records(&san));
+        assert_eq!(before.len(), after.len(), "{file}: games");
+        for (i, (b, a)) in before.iter().zip(&after).enumerate() {
+            if b["errors"] == 0 {
+                assert_eq!(b, a, "{file}: game {}", i + 1);
+                checked += 1;
+            } else {
+                // Converted up to the error: the same tags, the moves before it.
+                assert_eq!(b["tags"], a["tags"], "{file}: game {}", i + 1);
+            }
+        }
+    }
+    assert!(checked > 1500, "{checked} games compared");
+}
+
+#[test]
+fn writes_piece_letters_of_every_language() {
+    let pgn = b"[Event \"t\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Qe7 5. O-O b5 6. Bb3 Kd8 7. Re1 *\n";
+    for &lang in Language::ALL {
+        let out = pgnkit(&["convert", "-q", "--lang", lang.code()], Some(pgn)).text();
+        let l = |r: Role| lang.letter(r);
+        let expected = format!(
+            "1. e4 e5 2. {n}f3 {n}c6 3. {b}b5 a6 4. {b}a4 {q}e7 5. O-O b5 6. {b}b3 {k}d8 7. {r}e1 *",
+            n = l(Role::Knight),
+            b = l(Role::Bishop),
+            q = l(Role::Queen),
+            r = l(Role::Rook),
+            k = l(Role::King)
+        );
+        assert!(out.contains(&expected), "{lang}: {out}");
+    }
+}
+
+#[test]
+fn each_target_notation() {
+    let pgn = b"[Event \"t\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Bd2 Bf5 6. Qf3 e6 7. O-O-O *\n";
+    let out = |to: &str| pgnkit(&["convert", "-q", "--to", to], Some(pgn)).text();
+    assert!(out("san").contains("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Bd2 Bf5 6. Qf3 e6 7. O-O-O *"));
+    assert!(
+        out("lan").contains(
+            "1. e2-e4 d7-d5 2. e4xd5 Qd8xd5 3. Nb1-c3 Qd5-a5 4. d2-d4 Ng8-f6 5. Bc1-d2\nBc8-f5 6. Qd1-f3 e7-e6 7. O-O-O *"
+        ),
+        "{}",
+        out("lan")
+    );
+    assert!(out("uci").contains(
+        "1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5a5 4. d2d4 g8f6 5. c1d2 c8f5 6. d1f3 e7e6\n7. e1c1 *"
+    ));
+    assert!(out("figurine").contains("3. ♘c3 ♛a5"), "{}", out("figurine"));
+    assert!(out("fan").contains("3. ♘c3 ♛a5"));
+    let ru = out("ru-scoresheet");
+    assert!(ru.contains("2. e:d5 Ф:d5 3. Кc3 Фa5 4. d4 Кf6 5. Сd2"), "{ru}");
+    assert!(ru.contains("7. 0-0-0 *"), "{ru}");
+    // Spoken moves are several words: JSON only.
+    let spoken = pgnkit(&["convert", "-q", "--to", "spoken"], Some(pgn));
+    assert_eq!(spoken.code, 2);
+    assert!(spoken.stderr.contains("--format json"));
+    let json = pgnkit(
+        &["convert", "-q", "--to", "spoken", "--lang", "de", "--format", "json"],
+        Some(pgn),
+    );
+    assert_eq!(json.code, 0);
+    assert!(json.text().contains("\"move\":\"Springer Bella eins Cäsar drei\""), "{}", json.text());
+    let bad = pgnkit(&["convert", "--to", "klingon"], Some(pgn));
+    assert_eq!(bad.code, 2);
+    let bad = pgnkit(&["convert", "--lang", "xx"], Some(pgn));
+    assert_eq!(bad.code, 2);
+}
+
+#[test]
+fn comments_nags_and_variations_stay_in_place() {
+    let pgn = "[White \"A \\\"B\\\" C\"]\n[ECO \"C20\"]\n[Event \"e\"]\n[Annotator \"x\"]\n\n\
+        {Start} 1. e4! e5 $2 2. Nf3 {good} (2. f4 exf4 {gambit}) 2... Nc6 ?! 3. Bb5 (=) a6 ; end of line\n\
+        4. Ba4 Nf6 1-0\n";
+    let run = pgnkit(&["convert", "-q"], Some(pgn.as_bytes()));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.text(),
+        "[Event \"e\"]\n[White \"A \\\"B\\\" C\"]\n[Annotator \"x\"]\n[ECO \"C20\"]\n\n\
+         {Start} 1. e4 $1 1... e5 $2 2. Nf3 {good} ( 2. f4 exf4 {gambit} ) 2... Nc6 $6\n\
+         3. Bb5 {(=)} 3... a6 { end of line} 4. Ba4 Nf6 1-0\n\n"
+    );
+}
+
+#[test]
+fn lines_are_shorter_than_80_characters() {
+    let pgn = std::fs::read(fixture("twic944-games700-999.pgn")).expect("fixture");
+    for to in ["san", "lan", "figurine"] {
+        let out = pgnkit(&["convert", "-q", "--to", to, "--lang", "ru"], Some(&pgn)).text();
+        for line in out.lines() {
+            assert!(line.chars().count() < 80, "{to}: {line:?}");
+            assert!(!line.starts_with(' ') && !line.ends_with(' '), "{to}: {line:?}");
+        }
+    }
+}
+
+#[test]
+fn tag_only_games_keep_their_tags() {
+    let run = pgnkit(&["convert", "-q", &fixture("disservin-no_moves.pgn")], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = run.text();
+    assert!(out.starts_with("[Event \""), "{out}");
+    // The termination marker comes from the Result tag.
+    assert!(out.contains("[Result \"1/2-1/2\"]"), "{out}");
+    assert!(out.ends_with("\"]\n\n1/2-1/2\n\n"), "{out:?}");
+    let pgn = b"[Event \"only tags\"]\n[Result \"1-0\"]\n\n[Event \"next\"]\n\n1. d4 *\n";
+    let run = pgnkit(&["convert", "-q"], Some(pgn));
+    assert_eq!(
+        run.text(),
+        "[Event \"only tags\"]\n[Result \"1-0\"]\n\n1-0\n\n[Event \"next\"]\n\n1. d4 *\n\n"
+    );
+}
+
+#[test]
+fn a_game_with_an_error_is_converted_up_to_it_and_reported() {
+    let pgn = b"[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 {Spanish} Nf3 4. O-O {castles} Nf6 *\n\n\
+        [Event \"b\"]\n\n1. d4 d5 *\n";
+    let run = pgnkit(&["convert", "--to", "lan"], Some(pgn));
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.text(),
+        "[Event \"a\"]\n\n1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6 3. Bf1-b5 {Spanish} {Nf3 4. O-O} {castles}\n{Nf6} *\n\n\
+         [Event \"b\"]\n\n1. d2-d4 d7-d5 *\n\n"
+    );
+    assert!(run.stderr.contains("error[illegal-move]"), "{}", run.stderr);
+    assert!(run.stderr.contains("<stdin>:3:"), "{}", run.stderr);
+    assert!(run.stderr.contains("2 games (1 with errors)"), "{}", run.stderr);
+    // As NDJSON.
+    let run = pgnkit(&["convert", "-q", "--diagnostics", "json"], Some(pgn));
+    let line = run.stderr.lines().next().expect("a diagnostic");
+    let d: serde_json::Value = serde_json::from_str(line).expect("JSON");
+    assert_eq!(d["code"], "illegal-move");
+    assert_eq!(d["game"], 1);
+    assert_eq!(d["token"], "Nf3");
+    // Left out, still counted.
+    let run = pgnkit(&["convert", "--skip-invalid"], Some(pgn));
+    assert_eq!(run.code, 1);
+    assert_eq!(run.text(), "[Event \"b\"]\n\n1. d4 d5 *\n\n");
+    assert!(run.stderr.contains("2 games (1 with errors, 1 left out)"), "{}", run.stderr);
+}
+
+#[test]
+fn skip_invalid_on_real_files() {
+    let file = fixture("ictk-variation.pgn");
+    let all = pgnkit(&["convert", "-q", &file], None);
+    let valid = pgnkit(&["convert", "--skip-invalid", &file], None);
+    assert_eq!(all.code, 1);
+    assert_eq!(valid.code, 1);
+    assert!(valid.stderr.contains("20 games (10 with errors, 10 left out)"), "{}", valid.stderr);
+    assert_eq!(records(&all.stdout).len(), 20);
+    assert_eq!(records(&valid.stdout).len(), 10);
+    // What is left replays without error.
+    let again = pgnkit(&["convert", "-q"], Some(&valid.stdout));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+}
+
+#[test]
+fn latin1_input_is_written_as_utf8() {
+    let run = pgnkit(&["convert", "-q", &fixture("eco-de-latin1.pgn")], None);
+    let out = run.text();
+    assert!(out.contains("Französisch"), "decoded Latin-1 names");
+}
+
+#[test]
+fn standard_input_and_dash() {
+    let file = fixture("kasparov-deep-blue-1997.pgn");
+    let pgn = std::fs::read(&file).expect("fixture");
+    let from_file = pgnkit(&["convert", "-q", "--to", "uci", &file], None);
+    let from_stdin = pgnkit(&["convert", "-q", "--to", "uci"], Some(&pgn));
+    let from_dash = pgnkit(&["convert", "-q", "--to", "uci", "-"], Some(&pgn));
+    assert_eq!(from_file.code, 0);
+    assert_eq!(from_file.stdout, from_stdin.stdout);
+    assert_eq!(from_file.stdout, from_dash.stdout);
+    assert_eq!(games(&from_file.stdout).len(), 6);
+}
+
+#[test]
+fn output_file_is_replaced_atomically() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let target = dir.path().join("out.pgn");
+    std::fs::write(&target, "old").expect("write");
+    let file = fixture("gotd.pgn");
+    let t = target.to_string_lossy().into_owned();
+    let run = pgnkit(&["convert", "-q", "--to", "lan", "-o", &t, &file], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let written = std::fs::read(&target).expect("output");
+    let direct = pgnkit(&["convert", "-q", "--to", "lan", &file], None);
+    assert_eq!(written, direct.stdout);
+    // An unreadable input: exit 2, the old file stays, no temporary is left.
+    let run = pgnkit(&["convert", "-q", "-o", &t, &file, "/nonexistent/x.pgn"], None);
+    assert_eq!(run.code, 2);
+    assert_eq!(std::fs::read(&target).expect("output"), written);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").collect();
+    assert_eq!(left.len(), 1, "no temporary file left");
+}
+
+#[test]
+fn output_order_does_not_depend_on_threads() {
+    let files = all_fixtures();
+    let mut args = vec!["convert", "-q", "--to", "lan"];
+    args.extend(files.iter().map(String::as_str));
+    let one = pgnkit(&[&args[..], &["-j", "1"]].concat(), None);
+    let two = pgnkit(&[&args[..], &["-j", "2"]].concat(), None);
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn json_records() {
+    let pgn = b"[Event \"j\"]\n[White \"W\"]\n\n{intro} 1. e4 $1 {best} (1. d4 d5) 1... c5 2. Nf3 *\n";
+    let run = pgnkit(&["convert", "-q", "--to", "lan", "--format", "json"], Some(pgn));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.text().trim()).expect("JSON");
+    assert_eq!(v["type"], "game");
+    assert_eq!(v["game"], 1);
+    assert_eq!(v["tags"]["White"], "W");
+    assert_eq!(v["result"], "*");
+    assert_eq!(v["status"], "ongoing");
+    let first = &v["moves"][0];
+    assert_eq!(first["move"], "e2-e4");
+    assert_eq!(first["uci"], "e2e4");
+    assert_eq!(first["comments_before"][0], "intro");
+    assert_eq!(first["nags"][0], 1);
+    assert_eq!(first["comments"][0], "best");
+    assert_eq!(first["variations"][0][1]["move"], "d7-d5");
+    assert_eq!(v["moves"][1]["move"], "c7-c5");
+    assert_eq!(v["moves"][2]["uci"], "g1f3");
+    // Keys keep the export order.
+    let text = run.text();
+    assert!(text.find("\"Event\"") < text.find("\"White\""));
+}
+
+/// The shared corpus (or `PGNKIT_CORPUS`): at least 5,000 games through
+/// SAN -> X -> SAN for every notation and language;
+/// `PGNKIT_ROUNDTRIP_ALL=1` takes every game.
+#[test]
+#[ignore = "needs the shared corpus; run by scripts/convert_roundtrip.sh"]
+fn corpus_round_trip() {
+    let root = std::env::var("PGNKIT_CORPUS").map_or_else(
+        |_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
+        PathBuf::from,
+    );
+    let root = if root.is_dir() { root } else { PathBuf::from("/work/shared/corpus") };
+    let all = std::env::var("PGNKIT_ROUNDTRIP_ALL").is_ok_and(|v| v == "1");
+    let mut files = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("corpus").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n != "bench") {
+                    stack.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "pgn") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut sample = Vec::new();
+    for f in &files {
+        let data = std::fs::read(f).expect("read");
+        // Without the flag: up to 600 KB of every file (whole games).
+        let take = if all { data.len() } else { cut(&data, 600_000) };
+        sample.extend_from_slice(&data[..take]);
+        sample.extend_from_slice(b"\n\n");
+    }
+    let san = pgnkit(&["convert", "-q"], Some(&sample)).stdout;
+    let n = games(&san).len();
+    eprintln!("corpus round trip over {n} games from {} files", files.len());
+    assert!(n >= 5000, "only {n} games");
+    for &lang in Language::ALL {
+        round_trip(&san, "san", lang);
+        round_trip(&san, "lan", lang);
+    }
+    round_trip(&san, "uci", Language::En);
+    round_trip(&san, "figurine", Language::En);
+    round_trip(&san, "ru-scoresheet", Language::Ru);
+}
+
+/// The length of `data` up to the last game that starts before `max`.
+fn cut(data: &[u8], max: usize) -> usize {
+    if data.len() <= max {
+        return data.len();
+    }
+    match data[..max].windows(8).rposition(|w| w == b"\n[Event ") {
+        Some(i) if i > 0 => i + 1,
+        _ => max,
+    }
+}
