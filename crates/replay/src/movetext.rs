@@ -231,6 +231,21 @@ pub fn replay_movetext<V: Visitor>(
                 let ply = line.ply + 1;
                 let side = pos.turn();
                 let move_number = pos.fullmoves().get();
+                // A null move (`--`, `Z0`): the side to move passes, as in
+                // analysis. Legal unless the side to move is in check.
+                if parsed.as_ref().is_ok_and(MoveToken::is_null) && !pos.is_check() {
+                    if let Ok(passed) = pos.clone().swap_turn() {
+                        *pos = passed;
+                        if line.depth == 0 {
+                            pass.tracker
+                                .push_key(crate::outcome::position_key(pos), pos, ply);
+                            pass.plies = ply;
+                        }
+                        line.before = None;
+                        line.ply = ply;
+                        continue;
+                    }
+                }
                 let outcome = match &parsed {
                     Ok(mt) => mt.resolve(pos, lang).map_err(Some),
                     Err(_) => Err(None),

@@ -310,6 +310,11 @@ impl Tracker {
     /// Returns the key of `after`.
     pub fn push_step(&mut self, step: KeyStep, after: &Chess, ply: u32) -> u64 {
         let key = step.finish(after);
+        self.push_key(key, after, ply)
+    }
+
+    /// Records `after`, whose key is `key`, reached at `ply`.
+    pub fn push_key(&mut self, key: u64, after: &Chess, ply: u32) -> u64 {
         let clock = after.halfmoves();
         self.keys.push(key);
         if clock == 0 {
