@@ -67,6 +67,7 @@ def main():
     ap.add_argument("--fen", default="")
     ap.add_argument("--versions", default="")
     ap.add_argument("--commit", default="unknown")
+    ap.add_argument("--load-before", default="", help="/proc/loadavg when the run started")
     args = ap.parse_args()
 
     with open(args.hyperfine, encoding="utf-8") as handle:
@@ -114,6 +115,14 @@ def main():
                f"{args.small_games:,} games" + (f"; zstd copy {args.zst_bytes / 1e6:,.1f} MB" if args.zst_bytes else ""))
     out.append(f"- Timing: hyperfine, 1 warm-up + {args.runs} runs, median; files in the page cache. "
                "Peak RSS: `/usr/bin/time -f %M`, one separate run.")
+    try:
+        with open("/proc/loadavg", encoding="utf-8") as handle:
+            load_after = " ".join(handle.read().split()[:3])
+    except OSError:
+        load_after = "unknown"
+    out.append(f"- Load average (1/5/15 min) at start: {args.load_before or 'unknown'}; at the end: {load_after}"
+               " (on a machine shared with other jobs, a load above the core count means every figure is"
+               " slowed and the thread scaling is not measured)")
     if args.versions:
         out.append(f"- Peers: {args.versions}")
     if args.fen:

@@ -32,6 +32,7 @@ if [ -z "${CORPUS:-}" ]; then
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 mkdir -p "$work"
+load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 
 say() { printf '\n== %s\n' "$*" >&2; }
 skipped=()
@@ -292,7 +293,7 @@ python3 "$here/report.py" \
   --hyperfine "$work/hyperfine.json" --commands "$meta" --rss "$rss" --skipped "$skipped_file" \
   --big-bytes "$big_bytes" --big-games "$big_games" --small-bytes "$small_bytes" --small-games "$small_games" \
   --zst-bytes "$( [ -f "$zst" ] && stat -c %s "$zst" || echo 0)" \
-  --size "$SIZE" --runs "$RUNS" --fen "${fen_full:-}" --versions "$versions" \
+  --load-before "$load_before" --size "$SIZE" --runs "$RUNS" --fen "${fen_full:-}" --versions "$versions" \
   --commit "$(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   >"$results"
 cat "$results"
