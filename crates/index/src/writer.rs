@@ -271,6 +271,15 @@ impl Builder {
         }
     }
 
+    /// Makes room for about `n` position entries in all (a hint: saves
+    /// the copies of growing tables; memory is only used as it fills).
+    pub fn reserve_positions(&mut self, n: u64) {
+        let per = usize::try_from(n / 256).unwrap_or(usize::MAX);
+        for p in &mut self.parts {
+            p.reserve(per.saturating_sub(p.len()));
+        }
+    }
+
     /// Games added so far.
     pub fn games(&self) -> u64 {
         self.game_count
