@@ -25,9 +25,9 @@ use pgnkit_replay::{Encoding, GameReport, MoveEvent, Options, Visitor, replay_ga
 use serde::Serialize;
 use shakmaty::{Chess, Color, Position, san::SanPlus};
 
+use self::export::{Conversion, Scratch, VerbatimPiece, Word};
 use crate::args::{Format, InputArgs};
 use crate::driver::{Driver, Progress};
-use self::export::{Conversion, Scratch, VerbatimPiece, Word};
 use crate::input::{Chunk, Input};
 use crate::location::{Cursor, count_lines};
 use crate::render::{self, Located};
@@ -171,7 +171,12 @@ impl Visitor for Recorder<'_> {
         );
         let uci_start = self.conversion.uci_buffer().len();
         if let Some(uci) = &self.uci {
-            write_move(event.before, &event.played, uci, self.conversion.uci_buffer());
+            write_move(
+                event.before,
+                &event.played,
+                uci,
+                self.conversion.uci_buffer(),
+            );
         }
         self.conversion.record(
             event.token,
@@ -198,7 +203,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
         lines: count_lines(chunk.bytes()),
     };
     let mut cursor = Cursor::new(data, chunk.range.start);
-    let uci = (config.format == OutputFormat::Json).then(|| Style::new(Notation::Uci, Language::En));
+    let uci =
+        (config.format == OutputFormat::Json).then(|| Style::new(Notation::Uci, Language::En));
     let mut index = 0u64;
     while reader.read_game(&mut game) {
         conversion.reset(game.tokens.len());
@@ -231,7 +237,15 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
         out.totals.plies += u64::from(report.plies);
         if errors > 0 {
             out.totals.games_with_errors += 1;
-            locate_errors(chunk, &game, &report, index, config, &mut cursor, &mut out.diagnostics);
+            locate_errors(
+                chunk,
+                &game,
+                &report,
+                index,
+                config,
+                &mut cursor,
+                &mut out.diagnostics,
+            );
         }
         if errors > 0 && config.skip_invalid {
             out.totals.skipped += 1;
@@ -275,7 +289,12 @@ struct FastLine {
 /// no error, which is all `convert` reports. Gives the main-line plies, or
 /// `None` when the game needs the full replay (which then redoes
 /// everything, diagnostics and language detection included).
-fn fast_game(data: &[u8], game: &Game<'_>, style: &Style, conversion: &mut Conversion) -> Option<u32> {
+fn fast_game(
+    data: &[u8],
+    game: &Game<'_>,
+    style: &Style,
+    conversion: &mut Conversion,
+) -> Option<u32> {
     if !game.errors.is_empty()
         || game
             .tags
@@ -394,7 +413,11 @@ fn locate_errors(
         let place = cursor.locate(d.span.start, chars);
         let source = (config.diagnostics == Format::Human).then(|| {
             let line = data.get(place.line_range.clone()).unwrap_or_default();
-            let token_start = d.span.start.saturating_sub(place.line_range.start).min(line.len());
+            let token_start = d
+                .span
+                .start
+                .saturating_sub(place.line_range.start)
+                .min(line.len());
             let token_end = (d.span.end.min(place.line_range.end).max(d.span.start)
                 - place.line_range.start)
                 .min(line.len())
@@ -545,7 +568,11 @@ fn json_game(
                         text: m.text.to_owned(),
                         uci: m.uci.to_owned(),
                         nags: nag.into_iter().collect(),
-                        comments: if draw { vec!["(=)".to_owned()] } else { Vec::new() },
+                        comments: if draw {
+                            vec!["(=)".to_owned()]
+                        } else {
+                            Vec::new()
+                        },
                         variations: std::mem::take(&mut line.variations),
                     }));
                 } else {
@@ -704,9 +731,9 @@ impl Sink {
         match self {
             Sink::Stdout(mut w) => Ok(w.flush()?),
             Sink::File { writer, path } => {
-                let file = writer
-                    .into_inner()
-                    .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error()))?;
+                let file = writer.into_inner().map_err(|e| {
+                    anyhow::anyhow!("cannot write {}: {}", path.display(), e.error())
+                })?;
                 file.as_file().sync_all()?;
                 file.persist(&path)
                     .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;

@@ -25,7 +25,8 @@ use pgnkit_pgn::{Game, Token, TokenKind};
 use pgnkit_replay::Encoding;
 
 /// The tags every exported game starts with, in this order.
-pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 /// Lines of movetext have fewer than this many characters (PGN §8.2.1:
 /// "less than 80 printing characters"), comments longer than that aside.
@@ -289,7 +290,8 @@ pub fn classify_word(text: &str) -> Word {
 
 /// Whether a move token may carry a glyph or a draw offer.
 fn may_have_marks(raw: &[u8]) -> bool {
-    raw.iter().any(|&b| matches!(b, b'!' | b'?' | b'=') || b >= 0x80)
+    raw.iter()
+        .any(|&b| matches!(b, b'!' | b'?' | b'=') || b >= 0x80)
 }
 
 /// The glyph and draw offer attached to a move token (`e4!`, `Nf3!?`,
@@ -395,15 +397,17 @@ pub fn write_game(
     for t in &game.tokens {
         if t.kind == TokenKind::Escape && t.span.start < first_tag {
             out.push(b'%');
-            out.extend_from_slice(&encoding.decode(t.text).as_bytes()[..]);
+            out.extend_from_slice(encoding.decode(t.text).as_bytes());
             out.push(b'\n');
         }
     }
     tag_order(game, &mut scratch.order);
     for &i in &scratch.order {
-        let Some(tag) = game.tags.get(i) else { continue };
+        let Some(tag) = game.tags.get(i) else {
+            continue;
+        };
         out.push(b'[');
-        out.extend_from_slice(&encoding.decode(tag.name).as_bytes()[..]);
+        out.extend_from_slice(encoding.decode(tag.name).as_bytes());
         out.extend_from_slice(b" \"");
         escape_tag_value(&encoding.decode(&tag.value()), out);
         out.extend_from_slice(b"\"]\n");
@@ -528,7 +532,9 @@ pub fn result_marker(game: &Game<'_>, encoding: Encoding) -> &'static str {
         return r.as_str();
     }
     game.tag("Result")
-        .and_then(|t| pgnkit_pgn::GameResult::from_bytes(encoding.decode(&t.value()).trim().as_bytes()))
+        .and_then(|t| {
+            pgnkit_pgn::GameResult::from_bytes(encoding.decode(&t.value()).trim().as_bytes())
+        })
         .map_or("*", |r| r.as_str())
 }
 
@@ -588,7 +594,9 @@ mod tests {
         for _ in 0..30 {
             mt.item(b"1. e4");
         }
-        mt.comment_any("a comment that is longer than anything else on the line, kept whole, é".as_bytes());
+        mt.comment_any(
+            "a comment that is longer than anything else on the line, kept whole, é".as_bytes(),
+        );
         mt.item(b"*");
         mt.finish();
         let text = String::from_utf8(out).expect("utf-8");
@@ -598,7 +606,11 @@ mod tests {
                 "{line:?}"
             );
         }
-        assert!(text.contains("{a comment that is longer than anything else on the line, kept whole, é}"));
+        assert!(
+            text.contains(
+                "{a comment that is longer than anything else on the line, kept whole, é}"
+            )
+        );
         assert!(text.ends_with(" *\n"));
     }
 

@@ -112,7 +112,11 @@ fn san_of_fixtures() -> Vec<u8> {
     let mut args = vec!["convert", "-q", "--to", "san"];
     args.extend(files.iter().map(String::as_str));
     let run = pgnkit(&args, None);
-    assert_eq!(run.code, 1, "the fixtures hold games with errors: {}", run.stderr);
+    assert_eq!(
+        run.code, 1,
+        "the fixtures hold games with errors: {}",
+        run.stderr
+    );
     run.stdout
 }
 
@@ -153,17 +157,30 @@ fn round_trip_with_language_detection() {
     // Read back without --input-lang: the language is detected per game.
     let pgn = std::fs::read(fixture("twic944-games700-999.pgn")).expect("fixture");
     let san = pgnkit(&["convert", "-q"], Some(&pgn)).stdout;
-    for lang in [Language::De, Language::Fr, Language::Ru, Language::Nl, Language::Pl] {
+    for lang in [
+        Language::De,
+        Language::Fr,
+        Language::Ru,
+        Language::Nl,
+        Language::Pl,
+    ] {
         let x = pgnkit(&["convert", "-q", "--lang", lang.code()], Some(&san));
         let back = pgnkit(&["convert", "-q"], Some(&x.stdout));
         assert_eq!(back.code, 0, "{lang}: {}", back.stderr);
-        assert_same_games(&san, &back.stdout, &format!("SAN -> {lang} -> SAN (detected)"));
+        assert_same_games(
+            &san,
+            &back.stdout,
+            &format!("SAN -> {lang} -> SAN (detected)"),
+        );
     }
 }
 
 /// The JSON records of `pgn` (moves in UCI), "file" dropped.
 fn records(pgn: &[u8]) -> Vec<serde_json::Value> {
-    let run = pgnkit(&["convert", "-q", "--to", "uci", "--format", "json"], Some(pgn));
+    let run = pgnkit(
+        &["convert", "-q", "--to", "uci", "--format", "json"],
+        Some(pgn),
+    );
     assert!(run.code <= 1, "{}", run.stderr);
     run.text()
         .lines()
@@ -220,7 +237,10 @@ fn writes_piece_letters_of_every_language() {
 fn each_target_notation() {
     let pgn = b"[Event \"t\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Bd2 Bf5 6. Qf3 e6 7. O-O-O *\n";
     let out = |to: &str| pgnkit(&["convert", "-q", "--to", to], Some(pgn)).text();
-    assert!(out("san").contains("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Bd2 Bf5 6. Qf3 e6 7. O-O-O *"));
+    assert!(
+        out("san")
+            .contains("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Bd2 Bf5 6. Qf3 e6 7. O-O-O *")
+    );
     assert!(
         out("lan").contains(
             "1. e2-e4 d7-d5 2. e4xd5 Qd8xd5 3. Nb1-c3 Qd5-a5 4. d2-d4 Ng8-f6 5. Bc1-d2\nBc8-f5 6. Qd1-f3 e7-e6 7. O-O-O *"
@@ -231,21 +251,35 @@ fn each_target_notation() {
     assert!(out("uci").contains(
         "1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5a5 4. d2d4 g8f6 5. c1d2 c8f5 6. d1f3 e7e6\n7. e1c1 *"
     ));
-    assert!(out("figurine").contains("3. ♘c3 ♛a5"), "{}", out("figurine"));
+    assert!(
+        out("figurine").contains("3. ♘c3 ♛a5"),
+        "{}",
+        out("figurine")
+    );
     assert!(out("fan").contains("3. ♘c3 ♛a5"));
     let ru = out("ru-scoresheet");
-    assert!(ru.contains("2. e:d5 Ф:d5 3. Кc3 Фa5 4. d4 Кf6 5. Сd2"), "{ru}");
+    assert!(
+        ru.contains("2. e:d5 Ф:d5 3. Кc3 Фa5 4. d4 Кf6 5. Сd2"),
+        "{ru}"
+    );
     assert!(ru.contains("7. 0-0-0 *"), "{ru}");
     // Spoken moves are several words: JSON only.
     let spoken = pgnkit(&["convert", "-q", "--to", "spoken"], Some(pgn));
     assert_eq!(spoken.code, 2);
     assert!(spoken.stderr.contains("--format json"));
     let json = pgnkit(
-        &["convert", "-q", "--to", "spoken", "--lang", "de", "--format", "json"],
+        &[
+            "convert", "-q", "--to", "spoken", "--lang", "de", "--format", "json",
+        ],
         Some(pgn),
     );
     assert_eq!(json.code, 0);
-    assert!(json.text().contains("\"move\":\"Springer Bella eins Cäsar drei\""), "{}", json.text());
+    assert!(
+        json.text()
+            .contains("\"move\":\"Springer Bella eins Cäsar drei\""),
+        "{}",
+        json.text()
+    );
     let bad = pgnkit(&["convert", "--to", "klingon"], Some(pgn));
     assert_eq!(bad.code, 2);
     let bad = pgnkit(&["convert", "--lang", "xx"], Some(pgn));
@@ -274,7 +308,10 @@ fn lines_are_shorter_than_80_characters() {
         let out = pgnkit(&["convert", "-q", "--to", to, "--lang", "ru"], Some(&pgn)).text();
         for line in out.lines() {
             assert!(line.chars().count() < 80, "{to}: {line:?}");
-            assert!(!line.starts_with(' ') && !line.ends_with(' '), "{to}: {line:?}");
+            assert!(
+                !line.starts_with(' ') && !line.ends_with(' '),
+                "{to}: {line:?}"
+            );
         }
     }
 }
@@ -298,7 +335,8 @@ fn tag_only_games_keep_their_tags() {
 
 #[test]
 fn a_game_with_an_error_is_converted_up_to_it_and_reported() {
-    let pgn = b"[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 {Spanish} Nf3 4. O-O {castles} Nf6 *\n\n\
+    let pgn =
+        b"[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 {Spanish} Nf3 4. O-O {castles} Nf6 *\n\n\
         [Event \"b\"]\n\n1. d4 d5 *\n";
     let run = pgnkit(&["convert", "--to", "lan"], Some(pgn));
     assert_eq!(run.code, 1);
@@ -309,7 +347,11 @@ fn a_game_with_an_error_is_converted_up_to_it_and_reported() {
     );
     assert!(run.stderr.contains("error[illegal-move]"), "{}", run.stderr);
     assert!(run.stderr.contains("<stdin>:3:"), "{}", run.stderr);
-    assert!(run.stderr.contains("2 games (1 with errors)"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("2 games (1 with errors)"),
+        "{}",
+        run.stderr
+    );
     // As NDJSON.
     let run = pgnkit(&["convert", "-q", "--diagnostics", "json"], Some(pgn));
     let line = run.stderr.lines().next().expect("a diagnostic");
@@ -321,7 +363,11 @@ fn a_game_with_an_error_is_converted_up_to_it_and_reported() {
     let run = pgnkit(&["convert", "--skip-invalid"], Some(pgn));
     assert_eq!(run.code, 1);
     assert_eq!(run.text(), "[Event \"b\"]\n\n1. d4 d5 *\n\n");
-    assert!(run.stderr.contains("2 games (1 with errors, 1 left out)"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("2 games (1 with errors, 1 left out)"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -331,7 +377,13 @@ fn skip_invalid_on_real_files() {
     let valid = pgnkit(&["convert", "--skip-invalid", &file], None);
     assert_eq!(all.code, 1);
     assert_eq!(valid.code, 1);
-    assert!(valid.stderr.contains("20 games (10 with errors, 10 left out)"), "{}", valid.stderr);
+    assert!(
+        valid
+            .stderr
+            .contains("20 games (10 with errors, 10 left out)"),
+        "{}",
+        valid.stderr
+    );
     assert_eq!(records(&all.stdout).len(), 20);
     assert_eq!(records(&valid.stdout).len(), 10);
     // What is left replays without error.
@@ -373,7 +425,10 @@ fn output_file_is_replaced_atomically() {
     let direct = pgnkit(&["convert", "-q", "--to", "lan", &file], None);
     assert_eq!(written, direct.stdout);
     // An unreadable input: exit 2, the old file stays, no temporary is left.
-    let run = pgnkit(&["convert", "-q", "-o", &t, &file, "/nonexistent/x.pgn"], None);
+    let run = pgnkit(
+        &["convert", "-q", "-o", &t, &file, "/nonexistent/x.pgn"],
+        None,
+    );
     assert_eq!(run.code, 2);
     assert_eq!(std::fs::read(&target).expect("output"), written);
     let left: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").collect();
@@ -392,8 +447,12 @@ fn output_order_does_not_depend_on_threads() {
 
 #[test]
 fn json_records() {
-    let pgn = b"[Event \"j\"]\n[White \"W\"]\n\n{intro} 1. e4 $1 {best} (1. d4 d5) 1... c5 2. Nf3 *\n";
-    let run = pgnkit(&["convert", "-q", "--to", "lan", "--format", "json"], Some(pgn));
+    let pgn =
+        b"[Event \"j\"]\n[White \"W\"]\n\n{intro} 1. e4 $1 {best} (1. d4 d5) 1... c5 2. Nf3 *\n";
+    let run = pgnkit(
+        &["convert", "-q", "--to", "lan", "--format", "json"],
+        Some(pgn),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let v: serde_json::Value = serde_json::from_str(run.text().trim()).expect("JSON");
     assert_eq!(v["type"], "game");
@@ -425,7 +484,11 @@ fn corpus_round_trip() {
         |_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
         PathBuf::from,
     );
-    let root = if root.is_dir() { root } else { PathBuf::from("/work/shared/corpus") };
+    let root = if root.is_dir() {
+        root
+    } else {
+        PathBuf::from("/work/shared/corpus")
+    };
     let all = std::env::var("PGNKIT_ROUNDTRIP_ALL").is_ok_and(|v| v == "1");
     let mut files = Vec::new();
     let mut stack = vec![root.clone()];
@@ -452,7 +515,10 @@ fn corpus_round_trip() {
     }
     let san = pgnkit(&["convert", "-q"], Some(&sample)).stdout;
     let n = games(&san).len();
-    eprintln!("corpus round trip over {n} games from {} files", files.len());
+    eprintln!(
+        "corpus round trip over {n} games from {} files",
+        files.len()
+    );
     assert!(n >= 5000, "only {n} games");
     for &lang in Language::ALL {
         round_trip(&san, "san", lang);
