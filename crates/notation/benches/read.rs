@@ -4,6 +4,7 @@
 //!
 //! `cargo bench -p pgnkit-notation --bench read` (input: shared/corpus/bench/real.pgn,
 //! or the file named by `PGNKIT_BENCH_PGN`; `PGNKIT_BENCH_PLIES` caps the plies, default 500,000).
+//! `PGNKIT_BENCH_ONLY=shakmaty|parse|ours` runs one reader in a loop, for profilers.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -92,20 +93,6 @@ fn main() {
         }
         return;
     }
-    let mut x = Duration::ZERO;
-    for chunk in plies.chunks(512) {
-        let mut b = Duration::MAX;
-        for _ in 0..9 {
-            let t = Instant::now();
-            black_box(parse_only(chunk));
-            b = b.min(t.elapsed());
-        }
-        x += b;
-    }
-    println!(
-        "parse_move + San::to_move: {:.1}",
-        x.as_nanos() as f64 / plies.len() as f64
-    );
     // Interleaved and robust to a shared, loaded machine: each chunk of 512
     // tokens is read by both readers in alternating order, several times, and
     // the fastest time of each reader on each chunk is kept (preemption only

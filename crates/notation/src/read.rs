@@ -384,7 +384,9 @@ impl MoveToken {
             .into_iter()
             .find(|r| role_bit(*r) == query.roles && *r != Role::King);
         let moves = match (single_role, c.to_rank) {
-            (Some(role), Some(rank)) => pos.san_candidates(role, Square::from_coords(c.to_file, rank)),
+            (Some(role), Some(rank)) => {
+                pos.san_candidates(role, Square::from_coords(c.to_file, rank))
+            }
             _ => pos.legal_moves(),
         };
         for m in moves {
