@@ -14,8 +14,8 @@ figure in `pgnkit check`'s summary. The rules:
   tags still counts.
 * A game ends after a result token (`1-0 0-1 1/2-1/2 *`, and the scoresheet
   forms `1:0 0:1 1/2:1/2 ½-½ ½:½`) outside comments and variations.
-* A game without a result ends at the next tag section, or at a move number
-  `1.` at the start of a line after an empty line (a new game without tags
+* A game without a result ends at the next tag section, or at white's move
+  number `1.` (not `1...` or `1. ...`) at the start of a line after an empty line (a new game without tags
   following a game without a result), or at the end of the file.
 * Several tag sections with only empty lines between them (ChessBase writes
   `[Event ...]`, an empty line, then the other tags) are one game, unless the
@@ -40,7 +40,8 @@ RESULTS = {b"1-0", b"0-1", b"1/2-1/2", b"*", b"1:0", b"0:1", b"1/2:1/2",
 TOKEN = re.compile(rb'\{|;|\(|\)|\[|\$\d*|[^\s{}()\[\];$"]+|["\]}]')
 LINE = re.compile(rb"([^\r\n]*)(\r\n|\r|\n|$)")
 TAG_END = re.compile(rb'"[ \t]*\]')
-FIRST_MOVE_NUMBER = re.compile(rb"1\.(?!\.)")
+# White's first move number (`1.`, `1.e4`), not black's (`1...`, `1. ...`).
+FIRST_MOVE_NUMBER = re.compile(rb"1\.(?![ \t]*(?:\.|\xe2\x80\xa6))")
 
 
 def game_starts(data: bytes) -> list:

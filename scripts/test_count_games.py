@@ -28,8 +28,10 @@ class Rules(unittest.TestCase):
     def test_game_without_result_ends_at_next_tags_or_first_move_number(self):
         self.assertEqual(count_games(b'[Event "a"]\n\n1. e4 e5\n\n[Event "b"]\n\n1. d4 *\n'), 2)
         self.assertEqual(count_games(b"1. e4 e5 2. Nf3\n\n1. d4 d5\n"), 2)
-        # An empty line in the middle of a game is not a new game.
+        # An empty line in the middle of a game is not a new game, nor is
+        # black's first move number on its own line.
         self.assertEqual(count_games(b"1. e4 e5\n\n2. Nf3 Nc6 *\n"), 1)
+        self.assertEqual(count_games(b"1.\te4\n\n1.\t...\te5\n\n1... Nf3 *\n"), 1)
 
     def test_chessbase_split_tag_section_is_one_game(self):
         self.assertEqual(count_games(b'[Event "a"]\n\n[Site "b"]\n[White "c"]\n\n1. e4 *\n'), 1)
@@ -82,6 +84,10 @@ class RealFiles(unittest.TestCase):
     def test_tags_only_first_game(self):
         # Disservin chess-library: a game with tags and no moves, then a game.
         self.assertEqual(self.count("Disservin__chess-library/tests/pgns/empty_body.pgn"), 2)
+
+    def test_one_move_a_line_with_black_move_numbers(self):
+        # ictk: junk text line, then a FICS game with `1.\t...\te5` lines.
+        self.assertEqual(self.count("jvarsoke__ictk/src/samples/java/RepCheck/noRep.pgn"), 2)
 
     def test_game_number_in_comments_after_result(self):
         # TCEC Match 5: `; { Game Nr. ...` comment lines after each result.
