@@ -3,7 +3,7 @@
 //!
 //! - [`token`]: the lexical form of one move token ([`parse_move`]), no position, no language.
 //! - [`read`]: resolving a token to exactly one legal move under a [`Language`].
-//! - [`write`]: rendering a move in a [`Style`] (SAN, LAN, UCI, figurine, spoken).
+//! - [`write`](mod@write): rendering a move in a [`Style`] (SAN, LAN, UCI, figurine, spoken).
 //! - [`language`]: piece letters of 30 languages, as data.
 //! - [`detect`]: choosing a game's language by replaying it.
 //!
