@@ -135,10 +135,12 @@ pub fn replay_game_with<V: Visitor>(
         ));
     }
     for e in &game.errors {
+        let text = encoding.decode(input.get(e.span.clone()).unwrap_or_default());
+        let text: String = text.chars().take(20).collect();
         head.push(Diagnostic::new(
             Code::Syntax,
             e.span.clone(),
-            syntax_message(e.kind),
+            syntax_message(e.kind, &text),
         ));
     }
     let tag = |name: &str| {
@@ -379,16 +381,23 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
     report.diagnostics.sort_by_key(|d| d.span.start);
 }
 
-fn syntax_message(kind: SyntaxErrorKind) -> String {
-    let s = match kind {
-        SyntaxErrorKind::UnterminatedComment => "this comment is never closed with `}`",
-        SyntaxErrorKind::UnterminatedTag => "this tag is never closed with `]`",
-        SyntaxErrorKind::UnterminatedVariation => "this variation is never closed with `)`",
-        SyntaxErrorKind::UnmatchedCloseVariation => "this `)` closes no variation",
-        SyntaxErrorKind::BadTag => "this is not a tag of the form [Name \"value\"]",
-        SyntaxErrorKind::BadNag => "this NAG is not a number from 0 to 255",
+fn syntax_message(kind: SyntaxErrorKind, text: &str) -> String {
+    match kind {
+        SyntaxErrorKind::UnterminatedComment => "this comment is never closed with `}`".to_owned(),
+        SyntaxErrorKind::UnterminatedTag => "this tag is never closed with `]`".to_owned(),
+        SyntaxErrorKind::UnterminatedVariation => {
+            "this variation is never closed with `)`".to_owned()
+        }
+        SyntaxErrorKind::UnmatchedCloseVariation => "this `)` closes no variation".to_owned(),
+        SyntaxErrorKind::BadTag => "this is not a tag of the form [Name \"value\"]".to_owned(),
+        SyntaxErrorKind::BadNag => "this NAG is not a number from 0 to 255".to_owned(),
+        SyntaxErrorKind::StrayCharacter => {
+            format!(
+                "a stray `{}` outside any comment, tag or variation",
+                text.trim()
+            )
+        }
         #[allow(unreachable_patterns)]
-        _ => "broken PGN structure",
-    };
-    s.to_owned()
+        other => other.description().to_owned(),
+    }
 }

@@ -13,7 +13,7 @@ use pgnkit_notation::{
     Annotation, Language, MoveToken, ResolveError, Suffix, parse_annotation, parse_move,
 };
 use pgnkit_pgn::{Game, Token, TokenKind};
-use shakmaty::{Chess, Color, Move, Position, san::SanPlus};
+use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::outcome::{KeyStep, Status, Tracker};
@@ -121,8 +121,11 @@ pub struct Pass {
     pub ended: Option<(Status, u32)>,
 }
 
-struct Pending {
+struct Pending<'a> {
     token: usize,
+    text: &'a [u8],
+    /// UCI never marks checks: no warning for a missing mark.
+    uci: bool,
     span: Range<usize>,
     written: Suffix,
     check: bool,
@@ -146,6 +149,9 @@ struct Line {
     /// Tokens left unreplayed after an error, and the diagnostic to tell.
     skipped: u32,
     dead_diag: Option<usize>,
+    /// Written move numbers minus the real ones, once a mismatch was
+    /// reported: numbers off by the same amount are not reported again.
+    number_offset: Option<i64>,
 }
 
 impl Line {
@@ -158,6 +164,7 @@ impl Line {
             ended: None,
             skipped: 0,
             dead_diag: None,
+            number_offset: None,
         }
     }
 }
@@ -183,7 +190,7 @@ pub fn replay_movetext<V: Visitor>(
     };
     pass.tracker.reserve(game.tokens.len());
     let mut lines: Vec<Line> = vec![Line::new(Some(start.clone()), 0, 0)];
-    let mut pending: Option<Pending> = None;
+    let mut pending: Option<Pending<'_>> = None;
 
     for (index, token) in game.tokens.iter().enumerate() {
         let span = token.span.clone();
@@ -234,7 +241,7 @@ pub fn replay_movetext<V: Visitor>(
                 // A null move (`--`, `Z0`): the side to move passes, as in
                 // analysis. Legal unless the side to move is in check.
                 if parsed.as_ref().is_ok_and(MoveToken::is_null) && !pos.is_check() {
-                    if let Ok(passed) = pos.clone().swap_turn() {
+                    if let Ok(passed) = pass_turn(pos) {
                         *pos = passed;
                         if line.depth == 0 {
                             pass.tracker
@@ -274,8 +281,10 @@ pub fn replay_movetext<V: Visitor>(
                         let double = check && pos.checkers().count() > 1;
                         pending = Some(Pending {
                             token: index,
+                            text: token.text,
                             span,
                             written: mt.map_or(Suffix::None, MoveToken::suffix),
+                            uci: is_uci(text),
                             check,
                             mate,
                             double,
@@ -381,13 +390,20 @@ pub fn replay_movetext<V: Visitor>(
             }
             TokenKind::MoveNumber { number, black } => {
                 flush(&mut pending, &mut pass.diagnostics);
-                let Some(line) = lines.last() else { continue };
+                let Some(line) = lines.last_mut() else {
+                    continue;
+                };
                 let Some(pos) = line.pos.as_ref() else {
                     continue;
                 };
                 let expected = pos.fullmoves().get();
                 let wrong_dots = black && pos.turn() == Color::White;
-                if number != expected || wrong_dots {
+                let offset = i64::from(number) - i64::from(expected);
+                let repeated = offset != 0 && line.number_offset == Some(offset);
+                if (number != expected || wrong_dots) && !repeated {
+                    if offset != 0 {
+                        line.number_offset = Some(offset);
+                    }
                     let (side, text) =
                         (pos.turn(), String::from_utf8_lossy(token.text).into_owned());
                     let mut d = Diagnostic::new(
@@ -472,8 +488,32 @@ fn finish_line(line: &Line, diagnostics: &mut [Diagnostic]) {
     }
 }
 
-fn flush(pending: &mut Option<Pending>, diagnostics: &mut Vec<Diagnostic>) {
+/// The position after a null move: the other side to move, no en passant,
+/// and the next move number after black passes.
+fn pass_turn(pos: &Chess) -> Result<Chess, shakmaty::PositionError<Chess>> {
+    let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+    if setup.turn == Color::Black {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    Chess::from_setup(setup, shakmaty::CastlingMode::Chess960)
+}
+
+/// Is `text` a UCI move (`e2e4`, `e7e8q`)?
+fn is_uci(text: &str) -> bool {
+    let b = text.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    (b.len() == 4 || (b.len() == 5 && matches!(b[4], b'q' | b'r' | b'b' | b'n')))
+        && square(b[0], b[1])
+        && square(b[2], b[3])
+}
+
+fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Vec<Diagnostic>) {
     let Some(p) = pending.take() else { return };
+    if p.uci && p.written == Suffix::None {
+        return;
+    }
     let problem = match p.written {
         Suffix::Mate if !p.mate && p.check => {
             Some(("marks mate, but the move only gives check", "+"))
@@ -500,6 +540,11 @@ fn flush(pending: &mut Option<Pending>, diagnostics: &mut Vec<Diagnostic>) {
     d.move_number = Some(p.move_number);
     d.side = Some(p.side);
     d.variation = p.variation;
+    d.token = Some(
+        String::from_utf8_lossy(p.text)
+            .trim_start_matches(['.', '…'])
+            .to_owned(),
+    );
     let _ = p.token;
     diagnostics.push(d);
 }
