@@ -40,7 +40,8 @@
 //!  50  result     u8    0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
 //!  51  status     u8    0 not replayed, 1 checkmate, 2 stalemate,
 //!                       3 insufficient-material, 4 fivefold-repetition,
-//!                       5 seventyfive-moves, 6 ongoing, 7 invalid
+//!                       5 seventyfive-moves, 6 ongoing, 7 invalid,
+//!                       8 unsupported (a variant that is not replayed)
 //!  52  errors     u16   errors the replay found (saturating)
 //!  54  reserved   u16
 //!

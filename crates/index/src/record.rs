@@ -132,8 +132,8 @@ impl<'a> GameFacts<'a> {
     }
 }
 
-/// Status codes as stored (0: not replayed).
-pub const STATUSES: [Status; 7] = [
+/// Status codes as stored: code `i + 1` is `STATUSES[i]` (0: not replayed).
+pub const STATUSES: [Status; 8] = [
     Status::Checkmate,
     Status::Stalemate,
     Status::InsufficientMaterial,
@@ -141,16 +141,40 @@ pub const STATUSES: [Status; 7] = [
     Status::SeventyfiveMoves,
     Status::Ongoing,
     Status::Invalid,
+    Status::Unsupported,
 ];
 
-/// The stored code of a status.
+/// The stored code of a status. The match is exhaustive, so that a new
+/// status cannot be added without a code.
 pub fn status_code(status: Option<Status>) -> u8 {
-    status
-        .and_then(|s| STATUSES.iter().position(|&t| t == s))
-        .map_or(0, |i| i as u8 + 1)
+    match status {
+        None => 0,
+        Some(Status::Checkmate) => 1,
+        Some(Status::Stalemate) => 2,
+        Some(Status::InsufficientMaterial) => 3,
+        Some(Status::FivefoldRepetition) => 4,
+        Some(Status::SeventyfiveMoves) => 5,
+        Some(Status::Ongoing) => 6,
+        Some(Status::Invalid) => 7,
+        Some(Status::Unsupported) => 8,
+    }
 }
 
 /// The status of a stored code.
 pub fn status_of(code: u8) -> Option<Status> {
     STATUSES.get(usize::from(code).checked_sub(1)?).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_has_its_own_code() {
+        assert_eq!(status_of(status_code(None)), None);
+        for s in STATUSES {
+            assert_eq!(status_of(status_code(Some(s))), Some(s));
+        }
+        assert_eq!(status_of(200), None);
+    }
 }
