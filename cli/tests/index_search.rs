@@ -308,6 +308,24 @@ fn latin1_names_are_found_in_either_case() {
 }
 
 #[test]
+fn games_of_a_variant_are_indexed_without_positions() {
+    let (_dir, path) = copy("sittuyin.pgn");
+    let p = path.to_str().unwrap();
+    index(&path);
+    let indexed = pgnkit(&["search", "-q", "--format", "json", p]);
+    let scanned = pgnkit(&["search", "-q", "--scan", "--format", "json", p]);
+    let lines = game_lines(&indexed);
+    assert_eq!(lines, game_lines(&scanned));
+    assert_eq!(lines.len(), 3);
+    for l in &lines {
+        assert!(l.contains("\"status\":\"unsupported\""), "{l}");
+    }
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let out = pgnkit(&["search", "-q", "--count", "--fen", start, p]);
+    assert_eq!(stdout(&out).trim(), "0");
+}
+
+#[test]
 fn a_stale_index_is_refused_with_a_hint() {
     let (_dir, path) = copy("twic-232.pgn");
     let p = path.to_str().unwrap();
