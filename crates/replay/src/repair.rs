@@ -601,6 +601,11 @@ pub fn suggest(
             .take(MAX_SUGGESTIONS)
             .map(|c| c.suggestion)
             .collect();
+        // Where a fix lets the rest of the game replay, fixes that do not
+        // are noise.
+        if suggestions.iter().any(Suggestion::confirmed) {
+            suggestions.retain(Suggestion::confirmed);
+        }
         if chain_complete && let Some(top) = suggestions.first_mut() {
             set_confirmed(top);
         }
