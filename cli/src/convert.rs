@@ -19,11 +19,11 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use pgnkit_notation::{Language, Notation, Style, write_move};
+use pgnkit_notation::{Language, MoveToken, Notation, Style, parse_move, write_move};
 use pgnkit_pgn::{Game, Reader, TokenKind};
 use pgnkit_replay::{Encoding, GameReport, MoveEvent, Options, Visitor, replay_game_with};
 use serde::Serialize;
-use shakmaty::{Chess, Color, Position, san::SanPlus};
+use shakmaty::{Chess, Color, Position};
 
 use self::export::{Conversion, Scratch, VerbatimPiece, Word};
 use crate::args::{Format, InputArgs};
@@ -107,6 +107,10 @@ pub struct Config {
     pub skip_invalid: bool,
     /// How diagnostics are printed (to locate them for it).
     pub diagnostics: Format,
+    /// Take the fast path for plain games (off with the environment
+    /// variable `PGNKIT_CONVERT_FULL_REPLAY=1`, to check that both paths
+    /// write the same).
+    pub fast: bool,
 }
 
 /// Counts over a run.
@@ -208,7 +212,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
     let mut index = 0u64;
     while reader.read_game(&mut game) {
         conversion.reset(game.tokens.len());
-        if config.format == OutputFormat::Pgn
+        if config.fast
+            && config.format == OutputFormat::Pgn
             && let Some(plies) = fast_game(data, &game, &config.style, &mut conversion)
         {
             out.totals.games += 1;
@@ -318,21 +323,14 @@ fn fast_game(
     for (index, token) in game.tokens.iter().enumerate() {
         match token.kind {
             TokenKind::Word => {
-                let text = token.text;
-                let san = match SanPlus::from_ascii_prefix(text) {
-                    Ok((san, len)) if text[len..].iter().all(|&b| b == b'!' || b == b'?') => {
-                        Some(san.san)
-                    }
-                    _ => None,
-                };
-                let Some(san) = san else {
-                    let text = std::str::from_utf8(text).ok()?;
+                let Some(mt) = fast_move_token(token.text) else {
+                    let text = std::str::from_utf8(token.text).ok()?;
                     pgnkit_notation::parse_annotation(text)?;
                     continue;
                 };
                 let depth = lines.len() - 1;
                 let line = lines.last_mut()?;
-                let m = san.to_move(&line.pos).ok()?;
+                let m = mt.resolve(&line.pos, Language::En).ok()?;
                 let text_start = conversion.text_buffer().len();
                 write_move(&line.pos, &m, style, conversion.text_buffer());
                 conversion.record(
@@ -395,6 +393,21 @@ fn fast_game(
         }
     }
     Some(plies)
+}
+
+/// The move token of a word that starts like English SAN and is no
+/// annotation word (the replay reads annotations first: `ch`, `ep` ...).
+fn fast_move_token(text: &[u8]) -> Option<MoveToken> {
+    let first = *text.first()?;
+    if !matches!(first, b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O')
+        || matches!(
+            text,
+            b"ch" | b"ch." | b"check" | b"ep" | b"e.p." | b"e.p" | b"e."
+        )
+    {
+        return None;
+    }
+    parse_move(std::str::from_utf8(text).ok()?).ok()
 }
 
 fn locate_errors(
@@ -763,6 +776,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         format: args.format,
         skip_invalid: args.skip_invalid,
         diagnostics: args.diagnostics,
+        fast: std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_none_or(|v| v != "1"),
     };
     let driver = Driver::new(args.input.jobs)?;
     let files: Vec<String> = if args.input.files.is_empty() {
