@@ -160,6 +160,15 @@ pub fn check_chunk(
     let mut cursor = Cursor::new(data, chunk.range.start);
     let mut index = 0u64;
     while reader.read_game(&mut game) {
+        if game.is_comment_only() {
+            // `%` lines or a lone comment between games: no game, but kept
+            // byte for byte in a fixed copy.
+            if fix {
+                out.fixed.bytes.extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
+                out.fixed.bytes.extend_from_slice(b"\n\n");
+            }
+            continue;
+        }
         let report = replay_game(data, &game, options);
         if fix {
             crate::fix::fix_game(data, &game, &report, &mut out.fixed);
