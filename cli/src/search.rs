@@ -33,8 +33,8 @@ use crate::{EXIT_OK, EXIT_PROBLEMS};
 /// in it. Exit status: 0 when a game matched, 1 when none did, 2 on errors.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// The PGN file to search (`-`: standard input, scanned).
-    #[arg(value_name = "FILE")]
+    /// The PGN file to search (`-` or none: standard input, scanned).
+    #[arg(value_name = "FILE", default_value = "-")]
     pub file: String,
     /// White's name contains S (ignoring case).
     #[arg(long, value_name = "S")]
@@ -296,6 +296,9 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
         matched: 0,
     };
     let file = args.file.as_str();
+    if file == "-" && args.reindex {
+        bail!("--reindex needs a file: standard input cannot be indexed");
+    }
     if file != "-" && !args.scan {
         if args.reindex {
             crate::index::build(file, args.input_lang, args.jobs, args.quiet)?;
