@@ -32,10 +32,12 @@ use crate::{EXIT_OK, EXIT_PROBLEMS};
 /// partial date (`1972.??.??`) matches a range when any day it can be lies
 /// in it. Exit status: 0 when a game matched, 1 when none did, 2 on errors.
 #[derive(Args, Debug, Clone)]
-#[command(after_help = "Filters combine with AND. With an up-to-date FILE.pgnkit-index \
+#[command(
+    after_help = "Filters combine with AND. With an up-to-date FILE.pgnkit-index \
 (`pgnkit index FILE`) only the index and the matching games are read; without one the \
 file is scanned, with the same answers. A stale or corrupted index is refused.\n\
-Exit status: 0 when a game matched, 1 when none did, 2 when the search could not be done.")]
+Exit status: 0 when a game matched, 1 when none did, 2 when the search could not be done."
+)]
 pub struct SearchArgs {
     /// The PGN file to search (`-` or none: standard input, scanned).
     #[arg(value_name = "FILE", default_value = "-")]
