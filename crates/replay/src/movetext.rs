@@ -311,9 +311,14 @@ pub fn replay_movetext<V: Visitor>(
                             (Err(parse_error), _) => Diagnostic::new(
                                 Code::UnparsableMove,
                                 span,
-                                format!(
-                                    "`{text}` is not a move in any notation pgnkit reads: {parse_error}"
-                                ),
+                                match parse_error {
+                                    pgnkit_notation::ParseError::Unparsable => {
+                                        format!(
+                                            "`{text}` is not a move in any notation pgnkit reads"
+                                        )
+                                    }
+                                    other => format!("`{text}` is not a move: {other}"),
+                                },
                             ),
                             _ if is_game_over(pos) => {
                                 let what = if pos.is_check() {
