@@ -212,14 +212,12 @@ pub fn replay_game_with<V: Visitor>(
             .failure
             .as_ref()
             .is_some_and(|f| f.resolvable_elsewhere)
-    {
-        if let Some(better) = detect_language(game, text, &start.position, &pass)
+        && let Some(better) = detect_language(game, text, &start.position, &pass)
             .filter(|&l| repair::language_is_evident(game, encoding, &start.position, l))
-        {
-            visitor.restart();
-            lang = better;
-            pass = replay_movetext(game, text, &start.position, lang, visitor);
-        }
+    {
+        visitor.restart();
+        lang = better;
+        pass = replay_movetext(game, text, &start.position, lang, visitor);
     }
     report.language = lang;
 
@@ -297,31 +295,32 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
     // The rules drew the game automatically before its last move: say so,
     // and do not hold the players' result against the final position.
     let mut continued = false;
-    if let Some((status, ply)) = pass_auto {
-        if ply < report.plies && report.status == status {
-            continued = true;
-            let law = if status == Status::FivefoldRepetition {
-                "the same position occurred for the fifth time (Law 9.6.1)"
-            } else {
-                "75 moves passed without a capture or pawn move (Law 9.6.2)"
-            };
-            let span = report
-                .moves
-                .get(ply as usize)
-                .and_then(|m| game.tokens.get(m.token))
-                .map_or(game.span.start..game.span.start, |t| t.span.clone());
-            let mut d = Diagnostic::new(
-                Code::MovesAfterDraw,
-                span,
-                format!("the game went on after the rules drew it at ply {ply}: {law}"),
-            );
-            d.ply = Some(ply + 1);
-            d.help.push(format!(
+    if let Some((status, ply)) = pass_auto
+        && ply < report.plies
+        && report.status == status
+    {
+        continued = true;
+        let law = if status == Status::FivefoldRepetition {
+            "the same position occurred for the fifth time (Law 9.6.1)"
+        } else {
+            "75 moves passed without a capture or pawn move (Law 9.6.2)"
+        };
+        let span = report
+            .moves
+            .get(ply as usize)
+            .and_then(|m| game.tokens.get(m.token))
+            .map_or(game.span.start..game.span.start, |t| t.span.clone());
+        let mut d = Diagnostic::new(
+            Code::MovesAfterDraw,
+            span,
+            format!("the game went on after the rules drew it at ply {ply}: {law}"),
+        );
+        d.ply = Some(ply + 1);
+        d.help.push(format!(
                 "under the Laws the game ended there as a draw; the remaining {} plies were still checked",
                 report.plies - ply
             ));
-            report.diagnostics.push(d);
-        }
+        report.diagnostics.push(d);
     }
 
     // Without a Result tag, the movetext's termination marker is the record.
@@ -329,54 +328,47 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
         .result_tag
         .clone()
         .or_else(|| game.result().map(|r| r.as_str().to_owned()));
-    if let (Some(rule), Some(tag), false) = (report.result, recorded.as_deref(), continued) {
-        if let Some(written) = GameResult::from_tag(tag) {
-            if written != rule {
-                let span = match game.tag("Result") {
-                    Some(t) => t.span.clone(),
-                    None => game
-                        .tokens
-                        .iter()
-                        .rev()
-                        .find(|t| matches!(t.kind, pgnkit_pgn::TokenKind::Result(_)))
-                        .map_or(game.span.start..game.span.start, |t| t.span.clone()),
-                };
-                let what = if report.result_tag.is_some() {
-                    "the Result tag says"
+    if let (Some(rule), Some(tag), false) = (report.result, recorded.as_deref(), continued)
+        && let Some(written) = GameResult::from_tag(tag)
+        && written != rule
+    {
+        let span = match game.tag("Result") {
+            Some(t) => t.span.clone(),
+            None => game
+                .tokens
+                .iter()
+                .rev()
+                .find(|t| matches!(t.kind, pgnkit_pgn::TokenKind::Result(_)))
+                .map_or(game.span.start..game.span.start, |t| t.span.clone()),
+        };
+        let what = if report.result_tag.is_some() {
+            "the Result tag says"
+        } else {
+            "the game is recorded as"
+        };
+        let why = match report.status {
+            Status::Checkmate => format!(
+                "{} is checkmated",
+                if pos.turn() == Color::White {
+                    "White"
                 } else {
-                    "the game is recorded as"
-                };
-                let why = match report.status {
-                    Status::Checkmate => format!(
-                        "{} is checkmated",
-                        if pos.turn() == Color::White {
-                            "White"
-                        } else {
-                            "Black"
-                        }
-                    ),
-                    Status::Stalemate => "the game ends in stalemate".to_owned(),
-                    Status::InsufficientMaterial => {
-                        "neither side can checkmate (dead position)".to_owned()
-                    }
-                    Status::FivefoldRepetition => {
-                        "the same position occurred five times".to_owned()
-                    }
-                    Status::SeventyfiveMoves => {
-                        "75 moves passed without a capture or pawn move".to_owned()
-                    }
-                    _ => String::new(),
-                };
-                let mut d = Diagnostic::new(
-                    Code::ResultMismatch,
-                    span,
-                    format!("{what} {tag}, but {why}: the result is {}", rule.as_str()),
-                );
-                d.help.push(format!("write [Result \"{}\"]", rule.as_str()));
-                d.ply = Some(report.plies);
-                report.diagnostics.push(d);
-            }
-        }
+                    "Black"
+                }
+            ),
+            Status::Stalemate => "the game ends in stalemate".to_owned(),
+            Status::InsufficientMaterial => "neither side can checkmate (dead position)".to_owned(),
+            Status::FivefoldRepetition => "the same position occurred five times".to_owned(),
+            Status::SeventyfiveMoves => "75 moves passed without a capture or pawn move".to_owned(),
+            _ => String::new(),
+        };
+        let mut d = Diagnostic::new(
+            Code::ResultMismatch,
+            span,
+            format!("{what} {tag}, but {why}: the result is {}", rule.as_str()),
+        );
+        d.help.push(format!("write [Result \"{}\"]", rule.as_str()));
+        d.ply = Some(report.plies);
+        report.diagnostics.push(d);
     }
     report.diagnostics.sort_by_key(|d| d.span.start);
 }

@@ -204,22 +204,22 @@ pub fn replay_movetext<V: Visitor>(
                 };
                 // A move first (the common case), then a mark on the move before.
                 let parsed = parse_move(text);
-                if parsed.is_err() {
-                    if let Some(annotation) = parse_annotation(text) {
-                        if let Some(p) = pending.as_mut() {
-                            match annotation {
-                                Annotation::Check if p.written == Suffix::None => {
-                                    p.written = Suffix::Check
-                                }
-                                Annotation::DoubleCheck if p.written == Suffix::None => {
-                                    p.written = Suffix::DoubleCheck
-                                }
-                                Annotation::Mate => p.written = Suffix::Mate,
-                                _ => {}
+                if parsed.is_err()
+                    && let Some(annotation) = parse_annotation(text)
+                {
+                    if let Some(p) = pending.as_mut() {
+                        match annotation {
+                            Annotation::Check if p.written == Suffix::None => {
+                                p.written = Suffix::Check
                             }
+                            Annotation::DoubleCheck if p.written == Suffix::None => {
+                                p.written = Suffix::DoubleCheck
+                            }
+                            Annotation::Mate => p.written = Suffix::Mate,
+                            _ => {}
                         }
-                        continue;
                     }
+                    continue;
                 }
                 flush(&mut pending, &mut pass.diagnostics);
                 let Some(line) = lines.last_mut() else {
@@ -240,18 +240,19 @@ pub fn replay_movetext<V: Visitor>(
                 let move_number = pos.fullmoves().get();
                 // A null move (`--`, `Z0`): the side to move passes, as in
                 // analysis. Legal unless the side to move is in check.
-                if parsed.as_ref().is_ok_and(MoveToken::is_null) && !pos.is_check() {
-                    if let Ok(passed) = pass_turn(pos) {
-                        *pos = passed;
-                        if line.depth == 0 {
-                            pass.tracker
-                                .push_key(crate::outcome::position_key(pos), pos, ply);
-                            pass.plies = ply;
-                        }
-                        line.before = None;
-                        line.ply = ply;
-                        continue;
+                if parsed.as_ref().is_ok_and(MoveToken::is_null)
+                    && !pos.is_check()
+                    && let Some(passed) = pass_turn(pos)
+                {
+                    *pos = passed;
+                    if line.depth == 0 {
+                        pass.tracker
+                            .push_key(crate::outcome::position_key(pos), pos, ply);
+                        pass.plies = ply;
                     }
+                    line.before = None;
+                    line.ply = ply;
+                    continue;
                 }
                 let outcome = match &parsed {
                     Ok(mt) => mt.resolve(pos, lang).map_err(Some),
@@ -444,10 +445,10 @@ pub fn replay_movetext<V: Visitor>(
             }
             TokenKind::CloseVariation => {
                 flush(&mut pending, &mut pass.diagnostics);
-                if lines.len() > 1 {
-                    if let Some(line) = lines.pop() {
-                        finish_line(&line, &mut pass.diagnostics);
-                    }
+                if lines.len() > 1
+                    && let Some(line) = lines.pop()
+                {
+                    finish_line(&line, &mut pass.diagnostics);
                 }
             }
             TokenKind::Result(_) => flush(&mut pending, &mut pass.diagnostics),
@@ -495,14 +496,14 @@ fn finish_line(line: &Line, diagnostics: &mut [Diagnostic]) {
 
 /// The position after a null move: the other side to move, no en passant,
 /// and the next move number after black passes.
-fn pass_turn(pos: &Chess) -> Result<Chess, shakmaty::PositionError<Chess>> {
+fn pass_turn(pos: &Chess) -> Option<Chess> {
     let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
     if setup.turn == Color::Black {
         setup.fullmoves = setup.fullmoves.saturating_add(1);
     }
     setup.turn = !setup.turn;
     setup.ep_square = None;
-    Chess::from_setup(setup, shakmaty::CastlingMode::Chess960)
+    Chess::from_setup(setup, shakmaty::CastlingMode::Chess960).ok()
 }
 
 /// Is `text` a UCI move (`e2e4`, `e7e8q`)?

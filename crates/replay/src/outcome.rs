@@ -215,11 +215,11 @@ impl KeyStep {
             }
             Move::Put { role, to } => k ^= piece(to, role, us),
         }
-        if before.maybe_ep_square().is_some() {
-            if let Some(sq) = before.legal_ep_square() {
-                let Zobrist64(z) = Zobrist64::zobrist_for_en_passant_file(sq.file());
-                k ^= z;
-            }
+        if before.maybe_ep_square().is_some()
+            && let Some(sq) = before.legal_ep_square()
+        {
+            let Zobrist64(z) = Zobrist64::zobrist_for_en_passant_file(sq.file());
+            k ^= z;
         }
         KeyStep {
             partial: k,
@@ -241,11 +241,11 @@ impl KeyStep {
                 }
             }
         }
-        if after.maybe_ep_square().is_some() {
-            if let Some(sq) = after.legal_ep_square() {
-                let Zobrist64(z) = Zobrist64::zobrist_for_en_passant_file(sq.file());
-                k ^= z;
-            }
+        if after.maybe_ep_square().is_some()
+            && let Some(sq) = after.legal_ep_square()
+        {
+            let Zobrist64(z) = Zobrist64::zobrist_for_en_passant_file(sq.file());
+            k ^= z;
         }
         k
     }
