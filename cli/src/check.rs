@@ -164,7 +164,9 @@ pub fn check_chunk(
             // `%` lines or a lone comment between games: no game, but kept
             // byte for byte in a fixed copy.
             if fix {
-                out.fixed.bytes.extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
+                out.fixed
+                    .bytes
+                    .extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
                 out.fixed.bytes.extend_from_slice(b"\n\n");
             }
             continue;
