@@ -124,8 +124,6 @@ pub struct Pass {
 struct Pending<'a> {
     token: usize,
     text: &'a [u8],
-    /// UCI never marks checks: no warning for a missing mark.
-    uci: bool,
     span: Range<usize>,
     written: Suffix,
     check: bool,
@@ -279,13 +277,15 @@ pub fn replay_movetext<V: Visitor>(
                         }
                         let check = pos.is_check();
                         let mate = check && pos.legal_moves().is_empty();
-                        let double = check && pos.checkers().count() > 1;
+                        let written = mt.map_or(Suffix::None, MoveToken::suffix);
+                        // Only `++` needs to know about double check.
+                        let double =
+                            check && written == Suffix::DoubleCheck && pos.checkers().count() > 1;
                         pending = Some(Pending {
                             token: index,
                             text: token.text,
                             span,
-                            written: mt.map_or(Suffix::None, MoveToken::suffix),
-                            uci: is_uci(text),
+                            written,
                             check,
                             mate,
                             double,
@@ -517,7 +517,9 @@ fn is_uci(text: &str) -> bool {
 
 fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Vec<Diagnostic>) {
     let Some(p) = pending.take() else { return };
-    if p.uci && p.written == Suffix::None {
+    // UCI never marks checks: no warning for a missing mark.
+    if p.written == Suffix::None && (p.check || p.mate) && is_uci(&String::from_utf8_lossy(p.text))
+    {
         return;
     }
     let problem = match p.written {
