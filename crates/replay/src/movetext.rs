@@ -127,7 +127,8 @@ struct Pending<'a> {
     span: Range<usize>,
     written: Suffix,
     check: bool,
-    mate: bool,
+    /// `None` until known (a check followed by nothing in its line).
+    mate: Option<bool>,
     double: bool,
     ply: u32,
     move_number: u32,
@@ -219,8 +220,11 @@ pub fn replay_movetext<V: Visitor>(
                     }
                     continue;
                 }
-                flush(&mut pending, &mut pass.diagnostics);
+                // The mark on the move before is judged once this word is
+                // read: if it can be played, the move before did not mate.
+                let mut previous = pending.take();
                 let Some(line) = lines.last_mut() else {
+                    flush(&mut previous, &mut pass.diagnostics, None);
                     continue;
                 };
                 if line.depth == 0 {
@@ -228,6 +232,7 @@ pub fn replay_movetext<V: Visitor>(
                 }
                 let need_before = V::WANTS_POSITIONS || variation_follows(&game.tokens, index);
                 let Some(pos) = line.pos.as_mut() else {
+                    flush(&mut previous, &mut pass.diagnostics, None);
                     line.skipped += 1;
                     line.before = None;
                     continue;
@@ -242,6 +247,7 @@ pub fn replay_movetext<V: Visitor>(
                     && !pos.is_check()
                     && let Some(passed) = pass_turn(pos)
                 {
+                    flush(&mut previous, &mut pass.diagnostics, Some(pos));
                     *pos = passed;
                     if line.depth == 0 {
                         pass.tracker
@@ -258,6 +264,10 @@ pub fn replay_movetext<V: Visitor>(
                 };
                 match outcome {
                     Ok(m) => {
+                        if let Some(p) = previous.as_mut() {
+                            p.mate = Some(false);
+                        }
+                        flush(&mut previous, &mut pass.diagnostics, None);
                         let mt = parsed.as_ref().ok();
                         let step =
                             (line.depth == 0).then(|| KeyStep::new(pos, pass.tracker.key(), m));
@@ -276,7 +286,8 @@ pub fn replay_movetext<V: Visitor>(
                             });
                         }
                         let check = pos.is_check();
-                        let mate = check && pos.legal_moves().is_empty();
+                        // Mate is decided lazily: most checks are followed by a move.
+                        let mate = if check { None } else { Some(false) };
                         let written = mt.map_or(Suffix::None, MoveToken::suffix);
                         // Only `++` needs to know about double check.
                         let double =
@@ -294,9 +305,6 @@ pub fn replay_movetext<V: Visitor>(
                             side,
                             variation,
                         });
-                        if mate {
-                            line.ended = Some((Status::Checkmate, ply));
-                        }
                         if line.depth == 0 {
                             pass.main_moves.push(MainMove {
                                 token: index,
@@ -308,6 +316,7 @@ pub fn replay_movetext<V: Visitor>(
                         line.ply = ply;
                     }
                     Err(err) => {
+                        flush(&mut previous, &mut pass.diagnostics, Some(pos));
                         let mut d = match (&parsed, err) {
                             (Err(parse_error), _) => Diagnostic::new(
                                 Code::UnparsableMove,
@@ -327,7 +336,7 @@ pub fn replay_movetext<V: Visitor>(
                                 } else {
                                     "stalemate"
                                 };
-                                let at = line.ended.map_or(line.ply, |(_, p)| p);
+                                let at = line.ply;
                                 Diagnostic::new(
                                     Code::MovesAfterEnd,
                                     span,
@@ -395,7 +404,7 @@ pub fn replay_movetext<V: Visitor>(
                 }
             }
             TokenKind::MoveNumber { number, black } => {
-                flush(&mut pending, &mut pass.diagnostics);
+                flush(&mut pending, &mut pass.diagnostics, current(&lines));
                 let Some(line) = lines.last_mut() else {
                     continue;
                 };
@@ -432,7 +441,7 @@ pub fn replay_movetext<V: Visitor>(
                 }
             }
             TokenKind::OpenVariation => {
-                flush(&mut pending, &mut pass.diagnostics);
+                flush(&mut pending, &mut pass.diagnostics, current(&lines));
                 let (start_pos, ply, depth) = match lines.last() {
                     Some(parent) => (
                         parent.before.clone(),
@@ -444,18 +453,18 @@ pub fn replay_movetext<V: Visitor>(
                 lines.push(Line::new(start_pos, ply, depth));
             }
             TokenKind::CloseVariation => {
-                flush(&mut pending, &mut pass.diagnostics);
+                flush(&mut pending, &mut pass.diagnostics, current(&lines));
                 if lines.len() > 1
                     && let Some(line) = lines.pop()
                 {
                     finish_line(&line, &mut pass.diagnostics);
                 }
             }
-            TokenKind::Result(_) => flush(&mut pending, &mut pass.diagnostics),
+            TokenKind::Result(_) => flush(&mut pending, &mut pass.diagnostics, current(&lines)),
             _ => {}
         }
     }
-    flush(&mut pending, &mut pass.diagnostics);
+    flush(&mut pending, &mut pass.diagnostics, current(&lines));
     // Lines left open by an unterminated variation, then the main line.
     while let Some(line) = lines.pop() {
         finish_line(&line, &mut pass.diagnostics);
@@ -515,25 +524,38 @@ fn is_uci(text: &str) -> bool {
         && square(b[2], b[3])
 }
 
-fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Vec<Diagnostic>) {
+/// The position of the innermost line, if known.
+fn current(lines: &[Line]) -> Option<&Chess> {
+    lines.last().and_then(|l| l.pos.as_ref())
+}
+
+/// Judges the check or mate mark of the pending move. `pos` is the position
+/// after it, for deciding mate where that is not known yet.
+fn flush(
+    pending: &mut Option<Pending<'_>>,
+    diagnostics: &mut Vec<Diagnostic>,
+    pos: Option<&Chess>,
+) {
     let Some(p) = pending.take() else { return };
+    let mate = p
+        .mate
+        .unwrap_or_else(|| pos.is_some_and(|pos| pos.legal_moves().is_empty()));
     // UCI never marks checks: no warning for a missing mark.
-    if p.written == Suffix::None && (p.check || p.mate) && is_uci(&String::from_utf8_lossy(p.text))
-    {
+    if p.written == Suffix::None && (p.check || mate) && is_uci(&String::from_utf8_lossy(p.text)) {
         return;
     }
     let problem = match p.written {
-        Suffix::Mate if !p.mate && p.check => {
+        Suffix::Mate if !mate && p.check => {
             Some(("marks mate, but the move only gives check", "+"))
         }
-        Suffix::Mate if !p.mate => Some(("marks mate, but the move gives no check", "")),
-        Suffix::Check if p.mate => Some(("marks check, but the move mates", "#")),
+        Suffix::Mate if !mate => Some(("marks mate, but the move gives no check", "")),
+        Suffix::Check if mate => Some(("marks check, but the move mates", "#")),
         Suffix::Check if !p.check => Some(("marks check, but the move gives no check", "")),
         Suffix::DoubleCheck if !p.check => Some(("marks check, but the move gives no check", "")),
-        Suffix::DoubleCheck if !p.double && !p.mate => {
+        Suffix::DoubleCheck if !p.double && !mate => {
             Some(("marks double check, but only one piece gives check", "+"))
         }
-        Suffix::None if p.mate => Some(("is missing the mate mark", "#")),
+        Suffix::None if mate => Some(("is missing the mate mark", "#")),
         Suffix::None if p.check => Some(("is missing the check mark", "+")),
         _ => None,
     };
