@@ -192,7 +192,10 @@ pub fn check_chunk(
                 .iter()
                 .map(|d| {
                     let place = cursor.locate(d.span.start, chars);
-                    let source = (format == Format::Human).then(|| {
+                    // A line too long to show (binary junk, a whole game on one
+                    // line of megabytes) is named by its line and column only.
+                    let showable = place.line_range.len() <= 16 << 10;
+                    let source = (format == Format::Human && showable).then(|| {
                         let line = &data[place.line_range.clone()];
                         let token_start = d.span.start - place.line_range.start;
                         let token_end = d.span.end.min(place.line_range.end).max(d.span.start)

@@ -25,12 +25,19 @@ pub struct Place {
     pub line_range: std::ops::Range<usize>,
 }
 
-/// A forward-only cursor over `data[start..]`.
+/// A forward-only cursor over `data[start..]`. Every byte is looked at a
+/// bounded number of times however many offsets are located, also on one
+/// very long line.
 pub struct Cursor<'a> {
     data: &'a [u8],
     start: usize,
     pos: usize,
     line: usize,
+    /// Start and end of the line `pos` is on.
+    line_start: usize,
+    line_end: Option<usize>,
+    /// Characters and bytes from `line_start` to `pos`.
+    chars_before: usize,
 }
 
 impl<'a> Cursor<'a> {
@@ -41,6 +48,9 @@ impl<'a> Cursor<'a> {
             start,
             pos: start,
             line: 0,
+            line_start: start,
+            line_end: None,
+            chars_before: 0,
         }
     }
 
@@ -49,32 +59,41 @@ impl<'a> Cursor<'a> {
     pub fn locate(&mut self, offset: usize, chars: bool) -> Place {
         let offset = offset.min(self.data.len());
         if offset < self.pos {
-            self.pos = self.start;
-            self.line = 0;
+            *self = Cursor::new(self.data, self.start);
         }
-        self.line += count_lines(&self.data[self.pos..offset]);
+        let segment = &self.data[self.pos..offset];
+        let mut breaks = count_lines(segment);
         // A `\r\n` split by the offset counts once.
         if offset > self.pos
             && self.data[offset - 1] == b'\r'
             && self.data.get(offset) == Some(&b'\n')
         {
-            self.line -= 1;
+            breaks -= 1;
+        }
+        let count = |b: &[u8]| b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
+        if breaks == 0 && !(offset > self.pos && self.data[offset - 1] == b'\r') {
+            self.chars_before += count(segment);
+        } else {
+            self.line += breaks;
+            self.line_start =
+                memchr::memrchr2(b'\n', b'\r', segment).map_or(self.pos, |i| self.pos + i + 1);
+            self.line_end = None;
+            self.chars_before = count(&self.data[self.line_start..offset]);
         }
         self.pos = offset;
-        let line_start = memchr::memrchr2(b'\n', b'\r', &self.data[self.start..offset])
-            .map_or(self.start, |i| self.start + i + 1);
-        let line_end = memchr::memchr2(b'\n', b'\r', &self.data[offset..])
-            .map_or(self.data.len(), |i| offset + i);
-        let before = &self.data[line_start..offset];
+        let line_end = *self.line_end.get_or_insert_with(|| {
+            memchr::memchr2(b'\n', b'\r', &self.data[offset..])
+                .map_or(self.data.len(), |i| offset + i)
+        });
         let column = if chars {
-            before.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+            self.chars_before
         } else {
-            before.len()
+            offset - self.line_start
         } + 1;
         Place {
             line: self.line,
             column,
-            line_range: line_start..line_end,
+            line_range: self.line_start..line_end,
         }
     }
 }
@@ -93,6 +112,13 @@ mod tests {
         assert_eq!(p.column, 5); // К f 3 space x
         assert_eq!(count_lines(data), 3);
         let z = c.locate(data.len() - 1, true);
+        // Several offsets on one line, and back to the start.
+        let mut c = Cursor::new(data, 0);
+        assert_eq!(c.locate(6, true).column, 1); // К
+        assert_eq!(c.locate(8, true).column, 2); // f
+        assert_eq!(c.locate(9, true).column, 3); // 3
+        assert_eq!(c.locate(0, true).line, 0);
+        assert_eq!(c.locate(data.len(), true).line, 3);
         assert_eq!((z.line, z.column), (3, 1));
     }
 }
