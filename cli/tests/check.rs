@@ -296,3 +296,41 @@ fn quiet_prints_no_summary_for_humans() {
         .code(0)
         .stderr(predicate::str::is_empty());
 }
+
+#[test]
+fn deep_variations_huge_comments_and_unclosed_variations_are_read() {
+    let deep = format!(
+        "[Event \"deep\"]\n\n1. e4 {}{} e5 *\n",
+        "(1. d4 ".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let out = pgnkit()
+        .args(["check", "--format", "json"])
+        .write_stdin(deep)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(summary(&out.stdout)["plies"], 2);
+
+    let comment = format!("[Event \"c\"]\n\n1. e4 {{{}}} e5 *\n", "x".repeat(20 << 20));
+    let out = pgnkit()
+        .args(["check", "--format", "json"])
+        .write_stdin(comment)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(summary(&out.stdout)["plies"], 2);
+
+    // Every unclosed variation is a syntax error; the game is still counted.
+    let unclosed = format!("[Event \"u\"]\n\n1. e4 {} *\n", "(1. c4 ".repeat(20_000));
+    let out = pgnkit()
+        .args(["check", "--format", "human"])
+        .write_stdin(unclosed)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("error[syntax]: this variation is never closed")
+    );
+}
