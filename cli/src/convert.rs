@@ -197,6 +197,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
+    // Null moves are written `--` in every notation (UCI's `0000` would
+    // read as a move number in PGN movetext).
     let mut conversion = Conversion::default();
     let mut scratch = Scratch::default();
     let mut out = ChunkOut {
@@ -587,6 +589,18 @@ fn json_game(
                             Vec::new()
                         },
                         variations: std::mem::take(&mut line.variations),
+                    }));
+                } else if export::is_null_word(&text)
+                    && let Some((number, white)) = export::null_move_place(game, moves, i)
+                {
+                    line.items.push(JsonItem::Move(JsonMove {
+                        comments_before: std::mem::take(&mut line.before),
+                        number,
+                        side: if white { "white" } else { "black" },
+                        text: moves.null_text().to_owned(),
+                        uci: "0000".to_owned(),
+                        variations: std::mem::take(&mut line.variations),
+                        ..JsonMove::default()
                     }));
                 } else {
                     match export::classify_word(&text) {

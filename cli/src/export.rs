@@ -77,6 +77,12 @@ impl Conversion {
         self.slots.resize(tokens, None);
     }
 
+    /// The written form of a null move (`--`, `Z0`, `0000` read): `--` in
+    /// every notation (`0000` would read as a move number in movetext).
+    pub fn null_text(&self) -> &'static str {
+        "--"
+    }
+
     /// Forgets every move (the replay starts again), keeping the size.
     pub fn restart(&mut self) {
         let n = self.slots.len();
@@ -306,6 +312,62 @@ pub fn attached_marks(raw: &[u8], text: &str) -> (Option<u8>, bool) {
     }
 }
 
+/// Whether a word is a null move (`--`, `Z0`, `0000`).
+pub fn is_null_word(text: &str) -> bool {
+    parse_move(text).is_ok_and(|t| t.is_null())
+}
+
+/// The move number and side (`true`: White) of a null move at token `i`
+/// of a line at variation depth `depth`: after the line's move before it,
+/// or else before the line's move after it.
+pub fn null_move_place(game: &Game<'_>, moves: &Conversion, i: usize) -> Option<(u32, bool)> {
+    let mut d = 0usize;
+    for j in (0..i).rev() {
+        match game.tokens.get(j)?.kind {
+            TokenKind::CloseVariation => d += 1,
+            TokenKind::OpenVariation if d == 0 => break,
+            TokenKind::OpenVariation => d -= 1,
+            TokenKind::Word if d == 0 => {
+                if let Some(m) = moves.get(j) {
+                    return Some(if m.white {
+                        (m.number, false)
+                    } else {
+                        (m.number + 1, true)
+                    });
+                }
+                if game
+                    .tokens
+                    .get(j)
+                    .is_some_and(|t| is_null_word(&String::from_utf8_lossy(t.text)))
+                {
+                    return null_move_place(game, moves, j)
+                        .map(|(n, white)| if white { (n, false) } else { (n + 1, true) });
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut d = 0usize;
+    for j in i + 1..game.tokens.len() {
+        match game.tokens.get(j)?.kind {
+            TokenKind::OpenVariation => d += 1,
+            TokenKind::CloseVariation if d == 0 => break,
+            TokenKind::CloseVariation => d -= 1,
+            TokenKind::Word if d == 0 => {
+                if let Some(m) = moves.get(j) {
+                    return Some(if m.white {
+                        (m.number.saturating_sub(1), false)
+                    } else {
+                        (m.number, true)
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Whether the tokens at `i` are `(`, `=`, `)`: the scoresheet draw offer
 /// `(=)`, which the lexer sees as a variation.
 pub fn draw_offer_at(game: &Game<'_>, i: usize) -> bool {
@@ -447,7 +509,23 @@ pub fn write_game(
                         }
                     }
                 } else {
-                    match classify_word(&encoding.decode(t.text)) {
+                    let text = encoding.decode(t.text);
+                    if is_null_word(&text)
+                        && let Some((number, white)) = null_move_place(game, moves, i)
+                    {
+                        item.clear();
+                        if white {
+                            push_number(item, number, b". ");
+                        } else if need_number {
+                            push_number(item, number, b"... ");
+                        }
+                        item.extend_from_slice(moves.null_text().as_bytes());
+                        mt.item(item);
+                        need_number = false;
+                        i += 1;
+                        continue;
+                    }
+                    match classify_word(&text) {
                         Word::Nag(n) => {
                             write_nag(&mut mt, item, n);
                             need_number = true;

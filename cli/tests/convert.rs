@@ -331,6 +331,28 @@ fn comments_nags_and_variations_stay_in_place() {
 }
 
 #[test]
+fn null_moves_in_analysis_are_kept() {
+    let pgn = b"[Event \"t\"]\n\n1. e4 e5 2. Nf3 (2. -- Nc6 3. Nf3 -- 4. d4) 2... Nc6 3. Bb5 *\n";
+    let san = pgnkit(&["convert", "-q"], Some(pgn));
+    assert_eq!(san.code, 0, "{}", san.stderr);
+    assert!(
+        san.text()
+            .contains("2. Nf3 ( 2. -- Nc6 3. Nf3 -- 4. d4 ) 2... Nc6 3. Bb5 *"),
+        "{}",
+        san.text()
+    );
+    let uci = pgnkit(&["convert", "-q", "--to", "uci"], Some(pgn));
+    // `0000` would be a move number in PGN: `--` in every notation.
+    assert!(
+        uci.text().contains("( 2. -- b8c6 3. g1f3 -- 4. d2d4 )"),
+        "{}",
+        uci.text()
+    );
+    let back = pgnkit(&["convert", "-q"], Some(&uci.stdout));
+    assert_eq!(back.stdout, san.stdout);
+}
+
+#[test]
 fn lines_are_shorter_than_80_characters() {
     let pgn = std::fs::read(fixture("twic944-games700-999.pgn")).expect("fixture");
     for to in ["san", "lan", "figurine"] {
