@@ -809,7 +809,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let mut files_read = 0u64;
     let started = std::time::Instant::now();
     for path in &files {
-        let input = match Input::open(path) {
+        let input = match Input::open_with(path, &args.input) {
             Ok(i) => i,
             Err(e) => {
                 failed = true;
@@ -821,8 +821,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         files_read += 1;
         let name = input.name.clone();
         let progress = Progress::new(args.input.quiet, input.len);
-        let mut games_before = 0u64;
-        let mut lines_before = 0usize;
+        // With --shard / --game-offset, numbers stay those of the whole file.
+        let mut games_before = input.origin.games;
+        let mut lines_before = input.origin.lines;
         let mut file_totals = Totals::default();
         let mut head = Vec::new();
         let result = driver.run(

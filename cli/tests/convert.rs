@@ -505,6 +505,24 @@ fn fast_path_writes_what_the_full_replay_writes() {
 }
 
 #[test]
+fn shards_concatenated_are_the_whole_output() {
+    let file = fixture("twic944-games700-999.pgn");
+    let whole = pgnkit(&["convert", "-q", "--to", "lan", &file], None);
+    let mut joined = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let part = pgnkit(
+            &["convert", "-q", "--to", "lan", "--shard", &shard, &file],
+            None,
+        );
+        assert_eq!(part.code, 0, "{}", part.stderr);
+        assert!(!part.stdout.is_empty());
+        joined.extend_from_slice(&part.stdout);
+    }
+    assert_eq!(joined, whole.stdout);
+}
+
+#[test]
 fn output_order_does_not_depend_on_threads() {
     let files = all_fixtures();
     let mut args = vec!["convert", "-q", "--to", "lan"];
