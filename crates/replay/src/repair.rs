@@ -62,19 +62,17 @@ struct Word {
 }
 
 impl Word {
-    /// A word that is no move and does not even look like one: no square
-    /// (a file letter and a rank digit) and no castling.
+    /// A word that is no move and does not even look like one: no rank
+    /// digit (a file letter can be miswritten, `Rq2` for `Rg2`, a rank
+    /// hardly disappears) and no castling.
     fn is_junk(&self) -> bool {
         if self.token.is_some() {
             return false;
         }
-        let chars: Vec<char> = self.text.chars().collect();
-        let square = chars
-            .windows(2)
-            .any(|w| ('a'..='h').contains(&w[0]) && ('1'..='8').contains(&w[1]));
+        let rank = self.text.chars().any(|c| ('1'..='8').contains(&c));
         let castling =
             self.text.starts_with(['O', '0', 'o']) && self.text.contains(['-', '–', '—']);
-        !square && !castling
+        !rank && !castling
     }
 }
 
