@@ -213,9 +213,20 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
         (config.format == OutputFormat::Json).then(|| Style::new(Notation::Uci, Language::En));
     let mut index = 0u64;
     while reader.read_game(&mut game) {
+        if game.is_comment_only() {
+            // `%` lines or a lone comment between games: no game, kept as it is.
+            if config.format == OutputFormat::Pgn {
+                out.out
+                    .extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
+                out.out.extend_from_slice(b"\n\n");
+            }
+            continue;
+        }
         conversion.reset(game.tokens.len());
+        // The fast path reads English SAN only: not when another language is forced.
         if config.fast
             && config.format == OutputFormat::Pgn
+            && config.options.language.is_none_or(|l| l == Language::En)
             && let Some(plies) = fast_game(data, &game, &config.style, &mut conversion)
         {
             out.totals.games += 1;

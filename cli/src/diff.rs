@@ -116,6 +116,9 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
         if !reader.read_game(&mut game) {
             break;
         }
+        if game.is_comment_only() {
+            continue;
+        }
         let report = replay_game(bytes, &game, &options);
         let words = main_words(&game, report.encoding);
         records.push(Record {

@@ -100,6 +100,9 @@ pub fn index_chunk(chunk: &Chunk, options: &Options) -> Batch {
     let mut game = Game::default();
     let mut batch = Batch::new();
     while reader.read_game(&mut game) {
+        if game.is_comment_only() {
+            continue; // `%` lines or a lone comment between games: no game
+        }
         let report = replay_game_with(data, &game, options, &mut ());
         let facts = GameFacts::new(data, chunk.base, &game, Some(&report));
         batch.push(&facts, &report.keys);

@@ -430,6 +430,9 @@ fn scan_chunk(
         hits: Vec::new(),
     };
     while reader.read_game(&mut game) {
+        if game.is_comment_only() {
+            continue; // `%` lines or a lone comment between games: no game
+        }
         let index = out.games;
         out.games += 1;
         let mut facts = GameFacts::new(data, chunk.base, &game, None);

@@ -110,7 +110,8 @@ impl Origin {
             let mut game = Game::default();
             let mut games = 0u64;
             while reader.read_game(&mut game) {
-                games += 1;
+                // Counted as `check` counts: runs of comments are no games.
+                games += u64::from(!game.is_comment_only());
             }
             (games, crate::location::count_lines(&prefix[r.clone()]))
         };
