@@ -19,7 +19,9 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use pgnkit_notation::{Language, MoveToken, Notation, Style, parse_move, write_move};
+use pgnkit_notation::{
+    Language, MoveToken, Notation, Style, parse_move, write_move, write_move_after,
+};
 use pgnkit_pgn::{Game, Reader, TokenKind};
 use pgnkit_replay::{Encoding, GameReport, MoveEvent, Options, Visitor, replay_game_with};
 use serde::Serialize;
@@ -167,9 +169,10 @@ impl Visitor for Recorder<'_> {
 
     fn on_move(&mut self, event: &MoveEvent<'_>) {
         let text_start = self.conversion.text_buffer().len();
-        write_move(
+        write_move_after(
             event.before,
             &event.played,
+            event.after,
             &self.style,
             self.conversion.text_buffer(),
         );
@@ -344,18 +347,18 @@ fn fast_game(
                 let depth = lines.len() - 1;
                 let line = lines.last_mut()?;
                 let m = mt.resolve(&line.pos, Language::En).ok()?;
+                line.before.clone_from(&line.pos);
+                line.has_before = true;
+                line.pos.play_unchecked(m);
                 let text_start = conversion.text_buffer().len();
-                write_move(&line.pos, &m, style, conversion.text_buffer());
+                write_move_after(&line.before, &m, &line.pos, style, conversion.text_buffer());
                 conversion.record(
                     index,
                     text_start,
                     0,
-                    line.pos.fullmoves().get(),
-                    line.pos.turn() == Color::White,
+                    line.before.fullmoves().get(),
+                    line.before.turn() == Color::White,
                 );
-                line.before.clone_from(&line.pos);
-                line.has_before = true;
-                line.pos.play_unchecked(m);
                 if depth == 0 {
                     plies += 1;
                     max_clock = max_clock.max(line.pos.halfmoves());

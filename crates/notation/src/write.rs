@@ -196,6 +196,45 @@ fn push_suffix(pos: &Chess, m: &Move, out: &mut String) {
 /// Renders `m` (legal in `pos`) in `style`, appending to `out`; `+`/`#` are
 /// computed from the position (UCI has none).
 pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
+    if write_body(pos, m, style, out) {
+        push_suffix(pos, m, out);
+    }
+}
+
+/// [`write_move`] for a caller that already has `after`, the position `m`
+/// leads to: the `+`/`#` mark is read from it instead of playing the move
+/// again.
+///
+/// ```
+/// use pgnkit_notation::{write_move_after, Style};
+/// use shakmaty::{Chess, Position, san::San};
+///
+/// let mut pos = Chess::default();
+/// for san in ["f3", "e5", "g4"] {
+///     let m = san.parse::<San>()?.to_move(&pos)?;
+///     pos.play_unchecked(m);
+/// }
+/// let m = "Qh4".parse::<San>()?.to_move(&pos)?;
+/// let mut after = pos.clone();
+/// after.play_unchecked(m);
+/// let mut out = String::new();
+/// write_move_after(&pos, &m, &after, &Style::SAN, &mut out);
+/// assert_eq!(out, "Qh4#");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_move_after(pos: &Chess, m: &Move, after: &Chess, style: &Style, out: &mut String) {
+    if write_body(pos, m, style, out) && after.is_check() {
+        out.push(if after.legal_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+}
+
+/// Writes the move without its check mark; false when the notation has no
+/// check mark (UCI) or writes its own (spoken).
+fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
     let color = pos.turn();
     match style.notation {
         Notation::Uci => {
@@ -232,11 +271,11 @@ pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
                     push_square(to, out);
                 }
             }
-            return;
+            return false;
         }
         Notation::Spoken => {
             crate::spoken::write(pos, m, style.language, out);
-            return;
+            return false;
         }
         Notation::San | Notation::Figurine => match San::from_move(pos, *m) {
             San::Normal {
@@ -290,7 +329,7 @@ pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
             }
         },
     }
-    push_suffix(pos, m, out);
+    true
 }
 
 /// Renders `m` in `style` into a new string (see [`write_move`]).
