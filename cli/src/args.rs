@@ -95,7 +95,8 @@ impl InputLang {
     }
 }
 
-fn parse_input_lang(s: &str) -> Result<InputLang, String> {
+/// Reads `--input-lang` (shared by every command that reads games).
+pub fn parse_input_lang(s: &str) -> Result<InputLang, String> {
     if s.eq_ignore_ascii_case("auto") {
         return Ok(InputLang::Auto);
     }

@@ -13,11 +13,11 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::Args;
 use pgnkit_index::{Batch, Builder, Fingerprint, GameFacts, Summary, index_path};
-use pgnkit_notation::Language;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game_with};
 
 use crate::EXIT_OK;
+use crate::args::{InputLang, parse_input_lang};
 use crate::driver::{Driver, Progress};
 use crate::input::{Chunk, Compression, Input};
 
@@ -30,8 +30,8 @@ pub struct IndexArgs {
     pub file: String,
     /// Piece-letter language of the input: `auto` (default) detects it per
     /// game; a code (en de fr ru …) reads only that language plus English SAN.
-    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_lang)]
-    pub input_lang: Lang,
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    pub input_lang: InputLang,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -40,30 +40,10 @@ pub struct IndexArgs {
     pub quiet: bool,
 }
 
-/// `--input-lang`: `None` detects per game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Lang(pub Option<Language>);
-
-/// Reads `--input-lang`.
-pub fn parse_lang(s: &str) -> Result<Lang, String> {
-    if s.eq_ignore_ascii_case("auto") {
-        return Ok(Lang(None));
-    }
-    Language::from_code(s)
-        .map(|l| Lang(Some(l)))
-        .ok_or_else(|| {
-            let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
-            format!(
-                "unknown language `{s}`; use auto or one of {}",
-                codes.join(" ")
-            )
-        })
-}
-
 /// Replay options for indexing (and for scans that must agree with it).
-pub fn replay_options(lang: Lang) -> Options {
+pub fn replay_options(lang: InputLang) -> Options {
     Options {
-        language: lang.0,
+        language: lang.forced(),
         suggestions: false,
     }
 }
@@ -111,7 +91,12 @@ pub fn index_chunk(chunk: &Chunk, options: &Options) -> Batch {
 }
 
 /// Builds the index of `file` and returns what was written.
-pub fn build(file: &str, lang: Lang, jobs: Option<usize>, quiet: bool) -> anyhow::Result<Summary> {
+pub fn build(
+    file: &str,
+    lang: InputLang,
+    jobs: Option<usize>,
+    quiet: bool,
+) -> anyhow::Result<Summary> {
     check_indexable(file)?;
     let path = Path::new(file);
     let before = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;

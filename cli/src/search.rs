@@ -21,8 +21,9 @@ use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::replay_game;
 use serde::Serialize;
 
+use crate::args::{InputLang, parse_input_lang};
 use crate::driver::{Driver, Progress};
-use crate::index::{Lang, parse_lang, replay_options};
+use crate::index::replay_options;
 use crate::input::{Chunk, Input};
 use crate::{EXIT_OK, EXIT_PROBLEMS};
 
@@ -94,8 +95,8 @@ pub struct SearchArgs {
     pub scan: bool,
     /// Piece-letter language when games are replayed (indexing or
     /// scanning): `auto` (default) or a code.
-    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_lang)]
-    pub input_lang: Lang,
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    pub input_lang: InputLang,
     /// Worker threads for scanning and indexing (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,

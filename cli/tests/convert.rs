@@ -620,3 +620,21 @@ fn cut(data: &[u8], max: usize) -> usize {
         _ => max,
     }
 }
+
+#[test]
+fn a_forced_language_is_read_even_where_english_would_also_replay() {
+    // Romanian N is the bishop: with --input-lang ro, `Na3` after 1. b3 is
+    // Bc1-a3, although the English reading (Nb1-a3) is legal too.
+    let out = assert_cmd::Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["convert", "--to", "uci", "--input-lang", "ro", "-q"])
+        .write_stdin("1. b3 d5 2. Na3 *\n")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("2. c1a3"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
