@@ -32,6 +32,7 @@ use crate::args::{Format, InputArgs};
 use crate::driver::{Driver, Progress};
 use crate::input::{Chunk, Input};
 use crate::location::{Cursor, count_lines};
+use crate::output::OutputFile;
 use crate::render::{self, Located};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
 
@@ -731,55 +732,32 @@ fn close_variation(lines: &mut Vec<JsonLine>, leftover: &mut Vec<String>) {
 /// Where the converted games go.
 enum Sink {
     Stdout(BufWriter<io::StdoutLock<'static>>),
-    File {
-        writer: BufWriter<tempfile::NamedTempFile>,
-        path: PathBuf,
-    },
+    File(OutputFile),
 }
 
 impl Sink {
     fn open(path: Option<&Path>) -> anyhow::Result<Sink> {
-        let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
-            return Ok(Sink::Stdout(BufWriter::with_capacity(
+        match path.filter(|p| p.as_os_str() != "-") {
+            None => Ok(Sink::Stdout(BufWriter::with_capacity(
                 1 << 16,
                 io::stdout().lock(),
-            )));
-        };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let file = tempfile::Builder::new()
-            .prefix(".pgnkit-convert-")
-            .suffix(".tmp")
-            .tempfile_in(&dir)
-            .map_err(|e| anyhow::anyhow!("cannot create a file in {}: {e}", dir.display()))?;
-        Ok(Sink::File {
-            writer: BufWriter::with_capacity(1 << 16, file),
-            path: path.to_path_buf(),
-        })
+            ))),
+            Some(path) => Ok(Sink::File(OutputFile::create(path)?)),
+        }
     }
 
     fn writer(&mut self) -> &mut dyn Write {
         match self {
             Sink::Stdout(w) => w,
-            Sink::File { writer, .. } => writer,
+            Sink::File(f) => f,
         }
     }
 
-    /// Flushes; a file is renamed into place.
+    /// Flushes; a file is put in place.
     fn commit(self) -> anyhow::Result<()> {
         match self {
             Sink::Stdout(mut w) => Ok(w.flush()?),
-            Sink::File { writer, path } => {
-                let file = writer.into_inner().map_err(|e| {
-                    anyhow::anyhow!("cannot write {}: {}", path.display(), e.error())
-                })?;
-                file.as_file().sync_all()?;
-                file.persist(&path)
-                    .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error))?;
-                Ok(())
-            }
+            Sink::File(f) => f.commit(),
         }
     }
 }

@@ -496,19 +496,10 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
 }
 
 fn write_atomic(path: &str, bytes: &[u8]) -> anyhow::Result<()> {
-    let p = std::path::Path::new(path);
-    let dir = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pgnkit-diff")
-        .tempfile_in(&dir)
-        .map_err(|e| anyhow::anyhow!("cannot write in {}: {e}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.persist(p)
-        .map_err(|e| anyhow::anyhow!("cannot write {path}: {}", e.error))?;
-    Ok(())
+    let mut out = crate::output::OutputFile::create(std::path::Path::new(path))?;
+    out.write_all(bytes)
+        .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?;
+    out.commit()
 }
 
 /// Writes `record` as one JSON line with `"type"` first.

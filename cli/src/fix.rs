@@ -10,14 +10,16 @@
 //! `check`). The output file is replaced atomically: a temporary file beside
 //! it, renamed over it at the end.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use pgnkit_notation::{Notation, Style, parse_annotation, parse_move, write_move};
 use pgnkit_pgn::{Game, TokenKind};
 use pgnkit_replay::{GameReport, Suggestion};
 use shakmaty::{Chess, Move, Position, san::San};
+
+use crate::output::OutputFile;
 
 /// The fixed games of one chunk.
 #[derive(Default, Debug)]
@@ -222,30 +224,19 @@ fn written(pos: &Chess, m: &Move, style: &Style) -> String {
     s
 }
 
-/// The `-o FILE` of `--fix`: a temporary file beside FILE, renamed over it
-/// when every game is written.
+/// The `-o FILE` of `--fix`, put in place when every game is written
+/// ([`OutputFile`]).
 pub struct FixOutput {
-    file: BufWriter<tempfile::NamedTempFile>,
-    path: PathBuf,
+    file: OutputFile,
     games: u64,
     fixes: u64,
 }
 
 impl FixOutput {
-    /// Starts writing to a temporary file beside `path`.
+    /// Starts writing `path`.
     pub fn create(path: &str) -> anyhow::Result<FixOutput> {
-        let path = PathBuf::from(path);
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => Path::new(".").to_path_buf(),
-        };
-        let tmp = tempfile::Builder::new()
-            .prefix(".pgnkit-fix")
-            .tempfile_in(&dir)
-            .map_err(|e| anyhow::anyhow!("cannot write in {}: {e}", dir.display()))?;
         Ok(FixOutput {
-            file: BufWriter::with_capacity(1 << 16, tmp),
-            path,
+            file: OutputFile::create(Path::new(path))?,
             games: 0,
             fixes: 0,
         })
@@ -259,14 +250,10 @@ impl FixOutput {
         Ok(())
     }
 
-    /// Renames the temporary file over the output and says what was done.
+    /// Puts the output in place and says what was done.
     pub fn finish(self, quiet: bool) -> anyhow::Result<()> {
-        let tmp = self
-            .file
-            .into_inner()
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", self.path.display(), e.error()))?;
-        tmp.persist(&self.path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", self.path.display(), e.error))?;
+        let path = self.file.path().to_path_buf();
+        self.file.commit()?;
         if !quiet {
             eprintln!(
                 "fixed {} {} in {} {}; wrote {}",
@@ -274,7 +261,7 @@ impl FixOutput {
                 if self.fixes == 1 { "move" } else { "moves" },
                 self.games,
                 if self.games == 1 { "game" } else { "games" },
-                self.path.display()
+                path.display()
             );
         }
         Ok(())

@@ -16,6 +16,7 @@ mod index;
 mod input;
 mod location;
 mod merge;
+mod output;
 mod render;
 mod search;
 mod shard;

@@ -486,6 +486,44 @@ fn output_file_is_replaced_atomically() {
     assert_eq!(left.len(), 1, "no temporary file left");
 }
 
+/// `-o /dev/null` or `-o pipe`: a target that is not a regular file is
+/// written in place, never replaced by a renamed temporary file.
+#[cfg(unix)]
+#[test]
+fn output_to_a_pipe_writes_into_the_pipe() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let file = fixture("gotd.pgn");
+    let t = fifo.to_string_lossy().into_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q", "--to", "uci", "-o", &t, &file])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pgnkit runs");
+    let reader = std::thread::spawn(move || {
+        let mut got = Vec::new();
+        std::fs::File::open(&fifo)
+            .and_then(|mut f| f.read_to_end(&mut got))
+            .expect("read the pipe");
+        got
+    });
+    let status = child.wait().expect("pgnkit ends");
+    assert!(status.success());
+    let meta = std::fs::metadata(dir.path().join("pipe")).expect("metadata");
+    assert!(
+        meta.file_type().is_fifo(),
+        "the pipe was replaced by a file"
+    );
+    let got = reader.join().expect("reader");
+    let direct = pgnkit(&["convert", "-q", "--to", "uci", &file], None);
+    assert_eq!(got, direct.stdout);
+}
+
 #[test]
 fn fast_path_writes_what_the_full_replay_writes() {
     let files = all_fixtures();
