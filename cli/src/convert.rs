@@ -20,10 +20,14 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use pgnkit_notation::{
-    Language, MoveToken, Notation, Style, parse_move, write_move, write_move_after,
+    Language, MoveToken, Notation, Style, parse_move, parse_plain_san, write_move,
+    write_move_after, write_move_and_play,
 };
-use pgnkit_pgn::{Game, Reader, TokenKind};
-use pgnkit_replay::{Encoding, GameReport, MoveEvent, Options, Visitor, replay_game_with};
+use pgnkit_pgn::{Game, Reader, Token, TokenKind};
+use pgnkit_replay::outcome;
+use pgnkit_replay::{
+    Encoding, GameReport, GameResult, GameText, MoveEvent, Options, Visitor, replay_game_with,
+};
 use serde::Serialize;
 use shakmaty::{Chess, Color, Position};
 
@@ -205,6 +209,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
     // read as a move number in PGN movetext).
     let mut conversion = Conversion::default();
     let mut scratch = Scratch::default();
+    let mut fast = FastScratch::default();
     let mut out = ChunkOut {
         out: Vec::with_capacity(chunk.range.len() + chunk.range.len() / 2),
         records: Vec::new(),
@@ -227,22 +232,22 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
             continue;
         }
         conversion.reset(game.tokens.len());
+        let text = GameText::new(data, game.span.clone());
         // The fast path reads English SAN only: not when another language is forced.
         if config.fast
             && config.format == OutputFormat::Pgn
             && config.options.language.is_none_or(|l| l == Language::En)
-            && let Some(plies) = fast_game(data, &game, &config.style, &mut conversion)
+            && let Some(plies) = fast_game(
+                &game,
+                &text,
+                &config.style,
+                &mut conversion,
+                &mut fast,
+            )
         {
             out.totals.games += 1;
             out.totals.plies += u64::from(plies);
-            export::write_game(
-                &mut out.out,
-                data,
-                &game,
-                Encoding::Utf8,
-                &conversion,
-                &mut scratch,
-            );
+            export::write_game(&mut out.out, data, &game, &text, &conversion, &mut scratch);
             index += 1;
             continue;
         }
@@ -273,17 +278,12 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
             out.totals.skipped += 1;
         } else {
             match config.format {
-                OutputFormat::Pgn => export::write_game(
-                    &mut out.out,
-                    data,
-                    &game,
-                    report.encoding,
-                    &conversion,
-                    &mut scratch,
-                ),
+                OutputFormat::Pgn => {
+                    export::write_game(&mut out.out, data, &game, &text, &conversion, &mut scratch);
+                }
                 OutputFormat::Json => {
                     out.records.push((index, out.out.len()));
-                    let record = json_game(data, &game, &report, &conversion, errors);
+                    let record = json_game(data, &game, &text, &report, &conversion, errors);
                     if serde_json::to_writer(&mut out.out, &record).is_err() {
                         out.out.extend_from_slice(b"{}");
                     }
@@ -299,25 +299,37 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
 /// A line being replayed by [`fast_game`].
 struct FastLine {
     pos: Chess,
-    /// The position before the line's last move (valid when `has_before`).
+    /// The position before the line's last move (valid when `has_before`),
+    /// kept only when a variation follows that move.
     before: Chess,
     has_before: bool,
 }
 
+/// Buffers [`fast_game`] reuses from game to game.
+#[derive(Default)]
+struct FastScratch {
+    lines: Vec<FastLine>,
+    /// The main line's moves, for the repetition check at the end.
+    main: Vec<shakmaty::Move>,
+}
+
 /// Converts a plain game without the full replay: standard start position,
 /// UTF-8, no broken structure, every word English SAN (with glyphs) or an
-/// annotation, every move legal, and a main line the rules do not end
-/// (nor could end by repetition under a decisive result). Such a game has
-/// no error, which is all `convert` reports. Gives the main-line plies, or
-/// `None` when the game needs the full replay (which then redoes
-/// everything, diagnostics and language detection included).
+/// annotation, every move legal, and a final position whose status (mate,
+/// stalemate, dead position, a fivefold repetition or 75-move rule on the
+/// way) agrees with the recorded result. Such a game has no error, which is
+/// all `convert` reports. Gives the main-line plies, or `None` when the
+/// game needs the full replay (which then redoes everything, diagnostics
+/// and language detection included).
 fn fast_game(
-    data: &[u8],
     game: &Game<'_>,
+    text: &GameText<'_>,
     style: &Style,
     conversion: &mut Conversion,
+    scratch: &mut FastScratch,
 ) -> Option<u32> {
     if !game.errors.is_empty()
+        || text.encoding() != Encoding::Utf8
         || game
             .tags
             .iter()
@@ -325,43 +337,37 @@ fn fast_game(
     {
         return None;
     }
-    let bytes = data.get(game.span.clone())?;
-    if std::str::from_utf8(bytes).is_err() {
-        return None;
-    }
-    let mut lines: Vec<FastLine> = Vec::with_capacity(4);
+    let lines = &mut scratch.lines;
+    lines.clear();
     lines.push(FastLine {
         pos: Chess::default(),
         before: Chess::default(),
         has_before: false,
     });
-    let mut plies = 0u32;
+    let main = &mut scratch.main;
+    main.clear();
     let mut max_clock = 0u32;
     for (index, token) in game.tokens.iter().enumerate() {
         match token.kind {
             TokenKind::Word => {
-                let Some(mt) = fast_move_token(token.text) else {
-                    let text = std::str::from_utf8(token.text).ok()?;
-                    pgnkit_notation::parse_annotation(text)?;
+                let Some(mt) = fast_move_token(token, text) else {
+                    pgnkit_notation::parse_annotation(&text.slice(token.span.clone(), token.text))?;
                     continue;
                 };
                 let depth = lines.len() - 1;
                 let line = lines.last_mut()?;
                 let m = mt.resolve(&line.pos, Language::En).ok()?;
-                line.before.clone_from(&line.pos);
-                line.has_before = true;
-                line.pos.play_unchecked(m);
+                line.has_before = variation_follows(&game.tokens, index);
+                if line.has_before {
+                    line.before.clone_from(&line.pos);
+                }
+                let number = line.pos.fullmoves().get();
+                let white = line.pos.turn() == Color::White;
                 let text_start = conversion.text_buffer().len();
-                write_move_after(&line.before, &m, &line.pos, style, conversion.text_buffer());
-                conversion.record(
-                    index,
-                    text_start,
-                    0,
-                    line.before.fullmoves().get(),
-                    line.before.turn() == Color::White,
-                );
+                write_move_and_play(&mut line.pos, m, style, conversion.text_buffer());
+                conversion.record(index, text_start, 0, number, white);
                 if depth == 0 {
-                    plies += 1;
+                    main.push(m);
                     max_clock = max_clock.max(line.pos.halfmoves());
                 }
             }
@@ -390,41 +396,86 @@ fn fast_game(
         return None;
     }
     let end = &lines.first()?.pos;
-    if end.legal_moves().is_empty() || end.is_insufficient_material() {
+    // What the record says, read as the full replay reads it.
+    let recorded = match game.tag("Result") {
+        Some(tag) => std::str::from_utf8(&tag.value())
+            .ok()
+            .and_then(GameResult::from_tag),
+        None => game.result().and_then(|r| GameResult::from_tag(r.as_str())),
+    };
+    // A game the rules ended must be recorded with the rules' result (or
+    // `*`); the full replay says what is wrong otherwise.
+    if let Some(rule) = outcome::rule_result(outcome::position_status(end), end.turn())
+        && recorded.is_some_and(|written| written != rule)
+    {
         return None;
     }
-    // Fivefold repetition or the 75-move rule could have ended the game:
+    // A fivefold repetition or the 75-move rule on the way drew the game:
     // the full replay checks the result against them.
-    if max_clock >= 16 {
-        let decisive = |v: &[u8]| matches!(v.trim_ascii(), b"1-0" | b"0-1" | b"1:0" | b"0:1");
-        let tag = game.tag("Result").map(|t| t.raw_value);
-        let recorded = match tag {
-            Some(v) => decisive(v),
-            None => matches!(
-                game.result(),
-                Some(pgnkit_pgn::GameResult::WhiteWins | pgnkit_pgn::GameResult::BlackWins)
-            ),
-        };
-        if recorded {
-            return None;
+    let decisive = matches!(
+        recorded,
+        Some(GameResult::WhiteWins | GameResult::BlackWins)
+    );
+    if max_clock >= 16 && decisive && automatic_draw(main) {
+        return None;
+    }
+    u32::try_from(main.len()).ok()
+}
+
+/// Whether the rules drew the game of these main-line moves automatically
+/// (fivefold repetition, 75-move rule) on the way.
+fn automatic_draw(main: &[shakmaty::Move]) -> bool {
+    let mut pos = Chess::default();
+    let mut tracker = outcome::Tracker::new(&pos);
+    let mut before = pos.clone();
+    for (ply, m) in (1u32..).zip(main) {
+        before.clone_from(&pos);
+        pos.play_unchecked(*m);
+        tracker.push(&before, *m, &pos, ply);
+        if tracker.automatic_end().is_some() {
+            return true;
         }
     }
-    Some(plies)
+    false
+}
+
+/// Whether a variation follows the move at token `i` (only comments, NAGs
+/// and annotation words between them): the position before the move is
+/// then kept for it.
+fn variation_follows(tokens: &[Token<'_>], i: usize) -> bool {
+    for t in tokens.get(i + 1..).unwrap_or_default() {
+        match t.kind {
+            TokenKind::OpenVariation => return true,
+            TokenKind::Comment | TokenKind::Nag(_) | TokenKind::Escape => {}
+            TokenKind::Word if !starts_like_san(t.text) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn starts_like_san(text: &[u8]) -> bool {
+    matches!(
+        text.first(),
+        Some(b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O')
+    )
 }
 
 /// The move token of a word that starts like English SAN and is no
 /// annotation word (the replay reads annotations first: `ch`, `ep` ...).
-fn fast_move_token(text: &[u8]) -> Option<MoveToken> {
-    let first = *text.first()?;
-    if !matches!(first, b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O')
+fn fast_move_token(token: &Token<'_>, text: &GameText<'_>) -> Option<MoveToken> {
+    if !starts_like_san(token.text)
         || matches!(
-            text,
+            token.text,
             b"ch" | b"ch." | b"check" | b"ep" | b"e.p." | b"e.p" | b"e."
         )
     {
         return None;
     }
-    parse_move(std::str::from_utf8(text).ok()?).ok()
+    if let Some(t) = parse_plain_san(token.text) {
+        return Some(t);
+    }
+    parse_move(&text.slice(token.span.clone(), token.text)).ok()
 }
 
 fn locate_errors(
@@ -564,19 +615,19 @@ impl JsonLine {
 fn json_game(
     input: &[u8],
     game: &Game<'_>,
+    source: &GameText<'_>,
     report: &GameReport,
     moves: &Conversion,
     errors: usize,
 ) -> JsonGame {
-    let enc = report.encoding;
     let mut order = Vec::new();
     export::tag_order(game, &mut order);
     let mut tags: Vec<(String, String)> = Vec::with_capacity(order.len());
     for &i in &order {
         if let Some(t) = game.tags.get(i) {
-            let name = enc.decode(t.name).into_owned();
+            let name = source.decode(t.name).into_owned();
             if !tags.iter().any(|(n, _)| *n == name) {
-                tags.push((name, enc.decode(&t.value()).into_owned()));
+                tags.push((name, source.decode(&t.value()).into_owned()));
             }
         }
     }
@@ -588,7 +639,7 @@ fn json_game(
         let Some(line) = lines.last_mut() else { break };
         match t.kind {
             TokenKind::Word => {
-                let text = enc.decode(t.text);
+                let text = source.decode(t.text);
                 if let Some(m) = moves.get(i) {
                     let (nag, draw) = export::attached_marks(t.text, &text);
                     line.items.push(JsonItem::Move(JsonMove {
@@ -634,10 +685,10 @@ fn json_game(
                                     text.push(' ');
                                 }
                                 match p {
-                                    VerbatimPiece::Text(raw) => text.push_str(&enc.decode(raw)),
+                                    VerbatimPiece::Text(raw) => text.push_str(&source.decode(raw)),
                                     VerbatimPiece::Comment(c) => {
                                         text.push('{');
-                                        text.push_str(&export::comment_text(c, enc));
+                                        text.push_str(&export::comment_text(c, source));
                                         text.push('}');
                                     }
                                 }
@@ -654,7 +705,7 @@ fn json_game(
                     m.nags.push(n);
                 }
             }
-            TokenKind::Comment => line.comment(export::comment_text(t, enc).into_owned()),
+            TokenKind::Comment => line.comment(export::comment_text(t, source).into_owned()),
             TokenKind::OpenVariation if export::draw_offer_at(game, i) => {
                 line.comment("(=)".to_owned());
                 i += 3;
@@ -692,7 +743,7 @@ fn json_game(
         tags: JsonTags(tags),
         comments: leftover,
         moves: items,
-        result: export::result_marker(game, enc),
+        result: export::result_marker(game, source),
         status: report.status.as_str(),
         plies: report.plies,
         language: report.language.code(),

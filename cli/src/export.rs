@@ -22,7 +22,7 @@
 
 use pgnkit_notation::{Annotation, parse_annotation, parse_move};
 use pgnkit_pgn::{Game, Token, TokenKind};
-use pgnkit_replay::Encoding;
+use pgnkit_replay::GameText;
 
 /// The tags every exported game starts with, in this order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -264,12 +264,12 @@ pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
 
 /// The text of a comment token, decoded, without the `\r` of a `;`
 /// comment's CRLF line end.
-pub fn comment_text<'t>(token: &Token<'t>, encoding: Encoding) -> std::borrow::Cow<'t, str> {
+pub fn comment_text<'t>(token: &Token<'t>, source: &GameText<'t>) -> std::borrow::Cow<'t, str> {
     let mut text = token.text;
     if let [rest @ .., b'\r'] = text {
         text = rest;
     }
-    encoding.decode(text)
+    source.decode(text)
 }
 
 /// What a movetext word that is not a replayed move stands for.
@@ -450,7 +450,7 @@ pub fn write_game(
     out: &mut Vec<u8>,
     input: &[u8],
     game: &Game<'_>,
-    encoding: Encoding,
+    source: &GameText<'_>,
     moves: &Conversion,
     scratch: &mut Scratch,
 ) {
@@ -459,7 +459,7 @@ pub fn write_game(
     for t in &game.tokens {
         if t.kind == TokenKind::Escape && t.span.start < first_tag {
             out.push(b'%');
-            out.extend_from_slice(encoding.decode(t.text).as_bytes());
+            out.extend_from_slice(source.decode(t.text).as_bytes());
             out.push(b'\n');
         }
     }
@@ -469,9 +469,9 @@ pub fn write_game(
             continue;
         };
         out.push(b'[');
-        out.extend_from_slice(encoding.decode(tag.name).as_bytes());
+        out.extend_from_slice(source.decode(tag.name).as_bytes());
         out.extend_from_slice(b" \"");
-        escape_tag_value(&encoding.decode(&tag.value()), out);
+        escape_tag_value(&source.decode(&tag.value()), out);
         out.extend_from_slice(b"\"]\n");
     }
     if !game.tags.is_empty() {
@@ -498,7 +498,7 @@ pub fn write_game(
                     mt.item(item);
                     need_number = false;
                     if may_have_marks(t.text) {
-                        let (nag, draw) = attached_marks(t.text, &encoding.decode(t.text));
+                        let (nag, draw) = attached_marks(t.text, &source.decode(t.text));
                         if let Some(n) = nag {
                             write_nag(&mut mt, item, n);
                             need_number = true;
@@ -509,7 +509,7 @@ pub fn write_game(
                         }
                     }
                 } else {
-                    let text = encoding.decode(t.text);
+                    let text = source.decode(t.text);
                     if is_null_word(&text)
                         && let Some((number, white)) = null_move_place(game, moves, i)
                     {
@@ -539,13 +539,13 @@ pub fn write_game(
                             let end = line_end(game, i, depth);
                             verbatim_pieces(input, game, i, end, |p| match p {
                                 VerbatimPiece::Text(raw) => {
-                                    let decoded = encoding.decode(raw);
+                                    let decoded = source.decode(raw);
                                     let clean: String =
                                         decoded.chars().filter(|&c| c != '}').collect();
                                     mt.comment_any(clean.as_bytes());
                                 }
                                 VerbatimPiece::Comment(c) => {
-                                    mt.comment_any(comment_text(c, encoding).as_bytes());
+                                    mt.comment_any(comment_text(c, source).as_bytes());
                                 }
                             });
                             need_number = true;
@@ -561,12 +561,12 @@ pub fn write_game(
                 need_number = true;
             }
             TokenKind::Comment => {
-                mt.comment_any(comment_text(t, encoding).as_bytes());
+                mt.comment_any(comment_text(t, source).as_bytes());
                 need_number = true;
             }
             TokenKind::Escape => {
                 if t.span.start > first_tag {
-                    mt.escape(encoding.decode(t.text).as_bytes());
+                    mt.escape(source.decode(t.text).as_bytes());
                 }
             }
             TokenKind::OpenVariation if draw_offer_at(game, i) => {
@@ -598,20 +598,20 @@ pub fn write_game(
     for _ in 0..depth {
         mt.item(b")");
     }
-    mt.item(result_marker(game, encoding).as_bytes());
+    mt.item(result_marker(game, source).as_bytes());
     mt.finish();
     out.push(b'\n');
 }
 
 /// The termination marker to write: the game's own, else the Result tag's
 /// value when it is a result, else `*`.
-pub fn result_marker(game: &Game<'_>, encoding: Encoding) -> &'static str {
+pub fn result_marker(game: &Game<'_>, source: &GameText<'_>) -> &'static str {
     if let Some(r) = game.result() {
         return r.as_str();
     }
     game.tag("Result")
         .and_then(|t| {
-            pgnkit_pgn::GameResult::from_bytes(encoding.decode(&t.value()).trim().as_bytes())
+            pgnkit_pgn::GameResult::from_bytes(source.decode(&t.value()).trim().as_bytes())
         })
         .map_or("*", |r| r.as_str())
 }

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use shakmaty::{CastlingSide, File, Rank, Role, san::San};
+use shakmaty::{CastlingSide, File, Rank, Role, Square, san::San};
 
 use crate::language::{Language, LanguageSet};
 use crate::spoken;
@@ -351,6 +351,9 @@ impl MoveToken {
 /// [`ParseError`] when the text is empty, too long, or no move in any notation.
 #[inline]
 pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
+    if let Some(token) = parse_plain_san(text.as_bytes()) {
+        return Ok(token);
+    }
     // Plain SAN with at most a `+`/`#` suffix: shakmaty's parser alone (it
     // accepts only ASCII, so no separate ASCII check is needed).
     if let Ok(san) = San::from_ascii(text.as_bytes())
@@ -359,6 +362,107 @@ pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
         return Ok(token);
     }
     parse_other(text)
+}
+
+/// Parses the common shapes of plain ASCII SAN (`e4`, `Nf3`, `exd5`,
+/// `Nbd7`, `R1e2`, `Qxf7#`, `e8=Q+`, `O-O`), with at most a `+` or `#`
+/// after them, from bytes; `None` for anything else, including forms
+/// [`parse_move`] reads in other ways (`Nf3!`, `Ng1f3`, `e2-e4`, `Кf3`).
+///
+/// For what it accepts it gives exactly what [`parse_move`] gives, faster:
+/// a reader of English SAN tries it first and falls back to
+/// [`parse_move`].
+///
+/// ```
+/// use pgnkit_notation::{parse_move, parse_plain_san};
+///
+/// assert_eq!(parse_plain_san(b"Nbd7+"), parse_move("Nbd7+").ok());
+/// assert_eq!(parse_plain_san(b"Sf3"), None); // German: parse_move reads it
+/// ```
+#[inline]
+pub fn parse_plain_san(bytes: &[u8]) -> Option<MoveToken> {
+    let (suffix, body) = match bytes.split_last() {
+        Some((b'+', body)) => (Suffix::Check, body),
+        Some((b'#', body)) => (Suffix::Mate, body),
+        _ => (Suffix::None, bytes),
+    };
+    let mut token = MoveToken::new(Body::San(plain_san_body(body)?, false));
+    token.marks.set_suffix(suffix);
+    Some(token)
+}
+
+/// The SAN of `body` for the shapes [`parse_plain_san`] reads, as
+/// shakmaty's `San::from_ascii` would give it.
+#[inline]
+fn plain_san_body(body: &[u8]) -> Option<San> {
+    let file = |b: u8| File::from_char(char::from(b));
+    let rank = |b: u8| Rank::from_char(char::from(b));
+    let role = |b: u8| match b {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    };
+    let square = |f: u8, r: u8| Some(Square::from_coords(file(f)?, rank(r)?));
+    let normal = |role, file, rank, capture, to, promotion| San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    };
+    Some(match *body {
+        [f, r] => normal(Role::Pawn, None, None, false, square(f, r)?, None),
+        [b'O', b'-', b'O'] => San::Castle(CastlingSide::KingSide),
+        [b'O', b'-', b'O', b'-', b'O'] => San::Castle(CastlingSide::QueenSide),
+        [p, f, r] => normal(role(p)?, None, None, false, square(f, r)?, None),
+        [f, r, b'=', q] => normal(
+            Role::Pawn,
+            None,
+            None,
+            false,
+            square(f, r)?,
+            Some(promotion(q)?),
+        ),
+        [p, b'x', f, r] => match role(p) {
+            Some(role) => normal(role, None, None, true, square(f, r)?, None),
+            None => normal(Role::Pawn, Some(file(p)?), None, true, square(f, r)?, None),
+        },
+        [p, d, f, r] => {
+            let role = role(p)?;
+            let to = square(f, r)?;
+            match (file(d), rank(d)) {
+                (Some(d), _) => normal(role, Some(d), None, false, to, None),
+                (_, Some(d)) => normal(role, None, Some(d), false, to, None),
+                _ => return None,
+            }
+        }
+        [p, b'x', f, r, b'=', q] => normal(
+            Role::Pawn,
+            Some(file(p)?),
+            None,
+            true,
+            square(f, r)?,
+            Some(promotion(q)?),
+        ),
+        _ => return None,
+    })
+}
+
+/// A promotion letter of plain SAN (`=Q`); shakmaty also reads lowercase
+/// and `P`/`K`, which are left to it.
+#[inline]
+fn promotion(b: u8) -> Option<Role> {
+    match b {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        _ => None,
+    }
 }
 
 #[inline(never)]
@@ -871,6 +975,52 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every string of up to five characters over the letters of SAN (and
+    /// some that are not): where the fast reader gives a token, shakmaty's
+    /// parser gives the same SAN, and `parse_move` the same token.
+    #[test]
+    fn plain_san_agrees_with_shakmaty_on_every_short_string() {
+        const ALPHABET: &[u8] = b"NBRQKPOabeh1280x=-+#qZ@";
+        let mut accepted = 0usize;
+        let mut buf = Vec::with_capacity(6);
+        let n = ALPHABET.len();
+        for len in 1..=5u32 {
+            for mut code in 0..n.pow(len) {
+                buf.clear();
+                for _ in 0..len {
+                    buf.push(ALPHABET[code % n]);
+                    code /= n;
+                }
+                if let Some(token) = parse_plain_san(&buf) {
+                    accepted += 1;
+                    let Body::San(san, false) = token.body else {
+                        panic!("{buf:?}: not plain SAN");
+                    };
+                    assert_eq!(San::from_ascii(&buf).ok(), Some(san), "{buf:?}");
+                    let text = std::str::from_utf8(&buf).expect("ascii");
+                    assert_eq!(parse_general_or_shakmaty(text), Ok(token), "{text}");
+                }
+            }
+        }
+        // e4, Nf3, exd5, Nbd7, e8=Q, O-O ... with and without `+`/`#`.
+        assert!(accepted > 1_900, "{accepted}");
+        for six in [&b"exd8=Q"[..], b"axb1=N", b"O-O-O+", b"exd8=Q#"] {
+            let token = parse_plain_san(six).expect("plain SAN");
+            let text = std::str::from_utf8(six).expect("ascii");
+            assert_eq!(parse_general_or_shakmaty(text), Ok(token), "{text}");
+        }
+    }
+
+    /// `parse_move` without the fast reader.
+    fn parse_general_or_shakmaty(text: &str) -> Result<MoveToken, ParseError> {
+        if let Ok(san) = San::from_ascii(text.as_bytes())
+            && let Some(token) = token_from_san(san, text.as_bytes())
+        {
+            return Ok(token);
+        }
+        parse_other(text)
+    }
 
     #[test]
     fn ascii_fast_path_keeps_marks() {

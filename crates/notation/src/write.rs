@@ -232,6 +232,38 @@ pub fn write_move_after(pos: &Chess, m: &Move, after: &Chess, style: &Style, out
     }
 }
 
+/// [`write_move`] for a caller that goes on from the position after the
+/// move: writes `m` (legal in `pos`), plays it on `pos`, and reads the
+/// `+`/`#` mark from the new position, with no copy of the position.
+///
+/// ```
+/// use pgnkit_notation::{write_move_and_play, Notation, Style};
+/// use shakmaty::{Chess, Position, san::San};
+///
+/// let lan = Style::new(Notation::Lan, pgnkit_notation::Language::En);
+/// let mut pos = Chess::default();
+/// let mut out = String::new();
+/// for san in ["f3", "e5", "g4", "Qh4"] {
+///     let m = san.parse::<San>()?.to_move(&pos)?;
+///     write_move_and_play(&mut pos, m, &lan, &mut out);
+///     out.push(' ');
+/// }
+/// assert_eq!(out, "f2-f3 e7-e5 g2-g4 Qd8-h4# ");
+/// assert!(pos.is_checkmate());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_move_and_play(pos: &mut Chess, m: Move, style: &Style, out: &mut String) {
+    let marked = write_body(pos, &m, style, out);
+    pos.play_unchecked(m);
+    if marked && pos.is_check() {
+        out.push(if pos.legal_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+}
+
 /// Writes the move without its check mark; false when the notation has no
 /// check mark (UCI) or writes its own (spoken).
 fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {

@@ -91,6 +91,27 @@ impl<'a> GameText<'a> {
         self.encoding
     }
 
+    /// Decodes `bytes`, a slice of the game's own bytes (a token's text, a
+    /// comment, a tag's name or value), without validating it again. Bytes
+    /// from elsewhere (an unescaped copy of a value) are decoded on their
+    /// own.
+    pub fn decode<'b>(&self, bytes: &'b [u8]) -> Cow<'b, str>
+    where
+        'a: 'b,
+    {
+        if let Some(s) = self.utf8 {
+            // Where `bytes` starts in the game's text, if it is part of it.
+            let start = (bytes.as_ptr() as usize).wrapping_sub(s.as_ptr() as usize);
+            if let Some(part) = start
+                .checked_add(bytes.len())
+                .and_then(|end| s.get(start..end))
+            {
+                return Cow::Borrowed(part);
+            }
+        }
+        self.encoding.decode(bytes)
+    }
+
     /// The text of a token with `bytes` at `span` (absolute in the input).
     pub fn slice(&self, span: std::ops::Range<usize>, bytes: &'a [u8]) -> Cow<'a, str> {
         if let Some(s) = self.utf8 {
@@ -118,5 +139,21 @@ mod tests {
         assert_eq!(enc, Encoding::Windows1252 { first_invalid: 1 });
         assert_eq!(enc.decode(bytes), "Müller");
         assert_eq!(Encoding::detect("Müller".as_bytes()), Encoding::Utf8);
+    }
+
+    #[test]
+    fn decode_slices_the_validated_text_and_decodes_the_rest() {
+        let input = "[White \"Müller\"] 1. e4 { très bien } *".as_bytes();
+        let text = GameText::new(input, 0..input.len());
+        assert_eq!(text.encoding(), Encoding::Utf8);
+        let open = input.iter().position(|&b| b == b'{').expect("comment");
+        let comment = &input[open + 1..open + 13];
+        assert!(matches!(text.decode(comment), Cow::Borrowed(" très bien ")));
+        // Not part of the game: decoded on its own.
+        let other = b"Caf\xe9".to_vec();
+        assert_eq!(text.decode(&other), "Caf\u{FFFD}");
+        let latin1 = b"[White \"M\xfcller\"]";
+        let text = GameText::new(latin1, 0..latin1.len());
+        assert_eq!(text.decode(&latin1[8..14]), "Müller");
     }
 }
