@@ -121,15 +121,25 @@ impl Conversion {
     }
 
     /// The converted move of token `token`, if it was a replayed move.
+    #[inline]
     pub fn get(&self, token: usize) -> Option<ConvertedMove<'_>> {
         let slot = (*self.slots.get(token)?)?;
-        let range = |(a, b): (u32, u32)| a as usize..b as usize;
         Some(ConvertedMove {
-            text: self.text.get(range(slot.text)).unwrap_or_default(),
-            uci: self.uci.get(range(slot.uci)).unwrap_or_default(),
+            text: part(&self.text, slot.text),
+            uci: part(&self.uci, slot.uci),
             number: slot.number,
             white: slot.white,
         })
+    }
+}
+
+/// `s[a..b]`, cheaply when empty.
+#[inline]
+fn part(s: &str, (a, b): (u32, u32)) -> &str {
+    if a == b {
+        ""
+    } else {
+        s.get(a as usize..b as usize).unwrap_or_default()
     }
 }
 
@@ -139,7 +149,11 @@ fn to_u32(n: usize) -> u32 {
 
 /// Number of characters (not bytes) of UTF-8 text.
 fn width(text: &[u8]) -> usize {
-    text.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+    if text.len() < 16 {
+        text.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+    } else {
+        bytecount::num_chars(text)
+    }
 }
 
 /// A movetext writer that separates items with one space and wraps lines
@@ -179,15 +193,27 @@ impl<'o> Movetext<'o> {
     /// Writes `{text}` as one item, never broken; `text` must hold no `}`
     /// (see [`Movetext::comment_any`]).
     fn brace_comment(&mut self, text: &[u8]) {
-        let first = memchr::memchr2(b'\n', b'\r', text).unwrap_or(text.len());
-        self.separate(width(&text[..first]) + 2);
+        match memchr::memchr2(b'\n', b'\r', text) {
+            None => {
+                let w = width(text) + 2;
+                self.separate(w);
+                self.write_braced(text);
+                self.column += w;
+            }
+            Some(first) => {
+                self.separate(width(&text[..first]) + 2);
+                self.write_braced(text);
+                let last = memchr::memrchr2(b'\n', b'\r', text).unwrap_or(first);
+                self.column = width(&text[last + 1..]) + 1;
+            }
+        }
+    }
+
+    fn write_braced(&mut self, text: &[u8]) {
+        self.out.reserve(text.len() + 2);
         self.out.push(b'{');
         self.out.extend_from_slice(text);
         self.out.push(b'}');
-        match memchr::memrchr2(b'\n', b'\r', text) {
-            Some(last) => self.column = width(&text[last + 1..]) + 1,
-            None => self.column += width(text) + 2,
-        }
     }
 
     /// Writes a comment with any text: `{text}`, or, when the text holds a
