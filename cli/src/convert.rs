@@ -33,7 +33,7 @@ use shakmaty::{Chess, Color, Position};
 
 use self::export::{Conversion, Scratch, VerbatimPiece, Word};
 use crate::args::{Format, InputArgs};
-use crate::driver::{Driver, Progress};
+use crate::driver::{Buffers, Driver, Progress};
 use crate::input::{Chunk, Input};
 use crate::location::{Cursor, count_lines};
 use crate::output::OutputFile;
@@ -201,17 +201,17 @@ impl Visitor for Recorder<'_> {
 }
 
 /// Converts the games of one chunk.
-pub fn convert_chunk(chunk: &Chunk, config: &Config) -> ChunkOut {
+pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> ChunkOut {
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
     // Null moves are written `--` in every notation (UCI's `0000` would
     // read as a move number in PGN movetext).
-    let mut conversion = Conversion::default();
+    let mut conversion = Conversion::new(config.style.is_ascii());
     let mut scratch = Scratch::default();
     let mut fast = FastScratch::default();
     let mut out = ChunkOut {
-        out: Vec::with_capacity(chunk.range.len() + chunk.range.len() / 2),
+        out: buffers.take(chunk.range.len() + chunk.range.len() / 2),
         records: Vec::new(),
         diagnostics: Vec::new(),
         totals: Totals::default(),
@@ -836,6 +836,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         fast: std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_none_or(|v| v != "1"),
     };
     let driver = Driver::new(args.input.jobs)?;
+    let buffers = Buffers::default();
     let files: Vec<String> = if args.input.files.is_empty() {
         vec!["-".to_owned()]
     } else {
@@ -872,7 +873,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         let result = driver.run(
             input,
             &progress,
-            |chunk| convert_chunk(chunk, &config),
+            |chunk| convert_chunk(chunk, &config, &buffers),
             |chunk, chunk_out| {
                 bytes += chunk.range.len() as u64;
                 for mut l in chunk_out.diagnostics {
@@ -905,6 +906,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 lines_before += chunk_out.lines;
                 file_totals.add(&chunk_out.totals);
                 progress.games(file_totals.games);
+                buffers.give(chunk_out.out);
                 Ok(())
             },
         );

@@ -5,6 +5,7 @@
 //! pages of a mapped file are released once their chunk is done.
 
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -78,6 +79,35 @@ impl Driver {
             if let Some(e) = failed {
                 return Err(e.into());
             }
+        }
+    }
+}
+
+/// Output buffers handed back by the sink for the next chunks, so that a
+/// long run does not map and zero fresh pages for every chunk.
+#[derive(Default)]
+pub struct Buffers(Mutex<Vec<Vec<u8>>>);
+
+impl Buffers {
+    /// An empty buffer with room for at least `capacity` bytes.
+    pub fn take(&self, capacity: usize) -> Vec<u8> {
+        let mut buf = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut free| free.pop())
+            .unwrap_or_default();
+        buf.clear();
+        buf.reserve(capacity);
+        buf
+    }
+
+    /// Gives a buffer back (a few are kept).
+    pub fn give(&self, buf: Vec<u8>) {
+        if let Ok(mut free) = self.0.lock()
+            && free.len() < 64
+        {
+            free.push(buf);
         }
     }
 }

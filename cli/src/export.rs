@@ -37,6 +37,8 @@ pub const LINE_WIDTH: usize = 80;
 struct Slot {
     /// Byte range in [`Conversion::text`].
     text: (u32, u32),
+    /// Its width in characters.
+    width: u32,
     /// Byte range in [`Conversion::uci`] (empty when UCI is not kept).
     uci: (u32, u32),
     /// The full-move number of the move.
@@ -53,6 +55,8 @@ pub struct Conversion {
     text: String,
     uci: String,
     slots: Vec<Option<Slot>>,
+    /// Every written form is ASCII ([`Style::is_ascii`](pgnkit_notation::Style::is_ascii)).
+    ascii: bool,
 }
 
 /// One converted move, as [`Conversion::get`] gives it.
@@ -60,6 +64,8 @@ pub struct Conversion {
 pub struct ConvertedMove<'a> {
     /// The move in the target notation.
     pub text: &'a str,
+    /// Its width in characters.
+    pub width: usize,
     /// The move in UCI (empty unless asked for).
     pub uci: &'a str,
     /// Its full-move number.
@@ -69,6 +75,15 @@ pub struct ConvertedMove<'a> {
 }
 
 impl Conversion {
+    /// A conversion whose written forms are all ASCII when `ascii` (which
+    /// makes their widths cheap).
+    pub fn new(ascii: bool) -> Conversion {
+        Conversion {
+            ascii,
+            ..Conversion::default()
+        }
+    }
+
     /// Forgets every move and makes room for a game of `tokens` tokens.
     pub fn reset(&mut self, tokens: usize) {
         self.text.clear();
@@ -109,8 +124,15 @@ impl Conversion {
         number: u32,
         white: bool,
     ) {
+        let written = self.text.get(text_start..).unwrap_or_default();
+        let width = if self.ascii {
+            written.len()
+        } else {
+            written.chars().count()
+        };
         let slot = Slot {
             text: (to_u32(text_start), to_u32(self.text.len())),
+            width: to_u32(width),
             uci: (to_u32(uci_start), to_u32(self.uci.len())),
             number,
             white,
@@ -126,6 +148,7 @@ impl Conversion {
         let slot = (*self.slots.get(token)?)?;
         Some(ConvertedMove {
             text: part(&self.text, slot.text),
+            width: slot.width as usize,
             uci: part(&self.uci, slot.uci),
             number: slot.number,
             white: slot.white,
@@ -187,6 +210,23 @@ impl<'o> Movetext<'o> {
         let w = width(text);
         self.separate(w);
         self.out.extend_from_slice(text);
+        self.column += w;
+    }
+
+    /// Writes a move, after its number when `number` is given (`12. `,
+    /// `12... `): one item of `width` characters plus the number's.
+    pub fn move_item(&mut self, number: Option<(u32, &[u8])>, text: &str, width: usize) {
+        let number = number.map(|(n, dots)| (itoa_buf(n), dots));
+        let w = width
+            + number
+                .as_ref()
+                .map_or(0, |(digits, dots)| digits.as_slice().len() + dots.len());
+        self.separate(w);
+        if let Some((digits, dots)) = &number {
+            self.out.extend_from_slice(digits.as_slice());
+            self.out.extend_from_slice(dots);
+        }
+        self.out.extend_from_slice(text.as_bytes());
         self.column += w;
     }
 
@@ -256,12 +296,14 @@ impl<'o> Movetext<'o> {
 
 /// Appends `value` to `out` with `\` and `"` escaped.
 pub fn escape_tag_value(value: &str, out: &mut Vec<u8>) {
-    for &b in value.as_bytes() {
-        if b == b'\\' || b == b'"' {
-            out.push(b'\\');
-        }
-        out.push(b);
+    let mut rest = value.as_bytes();
+    while let Some(i) = memchr::memchr2(b'\\', b'"', rest) {
+        out.extend_from_slice(&rest[..i]);
+        out.push(b'\\');
+        out.push(rest[i]);
+        rest = &rest[i + 1..];
     }
+    out.extend_from_slice(rest);
 }
 
 /// The tags of `game` in export order: the seven-tag roster first (the
@@ -269,14 +311,19 @@ pub fn escape_tag_value(value: &str, out: &mut Vec<u8>) {
 /// (a stable sort: duplicates keep their input order).
 pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
     order.clear();
-    for name in SEVEN_TAG_ROSTER {
-        if let Some(i) = game.tags.iter().position(|t| t.name == name.as_bytes()) {
-            order.push(i);
+    // The first tag of each roster name, by roster place.
+    let mut first = [usize::MAX; SEVEN_TAG_ROSTER.len()];
+    for (i, tag) in game.tags.iter().enumerate() {
+        if let Some(place) = SEVEN_TAG_ROSTER.iter().position(|n| n.as_bytes() == tag.name)
+            && first[place] == usize::MAX
+        {
+            first[place] = i;
         }
     }
+    order.extend(first.iter().copied().filter(|&i| i != usize::MAX));
     let roster = order.len();
     for i in 0..game.tags.len() {
-        if !order[..roster].contains(&i) {
+        if !first.contains(&i) {
             order.push(i);
         }
     }
@@ -514,14 +561,14 @@ pub fn write_game(
         match t.kind {
             TokenKind::Word => {
                 if let Some(m) = moves.get(i) {
-                    item.clear();
-                    if m.white {
-                        push_number(item, m.number, b". ");
+                    let number = if m.white {
+                        Some((m.number, &b". "[..]))
                     } else if need_number {
-                        push_number(item, m.number, b"... ");
-                    }
-                    item.extend_from_slice(m.text.as_bytes());
-                    mt.item(item);
+                        Some((m.number, &b"... "[..]))
+                    } else {
+                        None
+                    };
+                    mt.move_item(number, m.text, m.width);
                     need_number = false;
                     if may_have_marks(t.text) {
                         let (nag, draw) = attached_marks(t.text, &source.decode(t.text));

@@ -103,6 +103,32 @@ impl Style {
         }
     }
 
+    /// Whether every move this style writes is ASCII (so that its width in
+    /// characters is its length in bytes).
+    ///
+    /// ```
+    /// use pgnkit_notation::{Language, Notation, Style};
+    ///
+    /// assert!(Style::new(Notation::Lan, Language::De).is_ascii());
+    /// assert!(!Style::new(Notation::San, Language::Ru).is_ascii());
+    /// assert!(!Style::new(Notation::Figurine, Language::En).is_ascii());
+    /// ```
+    pub fn is_ascii(&self) -> bool {
+        match self.notation {
+            Notation::Uci => true,
+            Notation::Figurine | Notation::Spoken => false,
+            Notation::San | Notation::Lan => [
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ]
+            .iter()
+            .all(|&r| self.language.letter(r).is_ascii()),
+        }
+    }
+
     /// Names accepted on the command line: `san`, `lan`, `uci`, `figurine`
     /// (also `fan`), `spoken`, and the preset `ru-scoresheet` (which ignores
     /// `language`). Case-insensitive; `None` for unknown names.
@@ -142,24 +168,39 @@ fn figurine(role: Role, color: Color) -> char {
     }
 }
 
+#[inline]
 fn push_square(sq: Square, out: &mut String) {
-    out.push(sq.file().char());
-    out.push(sq.rank().char());
+    push_ascii(b'a' + sq.file() as u8, out);
+    push_ascii(b'1' + sq.rank() as u8, out);
 }
 
+/// Pushes an ASCII byte (a file, a rank, a mark) without UTF-8 encoding.
+#[inline]
+fn push_ascii(b: u8, out: &mut String) {
+    out.push(char::from(b & 0x7f));
+}
+
+#[inline]
 fn push_piece(style: &Style, role: Role, color: Color, out: &mut String) {
     if style.notation == Notation::Figurine {
         out.push(figurine(role, color));
     } else {
-        out.push_str(style.language.letter(role));
+        match style.language.letter(role).as_bytes() {
+            [b] => push_ascii(*b, out),
+            _ => out.push_str(style.language.letter(role)),
+        }
     }
 }
 
+#[inline]
 fn push_capture(style: &Style, out: &mut String) {
-    out.push(match style.capture {
-        CaptureMark::X => 'x',
-        CaptureMark::Colon => ':',
-    });
+    push_ascii(
+        match style.capture {
+            CaptureMark::X => b'x',
+            CaptureMark::Colon => b':',
+        },
+        out,
+    );
 }
 
 fn push_castle(style: &Style, king_side: bool, out: &mut String) {
@@ -341,23 +382,32 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
         Notation::Lan => match *m {
             Move::Castle { king, rook } => push_castle(style, rook.file() > king.file(), out),
             Move::Put { .. } => out.push_str("--"),
-            Move::Normal { .. } | Move::EnPassant { .. } => {
-                let role = m.role();
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                out.reserve(8);
                 if role != Role::Pawn {
                     push_piece(style, role, color, out);
                 }
-                if let Some(from) = m.from() {
-                    push_square(from, out);
-                }
-                if m.is_capture() {
+                push_square(from, out);
+                if capture.is_some() {
                     push_capture(style, out);
                 } else {
-                    out.push('-');
+                    push_ascii(b'-', out);
                 }
-                push_square(m.to(), out);
-                if let Some(p) = m.promotion() {
+                push_square(to, out);
+                if let Some(p) = promotion {
                     push_promotion(style, p, color, out);
                 }
+            }
+            Move::EnPassant { from, to } => {
+                push_square(from, out);
+                push_capture(style, out);
+                push_square(to, out);
             }
         },
     }
