@@ -265,9 +265,12 @@ fn fast_san(pos: &Chess, san: San) -> Option<Move> {
         if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
             continue;
         }
-        let blockers = *blockers.get_or_insert_with(|| slider_blockers(pos, king));
-        if blockers.contains(from) && !attacks::aligned(from, to, king) {
-            continue;
+        // Only a piece on a line with its king can be pinned.
+        if !attacks::ray(king, from).is_empty() {
+            let blockers = *blockers.get_or_insert_with(|| slider_blockers(pos, king));
+            if blockers.contains(from) && !attacks::aligned(from, to, king) {
+                continue;
+            }
         }
         if found.is_some() {
             return None;
@@ -301,10 +304,15 @@ impl MoveToken {
     /// [`ResolveError`] when no move, or more than one, fits.
     #[inline(always)]
     pub fn resolve(&self, pos: &Chess, lang: Language) -> Result<Move, ResolveError> {
-        if let (Body::San(san, _), Language::En) = (self.body, lang)
-            && let Some(m) = fast_san(pos, san)
-        {
-            return Ok(m);
+        if let (Body::San(san, _), Language::En) = (self.body, lang) {
+            if let Some(m) = fast_san(pos, san) {
+                return Ok(m);
+            }
+            // Check evasions, castling, en passant: shakmaty's own reading,
+            // which is what the general path tries first for English SAN.
+            if let Ok(m) = san.to_move(pos) {
+                return Ok(m);
+            }
         }
         self.resolve_general(pos, lang)
     }

@@ -18,7 +18,9 @@
 //! letters, `:` for captures, `0-0` castling and FIDE-style promotion
 //! without `=` (`e8Ф`).
 
-use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square, san::San};
+use shakmaty::{
+    CastlingMode, Chess, Color, File, Move, Position, Role, Square, attacks, san::San,
+};
 
 use crate::language::Language;
 
@@ -265,12 +267,26 @@ pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
 /// ```
 pub fn write_move_after(pos: &Chess, m: &Move, after: &Chess, style: &Style, out: &mut String) {
     if write_body(pos, m, style, out) && after.is_check() {
-        out.push(if after.legal_moves().is_empty() {
-            '#'
-        } else {
-            '+'
-        });
+        out.push(if has_evasion(after) { '+' } else { '#' });
     }
+}
+
+/// Whether the side to move, in check, has a legal move: quick when its
+/// king can step out of check, else by generating the moves.
+fn has_evasion(pos: &Chess) -> bool {
+    let board = pos.board();
+    let turn = pos.turn();
+    if let Some(king) = board.king_of(turn) {
+        let occupied = board.occupied().without(king);
+        let steps = attacks::king_attacks(king) & !board.by_color(turn);
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !turn, occupied).is_empty())
+        {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
 }
 
 /// [`write_move`] for a caller that goes on from the position after the
@@ -297,11 +313,7 @@ pub fn write_move_and_play(pos: &mut Chess, m: Move, style: &Style, out: &mut St
     let marked = write_body(pos, &m, style, out);
     pos.play_unchecked(m);
     if marked && pos.is_check() {
-        out.push(if pos.legal_moves().is_empty() {
-            '#'
-        } else {
-            '+'
-        });
+        out.push(if has_evasion(pos) { '+' } else { '#' });
     }
 }
 
