@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use pgnkit_notation::{
-    Language, MoveToken, Notation, Style, parse_move, parse_plain_san, write_move,
-    write_move_after, write_move_and_play,
+    Language, Line, MoveToken, Notation, Style, parse_move, parse_plain_san, write_move,
+    write_move_after,
 };
 use pgnkit_pgn::{Game, Reader, Token, TokenKind};
 use pgnkit_replay::outcome;
@@ -237,13 +237,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
         if config.fast
             && config.format == OutputFormat::Pgn
             && config.options.language.is_none_or(|l| l == Language::En)
-            && let Some(plies) = fast_game(
-                &game,
-                &text,
-                &config.style,
-                &mut conversion,
-                &mut fast,
-            )
+            && let Some(plies) = fast_game(&game, &text, &config.style, &mut conversion, &mut fast)
         {
             out.totals.games += 1;
             out.totals.plies += u64::from(plies);
@@ -298,10 +292,10 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
 
 /// A line being replayed by [`fast_game`].
 struct FastLine {
-    pos: Chess,
+    line: Line,
     /// The position before the line's last move (valid when `has_before`),
     /// kept only when a variation follows that move.
-    before: Chess,
+    before: Line,
     has_before: bool,
 }
 
@@ -339,9 +333,10 @@ fn fast_game(
     }
     let lines = &mut scratch.lines;
     lines.clear();
+    let start = Line::new(Chess::default());
     lines.push(FastLine {
-        pos: Chess::default(),
-        before: Chess::default(),
+        line: start.clone(),
+        before: start,
         has_before: false,
     });
     let main = &mut scratch.main;
@@ -356,19 +351,20 @@ fn fast_game(
                 };
                 let depth = lines.len() - 1;
                 let line = lines.last_mut()?;
-                let m = mt.resolve(&line.pos, Language::En).ok()?;
+                let m = line.line.resolve(&mt, Language::En).ok()?;
                 line.has_before = variation_follows(&game.tokens, index);
                 if line.has_before {
-                    line.before.clone_from(&line.pos);
+                    line.before.clone_from(&line.line);
                 }
-                let number = line.pos.fullmoves().get();
-                let white = line.pos.turn() == Color::White;
+                let pos = line.line.position();
+                let number = pos.fullmoves().get();
+                let white = pos.turn() == Color::White;
                 let text_start = conversion.text_buffer().len();
-                write_move_and_play(&mut line.pos, m, style, conversion.text_buffer());
+                line.line.write_and_play(m, style, conversion.text_buffer());
                 conversion.record(index, text_start, 0, number, white);
                 if depth == 0 {
                     main.push(m);
-                    max_clock = max_clock.max(line.pos.halfmoves());
+                    max_clock = max_clock.max(line.line.position().halfmoves());
                 }
             }
             TokenKind::OpenVariation => {
@@ -378,7 +374,7 @@ fn fast_game(
                 }
                 let start = parent.before.clone();
                 lines.push(FastLine {
-                    pos: start.clone(),
+                    line: start.clone(),
                     before: start,
                     has_before: false,
                 });
@@ -395,7 +391,7 @@ fn fast_game(
     if lines.len() != 1 {
         return None;
     }
-    let end = &lines.first()?.pos;
+    let end = lines.first()?.line.position();
     // What the record says, read as the full replay reads it.
     let recorded = match game.tag("Result") {
         Some(tag) => std::str::from_utf8(&tag.value())

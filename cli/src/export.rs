@@ -314,7 +314,9 @@ pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
     // The first tag of each roster name, by roster place.
     let mut first = [usize::MAX; SEVEN_TAG_ROSTER.len()];
     for (i, tag) in game.tags.iter().enumerate() {
-        if let Some(place) = SEVEN_TAG_ROSTER.iter().position(|n| n.as_bytes() == tag.name)
+        if let Some(place) = SEVEN_TAG_ROSTER
+            .iter()
+            .position(|n| n.as_bytes() == tag.name)
             && first[place] == usize::MAX
         {
             first[place] = i;

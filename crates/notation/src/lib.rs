@@ -5,6 +5,7 @@
 //! - [`read`]: resolving a token to exactly one legal move under a [`Language`].
 //! - [`write`](mod@write): rendering a move in a [`Style`] (SAN, LAN, UCI, figurine, spoken).
 //! - [`language`]: piece letters of 30 languages, as data.
+//! - [`line`]: reading and writing move after move along a line of play.
 //! - [`detect`]: choosing a game's language by replaying it.
 //!
 //! ```
@@ -33,6 +34,7 @@
 
 pub mod detect;
 pub mod language;
+pub mod line;
 pub mod read;
 pub mod spoken;
 pub mod token;
@@ -40,6 +42,7 @@ pub mod write;
 
 pub use detect::{Detection, detect_language};
 pub use language::{Language, LanguageSet};
+pub use line::Line;
 pub use read::{ReadError, ResolveError, read_move};
 pub use token::{
     Annotation, MoveToken, ParseError, Suffix, parse_annotation, parse_move, parse_plain_san,

@@ -155,7 +155,7 @@ fn slider_blockers(pos: &Chess, king: Square) -> Bitboard {
 /// move (the caller then takes the general path, which gives the same
 /// answer or the precise error).
 #[inline]
-fn fast_san(pos: &Chess, san: San) -> Option<Move> {
+fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Move> {
     let San::Normal {
         role,
         file,
@@ -179,7 +179,7 @@ fn fast_san(pos: &Chess, san: San) -> Option<Move> {
     }
     let king = board.king_of(turn)?;
     let occupied = board.occupied();
-    if !board.attacks_to(king, !turn, occupied).is_empty() {
+    if in_check.unwrap_or_else(|| !board.attacks_to(king, !turn, occupied).is_empty()) {
         return None;
     }
     let ours = |r: Role| board.by_piece(r.of(turn));
@@ -304,8 +304,20 @@ impl MoveToken {
     /// [`ResolveError`] when no move, or more than one, fits.
     #[inline(always)]
     pub fn resolve(&self, pos: &Chess, lang: Language) -> Result<Move, ResolveError> {
+        self.resolve_known(pos, None, lang)
+    }
+
+    /// [`MoveToken::resolve`] where whether the side to move is in check
+    /// may already be known.
+    #[inline]
+    pub(crate) fn resolve_known(
+        &self,
+        pos: &Chess,
+        in_check: Option<bool>,
+        lang: Language,
+    ) -> Result<Move, ResolveError> {
         if let (Body::San(san, _), Language::En) = (self.body, lang) {
-            if let Some(m) = fast_san(pos, san) {
+            if let Some(m) = fast_san(pos, san, in_check) {
                 return Ok(m);
             }
             // Check evasions, castling, en passant: shakmaty's own reading,
@@ -322,7 +334,7 @@ impl MoveToken {
         match self.body {
             Body::San(san, _) => {
                 if lang == Language::En || self.letters_mean_english(san, lang) {
-                    if let Some(m) = fast_san(pos, san) {
+                    if let Some(m) = fast_san(pos, san, None) {
                         return Ok(m);
                     }
                     if let Ok(m) = san.to_move(pos) {

@@ -18,9 +18,7 @@
 //! letters, `:` for captures, `0-0` castling and FIDE-style promotion
 //! without `=` (`e8Ф`).
 
-use shakmaty::{
-    CastlingMode, Chess, Color, File, Move, Position, Role, Square, attacks, san::San,
-};
+use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square, attacks, san::San};
 
 use crate::language::Language;
 
@@ -310,11 +308,28 @@ fn has_evasion(pos: &Chess) -> bool {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_move_and_play(pos: &mut Chess, m: Move, style: &Style, out: &mut String) {
+    write_and_play(pos, m, style, out);
+}
+
+/// [`write_move_and_play`], saying whether the move gave check (`None`
+/// when the notation has no check mark and it was not looked at).
+#[inline]
+pub(crate) fn write_and_play(
+    pos: &mut Chess,
+    m: Move,
+    style: &Style,
+    out: &mut String,
+) -> Option<bool> {
     let marked = write_body(pos, &m, style, out);
     pos.play_unchecked(m);
-    if marked && pos.is_check() {
+    if !marked {
+        return None;
+    }
+    let check = pos.is_check();
+    if check {
         out.push(if has_evasion(pos) { '+' } else { '#' });
     }
+    Some(check)
 }
 
 /// Writes the move without its check mark; false when the notation has no

@@ -1,0 +1,84 @@
+//! Following a line of play: reading each move and writing it while the
+//! position moves on.
+//!
+//! A converter reads a move, writes it in another notation and plays it,
+//! move after move. Reading needs to know whether the side to move is in
+//! check; writing the previous move needed the same thing for its `+`/`#`.
+//! A [`Line`] keeps the position and that fact together, so each position
+//! is looked at once.
+//!
+//! ```
+//! use pgnkit_notation::{parse_move, Language, Line, Notation, Style};
+//! use shakmaty::Chess;
+//!
+//! let lan = Style::new(Notation::Lan, Language::En);
+//! let mut line = Line::new(Chess::default());
+//! let mut out = String::new();
+//! for word in ["f3", "e5", "g4", "Qh4#"] {
+//!     let m = line.resolve(&parse_move(word)?, Language::En)?;
+//!     line.write_and_play(m, &lan, &mut out);
+//!     out.push(' ');
+//! }
+//! assert_eq!(out, "f2-f3 e7-e5 g2-g4 Qd8-h4# ");
+//! assert!(line.in_check());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::language::Language;
+use crate::read::ResolveError;
+use crate::token::MoveToken;
+use crate::write::{Style, write_and_play};
+
+/// A position reached along a line of play, with whether its side to move
+/// is in check.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pos: Chess,
+    in_check: bool,
+}
+
+impl Line {
+    /// A line starting at `pos`.
+    pub fn new(pos: Chess) -> Line {
+        let in_check = pos.is_check();
+        Line { pos, in_check }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// Resolves `token` in the current position, as
+    /// [`MoveToken::resolve`] does.
+    ///
+    /// # Errors
+    /// As [`MoveToken::resolve`].
+    #[inline]
+    pub fn resolve(&self, token: &MoveToken, lang: Language) -> Result<Move, ResolveError> {
+        token.resolve_known(&self.pos, Some(self.in_check), lang)
+    }
+
+    /// Writes `m` (legal here) in `style` to `out`, as
+    /// [`write_move`](crate::write_move) does, and plays it.
+    #[inline]
+    pub fn write_and_play(&mut self, m: Move, style: &Style, out: &mut String) {
+        self.in_check = match write_and_play(&mut self.pos, m, style, out) {
+            Some(check) => check,
+            None => self.pos.is_check(),
+        };
+    }
+
+    /// Plays `m` (legal here).
+    pub fn play(&mut self, m: Move) {
+        self.pos.play_unchecked(m);
+        self.in_check = self.pos.is_check();
+    }
+}
