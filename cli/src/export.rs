@@ -538,8 +538,15 @@ pub fn write_game(
             out.push(b'\n');
         }
     }
-    tag_order(game, &mut scratch.order);
-    for &i in &scratch.order {
+    write_tags(out, game, source, &mut scratch.order);
+    write_movetext(out, input, game, source, moves, &mut scratch.item, first_tag);
+}
+
+/// Writes the tag section in export order, and the empty line after it.
+#[inline(never)]
+fn write_tags(out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>, order: &mut Vec<usize>) {
+    tag_order(game, order);
+    for &i in order.iter() {
         let Some(tag) = game.tags.get(i) else {
             continue;
         };
@@ -552,8 +559,19 @@ pub fn write_game(
     if !game.tags.is_empty() {
         out.push(b'\n');
     }
+}
 
-    let item = &mut scratch.item;
+/// Writes the movetext, wrapped, with the termination marker.
+#[inline(never)]
+fn write_movetext(
+    out: &mut Vec<u8>,
+    input: &[u8],
+    game: &Game<'_>,
+    source: &GameText<'_>,
+    moves: &Conversion,
+    item: &mut Vec<u8>,
+    first_tag: usize,
+) {
     let mut mt = Movetext::new(out);
     let mut depth = 0usize;
     let mut need_number = true;
