@@ -539,7 +539,15 @@ pub fn write_game(
         }
     }
     write_tags(out, game, source, &mut scratch.order);
-    write_movetext(out, input, game, source, moves, &mut scratch.item, first_tag);
+    write_movetext(
+        out,
+        input,
+        game,
+        source,
+        moves,
+        &mut scratch.item,
+        first_tag,
+    );
 }
 
 /// Writes the tag section in export order, and the empty line after it.

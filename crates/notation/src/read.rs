@@ -133,7 +133,7 @@ impl Query {
 
 /// Pieces of the side to move that alone stand between their king and an
 /// enemy slider (as shakmaty computes them for legality).
-fn slider_blockers(pos: &Chess, king: Square) -> Bitboard {
+pub(crate) fn slider_blockers(pos: &Chess, king: Square) -> Bitboard {
     let board = pos.board();
     let them = board.by_color(!pos.turn());
     let snipers = ((attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())

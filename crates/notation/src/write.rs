@@ -18,7 +18,9 @@
 //! letters, `:` for captures, `0-0` castling and FIDE-style promotion
 //! without `=` (`e8Ф`).
 
-use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square, attacks, san::San};
+use shakmaty::{
+    CastlingMode, Chess, Color, File, Move, MoveList, Position, Role, Square, attacks, san::San,
+};
 
 use crate::language::Language;
 
@@ -332,6 +334,64 @@ pub(crate) fn write_and_play(
     Some(check)
 }
 
+/// The SAN of `m` (legal in `pos`), as `San::from_move` gives it.
+///
+/// Only a knight, bishop, rook or queen move can need a disambiguating
+/// file or rank, and only when another piece of its kind attacks the
+/// destination: then the other pieces that may legally go there are
+/// found without generating moves (pinned pieces left out), unless the
+/// side to move is in check, where shakmaty generates the evasions.
+fn san_of(pos: &Chess, m: &Move) -> San {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = *m
+    else {
+        return San::disambiguate(*m, &MoveList::new());
+    };
+    let board = pos.board();
+    let turn = pos.turn();
+    let occupied = board.occupied();
+    let reach = match role {
+        Role::Pawn | Role::King => return San::disambiguate(*m, &MoveList::new()),
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+    };
+    let others = (reach & board.by_piece(role.of(turn))).without(from);
+    if others.is_empty() {
+        return San::disambiguate(*m, &MoveList::new());
+    }
+    let Some(king) = board.king_of(turn) else {
+        return San::from_move(pos, *m);
+    };
+    if !board.attacks_to(king, !turn, occupied).is_empty() {
+        return San::from_move(pos, *m);
+    }
+    let pinned = crate::read::slider_blockers(pos, king);
+    let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
+    for other in others {
+        if pinned.contains(other) && !attacks::aligned(other, to, king) {
+            continue;
+        }
+        ambiguous = true;
+        same_file |= other.file() == from.file();
+        same_rank |= other.rank() == from.rank();
+    }
+    San::Normal {
+        role,
+        file: (ambiguous && (!same_file || same_rank)).then(|| from.file()),
+        rank: same_file.then(|| from.rank()),
+        capture: capture.is_some(),
+        to,
+        promotion,
+    }
+}
+
 /// Writes the move without its check mark; false when the notation has no
 /// check mark (UCI) or writes its own (spoken).
 fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
@@ -377,7 +437,7 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             crate::spoken::write(pos, m, style.language, out);
             return false;
         }
-        Notation::San | Notation::Figurine => match San::from_move(pos, *m) {
+        Notation::San | Notation::Figurine => match san_of(pos, m) {
             San::Normal {
                 role,
                 file,

@@ -37,5 +37,8 @@ fn line_agrees_with_resolve_and_write_move_on_real_games() {
             checks += usize::from(ply.pos.is_check());
         }
     }
-    assert!(plies > 100_000 && checks > 5_000, "{plies} plies, {checks} checks");
+    assert!(
+        plies > 100_000 && checks > 5_000,
+        "{plies} plies, {checks} checks"
+    );
 }
