@@ -51,6 +51,11 @@ impl Line {
         &self.pos
     }
 
+    /// The current position, taken out of the line.
+    pub fn into_position(self) -> Chess {
+        self.pos
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.in_check

@@ -10,7 +10,8 @@
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, MoveToken, ResolveError, Suffix, parse_annotation, parse_move,
+    Annotation, Language, Line as Play, MoveToken, ResolveError, Suffix, parse_annotation,
+    parse_move,
 };
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
@@ -138,9 +139,9 @@ struct Pending<'a> {
 
 struct Line {
     /// `None` once an error made the position unknown.
-    pos: Option<Chess>,
+    pos: Option<Play>,
     /// The position before the last move (a variation starts there).
-    before: Option<Chess>,
+    before: Option<Play>,
     ply: u32,
     depth: u32,
     /// Checkmate or stalemate reached in this line: (status, ply).
@@ -154,7 +155,7 @@ struct Line {
 }
 
 impl Line {
-    fn new(pos: Option<Chess>, ply: u32, depth: u32) -> Line {
+    fn new(pos: Option<Play>, ply: u32, depth: u32) -> Line {
         Line {
             pos,
             before: None,
@@ -188,7 +189,7 @@ pub fn replay_movetext<V: Visitor>(
         ended: None,
     };
     pass.tracker.reserve(game.tokens.len());
-    let mut lines: Vec<Line> = vec![Line::new(Some(start.clone()), 0, 0)];
+    let mut lines: Vec<Line> = vec![Line::new(Some(Play::new(start.clone())), 0, 0)];
     let mut pending: Option<Pending<'_>> = None;
 
     for (index, token) in game.tokens.iter().enumerate() {
@@ -231,7 +232,7 @@ pub fn replay_movetext<V: Visitor>(
                     pass.main_tokens.push(index);
                 }
                 let need_before = V::WANTS_POSITIONS || variation_follows(&game.tokens, index);
-                let Some(pos) = line.pos.as_mut() else {
+                let Some(play) = line.pos.as_mut() else {
                     flush(&mut previous, &mut pass.diagnostics, None);
                     line.skipped += 1;
                     line.before = None;
@@ -239,19 +240,22 @@ pub fn replay_movetext<V: Visitor>(
                 };
                 let variation = line.depth > 0;
                 let ply = line.ply + 1;
-                let side = pos.turn();
-                let move_number = pos.fullmoves().get();
+                let side = play.position().turn();
+                let move_number = play.position().fullmoves().get();
                 // A null move (`--`, `Z0`): the side to move passes, as in
                 // analysis. Legal unless the side to move is in check.
                 if parsed.as_ref().is_ok_and(MoveToken::is_null)
-                    && !pos.is_check()
-                    && let Some(passed) = pass_turn(pos)
+                    && !play.in_check()
+                    && let Some(passed) = pass_turn(play.position())
                 {
-                    flush(&mut previous, &mut pass.diagnostics, Some(pos));
-                    *pos = passed;
+                    flush(&mut previous, &mut pass.diagnostics, Some(play.position()));
+                    *play = Play::new(passed);
                     if line.depth == 0 {
-                        pass.tracker
-                            .push_key(crate::outcome::position_key(pos), pos, ply);
+                        pass.tracker.push_key(
+                            crate::outcome::position_key(play.position()),
+                            play.position(),
+                            ply,
+                        );
                         pass.plies = ply;
                     }
                     line.before = None;
@@ -259,7 +263,7 @@ pub fn replay_movetext<V: Visitor>(
                     continue;
                 }
                 let outcome = match &parsed {
-                    Ok(mt) => mt.resolve(pos, lang).map_err(Some),
+                    Ok(mt) => play.resolve(mt, lang).map_err(Some),
                     Err(_) => Err(None),
                 };
                 match outcome {
@@ -269,29 +273,31 @@ pub fn replay_movetext<V: Visitor>(
                         }
                         flush(&mut previous, &mut pass.diagnostics, None);
                         let mt = parsed.as_ref().ok();
-                        let step =
-                            (line.depth == 0).then(|| KeyStep::new(pos, pass.tracker.key(), m));
-                        let before = need_before.then(|| pos.clone());
-                        pos.play_unchecked(m);
-                        let key = step.map(|step| pass.tracker.push_step(step, pos, ply));
+                        let step = (line.depth == 0)
+                            .then(|| KeyStep::new(play.position(), pass.tracker.key(), m));
+                        let before = need_before.then(|| play.clone());
+                        play.play(m);
+                        let key =
+                            step.map(|step| pass.tracker.push_step(step, play.position(), ply));
                         if let Some(before) = before.as_ref() {
                             visitor.on_move(&MoveEvent {
                                 token: index,
-                                before,
+                                before: before.position(),
                                 played: m,
-                                after: pos,
+                                after: play.position(),
                                 ply,
                                 depth: line.depth,
                                 key,
                             });
                         }
-                        let check = pos.is_check();
+                        let check = play.in_check();
                         // Mate is decided lazily: most checks are followed by a move.
                         let mate = if check { None } else { Some(false) };
                         let written = mt.map_or(Suffix::None, MoveToken::suffix);
                         // Only `++` needs to know about double check.
-                        let double =
-                            check && written == Suffix::DoubleCheck && pos.checkers().count() > 1;
+                        let double = check
+                            && written == Suffix::DoubleCheck
+                            && play.position().checkers().count() > 1;
                         pending = Some(Pending {
                             token: index,
                             text: token.text,
@@ -316,7 +322,7 @@ pub fn replay_movetext<V: Visitor>(
                         line.ply = ply;
                     }
                     Err(err) => {
-                        flush(&mut previous, &mut pass.diagnostics, Some(pos));
+                        flush(&mut previous, &mut pass.diagnostics, Some(play.position()));
                         let mut d = match (&parsed, err) {
                             (Err(parse_error), _) => Diagnostic::new(
                                 Code::UnparsableMove,
@@ -330,8 +336,8 @@ pub fn replay_movetext<V: Visitor>(
                                     other => format!("`{text}` is not a move: {other}"),
                                 },
                             ),
-                            _ if is_game_over(pos) => {
-                                let what = if pos.is_check() {
+                            _ if is_game_over(play.position()) => {
+                                let what = if play.in_check() {
                                     "checkmate"
                                 } else {
                                     "stalemate"
@@ -348,7 +354,9 @@ pub fn replay_movetext<V: Visitor>(
                             (_, Some(ResolveError::Ambiguous(candidates))) => {
                                 let names: Vec<String> = candidates
                                     .iter()
-                                    .map(|c| SanPlus::from_move(pos.clone(), *c).to_string())
+                                    .map(|c| {
+                                        SanPlus::from_move(play.position().clone(), *c).to_string()
+                                    })
                                     .collect();
                                 let mut d = Diagnostic::new(
                                     Code::AmbiguousMove,
@@ -387,7 +395,7 @@ pub fn replay_movetext<V: Visitor>(
                         if line.depth == 0 && pass.failure.is_none() {
                             pass.failure = Some(Failure {
                                 token: index,
-                                position: pos.clone(),
+                                position: play.position().clone(),
                                 ply,
                                 diagnostic: at,
                                 resolvable_elsewhere,
@@ -408,7 +416,7 @@ pub fn replay_movetext<V: Visitor>(
                 let Some(line) = lines.last_mut() else {
                     continue;
                 };
-                let Some(pos) = line.pos.as_ref() else {
+                let Some(pos) = line.pos.as_ref().map(Play::position) else {
                     continue;
                 };
                 let expected = pos.fullmoves().get();
@@ -470,8 +478,8 @@ pub fn replay_movetext<V: Visitor>(
         finish_line(&line, &mut pass.diagnostics);
         if line.depth == 0 {
             pass.ended = line.ended;
-            if let Some(pos) = line.pos {
-                pass.final_position = pos;
+            if let Some(play) = line.pos {
+                pass.final_position = play.into_position();
             } else if let Some(f) = &pass.failure {
                 pass.final_position = f.position.clone();
             }
@@ -526,7 +534,9 @@ fn is_uci(text: &str) -> bool {
 
 /// The position of the innermost line, if known.
 fn current(lines: &[Line]) -> Option<&Chess> {
-    lines.last().and_then(|l| l.pos.as_ref())
+    lines
+        .last()
+        .and_then(|l| l.pos.as_ref().map(Play::position))
 }
 
 /// Judges the check or mate mark of the pending move. `pos` is the position
