@@ -149,8 +149,8 @@ pub(crate) fn slider_blockers(pos: &Chess, king: Square) -> Bitboard {
     blockers
 }
 
-/// The move `san.to_move(pos)` returns, for the common cases (no check, no
-/// en passant, no castling), found without building a move list; `None`
+/// The move `san.to_move(pos)` returns, for the common cases (no en
+/// passant, no castling), found without building a move list; `None`
 /// when the case is not handled here or the SAN is not exactly one legal
 /// move (the caller then takes the general path, which gives the same
 /// answer or the precise error).
@@ -179,7 +179,19 @@ fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Move> {
     }
     let king = board.king_of(turn)?;
     let occupied = board.occupied();
-    if in_check.unwrap_or_else(|| !board.attacks_to(king, !turn, occupied).is_empty()) {
+    let checkers = match in_check {
+        Some(false) => Bitboard(0),
+        _ => board.attacks_to(king, !turn, occupied),
+    };
+    // Out of check, any destination; in single check, a piece other than
+    // the king must capture the checker or step between; in double check
+    // only the king moves.
+    let evasion = match checkers.single_square() {
+        _ if checkers.is_empty() => !Bitboard(0),
+        Some(checker) => attacks::between(king, checker).with(checker),
+        None => Bitboard(0),
+    };
+    if role != Role::King && !evasion.contains(to) {
         return None;
     }
     let ours = |r: Role| board.by_piece(r.of(turn));
