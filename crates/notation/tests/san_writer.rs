@@ -1,5 +1,5 @@
 //! The SAN writer agrees with shakmaty's `SanPlus::from_move` for every
-//! legal move of every position of the test games: same disambiguation
+//! legal move of every position of every 6th test game: same disambiguation
 //! (file, rank, both, none; pinned pieces do not count), same check and
 //! mate marks.
 
@@ -15,8 +15,8 @@ fn san_of_every_legal_move_matches_shakmaty() {
     let (mut moves, mut disambiguated) = (0usize, 0usize);
     let mut out = String::new();
     for (g, game) in games.iter().enumerate() {
-        // Every position of every 3rd game: about a third of the positions.
-        if g % 3 != 0 {
+        // Every position of every 6th game.
+        if g % 6 != 0 {
             continue;
         }
         for ply in &game.plies {
