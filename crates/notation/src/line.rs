@@ -29,7 +29,7 @@ use shakmaty::{Chess, Move, Position};
 use crate::language::Language;
 use crate::read::ResolveError;
 use crate::token::MoveToken;
-use crate::write::{Style, write_and_play};
+use crate::write::{Style, has_evasion, write_and_play};
 
 /// A position reached along a line of play, with whether its side to move
 /// is in check.
@@ -59,6 +59,12 @@ impl Line {
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.in_check
+    }
+
+    /// Whether the side to move is checkmated (quick when its king can
+    /// step out of check).
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check && !has_evasion(&self.pos)
     }
 
     /// Resolves `token` in the current position, as

@@ -273,7 +273,7 @@ pub fn write_move_after(pos: &Chess, m: &Move, after: &Chess, style: &Style, out
 
 /// Whether the side to move, in check, has a legal move: quick when its
 /// king can step out of check, else by generating the moves.
-fn has_evasion(pos: &Chess) -> bool {
+pub(crate) fn has_evasion(pos: &Chess) -> bool {
     let board = pos.board();
     let turn = pos.turn();
     if let Some(king) = board.king_of(turn) {

@@ -248,7 +248,7 @@ pub fn replay_movetext<V: Visitor>(
                     && !play.in_check()
                     && let Some(passed) = pass_turn(play.position())
                 {
-                    flush(&mut previous, &mut pass.diagnostics, Some(play.position()));
+                    flush(&mut previous, &mut pass.diagnostics, Some(play));
                     *play = Play::new(passed);
                     if line.depth == 0 {
                         pass.tracker.push_key(
@@ -318,11 +318,14 @@ pub fn replay_movetext<V: Visitor>(
                             });
                             pass.plies = ply;
                         }
-                        line.before = before;
+                        // (Most moves keep no position before them: no copy then.)
+                        if before.is_some() || line.before.is_some() {
+                            line.before = before;
+                        }
                         line.ply = ply;
                     }
                     Err(err) => {
-                        flush(&mut previous, &mut pass.diagnostics, Some(play.position()));
+                        flush(&mut previous, &mut pass.diagnostics, Some(play));
                         let mut d = match (&parsed, err) {
                             (Err(parse_error), _) => Diagnostic::new(
                                 Code::UnparsableMove,
@@ -533,10 +536,8 @@ fn is_uci(text: &str) -> bool {
 }
 
 /// The position of the innermost line, if known.
-fn current(lines: &[Line]) -> Option<&Chess> {
-    lines
-        .last()
-        .and_then(|l| l.pos.as_ref().map(Play::position))
+fn current(lines: &[Line]) -> Option<&Play> {
+    lines.last().and_then(|l| l.pos.as_ref())
 }
 
 /// Judges the check or mate mark of the pending move. `pos` is the position
@@ -544,12 +545,10 @@ fn current(lines: &[Line]) -> Option<&Chess> {
 fn flush(
     pending: &mut Option<Pending<'_>>,
     diagnostics: &mut Vec<Diagnostic>,
-    pos: Option<&Chess>,
+    pos: Option<&Play>,
 ) {
     let Some(p) = pending.take() else { return };
-    let mate = p
-        .mate
-        .unwrap_or_else(|| pos.is_some_and(|pos| pos.legal_moves().is_empty()));
+    let mate = p.mate.unwrap_or_else(|| pos.is_some_and(Play::is_checkmate));
     // UCI never marks checks: no warning for a missing mark.
     if p.written == Suffix::None && (p.check || mate) && is_uci(&String::from_utf8_lossy(p.text)) {
         return;
