@@ -1,15 +1,16 @@
 //! The parallel, ordered driver: chunks of every input go to a pool of
-//! worker threads in batches; results come back in input order, whatever
-//! the number of threads, and are handed to a sink on the calling thread.
-//! Memory stays bounded: one batch of chunks is alive at a time, and the
-//! pages of a mapped file are released once their chunk is done.
+//! worker threads; results come back in input order, whatever the number
+//! of threads, and are handed to a sink on the calling thread while the
+//! workers go on. Memory stays bounded: at most four chunks per thread are
+//! alive at a time, and the pages of a mapped file are released once their
+//! chunk is done.
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::sync::Mutex;
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::input::{CHUNK_SIZE, Chunk, Input};
 
@@ -33,6 +34,12 @@ impl Driver {
 
     /// Runs `work` on every chunk of `input` and gives the results, in input
     /// order, to `sink` together with their chunk.
+    ///
+    /// With one thread, chunk after chunk on the calling thread. With more,
+    /// a pipeline: the calling thread reads chunks and hands them to the
+    /// workers, at most `4 × threads` in flight, and gives finished results
+    /// to `sink` as soon as every chunk before them is done, while the
+    /// workers go on (no batch waits for its slowest chunk).
     pub fn run<T, W, S>(
         &self,
         input: Input,
@@ -45,41 +52,85 @@ impl Driver {
         W: Fn(&Chunk) -> T + Sync,
         S: FnMut(&Chunk, T) -> anyhow::Result<()>,
     {
-        let batch_len = self.threads * 4;
         let mut chunks = input.chunks(CHUNK_SIZE);
-        loop {
-            let mut batch = Vec::with_capacity(batch_len);
-            // A read error ends the input after the chunks read before it are done.
-            let mut failed = None;
-            for c in chunks.by_ref() {
-                match c {
-                    Ok(c) => batch.push(c),
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
-                }
-                if batch.len() == batch_len {
-                    break;
-                }
-            }
-            if batch.is_empty() {
-                return failed.map_or(Ok(()), |e| Err(e.into()));
-            }
-            let results: Vec<T> = if self.threads == 1 {
-                batch.iter().map(&work).collect()
-            } else {
-                self.pool.install(|| batch.par_iter().map(&work).collect())
-            };
-            for (chunk, result) in batch.iter().zip(results) {
-                sink(chunk, result)?;
+        if self.threads == 1 {
+            for c in chunks {
+                let chunk = c?;
+                let result = work(&chunk);
+                sink(&chunk, result)?;
                 chunk.release();
                 progress.advance(chunk.range.len() as u64);
             }
-            if let Some(e) = failed {
-                return Err(e.into());
-            }
+            return Ok(());
         }
+        let window = self.threads * 4;
+        let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Chunk)>(window);
+        let job_rx = Mutex::new(job_rx);
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk, T)>();
+        let work = &work;
+        let job_rx = &job_rx;
+        self.pool.in_place_scope(|scope| {
+            for _ in 0..self.threads {
+                let done_tx = done_tx.clone();
+                scope.spawn(move |_| {
+                    loop {
+                        // The lock is held only to take the next chunk.
+                        let job = match job_rx.lock() {
+                            Ok(rx) => rx.recv(),
+                            Err(_) => break,
+                        };
+                        let Ok((seq, chunk)) = job else { break };
+                        let result = work(&chunk);
+                        if done_tx.send((seq, chunk, result)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(done_tx);
+            // Feed the workers and hand finished chunks to the sink in order.
+            // Dropping `job_tx` (at the end, or on an error) stops the workers.
+            let job_tx = job_tx;
+            let mut finished: BTreeMap<usize, (Chunk, T)> = BTreeMap::new();
+            let (mut sent, mut sunk) = (0usize, 0usize);
+            let mut reading = true;
+            let mut failed = None;
+            loop {
+                while reading && sent - sunk < window {
+                    match chunks.next() {
+                        Some(Ok(chunk)) => {
+                            if job_tx.send((sent, chunk)).is_err() {
+                                reading = false;
+                                break;
+                            }
+                            sent += 1;
+                        }
+                        // A read error ends the input after the chunks read
+                        // before it are done.
+                        Some(Err(e)) => {
+                            failed = Some(e);
+                            reading = false;
+                        }
+                        None => reading = false,
+                    }
+                }
+                if sunk == sent {
+                    break;
+                }
+                let Ok((seq, chunk, result)) = done_rx.recv() else {
+                    anyhow::bail!("a worker stopped before finishing its chunk");
+                };
+                finished.insert(seq, (chunk, result));
+                while let Some((chunk, result)) = finished.remove(&sunk) {
+                    sink(&chunk, result)?;
+                    chunk.release();
+                    progress.advance(chunk.range.len() as u64);
+                    sunk += 1;
+                }
+            }
+            drop(job_tx);
+            failed.map_or(Ok(()), |e| Err(e.into()))
+        })
     }
 }
 
