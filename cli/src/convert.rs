@@ -345,13 +345,20 @@ fn fast_game(
     for (index, token) in game.tokens.iter().enumerate() {
         match token.kind {
             TokenKind::Word => {
-                let Some(mt) = fast_move_token(token, text) else {
-                    pgnkit_notation::parse_annotation(&text.slice(token.span.clone(), token.text))?;
-                    continue;
-                };
                 let depth = lines.len() - 1;
                 let line = lines.last_mut()?;
-                let m = line.line.resolve(&mt, Language::En).ok()?;
+                let m = match line.line.read_plain_san(token.text) {
+                    Some(m) => m,
+                    None => {
+                        let Some(mt) = fast_move_token(token, text) else {
+                            pgnkit_notation::parse_annotation(
+                                &text.slice(token.span.clone(), token.text),
+                            )?;
+                            continue;
+                        };
+                        line.line.resolve(&mt, Language::En).ok()?
+                    }
+                };
                 line.has_before = variation_follows(&game.tokens, index);
                 if line.has_before {
                     line.before.clone_from(&line.line);

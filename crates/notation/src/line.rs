@@ -27,8 +27,8 @@
 use shakmaty::{Chess, Move, Position};
 
 use crate::language::Language;
-use crate::read::ResolveError;
-use crate::token::MoveToken;
+use crate::read::{ResolveError, fast_san};
+use crate::token::{MoveToken, plain_san};
 use crate::write::{Style, has_evasion, write_and_play};
 
 /// A position reached along a line of play, with whether its side to move
@@ -75,6 +75,16 @@ impl Line {
     #[inline]
     pub fn resolve(&self, token: &MoveToken, lang: Language) -> Result<Move, ResolveError> {
         token.resolve_known(&self.pos, Some(self.in_check), lang)
+    }
+
+    /// Reads a word of plain English SAN (the shapes
+    /// [`parse_plain_san`](crate::parse_plain_san) reads) and resolves it
+    /// here in one step, for the common case: `None` when the word is not
+    /// plain SAN or needs the general reading (then [`parse_move`](crate::parse_move)
+    /// and [`Line::resolve`] say what it is). A move it gives is the one they give.
+    #[inline]
+    pub fn read_plain_san(&self, word: &[u8]) -> Option<Move> {
+        fast_san(&self.pos, plain_san(word)?, Some(self.in_check))
     }
 
     /// Writes `m` (legal here) in `style` to `out`, as

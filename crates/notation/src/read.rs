@@ -155,7 +155,7 @@ pub(crate) fn slider_blockers(pos: &Chess, king: Square) -> Bitboard {
 /// move (the caller then takes the general path, which gives the same
 /// answer or the precise error).
 #[inline]
-fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Move> {
+pub(crate) fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Move> {
     let San::Normal {
         role,
         file,

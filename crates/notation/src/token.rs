@@ -379,21 +379,33 @@ pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
 /// assert_eq!(parse_plain_san(b"Nbd7+"), parse_move("Nbd7+").ok());
 /// assert_eq!(parse_plain_san(b"Sf3"), None); // German: parse_move reads it
 /// ```
-#[inline]
+#[inline(always)]
 pub fn parse_plain_san(bytes: &[u8]) -> Option<MoveToken> {
-    let (suffix, body) = match bytes.split_last() {
-        Some((b'+', body)) => (Suffix::Check, body),
-        Some((b'#', body)) => (Suffix::Mate, body),
-        _ => (Suffix::None, bytes),
-    };
+    let (suffix, body) = split_check_mark(bytes);
     let mut token = MoveToken::new(Body::San(plain_san_body(body)?, false));
     token.marks.set_suffix(suffix);
     Some(token)
 }
 
+/// The SAN of a word [`parse_plain_san`] reads, without its check mark.
+#[inline(always)]
+pub(crate) fn plain_san(bytes: &[u8]) -> Option<San> {
+    plain_san_body(split_check_mark(bytes).1)
+}
+
+/// A trailing `+` or `#`, and the word without it.
+#[inline(always)]
+fn split_check_mark(bytes: &[u8]) -> (Suffix, &[u8]) {
+    match bytes.split_last() {
+        Some((b'+', body)) => (Suffix::Check, body),
+        Some((b'#', body)) => (Suffix::Mate, body),
+        _ => (Suffix::None, bytes),
+    }
+}
+
 /// The SAN of `body` for the shapes [`parse_plain_san`] reads, as
 /// shakmaty's `San::from_ascii` would give it.
-#[inline]
+#[inline(always)]
 fn plain_san_body(body: &[u8]) -> Option<San> {
     let file = |b: u8| File::from_char(char::from(b));
     let rank = |b: u8| Rank::from_char(char::from(b));

@@ -17,7 +17,7 @@ fn line_agrees_with_resolve_and_write_move_on_real_games() {
         Style::RU_SCORESHEET,
     ];
     let games = common::all_test_games();
-    let (mut plies, mut checks) = (0usize, 0usize);
+    let (mut plies, mut checks, mut read_fast) = (0usize, 0usize, 0usize);
     let (mut expected, mut got) = (String::new(), String::new());
     for (g, game) in games.iter().enumerate() {
         let style = &styles[g % styles.len()];
@@ -28,6 +28,10 @@ fn line_agrees_with_resolve_and_write_move_on_real_games() {
             let token = parse_move(&ply.token).expect("a real SAN token");
             let m = line.resolve(&token, Language::En).expect("legal");
             assert_eq!(Ok(m), token.resolve(&ply.pos, Language::En));
+            if let Some(fast) = line.read_plain_san(ply.token.as_bytes()) {
+                assert_eq!(fast, m, "{}", ply.token);
+                read_fast += 1;
+            }
             expected.clear();
             write_move(&ply.pos, &m, style, &mut expected);
             got.clear();
