@@ -38,6 +38,14 @@ pub enum Suffix {
     Mate,
 }
 
+impl Suffix {
+    /// The mark at the end of a word of plain SAN (`Nf3+`, `Qxf7#`), as
+    /// [`parse_plain_san`] reads it.
+    pub fn of_plain_san(word: &[u8]) -> Suffix {
+        split_check_mark(word).0
+    }
+}
+
 /// A mark written as its own word after a move (it applies to that move).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Annotation {

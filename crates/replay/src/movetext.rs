@@ -202,9 +202,18 @@ pub fn replay_movetext<V: Visitor>(
                     "" => word.as_ref(),
                     rest => rest,
                 };
-                // A move first (the common case), then a mark on the move before.
-                let parsed = parse_move(text);
-                if parsed.is_err()
+                // Plain English SAN that resolves at once, the common case,
+                // is read in one step; any other word is parsed in full.
+                let fast = (lang == Language::En)
+                    .then(|| lines.last().and_then(|l| l.pos.as_ref()))
+                    .flatten()
+                    .and_then(|play| play.read_plain_san(text.as_bytes()));
+                let parsed = match fast {
+                    Some(_) => None,
+                    None => Some(parse_move(text)),
+                };
+                // A move first, then a mark on the move before.
+                if let Some(Err(_)) = parsed
                     && let Some(annotation) = parse_annotation(text)
                 {
                     if let Some(p) = pending.as_mut() {
@@ -244,7 +253,9 @@ pub fn replay_movetext<V: Visitor>(
                 let move_number = play.position().fullmoves().get();
                 // A null move (`--`, `Z0`): the side to move passes, as in
                 // analysis. Legal unless the side to move is in check.
-                if parsed.as_ref().is_ok_and(MoveToken::is_null)
+                if parsed
+                    .as_ref()
+                    .is_some_and(|p| p.as_ref().is_ok_and(MoveToken::is_null))
                     && !play.in_check()
                     && let Some(passed) = pass_turn(play.position())
                 {
@@ -262,9 +273,10 @@ pub fn replay_movetext<V: Visitor>(
                     line.ply = ply;
                     continue;
                 }
-                let outcome = match &parsed {
-                    Ok(mt) => play.resolve(mt, lang).map_err(Some),
-                    Err(_) => Err(None),
+                let outcome = match (fast, &parsed) {
+                    (Some(m), _) => Ok(m),
+                    (None, Some(Ok(mt))) => play.resolve(mt, lang).map_err(Some),
+                    (None, _) => Err(None),
                 };
                 match outcome {
                     Ok(m) => {
@@ -272,7 +284,6 @@ pub fn replay_movetext<V: Visitor>(
                             p.mate = Some(false);
                         }
                         flush(&mut previous, &mut pass.diagnostics, None);
-                        let mt = parsed.as_ref().ok();
                         let step = (line.depth == 0)
                             .then(|| KeyStep::new(play.position(), pass.tracker.key(), m));
                         let before = need_before.then(|| play.clone());
@@ -293,7 +304,10 @@ pub fn replay_movetext<V: Visitor>(
                         let check = play.in_check();
                         // Mate is decided lazily: most checks are followed by a move.
                         let mate = if check { None } else { Some(false) };
-                        let written = mt.map_or(Suffix::None, MoveToken::suffix);
+                        let written = match &parsed {
+                            Some(Ok(mt)) => mt.suffix(),
+                            _ => Suffix::of_plain_san(text.as_bytes()),
+                        };
                         // Only `++` needs to know about double check.
                         let double = check
                             && written == Suffix::DoubleCheck
@@ -327,7 +341,7 @@ pub fn replay_movetext<V: Visitor>(
                     Err(err) => {
                         flush(&mut previous, &mut pass.diagnostics, Some(play));
                         let mut d = match (&parsed, err) {
-                            (Err(parse_error), _) => Diagnostic::new(
+                            (Some(Err(parse_error)), _) => Diagnostic::new(
                                 Code::UnparsableMove,
                                 span,
                                 match parse_error {
@@ -387,7 +401,8 @@ pub fn replay_movetext<V: Visitor>(
                                 ),
                             ),
                         };
-                        let resolvable_elsewhere = parsed.is_ok() && d.code != Code::MovesAfterEnd;
+                        let is_move = matches!(parsed, Some(Ok(_)));
+                        let resolvable_elsewhere = is_move && d.code != Code::MovesAfterEnd;
                         d.ply = Some(ply);
                         d.move_number = Some(move_number);
                         d.side = Some(side);
@@ -407,7 +422,7 @@ pub fn replay_movetext<V: Visitor>(
                         // A junk word is no move attempt: a variation after it
                         // still replaces the last move played.
                         let dead = line.pos.take();
-                        if parsed.is_ok() {
+                        if is_move {
                             line.before = dead;
                         }
                         line.dead_diag = Some(at);
