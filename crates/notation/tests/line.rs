@@ -45,4 +45,9 @@ fn line_agrees_with_resolve_and_write_move_on_real_games() {
         plies > 100_000 && checks > 5_000,
         "{plies} plies, {checks} checks"
     );
+    // Nearly every real SAN move is read in one step.
+    assert!(
+        read_fast * 100 > plies * 95,
+        "{read_fast} of {plies} read in one step"
+    );
 }
