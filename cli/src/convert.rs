@@ -231,7 +231,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
             }
             continue;
         }
-        conversion.reset(game.tokens.len());
+        conversion.reset();
         let text = GameText::new(data, game.span.clone());
         // The fast path reads English SAN only: not when another language is forced.
         if config.fast
@@ -245,7 +245,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
             index += 1;
             continue;
         }
-        conversion.reset(game.tokens.len());
+        conversion.reset();
         let mut recorder = Recorder {
             style: config.style,
             uci,

@@ -35,6 +35,8 @@ pub const LINE_WIDTH: usize = 80;
 /// A replayed move rendered in the target notation.
 #[derive(Copy, Clone, Debug)]
 struct Slot {
+    /// The move's token index in the game.
+    token: u32,
     /// Byte range in [`Conversion::text`].
     text: (u32, u32),
     /// Its width in characters.
@@ -54,7 +56,8 @@ struct Slot {
 pub struct Conversion {
     text: String,
     uci: String,
-    slots: Vec<Option<Slot>>,
+    /// The moves in token order (a replay meets them in that order).
+    slots: Vec<Slot>,
     /// Every written form is ASCII ([`Style::is_ascii`](pgnkit_notation::Style::is_ascii)).
     ascii: bool,
 }
@@ -84,12 +87,11 @@ impl Conversion {
         }
     }
 
-    /// Forgets every move and makes room for a game of `tokens` tokens.
-    pub fn reset(&mut self, tokens: usize) {
+    /// Forgets every move.
+    pub fn reset(&mut self) {
         self.text.clear();
         self.uci.clear();
         self.slots.clear();
-        self.slots.resize(tokens, None);
     }
 
     /// The written form of a null move (`--`, `Z0`, `0000` read): `--` in
@@ -98,10 +100,9 @@ impl Conversion {
         "--"
     }
 
-    /// Forgets every move (the replay starts again), keeping the size.
+    /// Forgets every move (the replay starts again).
     pub fn restart(&mut self) {
-        let n = self.slots.len();
-        self.reset(n);
+        self.reset();
     }
 
     /// The text buffer the next move's written form is appended to.
@@ -131,28 +132,60 @@ impl Conversion {
             written.chars().count()
         };
         let slot = Slot {
+            token: to_u32(token),
             text: (to_u32(text_start), to_u32(self.text.len())),
             width: to_u32(width),
             uci: (to_u32(uci_start), to_u32(self.uci.len())),
             number,
             white,
         };
-        if let Some(s) = self.slots.get_mut(token) {
-            *s = Some(slot);
+        match self.slots.last() {
+            Some(last) if last.token >= slot.token => {
+                // Out of order (not met in a replay): kept sorted all the same.
+                match self.slots.binary_search_by_key(&slot.token, |s| s.token) {
+                    Ok(at) => self.slots[at] = slot,
+                    Err(at) => self.slots.insert(at, slot),
+                }
+            }
+            _ => self.slots.push(slot),
         }
     }
 
     /// The converted move of token `token`, if it was a replayed move.
-    #[inline]
     pub fn get(&self, token: usize) -> Option<ConvertedMove<'_>> {
-        let slot = (*self.slots.get(token)?)?;
-        Some(ConvertedMove {
+        let at = self
+            .slots
+            .binary_search_by_key(&token, |s| s.token as usize)
+            .ok()?;
+        self.slots.get(at).map(|slot| self.converted(slot))
+    }
+
+    /// [`Conversion::get`] for a reader that asks for tokens in increasing
+    /// order: `cursor` (0 at the start) remembers where it is.
+    #[inline]
+    pub fn get_next(&self, token: usize, cursor: &mut usize) -> Option<ConvertedMove<'_>> {
+        while self
+            .slots
+            .get(*cursor)
+            .is_some_and(|s| (s.token as usize) < token)
+        {
+            *cursor += 1;
+        }
+        match self.slots.get(*cursor) {
+            Some(slot) if slot.token as usize == token => Some(self.converted(slot)),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn converted(&self, slot: &Slot) -> ConvertedMove<'_> {
+        ConvertedMove {
             text: part(&self.text, slot.text),
             width: slot.width as usize,
             uci: part(&self.uci, slot.uci),
             number: slot.number,
             white: slot.white,
-        })
+        }
     }
 }
 
@@ -584,11 +617,12 @@ fn write_movetext(
     let mut depth = 0usize;
     let mut need_number = true;
     let mut i = 0usize;
+    let mut cursor = 0usize;
     let tokens = &game.tokens;
     while let Some(t) = tokens.get(i) {
         match t.kind {
             TokenKind::Word => {
-                if let Some(m) = moves.get(i) {
+                if let Some(m) = moves.get_next(i, &mut cursor) {
                     let number = if m.white {
                         Some((m.number, &b". "[..]))
                     } else if need_number {
