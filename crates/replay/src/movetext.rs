@@ -557,13 +557,11 @@ fn current(lines: &[Line]) -> Option<&Play> {
 
 /// Judges the check or mate mark of the pending move. `pos` is the position
 /// after it, for deciding mate where that is not known yet.
-fn flush(
-    pending: &mut Option<Pending<'_>>,
-    diagnostics: &mut Vec<Diagnostic>,
-    pos: Option<&Play>,
-) {
+fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Vec<Diagnostic>, pos: Option<&Play>) {
     let Some(p) = pending.take() else { return };
-    let mate = p.mate.unwrap_or_else(|| pos.is_some_and(Play::is_checkmate));
+    let mate = p
+        .mate
+        .unwrap_or_else(|| pos.is_some_and(Play::is_checkmate));
     // UCI never marks checks: no warning for a missing mark.
     if p.written == Suffix::None && (p.check || mate) && is_uci(&String::from_utf8_lossy(p.text)) {
         return;
