@@ -5,7 +5,7 @@
 //! - [`read`]: resolving a token to exactly one legal move under a [`Language`].
 //! - [`write`](mod@write): rendering a move in a [`Style`] (SAN, LAN, UCI, figurine, spoken).
 //! - [`language`]: piece letters of 30 languages, as data.
-//! - [`line`]: reading and writing move after move along a line of play.
+//! - [`line`](mod@line): reading and writing move after move along a line of play.
 //! - [`detect`]: choosing a game's language by replaying it.
 //!
 //! ```
