@@ -323,6 +323,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         progress.finish();
         totals.add(&file_totals);
         if let Err(e) = result {
+            if crate::output::is_broken_pipe(&e) {
+                return Err(e);
+            }
             failed = true;
             report_failure(&mut out, format, path, &e)?;
         }

@@ -916,6 +916,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         progress.finish();
         totals.add(&file_totals);
         if let Err(e) = result {
+            if crate::output::is_broken_pipe(&e) {
+                return Err(e);
+            }
             failed = true;
             err.flush()?;
             eprintln!("pgnkit: error: {name}: {e:#}");

@@ -57,6 +57,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // The reader of our output has gone (`pgnkit … | head`): stop quietly.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::from(EXIT_OK),
         Err(e) => {
             eprintln!("pgnkit: error: {e:#}");
             ExitCode::from(EXIT_FAILURE)

@@ -102,6 +102,17 @@ impl OutputFile {
     }
 }
 
+/// Whether `e` comes from writing to a pipe whose reader has gone
+/// (`pgnkit … | head`): the run then stops quietly, as other command-line
+/// tools do.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 #[cfg(unix)]
 fn set_default_permissions(file: &File) {
     use std::os::unix::fs::PermissionsExt;

@@ -524,6 +524,48 @@ fn output_to_a_pipe_writes_into_the_pipe() {
     assert_eq!(got, direct.stdout);
 }
 
+/// `pgnkit convert … | head`: when the reader of the output goes away,
+/// the run stops quietly (exit 0, no error message), as other command-line
+/// tools do.
+#[test]
+fn a_closed_output_pipe_stops_the_run_quietly() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = dir.path().join("big.pgn");
+    let games = std::fs::read(fixture("gotd.pgn")).expect("fixture");
+    // Far more output than a pipe holds.
+    let copies: Vec<u8> = games
+        .iter()
+        .copied()
+        .cycle()
+        .take(games.len() * 400)
+        .collect();
+    std::fs::write(&big, &copies).expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q", "--to", "lan"])
+        .arg(&big)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pgnkit runs");
+    let mut first = [0u8; 64];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("some output");
+    // The pipe's read end is dropped here.
+    let out = child.wait_with_output().expect("pgnkit ends");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("error"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(first.contains(&b'['), "{first:?}");
+}
+
 #[test]
 fn fast_path_writes_what_the_full_replay_writes() {
     let files = all_fixtures();
