@@ -15,7 +15,7 @@
 
 use serde::Serialize;
 use shakmaty::{
-    CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square,
+    Bitboard, CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square,
     zobrist::{Zobrist64, ZobristValue},
 };
 
@@ -173,8 +173,30 @@ pub fn position_key(pos: &Chess) -> u64 {
 #[derive(Clone, Debug)]
 pub struct KeyStep {
     partial: u64,
-    castles: shakmaty::Castles,
+    /// The castling rights before the move (rook squares), and which of
+    /// the four rights they are (see [`rights_mask`]; 0 when there are none).
+    rights: Bitboard,
+    mask: u8,
 }
+
+/// The four castling rights of `castles` as bits: White king side, White
+/// queen side, Black king side, Black queen side.
+fn rights_mask(castles: &shakmaty::Castles) -> u8 {
+    let mut mask = 0;
+    for (bit, (color, side)) in RIGHTS.iter().enumerate() {
+        if castles.has(*color, *side) {
+            mask |= 1 << bit;
+        }
+    }
+    mask
+}
+
+const RIGHTS: [(Color, CastlingSide); 4] = [
+    (Color::White, CastlingSide::KingSide),
+    (Color::White, CastlingSide::QueenSide),
+    (Color::Black, CastlingSide::KingSide),
+    (Color::Black, CastlingSide::QueenSide),
+];
 
 impl KeyStep {
     /// Starts the update of `key` (the key of `before`) for the move `m`.
@@ -221,9 +243,16 @@ impl KeyStep {
             let Zobrist64(z) = Zobrist64::zobrist_for_en_passant_file(sq.file());
             k ^= z;
         }
+        let castles = before.castles();
+        let rights = castles.castling_rights();
         KeyStep {
             partial: k,
-            castles: before.castles().clone(),
+            rights,
+            mask: if rights.is_empty() {
+                0
+            } else {
+                rights_mask(castles)
+            },
         }
     }
 
@@ -231,13 +260,12 @@ impl KeyStep {
     pub fn finish(self, after: &Chess) -> u64 {
         let mut k = self.partial;
         let castles = after.castles();
-        if castles.castling_rights() != self.castles.castling_rights() {
-            for color in [Color::White, Color::Black] {
-                for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-                    if castles.has(color, side) != self.castles.has(color, side) {
-                        let Zobrist64(z) = Zobrist64::zobrist_for_castling_right(color, side);
-                        k ^= z;
-                    }
+        if castles.castling_rights() != self.rights {
+            let changed = rights_mask(castles) ^ self.mask;
+            for (bit, (color, side)) in RIGHTS.iter().enumerate() {
+                if changed & (1 << bit) != 0 {
+                    let Zobrist64(z) = Zobrist64::zobrist_for_castling_right(*color, *side);
+                    k ^= z;
                 }
             }
         }
@@ -451,6 +479,48 @@ mod tests {
                 assert_eq!(key, position_key(&pos), "after {s} in {line}");
             }
         }
+    }
+
+    /// Random legal games (a fixed pseudo-random sequence) from the
+    /// standard position and from Chess960 positions: the incremental key
+    /// equals the full hash after every move.
+    #[test]
+    fn incremental_keys_match_full_hashes_in_random_games() {
+        use shakmaty::fen::Fen;
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "qnrbkrbn/pppppppp/8/8/8/8/PPPPPPPP/QNRBKRBN w FCfc - 0 1",
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w CAca - 0 1",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0usize;
+        for fen in starts {
+            let setup: Fen = fen.parse().unwrap();
+            let start: Chess = setup
+                .into_position(shakmaty::CastlingMode::Chess960)
+                .unwrap();
+            for _game in 0..40 {
+                let mut pos = start.clone();
+                let mut key = position_key(&pos);
+                for _ply in 0..120 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    let m = moves[(seed >> 33) as usize % moves.len()];
+                    let before = pos.clone();
+                    pos.play_unchecked(m);
+                    key = next_key(&before, key, m, &pos);
+                    assert_eq!(key, position_key(&pos), "{m:?} from {fen}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
