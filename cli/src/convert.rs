@@ -20,8 +20,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use pgnkit_notation::{
-    Language, Line, MoveToken, Notation, Style, parse_move, parse_plain_san, write_move,
-    write_move_after,
+    Language, Line, MoveToken, Notation, Style, parse_move, write_move, write_move_after,
 };
 use pgnkit_pgn::{Game, Reader, Token, TokenKind};
 use pgnkit_replay::outcome;
@@ -474,9 +473,6 @@ fn fast_move_token(token: &Token<'_>, text: &GameText<'_>) -> Option<MoveToken> 
         )
     {
         return None;
-    }
-    if let Some(t) = parse_plain_san(token.text) {
-        return Some(t);
     }
     parse_move(&text.slice(token.span.clone(), token.text)).ok()
 }

@@ -77,9 +77,9 @@ impl Line {
         token.resolve_known(&self.pos, Some(self.in_check), lang)
     }
 
-    /// Reads a word of plain English SAN (the shapes
-    /// [`parse_plain_san`](crate::parse_plain_san) reads) and resolves it
-    /// here in one step, for the common case: `None` when the word is not
+    /// Reads a word of plain English SAN (`e4`, `Nf3`, `exd5`, `Nbd7`,
+    /// `R1e2`, `Qxf7#`, `e8=Q+`, `O-O`, with at most a `+` or `#`) and
+    /// resolves it here in one step, for the common case: `None` when the word is not
     /// plain SAN or needs the general reading (then [`parse_move`](crate::parse_move)
     /// and [`Line::resolve`] say what it is). A move it gives is the one they give.
     #[inline]

@@ -289,32 +289,11 @@ pub(crate) fn has_evasion(pos: &Chess) -> bool {
     !pos.legal_moves().is_empty()
 }
 
-/// [`write_move`] for a caller that goes on from the position after the
-/// move: writes `m` (legal in `pos`), plays it on `pos`, and reads the
-/// `+`/`#` mark from the new position, with no copy of the position.
-///
-/// ```
-/// use pgnkit_notation::{write_move_and_play, Notation, Style};
-/// use shakmaty::{Chess, Position, san::San};
-///
-/// let lan = Style::new(Notation::Lan, pgnkit_notation::Language::En);
-/// let mut pos = Chess::default();
-/// let mut out = String::new();
-/// for san in ["f3", "e5", "g4", "Qh4"] {
-///     let m = san.parse::<San>()?.to_move(&pos)?;
-///     write_move_and_play(&mut pos, m, &lan, &mut out);
-///     out.push(' ');
-/// }
-/// assert_eq!(out, "f2-f3 e7-e5 g2-g4 Qd8-h4# ");
-/// assert!(pos.is_checkmate());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn write_move_and_play(pos: &mut Chess, m: Move, style: &Style, out: &mut String) {
-    write_and_play(pos, m, style, out);
-}
-
-/// [`write_move_and_play`], saying whether the move gave check (`None`
-/// when the notation has no check mark and it was not looked at).
+/// Writes `m` (legal in `pos`) as [`write_move`] does, plays it on `pos`,
+/// and reads the `+`/`#` mark from the new position, with no copy of the
+/// position; says whether the move gave check (`None` when the notation
+/// has no check mark and it was not looked at). Public as
+/// [`Line::write_and_play`](crate::Line::write_and_play).
 #[inline]
 pub(crate) fn write_and_play(
     pos: &mut Chess,
