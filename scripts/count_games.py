@@ -17,17 +17,20 @@ figure in `pgnkit check`'s summary. The rules:
 * A game without a result ends at the next tag section, or at white's move
   number `1.` (not `1...` or `1. ...`) at the start of a line after an empty line (a new game without tags
   following a game without a result), or at the end of the file.
-* Several tag sections with only empty lines between them (ChessBase writes
-  `[Event ...]`, an empty line, then the other tags) are one game, unless the
-  later one opens with `[Event ` at the start of a line after an empty line:
-  that is a new game even when the previous one has no movetext at all.
+* A tag section that follows a single tag line and an empty line (ChessBase
+  writes `[Event ...]`, an empty line, then the other tags) continues that
+  game, unless it opens with `[Event ` or with the same tag name. After a
+  complete tag section (two tag lines or more) an empty line and a tag line
+  start a new game even without movetext between (results exports, pairing
+  tools).
 * Comments (`{...}` across lines, `;` to the end of the line) and escape lines
   (`%` in column 1) never start a game on their own; a `{` that is never
   closed is ended by an empty line followed by a `[` line (the next game).
 * Junk between games (stray `)`, `]`, `}`) starts no game; any other word does
   (it is movetext of a game, broken or not: no game is dropped uncounted).
-* Bytes are read as Latin-1, so any encoding works; a UTF-8 BOM is skipped;
-  line ends may be LF, CRLF or CR.
+* Bytes are read as Latin-1, so any encoding works; a UTF-8 byte order mark
+  is whitespace wherever it stands (files concatenated with `cat`); line ends
+  may be LF, CRLF or CR.
 """
 import os
 import re
@@ -42,12 +45,23 @@ LINE = re.compile(rb"([^\r\n]*)(\r\n|\r|\n|$)")
 TAG_END = re.compile(rb'"[ \t]*\]')
 # White's first move number (`1.`, `1.e4`), not black's (`1...`, `1. ...`).
 FIRST_MOVE_NUMBER = re.compile(rb"1\.(?![ \t]*(?:\.|\xe2\x80\xa6))")
+TAG_NAME = re.compile(rb"\[[ \t]*([^\s\"\]\[]+)")
+
+
+def is_tag_line(stripped: bytes) -> bool:
+    return stripped.startswith(b"[") and stripped.endswith(b"]")
 
 
 def game_starts(data: bytes) -> list:
     """Byte offsets where the games of `data` start (the first tag or token)."""
     starts = []
-    offset = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    # A byte order mark is whitespace (same length, so offsets stay true).
+    data = data.replace(b"\xef\xbb\xbf", b"   ")
+    offset = 0
+    # Consecutive tag lines ending at the last non-blank line, and the name
+    # of the last tag line.
+    tag_run = 0
+    last_tag_name = None
     OUTSIDE, TAGS, MOVETEXT = 0, 1, 2
     state = OUTSIDE
     in_comment = False
@@ -62,6 +76,14 @@ def game_starts(data: bytes) -> list:
         if not stripped:
             previous_blank = True
             continue
+        run_before = tag_run
+        name_before = last_tag_name
+        if is_tag_line(stripped):
+            tag_run = 1 if previous_blank else tag_run + 1
+            m = TAG_NAME.match(stripped)
+            last_tag_name = m.group(1) if m else None
+        else:
+            tag_run = 0
         pos = 0
         if in_comment or depth > 0:
             # An empty line and then a tag line: the next game, whatever was
@@ -102,9 +124,14 @@ def game_starts(data: bytes) -> list:
             elif token == b"[":
                 # `[Event ` at the start of a line after an empty line always
                 # opens a new game, even after a tag section without movetext.
-                new_event = (after_blank and match.start() == indent
-                             and line.startswith(b"[Event ", match.start()))
-                if state != TAGS or new_event:
+                at_start = after_blank and match.start() == indent
+                new_event = at_start and line.startswith(b"[Event ", match.start())
+                # After a complete tag section (two tag lines or more), or
+                # one tag line repeated: a new game.
+                name = TAG_NAME.match(line, match.start())
+                complete = at_start and run_before > 0 and (
+                    run_before >= 2 or (name is not None and name.group(1) == name_before))
+                if state != TAGS or new_event or complete:
                     starts.append(base + match.start())
                     state = TAGS
                     depth = 0

@@ -72,6 +72,8 @@ pub struct GameOut {
     pub facts: Option<GameFacts>,
     /// "White - Black (Event)".
     pub name: Option<String>,
+    /// Diagnostics found beyond those kept.
+    pub omitted: pgnkit_replay::Omitted,
 }
 
 /// What a worker says about one chunk.
@@ -232,6 +234,7 @@ pub fn check_chunk(
                 diagnostics,
                 facts,
                 name,
+                omitted: report.omitted,
             });
         }
         index += 1;
@@ -301,6 +304,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                         l.line += lines_before + 1;
                         render::diagnostic(&mut out, format, color, &name, &l)?;
                     }
+                    render::omitted(&mut out, format, &name, number, g.omitted)?;
                     if let Some(f) = g.facts {
                         write_game(
                             &mut out,

@@ -219,3 +219,51 @@ pub fn source_window(
     let end = (token.end - from + shift).max(start + 1).min(text.len());
     (text, start..end)
 }
+
+/// Writes the note that ends a game whose diagnostics were too many to keep
+/// (see [`pgnkit_replay::diagnostic::MAX_PER_GAME`]): how many more were found.
+pub fn omitted(
+    out: &mut dyn Write,
+    format: Format,
+    file: &str,
+    game: u64,
+    omitted: pgnkit_replay::Omitted,
+) -> std::io::Result<()> {
+    if omitted.is_empty() {
+        return Ok(());
+    }
+    let plural = |n: u64, what: &str| format!("{n} more {what}{}", if n == 1 { "" } else { "s" });
+    let mut what = Vec::new();
+    if omitted.errors > 0 {
+        what.push(plural(omitted.errors, "error"));
+    }
+    if omitted.warnings > 0 {
+        what.push(plural(omitted.warnings, "warning"));
+    }
+    let sentence = format!(
+        "game {game}: {} found in this game and not shown (at most {} errors and {} warnings are shown per game; the summary counts them all)",
+        what.join(" and "),
+        pgnkit_replay::diagnostic::MAX_PER_GAME,
+        pgnkit_replay::diagnostic::MAX_PER_GAME,
+    );
+    match format {
+        Format::Json => {
+            let record = serde_json::json!({
+                "type": "omitted",
+                "file": file,
+                "game": game,
+                "errors": omitted.errors,
+                "warnings": omitted.warnings,
+            });
+            serde_json::to_writer(&mut *out, &record)?;
+            out.write_all(b"\n")
+        }
+        Format::Github => writeln!(
+            out,
+            "::notice file={}::{}",
+            escape_property(file),
+            escape_data(&sentence)
+        ),
+        Format::Human => writeln!(out, "note: {file}: {sentence}\n"),
+    }
+}

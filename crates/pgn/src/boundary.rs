@@ -14,17 +14,30 @@
 
 use std::ops::Range;
 
+/// The UTF-8 byte order mark. Files saved on Windows start with one, so a concatenation of such files
+/// has one at the start of each; it is whitespace wherever it stands between tokens.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Whether `input[pos]` is a `[` at a hard game boundary (see the module docs). Offset 0 is not reported
 /// here (see [`game_starts_near`]).
 pub fn is_hard_boundary(input: &[u8], pos: usize) -> bool {
-    if input.get(pos) != Some(&b'[') || pos < 2 {
+    if input.get(pos) != Some(&b'[') {
         return false;
     }
-    let b1 = input[pos - 1];
-    let b2 = input[pos - 2];
+    // A byte order mark before the `[` (files concatenated with `cat`) stands for nothing.
+    let at = if pos >= 3 && &input[pos - 3..pos] == BOM {
+        pos - 3
+    } else {
+        pos
+    };
+    if at < 2 {
+        return false;
+    }
+    let b1 = input[at - 1];
+    let b2 = input[at - 2];
     let blank_before = match (b2, b1) {
         (b'\n', b'\n') | (b'\r', b'\r') => true,
-        (b'\r', b'\n') => pos >= 3 && input[pos - 3] == b'\n',
+        (b'\r', b'\n') => at >= 3 && input[at - 3] == b'\n',
         _ => false,
     };
     if !blank_before {
@@ -33,37 +46,75 @@ pub fn is_hard_boundary(input: &[u8], pos: usize) -> bool {
     if opens_event_tag(&input[pos..]) {
         return true;
     }
-    !previous_line_is_tag(input, pos)
+    let Some(previous) = previous_tag_line(input, at) else {
+        return true;
+    };
+    // The previous tag section is complete (two tag lines or more), or the new one repeats its one tag:
+    // a new game. A single tag line followed by an empty line and more tags is ChessBase's split section.
+    line_before_is_tag(input, previous.start) || tag_name(&input[pos..]) == tag_name(&input[previous])
 }
 
 /// Whether `s` starts with `[`, optional blanks, `Event`, optional blanks and `"`.
 fn opens_event_tag(s: &[u8]) -> bool {
-    let blanks = |s: &[u8]| s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-    let Some(rest) = s.strip_prefix(b"[") else {
-        return false;
-    };
-    let Some(rest) = rest[blanks(rest)..].strip_prefix(b"Event") else {
-        return false;
-    };
-    rest[blanks(rest)..].starts_with(b"\"")
+    tag_name(s) == Some(b"Event") && {
+        let rest = &s[1..];
+        let rest = &rest[blanks(rest)..];
+        let rest = &rest[5..];
+        rest[blanks(rest)..].starts_with(b"\"")
+    }
 }
 
-/// Whether the last non-blank line before `pos` looks like a tag line: after trimming spaces it starts
-/// with `[` and ends with `]`.
-fn previous_line_is_tag(input: &[u8], pos: usize) -> bool {
+fn blanks(s: &[u8]) -> usize {
+    s.iter().take_while(|&&b| b == b' ' || b == b'\t').count()
+}
+
+/// The name of the tag that `s` starts with (`[`, blanks, the name up to a blank or `"`), if any.
+fn tag_name(s: &[u8]) -> Option<&[u8]> {
+    let rest = s.strip_prefix(b"[")?;
+    let rest = &rest[blanks(rest)..];
+    let len = rest
+        .iter()
+        .take(256)
+        .take_while(|&&b| !(b.is_ascii_whitespace() || b == b'"' || b == b']' || b == b'['))
+        .count();
+    (len > 0).then(|| &rest[..len])
+}
+
+/// The last non-blank line before `pos` when it looks like a tag line (after trimming blanks and a byte
+/// order mark it starts with `[` and ends with `]`): its range, trimmed.
+fn previous_tag_line(input: &[u8], pos: usize) -> Option<std::ops::Range<usize>> {
     let mut end = pos;
     while end > 0 && input[end - 1].is_ascii_whitespace() {
         end -= 1;
     }
     if end == 0 || input[end - 1] != b']' {
-        return false;
+        return None;
     }
     let line_start = memchr::memrchr2(b'\n', b'\r', &input[..end]).map_or(0, |i| i + 1);
     let mut start = line_start;
-    while start < end && (input[start] == b' ' || input[start] == b'\t') {
-        start += 1;
+    if input[start..end].starts_with(BOM) {
+        start += BOM.len();
     }
-    input.get(start) == Some(&b'[')
+    start += blanks(&input[start..end]);
+    (input.get(start) == Some(&b'[')).then_some(start..end)
+}
+
+/// Whether the line just before the line that contains `pos` (no blank line between) is a tag line.
+fn line_before_is_tag(input: &[u8], pos: usize) -> bool {
+    let Some(eol) = memchr::memrchr2(b'\n', b'\r', &input[..pos]) else {
+        return false;
+    };
+    // Step over the line break (`\r\n` counts as one) and stop at an empty line.
+    let mut end = eol;
+    if input[end] == b'\n' && end > 0 && input[end - 1] == b'\r' {
+        end -= 1;
+    }
+    let line_start = memchr::memrchr2(b'\n', b'\r', &input[..end]).map_or(0, |i| i + 1);
+    let line = &input[line_start..end];
+    let line = line.strip_prefix(BOM).unwrap_or(line);
+    let line = &line[blanks(line)..];
+    let trimmed = line.trim_ascii_end();
+    trimmed.starts_with(b"[") && trimmed.ends_with(b"]")
 }
 
 /// The first offset at or after `approx` where a game certainly starts: offset 0 or a hard boundary
@@ -127,6 +178,14 @@ mod tests {
         assert!(!is_hard_boundary(b"[Event \"x\"]\n\n[Date \"y\"]", 13));
         // ... but a new Event after a tags-only game is a new game.
         assert!(is_hard_boundary(b"[Event \"x\"]\n\n[Event \"y\"]", 13));
+        // A complete tag section (two lines or more) then an empty line: a new game, Event or not.
+        assert!(is_hard_boundary(b"[White \"a\"]\n[Black \"b\"]\n\n[White \"c\"]", 25));
+        assert!(is_hard_boundary(b"[White \"a\"]\r\n[Black \"b\"]\r\n\r\n[White \"c\"]", 28));
+        // One tag line repeated after an empty line: a new game.
+        assert!(is_hard_boundary(b"[Round \"1\"]\n\n[Round \"2\"]", 13));
+        // A byte order mark before the `[` (concatenated files).
+        assert!(is_hard_boundary(b"1-0\n\n\xEF\xBB\xBF[Event \"x\"]", 8));
+        assert!(is_hard_boundary(b"1-0\n\n\xEF\xBB\xBF[Site \"x\"]", 8));
     }
 
     #[test]

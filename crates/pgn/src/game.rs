@@ -4,6 +4,10 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
+/// At most this many syntax errors are kept per game ([`Game::errors`]); the others are counted in
+/// [`Game::omitted_errors`].
+pub const MAX_ERRORS: usize = 100;
+
 /// One game as lexed from the input: its tag pairs, its movetext tokens and the broken structure found.
 ///
 /// All slices borrow from the input given to [`crate::Reader`]; all spans are absolute byte offsets in it.
@@ -19,8 +23,11 @@ pub struct Game<'a> {
     /// [`TokenKind::OpenVariation`] / [`TokenKind::CloseVariation`] tokens. Comments and escape lines found
     /// before the tag section belong to this list too.
     pub tokens: Vec<Token<'a>>,
-    /// Broken structure found while lexing this game, in input order.
+    /// Broken structure found while lexing this game, in input order: the first [`MAX_ERRORS`].
     pub errors: Vec<SyntaxError>,
+    /// Broken structure found beyond the first [`MAX_ERRORS`], counted only (so that a game of a
+    /// million stray `)` costs no memory per byte).
+    pub omitted_errors: u64,
     /// Index in [`Game::tokens`] of the [`TokenKind::Result`] token at variation depth 0 that ended the
     /// game, or `None` when the game ended without one (new tag section, end of input, ...).
     /// A missing result is not a syntax error at this level.
@@ -34,6 +41,7 @@ impl<'a> Game<'a> {
         self.tags.clear();
         self.tokens.clear();
         self.errors.clear();
+        self.omitted_errors = 0;
         self.result_token = None;
     }
 

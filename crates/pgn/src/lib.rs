@@ -72,7 +72,8 @@
 //! - `}`, `]`, `"` out of place, and a `[` in movetext that starts no tag:
 //!   [`SyntaxErrorKind::StrayCharacter`] (one byte each).
 //!
-//! Line breaks may be LF, CRLF or CR. A UTF-8 byte order mark at offset 0 is skipped.
+//! Line breaks may be LF, CRLF or CR. A UTF-8 byte order mark is whitespace wherever it stands between
+//! tokens (at offset 0, or at the start of each file in a concatenation of files).
 //!
 //! # Tags
 //!
@@ -108,6 +109,6 @@ mod scan;
 mod tag;
 
 pub use boundary::{game_starts_near, split_at_games};
-pub use game::{Game, GameResult, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
+pub use game::{Game, GameResult, MAX_ERRORS, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
 pub use location::{LineIndex, line_col};
 pub use reader::Reader;

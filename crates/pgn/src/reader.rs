@@ -2,14 +2,11 @@
 
 use std::ops::Range;
 
-use crate::boundary::is_hard_boundary;
-use crate::game::{Game, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
+use crate::boundary::{BOM, is_hard_boundary};
+use crate::game::{Game, MAX_ERRORS, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
 use crate::movetext::{CLASS, DELIM, Lexeme, SPACE, STAR, WORD, classify, is_ellipsis};
 use crate::scan::{ONES, bytes_below, bytes_equal};
 use crate::tag::{TagParse, looks_like_tag, parse_tag};
-
-/// The UTF-8 byte order mark, skipped at offset 0.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Reads games one by one from a byte slice (a whole file, an mmap, or a chunk of one).
 ///
@@ -21,8 +18,11 @@ pub struct Reader<'a> {
     pos: usize,
     start: usize,
     end: usize,
-    /// Offsets of the `(` of the variations open in the current game.
+    /// Offsets of the `(` of the variations open in the current game: the outermost
+    /// [`MAX_ERRORS`] only (the ones reported if they are never closed).
     open: Vec<usize>,
+    /// How many variations are open in the current game.
+    depth: u64,
 }
 
 impl<'a> Reader<'a> {
@@ -47,6 +47,7 @@ impl<'a> Reader<'a> {
             start,
             end,
             open: Vec::new(),
+            depth: 0,
         }
     }
 
@@ -63,6 +64,9 @@ impl<'a> Reader<'a> {
     /// Whether `pos` is at the start of a line, blanks (spaces, tabs) allowed before it.
     fn at_line_start(&self, pos: usize) -> bool {
         let mut i = pos;
+        if i >= self.start + BOM.len() && &self.input[i - BOM.len()..i] == BOM {
+            i -= BOM.len();
+        }
         while i > self.start {
             match self.input[i - 1] {
                 b' ' | b'\t' => i -= 1,
@@ -86,6 +90,9 @@ impl<'a> Reader<'a> {
     pub fn read_game(&mut self, game: &mut Game<'a>) -> bool {
         game.clear();
         self.open.clear();
+        self.depth = 0;
+        // The end of the last syntax error, kept or only counted.
+        let mut errors_end = 0usize;
         let input = self.input;
         let end = self.end;
         let buf = &input[..end];
@@ -107,7 +114,12 @@ impl<'a> Reader<'a> {
         macro_rules! error {
             ($kind:expr, $span:expr) => {{
                 let span: Range<usize> = $span;
-                game.errors.push(SyntaxError { kind: $kind, span });
+                errors_end = errors_end.max(span.end);
+                if game.errors.len() < MAX_ERRORS {
+                    game.errors.push(SyntaxError { kind: $kind, span });
+                } else {
+                    game.omitted_errors += 1;
+                }
             }};
         }
 
@@ -116,10 +128,15 @@ impl<'a> Reader<'a> {
             let Some(&b) = buf.get(pos) else {
                 break;
             };
+            if b == BOM[0] && buf[pos..].starts_with(BOM) {
+                // A byte order mark between tokens (files concatenated with `cat`): whitespace.
+                pos += BOM.len();
+                continue;
+            }
             if ended {
                 // After the result, only comments and escape lines that follow without an empty line.
                 let comment = b == b'{' || b == b';' || (b == b'%' && self.at_column_0(pos));
-                if !comment || blank_line_in(&buf[last_end(game)..pos]) {
+                if !comment || blank_line_in(&buf[last_end(game).max(errors_end)..pos]) {
                     break;
                 }
             }
@@ -215,14 +232,21 @@ impl<'a> Reader<'a> {
                             token!(TokenKind::Word, pos..pos + 3, pos..pos + 3);
                             pos += 3;
                         } else {
-                            self.open.push(pos);
+                            if self.open.len() < MAX_ERRORS {
+                                self.open.push(pos);
+                            }
+                            self.depth += 1;
                             token!(TokenKind::OpenVariation, pos..pos + 1, pos..pos + 1);
                             pos += 1;
                         }
                     }
                     b')' => {
                         seen_movetext = true;
-                        if self.open.pop().is_some() {
+                        if self.depth > 0 {
+                            if self.depth <= MAX_ERRORS as u64 {
+                                self.open.pop();
+                            }
+                            self.depth -= 1;
                             token!(TokenKind::CloseVariation, pos..pos + 1, pos..pos + 1);
                         } else {
                             error!(SyntaxErrorKind::UnmatchedCloseVariation, pos..pos + 1);
@@ -271,7 +295,7 @@ impl<'a> Reader<'a> {
             let mut te = ws + len;
             let mut kind = kind;
             match kind {
-                TokenKind::Result(_) if self.open.is_empty() => {
+                TokenKind::Result(_) if self.depth == 0 => {
                     token!(kind, ws..te, ws..te);
                     game.result_token = Some(game.tokens.len() - 1);
                     pos = te;
@@ -295,8 +319,8 @@ impl<'a> Reader<'a> {
                     if number == 1
                         && !black
                         && seen_movetext
-                        && self.open.is_empty()
-                        && blank_line_in(&buf[last_end(game)..ws])
+                        && self.depth == 0
+                        && blank_line_in(&buf[last_end(game).max(errors_end)..ws])
                     {
                         // A new game without tags.
                         pos = ws;
@@ -323,19 +347,21 @@ impl<'a> Reader<'a> {
         .flatten()
         .min()
         .unwrap_or(pos);
-        let last = last_end(game);
-        let last = game
-            .errors
-            .iter()
-            .map(|e| e.span.end)
-            .fold(last, usize::max);
-        if !self.open.is_empty() {
+        let last = last_end(game).max(errors_end);
+        if self.depth > 0 {
+            // The variations never closed: the outermost ones are reported, the others counted.
+            let kept = self.open.len();
             for &open in &self.open {
-                game.errors.push(SyntaxError {
-                    kind: SyntaxErrorKind::UnterminatedVariation,
-                    span: open..open + 1,
-                });
+                if game.errors.len() < MAX_ERRORS {
+                    game.errors.push(SyntaxError {
+                        kind: SyntaxErrorKind::UnterminatedVariation,
+                        span: open..open + 1,
+                    });
+                } else {
+                    game.omitted_errors += 1;
+                }
             }
+            game.omitted_errors += self.depth - kept as u64;
             game.errors.sort_by_key(|e| e.span.start);
         }
         game.span = first..last;

@@ -84,7 +84,8 @@ impl Code {
         }
     }
 
-    /// The severity this code always has.
+    /// The severity this code has (a `syntax` problem that loses nothing, such as a tag given twice,
+    /// is a warning: see [`Diagnostic::severity`]).
     pub fn severity(self) -> Severity {
         match self {
             Code::CheckMark
@@ -169,7 +170,8 @@ impl Suggestion {
 pub struct Diagnostic {
     /// The stable code.
     pub code: Code,
-    /// Error or warning (follows from the code).
+    /// Error or warning (follows from the code, but for the `syntax` warnings: a tag given twice in
+    /// a tag section, a game with neither moves nor a result).
     pub severity: Severity,
     /// Byte range of the token (or tag, or structure) the diagnostic is about.
     pub span: Range<usize>,
@@ -220,5 +222,145 @@ pub fn side_name(color: Color) -> &'static str {
     match color {
         Color::White => "white",
         Color::Black => "black",
+    }
+}
+
+/// At most this many errors, and as many warnings, are kept for one game;
+/// the others are only counted ([`Omitted`]), so that a game of a million
+/// broken tokens costs no more memory than a game of a hundred.
+pub const MAX_PER_GAME: usize = 100;
+
+/// Diagnostics found in a game but not kept, past [`MAX_PER_GAME`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Omitted {
+    /// Errors found and not kept.
+    pub errors: u64,
+    /// Warnings found and not kept.
+    pub warnings: u64,
+}
+
+impl Omitted {
+    /// Whether nothing was left out.
+    pub fn is_empty(&self) -> bool {
+        self.errors == 0 && self.warnings == 0
+    }
+}
+
+/// The diagnostics of one game as they are found: the first
+/// [`MAX_PER_GAME`] errors and as many warnings are kept, the others are
+/// counted.
+///
+/// ```
+/// use pgnkit_replay::diagnostic::{Code, Diagnostic, Diagnostics, MAX_PER_GAME};
+///
+/// let mut found = Diagnostics::default();
+/// for i in 0..MAX_PER_GAME + 5 {
+///     found.push(Diagnostic::new(Code::IllegalMove, i..i + 1, "no"));
+/// }
+/// assert_eq!(found.len(), MAX_PER_GAME);
+/// assert_eq!(found.omitted().errors, 5);
+/// assert!(!found.has_room(Code::IllegalMove));
+/// assert!(found.has_room(Code::CheckMark));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    list: Vec<Diagnostic>,
+    errors: usize,
+    warnings: usize,
+    omitted: Omitted,
+}
+
+impl Diagnostics {
+    /// Whether a diagnostic with `code` would be kept. Callers that build
+    /// costly messages may call [`Diagnostics::count`] instead when not.
+    pub fn has_room(&self, code: Code) -> bool {
+        self.has_room_for(code.severity())
+    }
+
+    /// Whether a diagnostic of `severity` would be kept.
+    pub fn has_room_for(&self, severity: Severity) -> bool {
+        match severity {
+            Severity::Error => self.errors < MAX_PER_GAME,
+            Severity::Warning => self.warnings < MAX_PER_GAME,
+        }
+    }
+
+    /// Counts a diagnostic with `code` that is not kept.
+    pub fn count(&mut self, code: Code) {
+        self.count_many(code, 1);
+    }
+
+    /// Counts `n` diagnostics with `code` that are not kept.
+    pub fn count_many(&mut self, code: Code, n: u64) {
+        self.count_severity(code.severity(), n);
+    }
+
+    /// Counts `n` diagnostics of `severity` that are not kept.
+    pub fn count_severity(&mut self, severity: Severity, n: u64) {
+        match severity {
+            Severity::Error => self.omitted.errors = self.omitted.errors.saturating_add(n),
+            Severity::Warning => self.omitted.warnings = self.omitted.warnings.saturating_add(n),
+        }
+    }
+
+    /// Keeps `d` if there is room for its severity and returns its index;
+    /// otherwise counts it and returns `None`.
+    pub fn push(&mut self, d: Diagnostic) -> Option<usize> {
+        let full = match d.severity {
+            Severity::Error => self.errors >= MAX_PER_GAME,
+            Severity::Warning => self.warnings >= MAX_PER_GAME,
+        };
+        if full {
+            match d.severity {
+                Severity::Error => self.omitted.errors += 1,
+                Severity::Warning => self.omitted.warnings += 1,
+            }
+            return None;
+        }
+        match d.severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+        }
+        self.list.push(d);
+        Some(self.list.len() - 1)
+    }
+
+    /// The kept diagnostic at `index`.
+    pub fn get_mut(&mut self, index: usize) -> Option<&mut Diagnostic> {
+        self.list.get_mut(index)
+    }
+
+    /// The kept diagnostics, in the order they were found.
+    pub fn as_slice(&self) -> &[Diagnostic] {
+        &self.list
+    }
+
+    /// How many are kept.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether none is kept (and none was left out).
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.omitted.is_empty()
+    }
+
+    /// What was found and not kept.
+    pub fn omitted(&self) -> Omitted {
+        self.omitted
+    }
+
+    /// Adds the diagnostics of `other` (kept ones while there is room).
+    pub fn extend(&mut self, other: Diagnostics) {
+        for d in other.list {
+            self.push(d);
+        }
+        self.omitted.errors += other.omitted.errors;
+        self.omitted.warnings += other.omitted.warnings;
+    }
+
+    /// The kept diagnostics and the count of the others.
+    pub fn into_parts(self) -> (Vec<Diagnostic>, Omitted) {
+        (self.list, self.omitted)
     }
 }

@@ -36,7 +36,7 @@ pub mod repair;
 pub mod setup;
 pub mod text;
 
-pub use diagnostic::{Code, Diagnostic, Severity, Suggestion};
+pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
 pub use movetext::{MoveEvent, Visitor};
 pub use outcome::{Claim, ClaimKind, GameResult, Status};
 pub use text::{Encoding, GameText};
@@ -71,8 +71,11 @@ impl Default for Options {
 /// Everything the replay found out about one game.
 #[derive(Clone, Debug)]
 pub struct GameReport {
-    /// Problems, in the order of the tokens they are about.
+    /// Problems, in the order of the tokens they are about: the first
+    /// [`diagnostic::MAX_PER_GAME`] errors and as many warnings found.
     pub diagnostics: Vec<Diagnostic>,
+    /// The problems found beyond those, counted only.
+    pub omitted: Omitted,
     /// Main-line plies replayed.
     pub plies: u32,
     /// The game's status per the Laws.
@@ -99,14 +102,16 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    /// Number of errors.
+    /// Number of errors, kept or omitted.
     pub fn errors(&self) -> usize {
-        self.diagnostics.iter().filter(|d| d.is_error()).count()
+        let kept = self.diagnostics.iter().filter(|d| d.is_error()).count();
+        kept.saturating_add(usize::try_from(self.omitted.errors).unwrap_or(usize::MAX))
     }
 
-    /// Number of warnings.
+    /// Number of warnings, kept or omitted.
     pub fn warnings(&self) -> usize {
-        self.diagnostics.len() - self.errors()
+        let kept = self.diagnostics.iter().filter(|d| !d.is_error()).count();
+        kept.saturating_add(usize::try_from(self.omitted.warnings).unwrap_or(usize::MAX))
     }
 }
 
@@ -125,7 +130,7 @@ pub fn replay_game_with<V: Visitor>(
 ) -> GameReport {
     let text = GameText::new(input, game.span.clone());
     let encoding = text.encoding();
-    let mut head: Vec<Diagnostic> = Vec::new();
+    let mut head = Diagnostics::default();
     if let Encoding::Windows1252 { first_invalid } = encoding {
         let at = game.span.start + first_invalid;
         head.push(Diagnostic::new(
@@ -143,6 +148,21 @@ pub fn replay_game_with<V: Visitor>(
             syntax_message(e.kind, &text),
         ));
     }
+    head.count_many(Code::Syntax, game.omitted_errors);
+    repeated_tags(game, encoding, &mut head);
+    if game.result_token.is_none() && !game.has_movetext() && !game.tags.is_empty() {
+        let mut d = Diagnostic::new(
+            Code::Syntax,
+            game.span.clone(),
+            "this game has a tag section but neither moves nor a result",
+        );
+        d.severity = Severity::Warning;
+        d.help.push(
+            "a game without moves ends with a termination marker: `*` (unknown) or its result"
+                .to_owned(),
+        );
+        head.push(d);
+    }
     let tag = |name: &str| {
         game.tag(name)
             .map(|t| encoding.decode(&t.value()).into_owned())
@@ -152,6 +172,7 @@ pub fn replay_game_with<V: Visitor>(
 
     let mut report = GameReport {
         diagnostics: Vec::new(),
+        omitted: Omitted::default(),
         plies: 0,
         status: Status::Invalid,
         result: None,
@@ -198,7 +219,7 @@ pub fn replay_game_with<V: Visitor>(
                     .push(format!("{moves} movetext words were not replayed"));
             }
             head.push(d);
-            report.diagnostics = head;
+            (report.diagnostics, report.omitted) = head.into_parts();
             return report;
         }
     };
@@ -269,7 +290,7 @@ fn detect_language(
         .map(|(_, lang)| lang)
 }
 
-fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Diagnostic>) {
+fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagnostics) {
     let pos = &pass.final_position;
     let pass_auto = pass.tracker.automatic_end();
     report.plies = pass.plies;
@@ -277,7 +298,6 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
     report.keys = pass.tracker.keys().to_vec();
     report.moves = pass.main_moves;
     head.extend(pass.diagnostics);
-    report.diagnostics = head;
 
     report.status = if pass.failure.is_some() {
         Status::Invalid
@@ -320,7 +340,7 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
                 "under the Laws the game ended there as a draw; the remaining {} plies were still checked",
                 report.plies - ply
             ));
-        report.diagnostics.push(d);
+        head.push(d);
     }
 
     // Without a Result tag, the movetext's termination marker is the record.
@@ -368,9 +388,38 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Vec<Di
         );
         d.help.push(format!("write [Result \"{}\"]", rule.as_str()));
         d.ply = Some(report.plies);
-        report.diagnostics.push(d);
+        head.push(d);
     }
+    (report.diagnostics, report.omitted) = head.into_parts();
     report.diagnostics.sort_by_key(|d| d.span.start);
+}
+
+/// Warns of every tag whose name was already given in the game's tag section (the first value is
+/// the one used). Linear in the number of tags.
+fn repeated_tags(game: &Game<'_>, encoding: Encoding, found: &mut Diagnostics) {
+    let tags = &game.tags;
+    if tags.len() < 2 {
+        return;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(tags.len());
+    for t in tags {
+        if seen.insert(t.name) {
+            continue;
+        }
+        if !found.has_room_for(Severity::Warning) {
+            found.count_severity(Severity::Warning, 1);
+            continue;
+        }
+        let name = encoding.decode(t.name);
+        let mut d = Diagnostic::new(
+            Code::Syntax,
+            t.span.clone(),
+            format!("the tag `{name}` is given twice in this tag section; the first value is used"),
+        );
+        d.severity = Severity::Warning;
+        d.help.push(format!("remove one of the `{name}` tags"));
+        found.push(d);
+    }
 }
 
 fn syntax_message(kind: SyntaxErrorKind, text: &str) -> String {

@@ -16,7 +16,7 @@ use pgnkit_notation::{
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::outcome::{KeyStep, Status, Tracker};
 use crate::text::GameText;
 
@@ -62,18 +62,34 @@ impl Visitor for () {
 /// Whether a variation (which needs the position before the move at
 /// `index`) follows the move, with only comments, NAGs and marks between.
 /// Marks are recognised cheaply as words without a digit; a word that is
-/// really a move without a digit (castling) only costs a copy.
+/// really a move without a digit (castling) only costs a copy. At most
+/// [`MAX_MARKS`] words are looked at, so that a run of digitless words
+/// (null moves, junk) costs linear time in all.
 fn variation_follows(tokens: &[Token<'_>], index: usize) -> bool {
+    let mut words = 0;
     for t in tokens.iter().skip(index + 1) {
         match t.kind {
             TokenKind::OpenVariation => return true,
             TokenKind::Comment | TokenKind::Nag(_) | TokenKind::Escape => {}
-            TokenKind::Word if !t.text.iter().any(u8::is_ascii_digit) => {}
+            TokenKind::Word if words < MAX_MARKS && !t.text.iter().any(u8::is_ascii_digit) => {
+                words += 1;
+            }
             _ => return false,
         }
     }
     false
 }
+
+/// Words after a move that [`variation_follows`] reads as marks on it
+/// (`+`, `!?`, `e.p.`, `ch` …) before it gives up: a real move has at most a
+/// few. A variation after more marks than this starts from an unknown
+/// position (an error), never a wrong one.
+const MAX_MARKS: usize = 8;
+
+/// Variations nested deeper than this are read (their tokens are counted)
+/// but not replayed: one `syntax` error says so. No game needs more; the
+/// limit keeps the memory of a game of a million `(` bounded.
+pub const MAX_VARIATION_DEPTH: u32 = 256;
 
 /// One move of the main line as the replay resolved it.
 #[derive(Clone, Debug)]
@@ -93,8 +109,9 @@ pub struct Failure {
     pub position: Chess,
     /// The 1-based ply the token would have had.
     pub ply: u32,
-    /// Index into the diagnostics of the error reported for it.
-    pub diagnostic: usize,
+    /// Index into the diagnostics of the error reported for it (`None`
+    /// when the game had too many diagnostics to keep it).
+    pub diagnostic: Option<usize>,
     /// The token could be parsed but not resolved (illegal, ambiguous, unknown
     /// piece letter): another language might read it.
     pub resolvable_elsewhere: bool,
@@ -103,8 +120,8 @@ pub struct Failure {
 /// The outcome of one pass over the movetext.
 #[derive(Debug)]
 pub struct Pass {
-    /// Diagnostics in token order.
-    pub diagnostics: Vec<Diagnostic>,
+    /// Diagnostics in token order (the first ones kept, the others counted).
+    pub diagnostics: Diagnostics,
     /// Main-line plies played.
     pub plies: u32,
     /// The last main-line position reached (before any error).
@@ -179,7 +196,7 @@ pub fn replay_movetext<V: Visitor>(
     visitor: &mut V,
 ) -> Pass {
     let mut pass = Pass {
-        diagnostics: Vec::new(),
+        diagnostics: Diagnostics::default(),
         plies: 0,
         final_position: start.clone(),
         tracker: Tracker::new(start),
@@ -192,8 +209,18 @@ pub fn replay_movetext<V: Visitor>(
     let mut lines: Vec<Line> = vec![Line::new(Some(Play::new(start.clone())), 0, 0)];
     let mut pending: Option<Pending<'_>> = None;
 
+    // Variations open beyond MAX_VARIATION_DEPTH: read, not replayed.
+    let mut too_deep = 0u64;
     for (index, token) in game.tokens.iter().enumerate() {
         let span = token.span.clone();
+        if too_deep > 0 {
+            match token.kind {
+                TokenKind::OpenVariation => too_deep += 1,
+                TokenKind::CloseVariation => too_deep -= 1,
+                _ => {}
+            }
+            continue;
+        }
         match token.kind {
             TokenKind::Word => {
                 let word = text.slice(span.clone(), token.text);
@@ -240,7 +267,6 @@ pub fn replay_movetext<V: Visitor>(
                 if line.depth == 0 {
                     pass.main_tokens.push(index);
                 }
-                let need_before = V::WANTS_POSITIONS || variation_follows(&game.tokens, index);
                 let Some(play) = line.pos.as_mut() else {
                     flush(&mut previous, &mut pass.diagnostics, None);
                     line.skipped += 1;
@@ -280,6 +306,8 @@ pub fn replay_movetext<V: Visitor>(
                 };
                 match outcome {
                     Ok(m) => {
+                        let need_before =
+                            V::WANTS_POSITIONS || variation_follows(&game.tokens, index);
                         if let Some(p) = previous.as_mut() {
                             p.mate = Some(false);
                         }
@@ -408,8 +436,7 @@ pub fn replay_movetext<V: Visitor>(
                         d.side = Some(side);
                         d.token = Some(text.to_owned());
                         d.variation = variation;
-                        let at = pass.diagnostics.len();
-                        pass.diagnostics.push(d);
+                        let at = pass.diagnostics.push(d);
                         if line.depth == 0 && pass.failure.is_none() {
                             pass.failure = Some(Failure {
                                 token: index,
@@ -425,7 +452,7 @@ pub fn replay_movetext<V: Visitor>(
                         if is_move {
                             line.before = dead;
                         }
-                        line.dead_diag = Some(at);
+                        line.dead_diag = at;
                     }
                 }
             }
@@ -444,6 +471,10 @@ pub fn replay_movetext<V: Visitor>(
                 if (number != expected || wrong_dots) && !repeated {
                     if offset != 0 {
                         line.number_offset = Some(offset);
+                    }
+                    if !pass.diagnostics.has_room(Code::MoveNumber) {
+                        pass.diagnostics.count(Code::MoveNumber);
+                        continue;
                     }
                     let (side, text) =
                         (pos.turn(), String::from_utf8_lossy(token.text).into_owned());
@@ -468,6 +499,22 @@ pub fn replay_movetext<V: Visitor>(
             }
             TokenKind::OpenVariation => {
                 flush(&mut pending, &mut pass.diagnostics, current(&lines));
+                if lines.len() > MAX_VARIATION_DEPTH as usize {
+                    too_deep = 1;
+                    let mut d = Diagnostic::new(
+                        Code::Syntax,
+                        span,
+                        format!(
+                            "variations nested more than {MAX_VARIATION_DEPTH} deep are not replayed"
+                        ),
+                    );
+                    d.help.push(
+                        "the moves inside this variation were read but not checked".to_owned(),
+                    );
+                    d.variation = true;
+                    pass.diagnostics.push(d);
+                    continue;
+                }
                 let (start_pos, ply, depth) = match lines.last() {
                     Some(parent) => (
                         parent.before.clone(),
@@ -511,7 +558,7 @@ fn is_game_over(pos: &Chess) -> bool {
 }
 
 /// Tells, on the line's first error, how much of the line was not replayed.
-fn finish_line(line: &Line, diagnostics: &mut [Diagnostic]) {
+fn finish_line(line: &Line, diagnostics: &mut Diagnostics) {
     if line.skipped == 0 {
         return;
     }
@@ -557,7 +604,7 @@ fn current(lines: &[Line]) -> Option<&Play> {
 
 /// Judges the check or mate mark of the pending move. `pos` is the position
 /// after it, for deciding mate where that is not known yet.
-fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Vec<Diagnostic>, pos: Option<&Play>) {
+fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Diagnostics, pos: Option<&Play>) {
     let Some(p) = pending.take() else { return };
     let mate = p
         .mate
@@ -582,6 +629,10 @@ fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Vec<Diagnostic>, p
         _ => None,
     };
     let Some((what, mark)) = problem else { return };
+    if !diagnostics.has_room(Code::CheckMark) {
+        diagnostics.count(Code::CheckMark);
+        return;
+    }
     let mut d = Diagnostic::new(Code::CheckMark, p.span, format!("the move {what}"));
     d.help.push(if mark.is_empty() {
         "write the move without `+` or `#`".to_owned()

@@ -13,6 +13,8 @@
 //! same squares, same castling rights and the same *legal* en passant
 //! captures. It is tracked with 64-bit Zobrist keys.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use shakmaty::{
     Bitboard, CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square,
@@ -296,7 +298,17 @@ pub struct Tracker {
     threefold: Option<u32>,
     fifty: Option<u32>,
     automatic: Option<(Status, u32)>,
+    /// Once more than [`SCAN_LIMIT`] plies passed since the last
+    /// irreversible move: how often each key occurred since then (empty
+    /// until then, and again after the next irreversible move).
+    counts: HashMap<u64, u32>,
 }
+
+/// Up to this many plies since the last irreversible move, a repeated
+/// position is counted by looking back over the keys (cheap, no hashing);
+/// beyond, by a map of counts, so that a game of a million reversible
+/// moves costs linear time.
+const SCAN_LIMIT: usize = 128;
 
 impl Tracker {
     /// Starts tracking at `start` (ply 0).
@@ -309,6 +321,7 @@ impl Tracker {
     /// Forgets everything and starts again at `start`.
     pub fn reset(&mut self, start: &Chess) {
         self.keys.clear();
+        self.counts.clear();
         self.seen = [0; 4];
         let key = position_key(start);
         self.seen[(key >> 6) as usize & 3] |= 1 << (key & 63);
@@ -347,23 +360,37 @@ impl Tracker {
         self.keys.push(key);
         if clock == 0 {
             self.seen = [0; 4];
+            self.counts.clear();
         }
         let (word, bit) = ((key >> 6) as usize & 3, 1u64 << (key & 63));
         let maybe_repeated = self.seen[word] & bit != 0;
         self.seen[word] |= bit;
 
         // Positions can only repeat since the last irreversible move, and
-        // only with the same side to move: look back two plies at a time.
+        // only with the same side to move (the key includes it).
         let n = self.keys.len() - 1;
-        let window = (clock as usize).min(n);
-        let mut same = 1;
-        let mut back = 2;
-        while maybe_repeated && back <= window {
-            if self.keys[n - back] == key {
-                same += 1;
+        let window = usize::try_from(clock).unwrap_or(usize::MAX).min(n);
+        let same = if !self.counts.is_empty() {
+            let count = self.counts.entry(key).or_insert(0);
+            *count += 1;
+            *count
+        } else if window > SCAN_LIMIT {
+            for &k in &self.keys[n - window..] {
+                *self.counts.entry(k).or_insert(0) += 1;
             }
-            back += 2;
-        }
+            self.counts.get(&key).copied().unwrap_or(1)
+        } else {
+            // Look back two plies at a time.
+            let mut same = 1;
+            let mut back = 2;
+            while maybe_repeated && back <= window {
+                if self.keys[n - back] == key {
+                    same += 1;
+                }
+                back += 2;
+            }
+            same
+        };
         if same >= 3 && self.threefold.is_none() {
             self.threefold = Some(ply);
         }

@@ -614,7 +614,7 @@ pub fn suggest(
             .map(|(i, s)| help_line(s, rest, chain_complete && i == 0))
             .collect();
         if n == 0 {
-            let Some(diag) = pass.diagnostics.get_mut(failure.diagnostic) else {
+            let Some(diag) = failure.diagnostic.and_then(|i| pass.diagnostics.get_mut(i)) else {
                 return;
             };
             missing_move(diag, &suggestions);
