@@ -15,7 +15,10 @@ fn main() -> std::io::Result<()> {
     let size: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(10 << 20);
     let sample = match args.next() {
         Some(p) => std::fs::read(p)?,
-        None => std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/check/claims.pgn"))?,
+        None => std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../testdata/check/claims.pgn"
+        ))?,
     };
     std::fs::create_dir_all(&dir)?;
     for class in hostile::Class::ALL {

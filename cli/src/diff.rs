@@ -422,6 +422,11 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         std::fs::read(&args.a).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.a))?;
     let bytes_b =
         std::fs::read(&args.b).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.b))?;
+    for (name, bytes) in [(&args.a, &bytes_a), (&args.b, &bytes_b)] {
+        if let Some(at) = crate::input::binary_at(bytes) {
+            anyhow::bail!("{}", crate::input::not_pgn(name, bytes, at));
+        }
+    }
     let fa = read_file(&args.a, &bytes_a, language);
     let fb = read_file(&args.b, &bytes_b, language);
     let (pairs, unpaired) = pair(&fa.records, &fb.records);

@@ -88,6 +88,37 @@ impl Compression {
     }
 }
 
+/// How much of the start of an input is looked at to tell text from binary data.
+const SNIFF_LEN: usize = 64 << 10;
+
+/// Where `head` (the first bytes of an input, decompressed) shows binary data, if it does: the way
+/// git and ripgrep tell, by control bytes, with a threshold that a PGN file with a few stray NUL or
+/// control bytes in its games still passes (they are reported where they stand). Text in UTF-16
+/// (every other byte NUL) is binary to a PGN reader too.
+///
+/// Returns the offset of the first control byte, when more than 8 of them and more than 1 in 100
+/// bytes of `head` are control bytes (C0 controls other than tab, line feed, vertical tab, form feed,
+/// carriage return and escape; and DEL).
+pub fn binary_at(head: &[u8]) -> Option<usize> {
+    let head = &head[..head.len().min(SNIFF_LEN)];
+    let is_control = |b: u8| matches!(b, 0..=8 | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
+    let first = head.iter().position(|&b| is_control(b))?;
+    let controls = head[first..].iter().filter(|&&b| is_control(b)).count();
+    (controls > 8 && controls * 100 > head.len()).then_some(first)
+}
+
+/// The error for an input that is not text (see [`binary_at`]).
+pub fn not_pgn(name: &str, head: &[u8], at: usize) -> String {
+    if head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) {
+        format!(
+            "`{name}` is not a PGN file: it is UTF-16 text (binary data at byte {at}); \
+             convert it to UTF-8 first, e.g. `iconv -f UTF-16 -t UTF-8`"
+        )
+    } else {
+        format!("`{name}` is not a PGN file: binary data at byte {at}")
+    }
+}
+
 type Decoded = (Box<dyn Read + Send>, Compression);
 
 fn decompress<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Decoded> {
@@ -217,6 +248,9 @@ impl Input {
             });
         }
         let len = map.len();
+        if let Some(at) = binary_at(&map) {
+            bail!("{}", not_pgn(path, &map, at));
+        }
         Ok(Input {
             name,
             len: Some(meta.len()),
@@ -436,6 +470,15 @@ impl StreamChunks {
             } else {
                 pgnkit_pgn::game_starts_near(&self.buf, self.buf.len() / 2).filter(|&c| c > 0)
             };
+            if self.base == 0
+                && (self.buf.len() >= SNIFF_LEN || self.eof)
+                && let Some(at) = binary_at(&self.buf)
+            {
+                let message = not_pgn(&self.name, &self.buf, at);
+                self.buf.clear();
+                self.failed = None;
+                return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+            }
             match cut {
                 Some(cut) => {
                     let rest = self.buf.split_off(cut);

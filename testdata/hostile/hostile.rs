@@ -307,8 +307,14 @@ fn split_games(sample: &[u8]) -> Vec<&[u8]> {
 }
 
 fn trim(s: &[u8]) -> &[u8] {
-    let a = s.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(s.len());
-    let b = s.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(a, |b| b + 1);
+    let a = s
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    let b = s
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(a, |b| b + 1);
     &s[a..b]
 }
 

@@ -51,7 +51,8 @@ pub fn is_hard_boundary(input: &[u8], pos: usize) -> bool {
     };
     // The previous tag section is complete (two tag lines or more), or the new one repeats its one tag:
     // a new game. A single tag line followed by an empty line and more tags is ChessBase's split section.
-    line_before_is_tag(input, previous.start) || tag_name(&input[pos..]) == tag_name(&input[previous])
+    line_before_is_tag(input, previous.start)
+        || tag_name(&input[pos..]) == tag_name(&input[previous])
 }
 
 /// Whether `s` starts with `[`, optional blanks, `Event`, optional blanks and `"`.
@@ -179,8 +180,14 @@ mod tests {
         // ... but a new Event after a tags-only game is a new game.
         assert!(is_hard_boundary(b"[Event \"x\"]\n\n[Event \"y\"]", 13));
         // A complete tag section (two lines or more) then an empty line: a new game, Event or not.
-        assert!(is_hard_boundary(b"[White \"a\"]\n[Black \"b\"]\n\n[White \"c\"]", 25));
-        assert!(is_hard_boundary(b"[White \"a\"]\r\n[Black \"b\"]\r\n\r\n[White \"c\"]", 28));
+        assert!(is_hard_boundary(
+            b"[White \"a\"]\n[Black \"b\"]\n\n[White \"c\"]",
+            25
+        ));
+        assert!(is_hard_boundary(
+            b"[White \"a\"]\r\n[Black \"b\"]\r\n\r\n[White \"c\"]",
+            28
+        ));
         // One tag line repeated after an empty line: a new game.
         assert!(is_hard_boundary(b"[Round \"1\"]\n\n[Round \"2\"]", 13));
         // A byte order mark before the `[` (concatenated files).

@@ -32,7 +32,9 @@ fn lex_checked(input: &[u8], limit: Duration) -> Vec<(usize, usize)> {
         if game.omitted_errors > 0 {
             // Errors past the cap are counted, not kept: their bytes are in the game's span.
             assert_eq!(game.errors.len(), MAX_ERRORS);
-            covered[game.span.clone()].iter_mut().for_each(|c| *c = true);
+            covered[game.span.clone()]
+                .iter_mut()
+                .for_each(|c| *c = true);
         }
         let errors = game.errors.len() + usize::try_from(game.omitted_errors).unwrap_or(usize::MAX);
         out.push((game.tokens.len(), errors));
