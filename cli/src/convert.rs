@@ -27,10 +27,9 @@ use pgnkit_replay::outcome;
 use pgnkit_replay::{
     Encoding, GameReport, GameResult, GameText, MoveEvent, Options, Visitor, replay_game_with,
 };
-use serde::Serialize;
 use shakmaty::{Chess, Color, Position};
 
-use self::export::{Conversion, Scratch, VerbatimPiece, Word};
+use self::export::{Conversion, NullPlaces, Scratch, VerbatimPiece, Word};
 use crate::args::{Format, InputArgs};
 use crate::driver::{Buffers, Driver, Progress};
 use crate::input::{Chunk, Input};
@@ -251,6 +250,10 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
             conversion: &mut conversion,
         };
         let report = replay_game_with(data, &game, &config.options, &mut recorder);
+        conversion.set_start(
+            report.start.fullmoves().get(),
+            report.start.turn() == Color::White,
+        );
         let errors = report.errors();
         out.totals.games += 1;
         out.totals.errors += errors as u64;
@@ -276,8 +279,10 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
                 }
                 OutputFormat::Json => {
                     out.records.push((index, out.out.len()));
+                    let start = out.out.len();
                     let record = json_game(data, &game, &text, &report, &conversion, errors);
-                    if serde_json::to_writer(&mut out.out, &record).is_err() {
+                    if write_json_game(&mut out.out, &record).is_err() {
+                        out.out.truncate(start);
                         out.out.extend_from_slice(b"{}");
                     }
                     out.out.push(b'\n');
@@ -519,52 +524,46 @@ fn locate_errors(
     }
 }
 
-/// One item of a line in the JSON record: a move or unconverted text.
-#[derive(Serialize)]
-#[serde(untagged)]
+/// One item of a line in the JSON record: a move (index in
+/// [`JsonGame::moves`]) or unconverted text.
 enum JsonItem {
-    Move(JsonMove),
-    Unconverted { unconverted: String },
+    Move(usize),
+    Unconverted(String),
 }
 
-#[derive(Serialize, Default)]
+/// One move of the JSON record. Its variations are indices in
+/// [`JsonGame::lines`], not nested values: building, writing and dropping
+/// a record never recurse on the depth of its variations.
+#[derive(Default)]
 struct JsonMove {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     comments_before: Vec<String>,
     number: u32,
     side: &'static str,
-    #[serde(rename = "move")]
     text: String,
     uci: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     nags: Vec<u8>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     comments: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    variations: Vec<Vec<JsonItem>>,
+    variations: Vec<usize>,
 }
 
-/// Tags in export order, serialized as one JSON object (the first tag of
-/// each name).
-struct JsonTags(Vec<(String, String)>);
-
-impl Serialize for JsonTags {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
-#[derive(Serialize)]
+/// One game's JSON record, flat: every move and every line (the main line
+/// and each variation) in one vector, linked by index.
+///
+/// [`write_json_game`] writes it as
+/// `{"tags":{…},"comments":[…],"moves":[…],"result":…,"status":…,"plies":…,"language":…,"errors":…}`
+/// (`comments` only when there are some), each move as
+/// `{"comments_before":[…],"number":…,"side":…,"move":…,"uci":…,"nags":[…],"comments":[…],"variations":[[…],…]}`
+/// (the lists only when not empty) and unconverted text as
+/// `{"unconverted":…}`.
 struct JsonGame {
-    tags: JsonTags,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Tags in export order (the first tag of each name).
+    tags: Vec<(String, String)>,
     comments: Vec<String>,
-    moves: Vec<JsonItem>,
+    moves: Vec<JsonMove>,
+    /// The items of every line.
+    lines: Vec<Vec<JsonItem>>,
+    /// The main line's index in `lines`.
+    main: usize,
     result: &'static str,
     status: &'static str,
     plies: u32,
@@ -572,42 +571,83 @@ struct JsonGame {
     errors: usize,
 }
 
-/// A line being built: its items, comments waiting for the next move, and
-/// variations that came before any move.
-#[derive(Default)]
-struct JsonLine {
-    items: Vec<JsonItem>,
+/// A line being built: where its items go, comments waiting for the next
+/// move, and variations that came before any move.
+struct OpenLine {
+    id: usize,
     before: Vec<String>,
-    variations: Vec<Vec<JsonItem>>,
+    variations: Vec<usize>,
 }
 
-impl JsonLine {
-    fn last_move(&mut self) -> Option<&mut JsonMove> {
-        match self.items.last_mut() {
-            Some(JsonItem::Move(m)) => Some(m),
+/// The moves and lines of a record being built.
+#[derive(Default)]
+struct JsonArena {
+    moves: Vec<JsonMove>,
+    lines: Vec<Vec<JsonItem>>,
+}
+
+impl JsonArena {
+    /// A new empty line.
+    fn open(&mut self) -> OpenLine {
+        self.lines.push(Vec::new());
+        OpenLine {
+            id: self.lines.len() - 1,
+            before: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+
+    /// The last item of line `id` if it is a move.
+    fn last_move(&mut self, id: usize) -> Option<&mut JsonMove> {
+        match self.lines.get(id)?.last() {
+            Some(&JsonItem::Move(k)) => self.moves.get_mut(k),
             _ => None,
         }
     }
 
-    fn comment(&mut self, text: String) {
-        if self.before.is_empty()
-            && let Some(m) = self.last_move()
-        {
-            m.comments.push(text);
-        } else {
-            self.before.push(text);
+    /// Appends `m` to `line`, with the comments and variations waiting.
+    fn push_move(&mut self, line: &mut OpenLine, mut m: JsonMove) {
+        m.comments_before = std::mem::take(&mut line.before);
+        m.variations = std::mem::take(&mut line.variations);
+        let k = self.moves.len();
+        self.moves.push(m);
+        if let Some(items) = self.lines.get_mut(line.id) {
+            items.push(JsonItem::Move(k));
         }
     }
 
-    /// The items, with comments left at the end given to the last move
-    /// (or, in an empty line, `leftover`).
-    fn finish(mut self, leftover: &mut Vec<String>) -> Vec<JsonItem> {
-        let before = std::mem::take(&mut self.before);
-        match self.last_move() {
+    /// Appends unconverted text to `line`.
+    fn push_text(&mut self, line: &OpenLine, text: String) {
+        if let Some(items) = self.lines.get_mut(line.id) {
+            items.push(JsonItem::Unconverted(text));
+        }
+    }
+
+    /// A comment: the last move's, or waiting for the next one.
+    fn comment(&mut self, line: &mut OpenLine, text: String) {
+        if line.before.is_empty()
+            && let Some(m) = self.last_move(line.id)
+        {
+            m.comments.push(text);
+        } else {
+            line.before.push(text);
+        }
+    }
+
+    /// Ends `line`: comments left at its end go to its last move (or, in a
+    /// line without moves, to `leftover`). Variations still waiting are
+    /// dropped. Gives the line's index.
+    fn finish(&mut self, mut line: OpenLine, leftover: &mut Vec<String>) -> usize {
+        let before = std::mem::take(&mut line.before);
+        match self.last_move(line.id) {
             Some(m) => m.comments.extend(before),
             None => leftover.extend(before),
         }
-        self.items
+        line.id
+    }
+
+    fn is_empty_line(&self, id: usize) -> bool {
+        self.lines.get(id).is_none_or(Vec::is_empty)
     }
 }
 
@@ -630,8 +670,13 @@ fn json_game(
             }
         }
     }
-    let mut lines: Vec<JsonLine> = vec![JsonLine::default()];
+    let mut arena = JsonArena::default();
+    let main = arena.open();
+    let mut lines: Vec<OpenLine> = vec![main];
     let mut leftover: Vec<String> = Vec::new();
+    // Computed at the first null move, for the whole game.
+    let mut nulls: Option<NullPlaces> = None;
+    let mut cursor = 0usize;
     let mut i = 0usize;
     while let Some(t) = game.tokens.get(i) {
         let depth = lines.len() - 1;
@@ -639,10 +684,9 @@ fn json_game(
         match t.kind {
             TokenKind::Word => {
                 let text = source.decode(t.text);
-                if let Some(m) = moves.get(i) {
+                if let Some(m) = moves.get_next(i, &mut cursor) {
                     let (nag, draw) = export::attached_marks(t.text, &text);
-                    line.items.push(JsonItem::Move(JsonMove {
-                        comments_before: std::mem::take(&mut line.before),
+                    let m = JsonMove {
                         number: m.number,
                         side: if m.white { "white" } else { "black" },
                         text: m.text.to_owned(),
@@ -653,28 +697,30 @@ fn json_game(
                         } else {
                             Vec::new()
                         },
-                        variations: std::mem::take(&mut line.variations),
-                    }));
+                        ..JsonMove::default()
+                    };
+                    arena.push_move(line, m);
                 } else if export::is_null_word(&text)
-                    && let Some((number, white)) = export::null_move_place(game, moves, i)
+                    && let Some((number, white)) = nulls
+                        .get_or_insert_with(|| NullPlaces::new(game, source, moves))
+                        .get(i)
                 {
-                    line.items.push(JsonItem::Move(JsonMove {
-                        comments_before: std::mem::take(&mut line.before),
+                    let m = JsonMove {
                         number,
                         side: if white { "white" } else { "black" },
                         text: moves.null_text().to_owned(),
                         uci: "0000".to_owned(),
-                        variations: std::mem::take(&mut line.variations),
                         ..JsonMove::default()
-                    }));
+                    };
+                    arena.push_move(line, m);
                 } else {
                     match export::classify_word(&text) {
                         Word::Nag(n) => {
-                            if let Some(m) = line.last_move() {
+                            if let Some(m) = arena.last_move(line.id) {
                                 m.nags.push(n);
                             }
                         }
-                        Word::DrawOffer => line.comment("(=)".to_owned()),
+                        Word::DrawOffer => arena.comment(line, "(=)".to_owned()),
                         Word::Mark => {}
                         Word::Dead => {
                             let end = export::line_end(game, i, depth);
@@ -692,7 +738,7 @@ fn json_game(
                                     }
                                 }
                             });
-                            line.items.push(JsonItem::Unconverted { unconverted: text });
+                            arena.push_text(line, text);
                             i = end;
                             continue;
                         }
@@ -700,48 +746,55 @@ fn json_game(
                 }
             }
             TokenKind::Nag(n) => {
-                if let Some(m) = line.last_move() {
+                if let Some(m) = arena.last_move(line.id) {
                     m.nags.push(n);
                 }
             }
-            TokenKind::Comment => line.comment(export::comment_text(t, source).into_owned()),
+            TokenKind::Comment => {
+                arena.comment(line, export::comment_text(t, source).into_owned());
+            }
             TokenKind::OpenVariation if export::draw_offer_at(game, i) => {
-                line.comment("(=)".to_owned());
+                arena.comment(line, "(=)".to_owned());
                 i += 3;
                 continue;
             }
-            TokenKind::OpenVariation => lines.push(JsonLine::default()),
-            TokenKind::CloseVariation => close_variation(&mut lines, &mut leftover),
+            TokenKind::OpenVariation => {
+                let child = arena.open();
+                lines.push(child);
+            }
+            TokenKind::CloseVariation => close_variation(&mut arena, &mut lines, &mut leftover),
             TokenKind::MoveNumber { .. } | TokenKind::Result(_) | TokenKind::Escape => {}
         }
         i += 1;
     }
     while lines.len() > 1 {
-        close_variation(&mut lines, &mut leftover);
+        close_variation(&mut arena, &mut lines, &mut leftover);
     }
-    let main = lines.pop().unwrap_or_default();
-    let mut variations = Vec::new();
-    if !main.variations.is_empty() {
-        variations = main.variations;
-    }
-    let main = JsonLine {
-        items: main.items,
-        before: main.before,
-        variations: Vec::new(),
+    let mut main = match lines.pop() {
+        Some(line) => line,
+        None => arena.open(),
     };
-    let mut items = main.finish(&mut leftover);
+    let variations = std::mem::take(&mut main.variations);
+    let main = arena.finish(main, &mut leftover);
     // Variations after the last move (or in a game without moves).
     if !variations.is_empty() {
-        if let Some(JsonItem::Move(m)) = items.last_mut() {
+        if let Some(m) = arena.last_move(main) {
             m.variations.extend(variations);
         } else {
-            items.extend(variations.into_iter().flatten());
+            for v in variations {
+                let items = arena.lines.get_mut(v).map(std::mem::take);
+                if let (Some(items), Some(main)) = (items, arena.lines.get_mut(main)) {
+                    main.extend(items);
+                }
+            }
         }
     }
     JsonGame {
-        tags: JsonTags(tags),
+        tags,
         comments: leftover,
-        moves: items,
+        moves: arena.moves,
+        lines: arena.lines,
+        main,
         result: export::result_marker(game, source),
         status: report.status.as_str(),
         plies: report.plies,
@@ -750,33 +803,156 @@ fn json_game(
     }
 }
 
-fn close_variation(lines: &mut Vec<JsonLine>, leftover: &mut Vec<String>) {
+/// Ends the innermost variation: it becomes a variation of its parent's
+/// last move (or waits for the parent's next move).
+fn close_variation(arena: &mut JsonArena, lines: &mut Vec<OpenLine>, leftover: &mut Vec<String>) {
     if lines.len() < 2 {
         return;
     }
     let Some(line) = lines.pop() else { return };
     let mut lost = Vec::new();
-    let items = line.finish(&mut lost);
+    let id = arena.finish(line, &mut lost);
     let Some(parent) = lines.last_mut() else {
         leftover.extend(lost);
         return;
     };
-    if !lost.is_empty() {
-        // A variation with only comments: they stay comments of the parent.
-        for c in lost {
-            parent.comment(c);
-        }
+    // A variation with only comments: they stay comments of the parent.
+    for c in lost {
+        arena.comment(parent, c);
     }
-    if items.is_empty() {
+    if arena.is_empty_line(id) {
         return;
     }
     if parent.before.is_empty()
-        && let Some(m) = parent.last_move()
+        && let Some(m) = arena.last_move(parent.id)
     {
-        m.variations.push(items);
+        m.variations.push(id);
     } else {
-        parent.variations.push(items);
+        parent.variations.push(id);
     }
+}
+
+/// Writes a JSON string.
+fn json_str(out: &mut Vec<u8>, s: &str) -> serde_json::Result<()> {
+    serde_json::to_writer(&mut *out, s)
+}
+
+/// Writes a JSON array of strings.
+fn json_strs(out: &mut Vec<u8>, list: &[String]) -> serde_json::Result<()> {
+    serde_json::to_writer(&mut *out, list)
+}
+
+/// Where [`write_json_game`] is in the tree of lines.
+enum Frame {
+    /// Writing the items of line `line`, the next being `next`.
+    Line { line: usize, next: usize },
+    /// Writing the variations of move `m`, the next being `next`.
+    Variations { m: usize, next: usize },
+}
+
+/// Writes `g` as one JSON object (the shape [`JsonGame`] describes), with
+/// an explicit stack: as deep as the variations go, no recursion.
+fn write_json_game(out: &mut Vec<u8>, g: &JsonGame) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"tags\":{");
+    for (k, (name, value)) in g.tags.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        json_str(out, name)?;
+        out.push(b':');
+        json_str(out, value)?;
+    }
+    out.push(b'}');
+    if !g.comments.is_empty() {
+        out.extend_from_slice(b",\"comments\":");
+        json_strs(out, &g.comments)?;
+    }
+    out.extend_from_slice(b",\"moves\":[");
+    let mut stack = vec![Frame::Line {
+        line: g.main,
+        next: 0,
+    }];
+    while let Some(frame) = stack.last_mut() {
+        match frame {
+            Frame::Line { line, next } => {
+                let Some(item) = g.lines.get(*line).and_then(|items| items.get(*next)) else {
+                    out.push(b']');
+                    stack.pop();
+                    continue;
+                };
+                if *next > 0 {
+                    out.push(b',');
+                }
+                *next += 1;
+                match item {
+                    JsonItem::Unconverted(text) => {
+                        out.extend_from_slice(b"{\"unconverted\":");
+                        json_str(out, text)?;
+                        out.push(b'}');
+                    }
+                    &JsonItem::Move(k) => {
+                        let Some(m) = g.moves.get(k) else {
+                            out.extend_from_slice(b"{}");
+                            continue;
+                        };
+                        out.push(b'{');
+                        if !m.comments_before.is_empty() {
+                            out.extend_from_slice(b"\"comments_before\":");
+                            json_strs(out, &m.comments_before)?;
+                            out.push(b',');
+                        }
+                        out.extend_from_slice(b"\"number\":");
+                        serde_json::to_writer(&mut *out, &m.number)?;
+                        out.extend_from_slice(b",\"side\":");
+                        json_str(out, m.side)?;
+                        out.extend_from_slice(b",\"move\":");
+                        json_str(out, &m.text)?;
+                        out.extend_from_slice(b",\"uci\":");
+                        json_str(out, &m.uci)?;
+                        if !m.nags.is_empty() {
+                            out.extend_from_slice(b",\"nags\":");
+                            serde_json::to_writer(&mut *out, &m.nags)?;
+                        }
+                        if !m.comments.is_empty() {
+                            out.extend_from_slice(b",\"comments\":");
+                            json_strs(out, &m.comments)?;
+                        }
+                        if m.variations.is_empty() {
+                            out.push(b'}');
+                        } else {
+                            out.extend_from_slice(b",\"variations\":[");
+                            stack.push(Frame::Variations { m: k, next: 0 });
+                        }
+                    }
+                }
+            }
+            Frame::Variations { m, next } => {
+                let Some(&line) = g.moves.get(*m).and_then(|m| m.variations.get(*next)) else {
+                    out.extend_from_slice(b"]}");
+                    stack.pop();
+                    continue;
+                };
+                if *next > 0 {
+                    out.push(b',');
+                }
+                *next += 1;
+                out.push(b'[');
+                stack.push(Frame::Line { line, next: 0 });
+            }
+        }
+    }
+    out.extend_from_slice(b",\"result\":");
+    json_str(out, g.result)?;
+    out.extend_from_slice(b",\"status\":");
+    json_str(out, g.status)?;
+    out.extend_from_slice(b",\"plies\":");
+    serde_json::to_writer(&mut *out, &g.plies)?;
+    out.extend_from_slice(b",\"language\":");
+    json_str(out, g.language)?;
+    out.extend_from_slice(b",\"errors\":");
+    serde_json::to_writer(&mut *out, &g.errors)?;
+    out.push(b'}');
+    Ok(())
 }
 
 /// Where the converted games go.
