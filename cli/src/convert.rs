@@ -494,30 +494,19 @@ fn locate_errors(
     let data: &[u8] = &chunk.data;
     let name = crate::check::game_name(game, report);
     let chars = report.encoding == Encoding::Utf8;
-    for d in report.diagnostics.iter().filter(|d| d.is_error()) {
-        let place = cursor.locate(d.span.start, chars);
-        let source = (config.diagnostics == Format::Human).then(|| {
-            let line = data.get(place.line_range.clone()).unwrap_or_default();
-            let token_start = d
-                .span
-                .start
-                .saturating_sub(place.line_range.start)
-                .min(line.len());
-            let token_end = (d.span.end.min(place.line_range.end).max(d.span.start)
-                - place.line_range.start)
-                .min(line.len())
-                .max(token_start);
-            let pre = report.encoding.decode(&line[..token_start]).len();
-            let tok = report.encoding.decode(&line[token_start..token_end]).len();
-            let text = report.encoding.decode(line).into_owned();
-            render::source_window(&text, pre..pre + tok)
-        });
+    let errors: Vec<&pgnkit_replay::Diagnostic> =
+        report.diagnostics.iter().filter(|d| d.is_error()).collect();
+    let offsets: Vec<usize> = errors.iter().map(|d| d.span.start).collect();
+    let places = cursor.locate_many(&offsets, chars);
+    for (d, place) in errors.into_iter().zip(places) {
+        let source = (config.diagnostics == Format::Human)
+            .then(|| crate::check::source_line(data, &place.line_range, &d.span, report.encoding));
         into.push(Located {
             diagnostic: d.clone(),
             game: index,
             line: place.line,
             column: place.column,
-            byte: chunk.base + d.span.start,
+            byte: chunk.base.saturating_add(d.span.start),
             source,
             game_name: name.clone(),
         });
@@ -1051,9 +1040,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             |chunk| convert_chunk(chunk, &config, &buffers),
             |chunk, chunk_out| {
                 bytes += chunk.range.len() as u64;
+                // Bounded far below the maximum (see `args::MAX_GAME_OFFSET`);
+                // saturating all the same.
                 for mut l in chunk_out.diagnostics {
-                    l.game += games_before + 1;
-                    l.line += lines_before + 1;
+                    l.game = l.game.saturating_add(games_before).saturating_add(1);
+                    l.line = l.line.saturating_add(lines_before).saturating_add(1);
                     render::diagnostic(&mut err, config.diagnostics, color, &name, &l)?;
                 }
                 let w = sink.writer();
@@ -1071,14 +1062,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                             head.clear();
                             head.extend_from_slice(b"{\"type\":\"game\",\"file\":");
                             serde_json::to_writer(&mut head, &name)?;
-                            write!(head, ",\"game\":{},", games_before + index + 1)?;
+                            let number = games_before.saturating_add(index).saturating_add(1);
+                            write!(head, ",\"game\":{number},")?;
                             w.write_all(&head)?;
                             w.write_all(chunk_out.out.get(start + 1..end).unwrap_or_default())?;
                         }
                     }
                 }
-                games_before += chunk_out.totals.games;
-                lines_before += chunk_out.lines;
+                games_before = games_before.saturating_add(chunk_out.totals.games);
+                lines_before = lines_before.saturating_add(chunk_out.lines);
                 file_totals.add(&chunk_out.totals);
                 progress.games(file_totals.games);
                 buffers.give(chunk_out.out);

@@ -178,7 +178,7 @@ fn compare(a: &Record<'_>, b: &Record<'_>) -> Comparison {
             c.complete = true;
             return c;
         }
-        ply += 1;
+        ply = ply.saturating_add(1);
         let ma = wa.as_ref().and_then(|(t, _)| resolve(t, &pos, a.language));
         let mb = wb.as_ref().and_then(|(t, _)| resolve(t, &pos, b.language));
         if ma.is_some() && ma == mb {
@@ -270,7 +270,9 @@ fn ply_by_word(a: &Record<'_>, b: &Record<'_>, i: usize, j: usize, ply: u32, c: 
         };
         if !same {
             c.differences.push(Difference {
-                ply: ply + 1 + k as u32,
+                ply: ply
+                    .saturating_add(1)
+                    .saturating_add(u32::try_from(k).unwrap_or(u32::MAX)),
                 a: wa.map(|w| w.0.clone()),
                 b: wb.map(|w| w.0.clone()),
                 byte_a: wa.map(|w| w.1.start),
@@ -396,7 +398,8 @@ fn movetext(start: &Chess, sans: &[String]) -> String {
         s.push_str(m);
         s.push(' ');
         if !white {
-            number += 1;
+            // A FEN may start at move 4294967295.
+            number = number.saturating_add(1);
         }
         white = !white;
     }
