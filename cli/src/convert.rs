@@ -15,6 +15,7 @@
 //! `-o FILE`, to a temporary file in FILE's folder renamed to FILE at the
 //! end, so a failed run never leaves half a file in place of a good one.
 
+use std::collections::HashSet;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -651,10 +652,12 @@ fn json_game(
     let mut order = Vec::new();
     export::tag_order(game, &mut order);
     let mut tags: Vec<(String, String)> = Vec::with_capacity(order.len());
+    // The names taken (a set: a game may have very many tags).
+    let mut seen: HashSet<String> = HashSet::with_capacity(order.len());
     for &i in &order {
         if let Some(t) = game.tags.get(i) {
             let name = source.decode(t.name).into_owned();
-            if !tags.iter().any(|(n, _)| *n == name) {
+            if seen.insert(name.clone()) {
                 tags.push((name, source.decode(&t.value()).into_owned()));
             }
         }
