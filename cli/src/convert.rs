@@ -282,7 +282,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
                     out.records.push((index, out.out.len()));
                     let start = out.out.len();
                     let record = json_game(data, &game, &text, &report, &conversion, errors);
-                    if write_json_game(&mut out.out, &record).is_err() {
+                    if write_json_game(&mut out.out, &record, &conversion).is_err() {
                         out.out.truncate(start);
                         out.out.extend_from_slice(b"{}");
                     }
@@ -514,30 +514,61 @@ fn locate_errors(
     }
 }
 
-/// One item of a line in the JSON record: a move (index in
-/// [`JsonGame::moves`]) or unconverted text.
-enum JsonItem {
-    Move(usize),
-    Unconverted(String),
+/// "No index" in the record's links.
+const NONE: u32 = u32::MAX;
+
+/// An index as a link of the record (the record of one game never has
+/// `u32::MAX` nodes: its game would have more tokens than memory holds).
+fn link(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(NONE)
 }
 
-/// One move of the JSON record. Its variations are indices in
-/// [`JsonGame::lines`], not nested values: building, writing and dropping
-/// a record never recurse on the depth of its variations.
+/// What a node of the JSON record is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NodeKind {
+    /// A converted move: `value` is its slot in the [`Conversion`].
+    Move,
+    /// A null move: `value` is its full-move number.
+    Null { white: bool },
+    /// Text not converted: `value` is its index in [`JsonGame::texts`].
+    Unconverted,
+}
+
+/// One item of a line of the JSON record: a move, a null move or
+/// unconverted text, 16 bytes. The written forms stay in the game's
+/// [`Conversion`]; comments, NAGs and variations, rare, are apart.
+struct Node {
+    kind: NodeKind,
+    value: u32,
+    /// The next item of the same line (`NONE`: the last).
+    next: u32,
+    /// Index in [`JsonGame::extras`] (`NONE`: no comments, NAGs nor
+    /// variations).
+    extra: u32,
+}
+
+/// The comments, NAGs and variations of a move.
 #[derive(Default)]
-struct JsonMove {
+struct Extras {
     comments_before: Vec<String>,
-    number: u32,
-    side: &'static str,
-    text: String,
-    uci: String,
     nags: Vec<u8>,
     comments: Vec<String>,
-    variations: Vec<usize>,
+    /// Indices in [`JsonGame::lines`].
+    variations: Vec<u32>,
 }
 
-/// One game's JSON record, flat: every move and every line (the main line
-/// and each variation) in one vector, linked by index.
+/// A line of the record: its first and last items (`NONE` when empty).
+#[derive(Clone, Copy)]
+struct JsonLine {
+    first: u32,
+    last: u32,
+}
+
+/// One game's JSON record, flat: every item of every line (the main line
+/// and each variation) in one vector, linked by index. Building, writing
+/// and dropping it never recurse on the depth of the variations, and it
+/// costs 16 bytes a move plus 8 a line (the moves' written forms are those
+/// of the [`Conversion`]).
 ///
 /// [`write_json_game`] writes it as
 /// `{"tags":{…},"comments":[…],"moves":[…],"result":…,"status":…,"plies":…,"language":…,"errors":…}`
@@ -545,15 +576,17 @@ struct JsonMove {
 /// `{"comments_before":[…],"number":…,"side":…,"move":…,"uci":…,"nags":[…],"comments":[…],"variations":[[…],…]}`
 /// (the lists only when not empty) and unconverted text as
 /// `{"unconverted":…}`.
+#[derive(Default)]
 struct JsonGame {
     /// Tags in export order (the first tag of each name).
     tags: Vec<(String, String)>,
     comments: Vec<String>,
-    moves: Vec<JsonMove>,
-    /// The items of every line.
-    lines: Vec<Vec<JsonItem>>,
+    nodes: Vec<Node>,
+    extras: Vec<Extras>,
+    texts: Vec<String>,
+    lines: Vec<JsonLine>,
     /// The main line's index in `lines`.
-    main: usize,
+    main: u32,
     result: &'static str,
     status: &'static str,
     plies: u32,
@@ -561,83 +594,173 @@ struct JsonGame {
     errors: usize,
 }
 
-/// A line being built: where its items go, comments waiting for the next
-/// move, and variations that came before any move.
-struct OpenLine {
-    id: usize,
-    before: Vec<String>,
-    variations: Vec<usize>,
-}
-
-/// The moves and lines of a record being built.
+/// What waits in a line being built for its next move: comments, and
+/// variations that came before any move.
 #[derive(Default)]
-struct JsonArena {
-    moves: Vec<JsonMove>,
-    lines: Vec<Vec<JsonItem>>,
+struct Waiting {
+    before: Vec<String>,
+    variations: Vec<u32>,
 }
 
-impl JsonArena {
+/// A line being built.
+struct OpenLine {
+    id: u32,
+    waiting: Option<Box<Waiting>>,
+}
+
+impl OpenLine {
+    fn has_before(&self) -> bool {
+        self.waiting.as_ref().is_some_and(|w| !w.before.is_empty())
+    }
+
+    fn waiting(&mut self) -> &mut Waiting {
+        self.waiting.get_or_insert_with(Box::default)
+    }
+}
+
+impl JsonGame {
     /// A new empty line.
     fn open(&mut self) -> OpenLine {
-        self.lines.push(Vec::new());
+        self.lines.push(JsonLine {
+            first: NONE,
+            last: NONE,
+        });
         OpenLine {
-            id: self.lines.len() - 1,
-            before: Vec::new(),
-            variations: Vec::new(),
+            id: link(self.lines.len() - 1),
+            waiting: None,
         }
     }
 
-    /// The last item of line `id` if it is a move.
-    fn last_move(&mut self, id: usize) -> Option<&mut JsonMove> {
-        match self.lines.get(id)?.last() {
-            Some(&JsonItem::Move(k)) => self.moves.get_mut(k),
-            _ => None,
-        }
+    /// The last item of line `id` if it is a move (or null move).
+    fn last_move(&self, id: u32) -> Option<u32> {
+        let last = self.lines.get(id as usize)?.last;
+        let node = self.nodes.get(last as usize)?;
+        (node.kind != NodeKind::Unconverted).then_some(last)
     }
 
-    /// Appends `m` to `line`, with the comments and variations waiting.
-    fn push_move(&mut self, line: &mut OpenLine, mut m: JsonMove) {
-        m.comments_before = std::mem::take(&mut line.before);
-        m.variations = std::mem::take(&mut line.variations);
-        let k = self.moves.len();
-        self.moves.push(m);
-        if let Some(items) = self.lines.get_mut(line.id) {
-            items.push(JsonItem::Move(k));
+    /// The extras of node `k`, made when it has none.
+    fn extras(&mut self, k: u32) -> Option<&mut Extras> {
+        let node = self.nodes.get_mut(k as usize)?;
+        if node.extra == NONE {
+            node.extra = link(self.extras.len());
+            self.extras.push(Extras::default());
+        }
+        self.extras.get_mut(node.extra as usize)
+    }
+
+    /// Appends an item to line `id`.
+    fn append(&mut self, id: u32, node: Node) -> u32 {
+        let k = link(self.nodes.len());
+        self.nodes.push(node);
+        if let Some(line) = self.lines.get_mut(id as usize) {
+            match self.nodes.get_mut(line.last as usize) {
+                Some(last) => last.next = k,
+                None => line.first = k,
+            }
+            line.last = k;
+        }
+        k
+    }
+
+    /// Appends a move to `line`, with the comments and variations waiting.
+    fn push_move(&mut self, line: &mut OpenLine, kind: NodeKind, value: u32) {
+        let k = self.append(
+            line.id,
+            Node {
+                kind,
+                value,
+                next: NONE,
+                extra: NONE,
+            },
+        );
+        if let Some(w) = line.waiting.take()
+            && let Some(e) = self.extras(k)
+        {
+            e.comments_before = w.before;
+            e.variations = w.variations;
         }
     }
 
     /// Appends unconverted text to `line`.
     fn push_text(&mut self, line: &OpenLine, text: String) {
-        if let Some(items) = self.lines.get_mut(line.id) {
-            items.push(JsonItem::Unconverted(text));
+        let value = link(self.texts.len());
+        self.texts.push(text);
+        self.append(
+            line.id,
+            Node {
+                kind: NodeKind::Unconverted,
+                value,
+                next: NONE,
+                extra: NONE,
+            },
+        );
+    }
+
+    /// A NAG of the line's last move (dropped where there is none).
+    fn nag(&mut self, line: &OpenLine, n: u8) {
+        if let Some(k) = self.last_move(line.id)
+            && let Some(e) = self.extras(k)
+        {
+            e.nags.push(n);
         }
     }
 
     /// A comment: the last move's, or waiting for the next one.
     fn comment(&mut self, line: &mut OpenLine, text: String) {
-        if line.before.is_empty()
-            && let Some(m) = self.last_move(line.id)
+        if !line.has_before()
+            && let Some(k) = self.last_move(line.id)
+            && let Some(e) = self.extras(k)
         {
-            m.comments.push(text);
+            e.comments.push(text);
         } else {
-            line.before.push(text);
+            line.waiting().before.push(text);
         }
     }
 
     /// Ends `line`: comments left at its end go to its last move (or, in a
     /// line without moves, to `leftover`). Variations still waiting are
     /// dropped. Gives the line's index.
-    fn finish(&mut self, mut line: OpenLine, leftover: &mut Vec<String>) -> usize {
-        let before = std::mem::take(&mut line.before);
-        match self.last_move(line.id) {
-            Some(m) => m.comments.extend(before),
-            None => leftover.extend(before),
+    fn finish(&mut self, line: OpenLine, leftover: &mut Vec<String>) -> u32 {
+        let before = line.waiting.map(|w| w.before).unwrap_or_default();
+        if !before.is_empty() {
+            match self.last_move(line.id) {
+                Some(k) => {
+                    if let Some(e) = self.extras(k) {
+                        e.comments.extend(before);
+                    }
+                }
+                None => leftover.extend(before),
+            }
         }
         line.id
     }
 
-    fn is_empty_line(&self, id: usize) -> bool {
-        self.lines.get(id).is_none_or(Vec::is_empty)
+    fn is_empty_line(&self, id: u32) -> bool {
+        self.lines.get(id as usize).is_none_or(|l| l.first == NONE)
+    }
+
+    /// Appends the items of line `from` to line `to`.
+    fn splice(&mut self, to: u32, from: u32) {
+        let Some(&JsonLine { first, last }) = self.lines.get(from as usize) else {
+            return;
+        };
+        if first == NONE {
+            return;
+        }
+        let Some(line) = self.lines.get_mut(to as usize) else {
+            return;
+        };
+        match self.nodes.get_mut(line.last as usize) {
+            Some(tail) => tail.next = first,
+            None => line.first = first,
+        }
+        line.last = last;
+        if let Some(emptied) = self.lines.get_mut(from as usize) {
+            *emptied = JsonLine {
+                first: NONE,
+                last: NONE,
+            };
+        }
     }
 }
 
@@ -651,19 +774,18 @@ fn json_game(
 ) -> JsonGame {
     let mut order = Vec::new();
     export::tag_order(game, &mut order);
-    let mut tags: Vec<(String, String)> = Vec::with_capacity(order.len());
+    let mut g = JsonGame::default();
     // The names taken (a set: a game may have very many tags).
     let mut seen: HashSet<String> = HashSet::with_capacity(order.len());
     for &i in &order {
         if let Some(t) = game.tags.get(i) {
             let name = source.decode(t.name).into_owned();
             if seen.insert(name.clone()) {
-                tags.push((name, source.decode(&t.value()).into_owned()));
+                g.tags.push((name, source.decode(&t.value()).into_owned()));
             }
         }
     }
-    let mut arena = JsonArena::default();
-    let main = arena.open();
+    let main = g.open();
     let mut lines: Vec<OpenLine> = vec![main];
     let mut leftover: Vec<String> = Vec::new();
     // Computed at the first null move, for the whole game.
@@ -676,43 +798,25 @@ fn json_game(
         match t.kind {
             TokenKind::Word => {
                 let text = source.decode(t.text);
-                if let Some(m) = moves.get_next(i, &mut cursor) {
+                if moves.get_next(i, &mut cursor).is_some() {
+                    g.push_move(line, NodeKind::Move, link(cursor));
                     let (nag, draw) = export::attached_marks(t.text, &text);
-                    let m = JsonMove {
-                        number: m.number,
-                        side: if m.white { "white" } else { "black" },
-                        text: m.text.to_owned(),
-                        uci: m.uci.to_owned(),
-                        nags: nag.into_iter().collect(),
-                        comments: if draw {
-                            vec!["(=)".to_owned()]
-                        } else {
-                            Vec::new()
-                        },
-                        ..JsonMove::default()
-                    };
-                    arena.push_move(line, m);
+                    if let Some(n) = nag {
+                        g.nag(line, n);
+                    }
+                    if draw {
+                        g.comment(line, "(=)".to_owned());
+                    }
                 } else if export::is_null_word(&text)
                     && let Some((number, white)) = nulls
                         .get_or_insert_with(|| NullPlaces::new(game, source, moves))
                         .get(i)
                 {
-                    let m = JsonMove {
-                        number,
-                        side: if white { "white" } else { "black" },
-                        text: moves.null_text().to_owned(),
-                        uci: "0000".to_owned(),
-                        ..JsonMove::default()
-                    };
-                    arena.push_move(line, m);
+                    g.push_move(line, NodeKind::Null { white }, number);
                 } else {
                     match export::classify_word(&text) {
-                        Word::Nag(n) => {
-                            if let Some(m) = arena.last_move(line.id) {
-                                m.nags.push(n);
-                            }
-                        }
-                        Word::DrawOffer => arena.comment(line, "(=)".to_owned()),
+                        Word::Nag(n) => g.nag(line, n),
+                        Word::DrawOffer => g.comment(line, "(=)".to_owned()),
                         Word::Mark => {}
                         Word::Dead => {
                             let end = export::line_end(game, i, depth);
@@ -730,97 +834,93 @@ fn json_game(
                                     }
                                 }
                             });
-                            arena.push_text(line, text);
+                            g.push_text(line, text);
                             i = end;
                             continue;
                         }
                     }
                 }
             }
-            TokenKind::Nag(n) => {
-                if let Some(m) = arena.last_move(line.id) {
-                    m.nags.push(n);
-                }
-            }
+            TokenKind::Nag(n) => g.nag(line, n),
             TokenKind::Comment => {
-                arena.comment(line, export::comment_text(t, source).into_owned());
+                g.comment(line, export::comment_text(t, source).into_owned());
             }
             TokenKind::OpenVariation if export::draw_offer_at(game, i) => {
-                arena.comment(line, "(=)".to_owned());
+                g.comment(line, "(=)".to_owned());
                 i += 3;
                 continue;
             }
             TokenKind::OpenVariation => {
-                let child = arena.open();
+                let child = g.open();
                 lines.push(child);
             }
-            TokenKind::CloseVariation => close_variation(&mut arena, &mut lines, &mut leftover),
+            TokenKind::CloseVariation => close_variation(&mut g, &mut lines, &mut leftover),
             TokenKind::MoveNumber { .. } | TokenKind::Result(_) | TokenKind::Escape => {}
         }
         i += 1;
     }
     while lines.len() > 1 {
-        close_variation(&mut arena, &mut lines, &mut leftover);
+        close_variation(&mut g, &mut lines, &mut leftover);
     }
     let mut main = match lines.pop() {
         Some(line) => line,
-        None => arena.open(),
+        None => g.open(),
     };
-    let variations = std::mem::take(&mut main.variations);
-    let main = arena.finish(main, &mut leftover);
+    let variations = main
+        .waiting
+        .as_mut()
+        .map(|w| std::mem::take(&mut w.variations))
+        .unwrap_or_default();
+    let main = g.finish(main, &mut leftover);
     // Variations after the last move (or in a game without moves).
     if !variations.is_empty() {
-        if let Some(m) = arena.last_move(main) {
-            m.variations.extend(variations);
+        if let Some(k) = g.last_move(main)
+            && let Some(e) = g.extras(k)
+        {
+            e.variations.extend(variations);
         } else {
             for v in variations {
-                let items = arena.lines.get_mut(v).map(std::mem::take);
-                if let (Some(items), Some(main)) = (items, arena.lines.get_mut(main)) {
-                    main.extend(items);
-                }
+                g.splice(main, v);
             }
         }
     }
-    JsonGame {
-        tags,
-        comments: leftover,
-        moves: arena.moves,
-        lines: arena.lines,
-        main,
-        result: export::result_marker(game, source),
-        status: report.status.as_str(),
-        plies: report.plies,
-        language: report.language.code(),
-        errors,
-    }
+    g.main = main;
+    g.comments = leftover;
+    g.result = export::result_marker(game, source);
+    g.status = report.status.as_str();
+    g.plies = report.plies;
+    g.language = report.language.code();
+    g.errors = errors;
+    g
 }
 
 /// Ends the innermost variation: it becomes a variation of its parent's
 /// last move (or waits for the parent's next move).
-fn close_variation(arena: &mut JsonArena, lines: &mut Vec<OpenLine>, leftover: &mut Vec<String>) {
+fn close_variation(g: &mut JsonGame, lines: &mut Vec<OpenLine>, leftover: &mut Vec<String>) {
     if lines.len() < 2 {
         return;
     }
     let Some(line) = lines.pop() else { return };
     let mut lost = Vec::new();
-    let id = arena.finish(line, &mut lost);
+    let id = g.finish(line, &mut lost);
     let Some(parent) = lines.last_mut() else {
         leftover.extend(lost);
         return;
     };
     // A variation with only comments: they stay comments of the parent.
     for c in lost {
-        arena.comment(parent, c);
+        g.comment(parent, c);
     }
-    if arena.is_empty_line(id) {
+    if g.is_empty_line(id) {
         return;
     }
-    if parent.before.is_empty()
-        && let Some(m) = arena.last_move(parent.id)
+    if !parent.has_before()
+        && let Some(k) = g.last_move(parent.id)
+        && let Some(e) = g.extras(k)
     {
-        m.variations.push(id);
+        e.variations.push(id);
     } else {
-        parent.variations.push(id);
+        parent.waiting().variations.push(id);
     }
 }
 
@@ -836,15 +936,65 @@ fn json_strs(out: &mut Vec<u8>, list: &[String]) -> serde_json::Result<()> {
 
 /// Where [`write_json_game`] is in the tree of lines.
 enum Frame {
-    /// Writing the items of line `line`, the next being `next`.
-    Line { line: usize, next: usize },
-    /// Writing the variations of move `m`, the next being `next`.
-    Variations { m: usize, next: usize },
+    /// Writing a line: `node` is its next item (`NONE`: the line is done).
+    Line { node: u32, first: bool },
+    /// Writing the variations of the move whose extras are `extra`.
+    Variations { extra: u32, next: u32 },
+}
+
+/// Writes one move (or null move) of `g` up to its variations, without the
+/// closing `}`.
+fn write_move_fields(
+    out: &mut Vec<u8>,
+    g: &JsonGame,
+    moves: &Conversion,
+    node: &Node,
+    extras: Option<&Extras>,
+) -> serde_json::Result<()> {
+    let (number, white, text, uci) = match node.kind {
+        NodeKind::Move => match moves.at(node.value as usize) {
+            Some(m) => (m.number, m.white, m.text, m.uci),
+            None => (0, true, "", ""),
+        },
+        NodeKind::Null { white } => (node.value, white, moves.null_text(), "0000"),
+        NodeKind::Unconverted => {
+            let text = g.texts.get(node.value as usize).map_or("", String::as_str);
+            out.extend_from_slice(b"{\"unconverted\":");
+            return json_str(out, text);
+        }
+    };
+    out.push(b'{');
+    if let Some(e) = extras.filter(|e| !e.comments_before.is_empty()) {
+        out.extend_from_slice(b"\"comments_before\":");
+        json_strs(out, &e.comments_before)?;
+        out.push(b',');
+    }
+    out.extend_from_slice(b"\"number\":");
+    serde_json::to_writer(&mut *out, &number)?;
+    out.extend_from_slice(if white {
+        b",\"side\":\"white\",\"move\":"
+    } else {
+        b",\"side\":\"black\",\"move\":"
+    });
+    json_str(out, text)?;
+    out.extend_from_slice(b",\"uci\":");
+    json_str(out, uci)?;
+    if let Some(e) = extras {
+        if !e.nags.is_empty() {
+            out.extend_from_slice(b",\"nags\":");
+            serde_json::to_writer(&mut *out, &e.nags)?;
+        }
+        if !e.comments.is_empty() {
+            out.extend_from_slice(b",\"comments\":");
+            json_strs(out, &e.comments)?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes `g` as one JSON object (the shape [`JsonGame`] describes), with
 /// an explicit stack: as deep as the variations go, no recursion.
-fn write_json_game(out: &mut Vec<u8>, g: &JsonGame) -> serde_json::Result<()> {
+fn write_json_game(out: &mut Vec<u8>, g: &JsonGame, moves: &Conversion) -> serde_json::Result<()> {
     out.extend_from_slice(b"{\"tags\":{");
     for (k, (name, value)) in g.tags.iter().enumerate() {
         if k > 0 {
@@ -860,66 +1010,43 @@ fn write_json_game(out: &mut Vec<u8>, g: &JsonGame) -> serde_json::Result<()> {
         json_strs(out, &g.comments)?;
     }
     out.extend_from_slice(b",\"moves\":[");
+    let first = g.lines.get(g.main as usize).map_or(NONE, |l| l.first);
     let mut stack = vec![Frame::Line {
-        line: g.main,
-        next: 0,
+        node: first,
+        first: true,
     }];
     while let Some(frame) = stack.last_mut() {
         match frame {
-            Frame::Line { line, next } => {
-                let Some(item) = g.lines.get(*line).and_then(|items| items.get(*next)) else {
+            Frame::Line { node, first } => {
+                let Some(n) = g.nodes.get(*node as usize) else {
                     out.push(b']');
                     stack.pop();
                     continue;
                 };
-                if *next > 0 {
+                if !*first {
                     out.push(b',');
                 }
-                *next += 1;
-                match item {
-                    JsonItem::Unconverted(text) => {
-                        out.extend_from_slice(b"{\"unconverted\":");
-                        json_str(out, text)?;
-                        out.push(b'}');
+                *first = false;
+                *node = n.next;
+                let extras = g.extras.get(n.extra as usize);
+                write_move_fields(out, g, moves, n, extras)?;
+                match extras {
+                    Some(e) if !e.variations.is_empty() && n.kind != NodeKind::Unconverted => {
+                        out.extend_from_slice(b",\"variations\":[");
+                        stack.push(Frame::Variations {
+                            extra: n.extra,
+                            next: 0,
+                        });
                     }
-                    &JsonItem::Move(k) => {
-                        let Some(m) = g.moves.get(k) else {
-                            out.extend_from_slice(b"{}");
-                            continue;
-                        };
-                        out.push(b'{');
-                        if !m.comments_before.is_empty() {
-                            out.extend_from_slice(b"\"comments_before\":");
-                            json_strs(out, &m.comments_before)?;
-                            out.push(b',');
-                        }
-                        out.extend_from_slice(b"\"number\":");
-                        serde_json::to_writer(&mut *out, &m.number)?;
-                        out.extend_from_slice(b",\"side\":");
-                        json_str(out, m.side)?;
-                        out.extend_from_slice(b",\"move\":");
-                        json_str(out, &m.text)?;
-                        out.extend_from_slice(b",\"uci\":");
-                        json_str(out, &m.uci)?;
-                        if !m.nags.is_empty() {
-                            out.extend_from_slice(b",\"nags\":");
-                            serde_json::to_writer(&mut *out, &m.nags)?;
-                        }
-                        if !m.comments.is_empty() {
-                            out.extend_from_slice(b",\"comments\":");
-                            json_strs(out, &m.comments)?;
-                        }
-                        if m.variations.is_empty() {
-                            out.push(b'}');
-                        } else {
-                            out.extend_from_slice(b",\"variations\":[");
-                            stack.push(Frame::Variations { m: k, next: 0 });
-                        }
-                    }
+                    _ => out.push(b'}'),
                 }
             }
-            Frame::Variations { m, next } => {
-                let Some(&line) = g.moves.get(*m).and_then(|m| m.variations.get(*next)) else {
+            Frame::Variations { extra, next } => {
+                let Some(&line) = g
+                    .extras
+                    .get(*extra as usize)
+                    .and_then(|e| e.variations.get(*next as usize))
+                else {
                     out.extend_from_slice(b"]}");
                     stack.pop();
                     continue;
@@ -929,7 +1056,11 @@ fn write_json_game(out: &mut Vec<u8>, g: &JsonGame) -> serde_json::Result<()> {
                 }
                 *next += 1;
                 out.push(b'[');
-                stack.push(Frame::Line { line, next: 0 });
+                let first = g.lines.get(line as usize).map_or(NONE, |l| l.first);
+                stack.push(Frame::Line {
+                    node: first,
+                    first: true,
+                });
             }
         }
     }

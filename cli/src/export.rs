@@ -179,6 +179,12 @@ impl Conversion {
         }
     }
 
+    /// The converted move in slot `slot`: the `cursor` of
+    /// [`Conversion::get_next`] when it found a move.
+    pub fn at(&self, slot: usize) -> Option<ConvertedMove<'_>> {
+        self.slots.get(slot).map(|s| self.converted(s))
+    }
+
     #[inline]
     fn converted(&self, slot: &Slot) -> ConvertedMove<'_> {
         ConvertedMove {
