@@ -350,7 +350,7 @@ fn fast_game(
     for (index, token) in game.tokens.iter().enumerate() {
         match token.kind {
             TokenKind::Word => {
-                let depth = lines.len() - 1;
+                let depth = lines.len().saturating_sub(1);
                 let line = lines.last_mut()?;
                 let m = match line.line.read_plain_san(token.text) {
                     Some(m) => m,
@@ -793,7 +793,7 @@ fn json_game(
     let mut cursor = 0usize;
     let mut i = 0usize;
     while let Some(t) = game.tokens.get(i) {
-        let depth = lines.len() - 1;
+        let depth = lines.len().saturating_sub(1);
         let Some(line) = lines.last_mut() else { break };
         match t.kind {
             TokenKind::Word => {

@@ -500,10 +500,8 @@ impl NullPlaces {
                         pending: Vec::new(),
                     });
                 }
-                TokenKind::CloseVariation => {
-                    if lines.len() > 1 {
-                        lines.pop();
-                    }
+                TokenKind::CloseVariation if lines.len() > 1 => {
+                    lines.pop();
                 }
                 TokenKind::Word => {
                     let Some(line) = lines.last_mut() else {
