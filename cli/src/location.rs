@@ -83,7 +83,8 @@ impl<'a> Cursor<'a> {
     /// one located starts the count again from the cursor's start: see
     /// [`Cursor::locate_many`].
     pub fn locate(&mut self, offset: usize, chars: bool) -> Place {
-        let offset = offset.min(self.data.len());
+        // Offsets outside `start..=data.len()` are clamped into it.
+        let offset = offset.clamp(self.start, self.data.len());
         if offset < self.pos {
             *self = Cursor::new(self.data, self.start);
         }
@@ -147,5 +148,20 @@ mod tests {
         assert_eq!(c.locate(0, true).line, 0);
         assert_eq!(c.locate(data.len(), true).line, 3);
         assert_eq!((z.line, z.column), (3, 1));
+    }
+
+    #[test]
+    fn many_offsets_in_any_order_are_located_as_one_by_one() {
+        let data = "1. e4\r\ne5 {é}\r2. Nf3\nNc6 *".as_bytes();
+        let offsets = [20, 3, 0, 11, 27, 3, 9, 100];
+        let places = Cursor::new(data, 0).locate_many(&offsets, true);
+        for (&o, p) in offsets.iter().zip(&places) {
+            assert_eq!(*p, Cursor::new(data, 0).locate(o, true), "offset {o}");
+        }
+        // A start past the end is the end; an offset before the start is
+        // the start.
+        assert_eq!(Cursor::new(data, 500).locate(0, false).column, 1);
+        let mut c = Cursor::new(data, 9);
+        assert_eq!(c.locate(3, true), Cursor::new(data, 9).locate(9, true));
     }
 }
