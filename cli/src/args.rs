@@ -71,9 +71,30 @@ pub struct InputArgs {
     #[arg(long, value_name = "K/N")]
     pub shard: Option<crate::shard::Shard>,
     /// Add N to every game number (for a file that is a later piece of a
-    /// larger one, cut by other means). Adds to what `--shard` computes.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// larger one, cut by other means). Adds to what `--shard` computes. At
+    /// most 2^53 - 1 (9007199254740991, the largest integer every JSON
+    /// reader holds exactly); more is a usage error (exit status 2).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_game_offset)]
     pub game_offset: u64,
+}
+
+/// The largest `--game-offset`: 2^53 - 1, the largest integer that every
+/// JSON reader (JavaScript, jq: IEEE doubles) holds exactly. With it, game
+/// numbers (offset + games before + games in the file) stay far from
+/// `u64::MAX`, so no addition on them can overflow.
+pub const MAX_GAME_OFFSET: u64 = (1 << 53) - 1;
+
+/// Reads `--game-offset`: a decimal number up to [`MAX_GAME_OFFSET`].
+pub fn parse_game_offset(s: &str) -> Result<u64, String> {
+    let n: u64 = s.trim().parse().map_err(|_| {
+        format!("`{s}` is no game offset: write a whole number from 0 to {MAX_GAME_OFFSET}")
+    })?;
+    if n > MAX_GAME_OFFSET {
+        return Err(format!(
+            "game offset {n} is too large: at most {MAX_GAME_OFFSET} (2^53 - 1, the largest integer every JSON reader holds exactly)"
+        ));
+    }
+    Ok(n)
 }
 
 /// `--input-lang`: detect, or one language.

@@ -189,30 +189,24 @@ pub fn check_chunk(
         if !report.diagnostics.is_empty() || with_games {
             let name = game_name(&game, &report);
             let chars = report.encoding == pgnkit_replay::Encoding::Utf8;
+            let offsets: Vec<usize> = report.diagnostics.iter().map(|d| d.span.start).collect();
+            let places = cursor.locate_many(&offsets, chars);
             let diagnostics = report
                 .diagnostics
                 .iter()
-                .map(|d| {
-                    let place = cursor.locate(d.span.start, chars);
+                .zip(places)
+                .map(|(d, place)| {
                     // A line too long to show (binary junk, a whole game on one
                     // line of megabytes) is named by its line and column only.
                     let showable = place.line_range.len() <= 16 << 10;
-                    let source = (format == Format::Human && showable).then(|| {
-                        let line = &data[place.line_range.clone()];
-                        let token_start = d.span.start - place.line_range.start;
-                        let token_end = d.span.end.min(place.line_range.end).max(d.span.start)
-                            - place.line_range.start;
-                        let pre = report.encoding.decode(&line[..token_start]).len();
-                        let tok = report.encoding.decode(&line[token_start..token_end]).len();
-                        let text = report.encoding.decode(line).into_owned();
-                        render::source_window(&text, pre..pre + tok)
-                    });
+                    let source = (format == Format::Human && showable)
+                        .then(|| source_line(data, &place.line_range, &d.span, report.encoding));
                     Located {
                         diagnostic: d.clone(),
                         game: index,
                         line: place.line,
                         column: place.column,
-                        byte: chunk.base + d.span.start,
+                        byte: chunk.base.saturating_add(d.span.start),
                         source,
                         game_name: name.clone(),
                     }
@@ -230,7 +224,7 @@ pub fn check_chunk(
             });
             out.games.push(GameOut {
                 index,
-                byte: chunk.base + game.span.start,
+                byte: chunk.base.saturating_add(game.span.start),
                 diagnostics,
                 facts,
                 name,
@@ -240,6 +234,31 @@ pub fn check_chunk(
         index += 1;
     }
     out
+}
+
+/// The source line `line` of `data` decoded, and the range of the token
+/// `span` in it (clamped to the line: no offset can panic or wrap).
+pub fn source_line(
+    data: &[u8],
+    line: &std::ops::Range<usize>,
+    span: &std::ops::Range<usize>,
+    encoding: pgnkit_replay::Encoding,
+) -> (String, std::ops::Range<usize>) {
+    let text = data.get(line.clone()).unwrap_or_default();
+    let token_start = span.start.saturating_sub(line.start).min(text.len());
+    let token_end = span
+        .end
+        .min(line.end)
+        .saturating_sub(line.start)
+        .clamp(token_start, text.len());
+    let pre = encoding
+        .decode(text.get(..token_start).unwrap_or_default())
+        .len();
+    let tok = encoding
+        .decode(text.get(token_start..token_end).unwrap_or_default())
+        .len();
+    let decoded = encoding.decode(text).into_owned();
+    render::source_window(&decoded, pre..pre.saturating_add(tok))
 }
 
 /// Runs `pgnkit check`.
@@ -298,10 +317,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                     f.write(&chunk_out.fixed)?;
                 }
                 for g in chunk_out.games {
-                    let number = games_before + g.index + 1;
+                    // Bounded far below u64::MAX (see `args::MAX_GAME_OFFSET`);
+                    // saturating all the same.
+                    let number = games_before.saturating_add(g.index).saturating_add(1);
                     for mut l in g.diagnostics {
                         l.game = number;
-                        l.line += lines_before + 1;
+                        l.line = l.line.saturating_add(lines_before).saturating_add(1);
                         render::diagnostic(&mut out, format, color, &name, &l)?;
                     }
                     render::omitted(&mut out, format, &name, number, g.omitted)?;
@@ -317,8 +338,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                         )?;
                     }
                 }
-                games_before += chunk_out.totals.games;
-                lines_before += chunk_out.lines;
+                games_before = games_before.saturating_add(chunk_out.totals.games);
+                lines_before = lines_before.saturating_add(chunk_out.lines);
                 file_totals.add(&chunk_out.totals);
                 progress.games(file_totals.games);
                 Ok(())

@@ -12,7 +12,7 @@
 //! stops there: nothing is guessed. The remaining differences are still
 //! listed, by position in the records.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::Range;
 
@@ -178,7 +178,7 @@ fn compare(a: &Record<'_>, b: &Record<'_>) -> Comparison {
             c.complete = true;
             return c;
         }
-        ply += 1;
+        ply = ply.saturating_add(1);
         let ma = wa.as_ref().and_then(|(t, _)| resolve(t, &pos, a.language));
         let mb = wb.as_ref().and_then(|(t, _)| resolve(t, &pos, b.language));
         if ma.is_some() && ma == mb {
@@ -270,7 +270,9 @@ fn ply_by_word(a: &Record<'_>, b: &Record<'_>, i: usize, j: usize, ply: u32, c: 
         };
         if !same {
             c.differences.push(Difference {
-                ply: ply + 1 + k as u32,
+                ply: ply
+                    .saturating_add(1)
+                    .saturating_add(u32::try_from(k).unwrap_or(u32::MAX)),
                 a: wa.map(|w| w.0.clone()),
                 b: wb.map(|w| w.0.clone()),
                 byte_a: wa.map(|w| w.1.start),
@@ -308,20 +310,17 @@ fn pair<'r, 'a>(a: &'r [Record<'a>], b: &'r [Record<'a>]) -> Pairing<'r, 'a> {
     let mut pairs = Vec::new();
     let mut unpaired = Vec::new();
     if keyed {
-        let mut index: HashMap<(String, String, String), Vec<&Record<'a>>> = HashMap::new();
+        // Queues: taking the first of many games with one key stays O(1).
+        let mut index: HashMap<(String, String, String), VecDeque<&Record<'a>>> = HashMap::new();
         for r in b {
             if let Some(k) = key(r) {
-                index.entry(k).or_default().push(r);
+                index.entry(k).or_default().push_back(r);
             }
         }
         for r in a {
-            let found = key(r).and_then(|k| index.get_mut(&k)).and_then(|v| {
-                if v.is_empty() {
-                    None
-                } else {
-                    Some(v.remove(0))
-                }
-            });
+            let found = key(r)
+                .and_then(|k| index.get_mut(&k))
+                .and_then(VecDeque::pop_front);
             match found {
                 Some(other) => pairs.push((r, other)),
                 None => unpaired.push((true, r)),
@@ -396,7 +395,8 @@ fn movetext(start: &Chess, sans: &[String]) -> String {
         s.push_str(m);
         s.push(' ');
         if !white {
-            number += 1;
+            // A FEN may start at move 4294967295.
+            number = number.saturating_add(1);
         }
         white = !white;
     }
@@ -434,14 +434,38 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let mut out = BufWriter::new(stdout.lock());
     let mut merged_out = String::new();
     let (mut games_with, mut total) = (0usize, 0usize);
-    for (ra, rb) in &pairs {
-        let c = compare(ra, rb);
+    let comparisons: Vec<Comparison> = pairs.iter().map(|(ra, rb)| compare(ra, rb)).collect();
+    // Lines and columns of every difference, each file read once forward
+    // (pairs by tags may visit B's games in any order).
+    let (places_a, places_b) = if format == Format::Json {
+        let offsets = |side: fn(&Difference) -> Option<usize>| -> Vec<usize> {
+            comparisons
+                .iter()
+                .flat_map(|c| c.differences.iter().filter_map(side))
+                .collect()
+        };
+        (
+            Places::new(fa.bytes, offsets(|d| d.byte_a)),
+            Places::new(fb.bytes, offsets(|d| d.byte_b)),
+        )
+    } else {
+        (Places::default(), Places::default())
+    };
+    for ((ra, rb), c) in pairs.iter().zip(&comparisons) {
         if !c.differences.is_empty() {
             games_with += 1;
             total += c.differences.len();
         }
-        write_comparison(&mut out, format, &fa, &fb, ra, rb, &c)?;
-        merged_out.push_str(&merged_pgn(ra, fa.bytes, &c));
+        write_comparison(
+            &mut out,
+            format,
+            (&fa, &places_a),
+            (&fb, &places_b),
+            ra,
+            rb,
+            c,
+        )?;
+        merged_out.push_str(&merged_pgn(ra, fa.bytes, c));
     }
     for (in_a, r) in &unpaired {
         let file = if *in_a { fa.name } else { fb.name };
@@ -518,21 +542,48 @@ fn typed(out: &mut dyn Write, kind: &str, record: &serde_json::Value) -> io::Res
     }
 }
 
-fn line_col(bytes: &[u8], offset: Option<usize>) -> (Option<usize>, Option<usize>) {
-    match offset {
-        Some(o) => {
-            let place = Cursor::new(bytes, 0).locate(o, true);
-            (Some(place.line), Some(place.column))
+/// Lines (0-based, as [`Cursor`] counts) and columns of byte offsets of
+/// one file, all found in one forward pass.
+#[derive(Default)]
+struct Places {
+    /// Offset, line and column, sorted by offset.
+    found: Vec<(usize, usize, usize)>,
+}
+
+impl Places {
+    fn new(bytes: &[u8], mut offsets: Vec<usize>) -> Places {
+        offsets.sort_unstable();
+        offsets.dedup();
+        let places = Cursor::new(bytes, 0).locate_many(&offsets, true);
+        Places {
+            found: offsets
+                .into_iter()
+                .zip(places)
+                .map(|(o, p)| (o, p.line, p.column))
+                .collect(),
         }
-        None => (None, None),
+    }
+
+    /// The line and column of `offset`, if it is known.
+    fn line_col(&self, offset: Option<usize>) -> (Option<usize>, Option<usize>) {
+        let Some(o) = offset else {
+            return (None, None);
+        };
+        match self.found.binary_search_by_key(&o, |p| p.0) {
+            Ok(k) => self
+                .found
+                .get(k)
+                .map_or((None, None), |p| (Some(p.1), Some(p.2))),
+            Err(_) => (None, None),
+        }
     }
 }
 
 fn write_comparison(
     out: &mut dyn Write,
     format: Format,
-    fa: &File<'_>,
-    fb: &File<'_>,
+    (fa, places_a): (&File<'_>, &Places),
+    (fb, places_b): (&File<'_>, &Places),
     ra: &Record<'_>,
     rb: &Record<'_>,
     c: &Comparison,
@@ -546,8 +597,8 @@ fn write_comparison(
     match format {
         Format::Json => {
             for d in &c.differences {
-                let (line_a, column_a) = line_col(fa.bytes, d.byte_a);
-                let (line_b, column_b) = line_col(fb.bytes, d.byte_b);
+                let (line_a, column_a) = places_a.line_col(d.byte_a);
+                let (line_b, column_b) = places_b.line_col(d.byte_b);
                 let record = json!({
                     "file_a": fa.name, "game_a": ra.number, "line_a": line_a, "column_a": column_a, "byte_a": d.byte_a,
                     "file_b": fb.name, "game_b": rb.number, "line_b": line_b, "column_b": column_b, "byte_b": d.byte_b,

@@ -60,9 +60,11 @@ pub struct Conversion {
     slots: Vec<Slot>,
     /// Every written form is ASCII ([`Style::is_ascii`](pgnkit_notation::Style::is_ascii)).
     ascii: bool,
+    /// The place of the game's first ply (for null moves before any move).
+    start: Option<Place>,
 }
 
-/// One converted move, as [`Conversion::get`] gives it.
+/// One converted move, as [`Conversion::get_next`] gives it.
 #[derive(Copy, Clone, Debug)]
 pub struct ConvertedMove<'a> {
     /// The move in the target notation.
@@ -92,6 +94,14 @@ impl Conversion {
         self.text.clear();
         self.uci.clear();
         self.slots.clear();
+        self.start = None;
+    }
+
+    /// Sets where the game starts: the full-move number of its first ply
+    /// and whether White plays it (null moves before any move are placed
+    /// from it, see [`NullPlaces`]).
+    pub fn set_start(&mut self, number: u32, white: bool) {
+        self.start = Some((number, white));
     }
 
     /// The written form of a null move (`--`, `Z0`, `0000` read): `--` in
@@ -151,17 +161,9 @@ impl Conversion {
         }
     }
 
-    /// The converted move of token `token`, if it was a replayed move.
-    pub fn get(&self, token: usize) -> Option<ConvertedMove<'_>> {
-        let at = self
-            .slots
-            .binary_search_by_key(&token, |s| s.token as usize)
-            .ok()?;
-        self.slots.get(at).map(|slot| self.converted(slot))
-    }
-
-    /// [`Conversion::get`] for a reader that asks for tokens in increasing
-    /// order: `cursor` (0 at the start) remembers where it is.
+    /// The converted move of token `token`, if it was a replayed move, for
+    /// a reader that asks for tokens in increasing order: `cursor` (0 at the
+    /// start) remembers where it is.
     #[inline]
     pub fn get_next(&self, token: usize, cursor: &mut usize) -> Option<ConvertedMove<'_>> {
         while self
@@ -175,6 +177,12 @@ impl Conversion {
             Some(slot) if slot.token as usize == token => Some(self.converted(slot)),
             _ => None,
         }
+    }
+
+    /// The converted move in slot `slot`: the `cursor` of
+    /// [`Conversion::get_next`] when it found a move.
+    pub fn at(&self, slot: usize) -> Option<ConvertedMove<'_>> {
+        self.slots.get(slot).map(|s| self.converted(s))
     }
 
     #[inline]
@@ -425,55 +433,119 @@ pub fn is_null_word(text: &str) -> bool {
     parse_move(text).is_ok_and(|t| t.is_null())
 }
 
-/// The move number and side (`true`: White) of a null move at token `i`
-/// of a line at variation depth `depth`: after the line's move before it,
-/// or else before the line's move after it.
-pub fn null_move_place(game: &Game<'_>, moves: &Conversion, i: usize) -> Option<(u32, bool)> {
-    let mut d = 0usize;
-    for j in (0..i).rev() {
-        match game.tokens.get(j)?.kind {
-            TokenKind::CloseVariation => d += 1,
-            TokenKind::OpenVariation if d == 0 => break,
-            TokenKind::OpenVariation => d -= 1,
-            TokenKind::Word if d == 0 => {
-                if let Some(m) = moves.get(j) {
-                    return Some(if m.white {
-                        (m.number, false)
-                    } else {
-                        (m.number + 1, true)
+/// The place of a ply: its full-move number and whether White plays it.
+pub type Place = (u32, bool);
+
+/// The place of the ply after a ply at `place`.
+fn after(place: Place) -> Place {
+    match place {
+        (n, true) => (n, false),
+        (n, false) => (n.saturating_add(1), true),
+    }
+}
+
+/// The place of the ply before a ply at `place`.
+fn before(place: Place) -> Place {
+    match place {
+        (n, true) => (n.saturating_sub(1), false),
+        (n, false) => (n, true),
+    }
+}
+
+/// A line (the game or a variation) while [`NullPlaces::new`] walks it.
+struct NullLine {
+    /// The place of the line's last ply (move or null move), when known.
+    last: Option<Place>,
+    /// The place of the line's next ply, when known.
+    next: Option<Place>,
+    /// Null moves met before the line's next ply was known (indices in
+    /// [`NullPlaces::places`]): placed back from the next move.
+    pending: Vec<usize>,
+}
+
+/// Where the null moves (`--`, `Z0`, `0000`) of a game go: the move number
+/// and side of each, found in one pass over the tokens (the replay places
+/// moves, not null moves).
+///
+/// A null move takes the place after its line's ply before it (move or null
+/// move), or, first in its line, the place the line starts at: the game's
+/// start position ([`Conversion::set_start`]) or, for a variation, the
+/// place of the parent's ply it replaces. Where neither is known, null
+/// moves are placed back from the line's next move. Linear in the tokens,
+/// with no recursion, however many null moves or variations there are.
+#[derive(Default, Debug)]
+pub struct NullPlaces {
+    /// Token index and place of every null move, in token order.
+    places: Vec<(usize, Option<Place>)>,
+}
+
+impl NullPlaces {
+    /// The places of the null moves of `game`, whose moves are converted
+    /// in `moves`.
+    pub fn new(game: &Game<'_>, source: &GameText<'_>, moves: &Conversion) -> NullPlaces {
+        let mut places: Vec<(usize, Option<Place>)> = Vec::new();
+        let mut lines = vec![NullLine {
+            last: None,
+            next: moves.start,
+            pending: Vec::new(),
+        }];
+        let mut cursor = 0usize;
+        for (i, t) in game.tokens.iter().enumerate() {
+            match t.kind {
+                TokenKind::OpenVariation => {
+                    let next = lines.last().and_then(|l| l.last);
+                    lines.push(NullLine {
+                        last: None,
+                        next,
+                        pending: Vec::new(),
                     });
                 }
-                if game
-                    .tokens
-                    .get(j)
-                    .is_some_and(|t| is_null_word(&String::from_utf8_lossy(t.text)))
-                {
-                    return null_move_place(game, moves, j)
-                        .map(|(n, white)| if white { (n, false) } else { (n + 1, true) });
+                TokenKind::CloseVariation if lines.len() > 1 => {
+                    lines.pop();
                 }
-            }
-            _ => {}
-        }
-    }
-    let mut d = 0usize;
-    for j in i + 1..game.tokens.len() {
-        match game.tokens.get(j)?.kind {
-            TokenKind::OpenVariation => d += 1,
-            TokenKind::CloseVariation if d == 0 => break,
-            TokenKind::CloseVariation => d -= 1,
-            TokenKind::Word if d == 0 => {
-                if let Some(m) = moves.get(j) {
-                    return Some(if m.white {
-                        (m.number.saturating_sub(1), false)
-                    } else {
-                        (m.number, true)
-                    });
+                TokenKind::Word => {
+                    let Some(line) = lines.last_mut() else {
+                        continue;
+                    };
+                    if let Some(m) = moves.get_next(i, &mut cursor) {
+                        let place = (m.number, m.white);
+                        // Null moves waiting for this move: the last one
+                        // just before it, the others before that.
+                        let mut at = place;
+                        for &k in line.pending.iter().rev() {
+                            at = before(at);
+                            if let Some(slot) = places.get_mut(k) {
+                                slot.1 = Some(at);
+                            }
+                        }
+                        line.pending.clear();
+                        line.last = Some(place);
+                        line.next = Some(after(place));
+                    } else if is_null_word(&source.decode(t.text)) {
+                        match line.next {
+                            Some(place) if line.pending.is_empty() => {
+                                places.push((i, Some(place)));
+                                line.last = Some(place);
+                                line.next = Some(after(place));
+                            }
+                            _ => {
+                                line.pending.push(places.len());
+                                places.push((i, None));
+                            }
+                        }
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
+        NullPlaces { places }
     }
-    None
+
+    /// The place of the null move at token `i`, if it has one.
+    pub fn get(&self, i: usize) -> Option<Place> {
+        let at = self.places.binary_search_by_key(&i, |p| p.0).ok()?;
+        self.places.get(at).and_then(|p| p.1)
+    }
 }
 
 /// Whether the tokens at `i` are `(`, `=`, `)`: the scoresheet draw offer
@@ -618,6 +690,8 @@ fn write_movetext(
     let mut need_number = true;
     let mut i = 0usize;
     let mut cursor = 0usize;
+    // Computed at the first null move, for the whole game.
+    let mut nulls: Option<NullPlaces> = None;
     let tokens = &game.tokens;
     while let Some(t) = tokens.get(i) {
         match t.kind {
@@ -646,7 +720,9 @@ fn write_movetext(
                 } else {
                     let text = source.decode(t.text);
                     if is_null_word(&text)
-                        && let Some((number, white)) = null_move_place(game, moves, i)
+                        && let Some((number, white)) = nulls
+                            .get_or_insert_with(|| NullPlaces::new(game, source, moves))
+                            .get(i)
                     {
                         item.clear();
                         if white {

@@ -10,6 +10,7 @@
 //! `check`). The output file is replaced atomically: a temporary file beside
 //! it, renamed over it at the end.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
@@ -51,15 +52,25 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
     let edits = edits(game, report);
     let mut last = 0usize;
     for e in &edits {
-        let (s, t) = (e.range.start - span.start, e.range.end - span.start);
-        if s < last || t > bytes.len() {
+        // Offsets in the game's bytes; an edit outside them is left out.
+        let (Some(s), Some(t)) = (
+            e.range.start.checked_sub(span.start),
+            e.range.end.checked_sub(span.start),
+        ) else {
+            continue;
+        };
+        let Some(kept) = bytes.get(last..s) else {
+            continue;
+        };
+        if t < s || t > bytes.len() {
             continue;
         }
-        out.bytes.extend_from_slice(&bytes[last..s]);
+        out.bytes.extend_from_slice(kept);
         out.bytes.extend_from_slice(e.text.as_bytes());
         last = t;
     }
-    out.bytes.extend_from_slice(&bytes[last..]);
+    out.bytes
+        .extend_from_slice(bytes.get(last..).unwrap_or_default());
     if !edits.is_empty() {
         out.games += 1;
         out.fixes += edits.len() as u64;
@@ -101,6 +112,28 @@ fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
     let mut depth = 0u32;
     let mut swap: PendingSwap = None;
     let mut used = vec![false; fixes.len()];
+    // The fixes by what they are looked up by (in fix order): inserts and
+    // swaps by ply, replacements by their token's start, so that each word
+    // looks at its own candidates only (linear in the words and fixes).
+    let mut inserts: HashMap<u32, Vec<usize>> = HashMap::new();
+    let mut swaps: HashMap<u32, Vec<usize>> = HashMap::new();
+    let mut replaces: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, (s, f, _)) in fixes.iter().enumerate() {
+        match f {
+            Suggestion::Insert { ply, .. } => inserts.entry(*ply).or_default().push(i),
+            Suggestion::Swap { ply, .. } => swaps.entry(*ply).or_default().push(i),
+            Suggestion::Replace { .. } => replaces.entry(s.start).or_default().push(i),
+        }
+    }
+    // The first unused fix of `list` whose span passes `fits`.
+    let first = |list: Option<&Vec<usize>>,
+                 used: &[bool],
+                 fits: &dyn Fn(&Range<usize>) -> bool|
+     -> Option<usize> {
+        list?.iter().copied().find(|&i| {
+            !used.get(i).copied().unwrap_or(true) && fixes.get(i).is_some_and(|f| fits(&f.0))
+        })
+    };
     for token in &game.tokens {
         match token.kind {
             TokenKind::OpenVariation => depth += 1,
@@ -111,12 +144,12 @@ fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
                     continue;
                 }
                 // A move left out before this one.
-                if let Some(i) = fixes.iter().enumerate().position(|(i, (s, f, _))| {
-                    !used[i]
-                        && s.start >= token.span.start
-                        && matches!(f, Suggestion::Insert { ply: p, .. } if *p == ply + 1)
+                if let Some(i) = first(inserts.get(&ply.saturating_add(1)), &used, &|s| {
+                    s.start >= token.span.start
                 }) {
-                    used[i] = true;
+                    if let Some(u) = used.get_mut(i) {
+                        *u = true;
+                    }
                     let Some((_, Suggestion::Insert { san, .. }, also)) = fixes.get(i) else {
                         break;
                     };
@@ -129,28 +162,31 @@ fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
                         ),
                     });
                     pos.play_unchecked(m);
-                    ply += 1;
+                    ply = ply.saturating_add(1);
                 }
-                let here = ply + 1;
-                let fix = fixes.iter().enumerate().position(|(i, (s, f, _))| {
-                    !used[i]
-                        && match f {
-                            Suggestion::Replace { .. } => *s == token.span,
-                            Suggestion::Swap { ply: p, .. } => {
-                                *p == here && s.start >= token.span.start
-                            }
-                            Suggestion::Insert { .. } => false,
-                        }
+                let here = ply.saturating_add(1);
+                let replace = first(replaces.get(&token.span.start), &used, &|s| {
+                    *s == token.span
                 });
+                let swap_here = first(swaps.get(&here), &used, &|s| s.start >= token.span.start);
+                // The first in fix order, as a scan of every fix would find.
+                let fix = match (replace, swap_here) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
                 let replacement: Option<(String, String)> =
                     match fix.and_then(|i| fixes.get(i).map(|f| (i, f))) {
                         Some((i, (_, Suggestion::Replace { san, .. }, also))) => {
-                            used[i] = true;
+                            if let Some(u) = used.get_mut(i) {
+                                *u = true;
+                            }
                             Some((san.clone(), also.clone()))
                         }
                         Some((i, (_, Suggestion::Swap { san, .. }, _))) => {
-                            used[i] = true;
-                            swap = Some((here + 2, san[1].clone()));
+                            if let Some(u) = used.get_mut(i) {
+                                *u = true;
+                            }
+                            swap = Some((here.saturating_add(2), san[1].clone()));
                             Some((
                                 san[0].clone(),
                                 "; two moves written in swapped order".to_owned(),
@@ -187,7 +223,7 @@ fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
                     },
                 };
                 pos.play_unchecked(m);
-                ply += 1;
+                ply = ply.saturating_add(1);
             }
             _ => {}
         }

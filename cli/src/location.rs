@@ -41,8 +41,9 @@ pub struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    /// A cursor whose line 0 starts at `start`.
+    /// A cursor whose line 0 starts at `start` (at most the end of `data`).
     pub fn new(data: &'a [u8], start: usize) -> Cursor<'a> {
+        let start = start.min(data.len());
         Cursor {
             data,
             start,
@@ -54,10 +55,36 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The places of `offsets` (in the order given), located in increasing
+    /// order: the cursor never goes back to its start, so locating the
+    /// diagnostics of game after game stays linear in the input whatever
+    /// order each game's diagnostics come in.
+    pub fn locate_many(&mut self, offsets: &[usize], chars: bool) -> Vec<Place> {
+        let mut order: Vec<usize> = (0..offsets.len()).collect();
+        order.sort_by_key(|&k| offsets.get(k).copied().unwrap_or(0));
+        let mut places = vec![
+            Place {
+                line: 0,
+                column: 0,
+                line_range: 0..0,
+            };
+            offsets.len()
+        ];
+        for k in order {
+            if let (Some(&offset), Some(slot)) = (offsets.get(k), places.get_mut(k)) {
+                *slot = self.locate(offset, chars);
+            }
+        }
+        places
+    }
+
     /// The place of `offset`; `chars` says whether to count UTF-8 characters
-    /// (or bytes, for input decoded as Latin-1).
+    /// (or bytes, for input decoded as Latin-1). An offset before the last
+    /// one located starts the count again from the cursor's start: see
+    /// [`Cursor::locate_many`].
     pub fn locate(&mut self, offset: usize, chars: bool) -> Place {
-        let offset = offset.min(self.data.len());
+        // Offsets outside `start..=data.len()` are clamped into it.
+        let offset = offset.clamp(self.start, self.data.len());
         if offset < self.pos {
             *self = Cursor::new(self.data, self.start);
         }
@@ -68,13 +95,13 @@ impl<'a> Cursor<'a> {
             && self.data[offset - 1] == b'\r'
             && self.data.get(offset) == Some(&b'\n')
         {
-            breaks -= 1;
+            breaks = breaks.saturating_sub(1);
         }
         let count = |b: &[u8]| b.iter().filter(|&&c| c & 0xC0 != 0x80).count();
         if breaks == 0 && !(offset > self.pos && self.data[offset - 1] == b'\r') {
-            self.chars_before += count(segment);
+            self.chars_before = self.chars_before.saturating_add(count(segment));
         } else {
-            self.line += breaks;
+            self.line = self.line.saturating_add(breaks);
             self.line_start =
                 memchr::memrchr2(b'\n', b'\r', segment).map_or(self.pos, |i| self.pos + i + 1);
             self.line_end = None;
@@ -88,8 +115,9 @@ impl<'a> Cursor<'a> {
         let column = if chars {
             self.chars_before
         } else {
-            offset - self.line_start
-        } + 1;
+            offset.saturating_sub(self.line_start)
+        }
+        .saturating_add(1);
         Place {
             line: self.line,
             column,
@@ -120,5 +148,20 @@ mod tests {
         assert_eq!(c.locate(0, true).line, 0);
         assert_eq!(c.locate(data.len(), true).line, 3);
         assert_eq!((z.line, z.column), (3, 1));
+    }
+
+    #[test]
+    fn many_offsets_in_any_order_are_located_as_one_by_one() {
+        let data = "1. e4\r\ne5 {é}\r2. Nf3\nNc6 *".as_bytes();
+        let offsets = [20, 3, 0, 11, 27, 3, 9, 100];
+        let places = Cursor::new(data, 0).locate_many(&offsets, true);
+        for (&o, p) in offsets.iter().zip(&places) {
+            assert_eq!(*p, Cursor::new(data, 0).locate(o, true), "offset {o}");
+        }
+        // A start past the end is the end; an offset before the start is
+        // the start.
+        assert_eq!(Cursor::new(data, 500).locate(0, false).column, 1);
+        let mut c = Cursor::new(data, 9);
+        assert_eq!(c.locate(3, true), Cursor::new(data, 9).locate(9, true));
     }
 }

@@ -57,7 +57,7 @@ impl Shard {
     /// `cut(K-1)..cut(K)`, possibly empty (when N exceeds the number of
     /// games, most shards are).
     pub fn range(&self, data: &[u8]) -> Range<usize> {
-        self.cut(data, self.k - 1)..self.cut(data, self.k)
+        self.cut(data, self.k.saturating_sub(1))..self.cut(data, self.k)
     }
 
     /// Cut `i` of `n` (see [`Shard::range`]).
@@ -123,9 +123,9 @@ impl Origin {
                 }
                 _ => ranges.iter().map(count).collect(),
             };
-        let (games, lines) = totals
-            .iter()
-            .fold((0u64, 0usize), |(g, l), &(a, b)| (g + a, l + b));
+        let (games, lines) = totals.iter().fold((0u64, 0usize), |(g, l), &(a, b)| {
+            (g.saturating_add(a), l.saturating_add(b))
+        });
         Origin { games, lines }
     }
 }
