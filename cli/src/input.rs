@@ -147,7 +147,7 @@ impl Input {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             input = input.into_shard(shard, threads)?;
         }
-        input.origin.games += args.game_offset;
+        input.origin.games = input.origin.games.saturating_add(args.game_offset);
         Ok(input)
     }
 

@@ -86,10 +86,10 @@ fn variation_follows(tokens: &[Token<'_>], index: usize) -> bool {
 /// position (an error), never a wrong one.
 const MAX_MARKS: usize = 8;
 
-/// Variations nested deeper than this are read (their tokens are counted)
-/// but not replayed: one `syntax` error says so. No game needs more; the
-/// limit keeps the memory of a game of a million `(` bounded.
-pub const MAX_VARIATION_DEPTH: u32 = 256;
+/// Variations nested deeper than this are read but not replayed: one
+/// `syntax` error says so. No game needs as many; the limit keeps the
+/// memory of a game of a million `(` bounded (about 500 bytes a level).
+pub const MAX_VARIATION_DEPTH: u32 = 100_000;
 
 /// One move of the main line as the replay resolved it.
 #[derive(Clone, Debug)]
