@@ -4,6 +4,7 @@
 //! cargo run --release -p pgnkit --example hostile -- OUT_DIR [SIZE_BYTES] [SAMPLE.pgn]
 //! ```
 
+#[allow(dead_code)]
 #[path = "../../testdata/hostile/hostile.rs"]
 mod hostile;
 
@@ -23,8 +24,9 @@ fn main() -> std::io::Result<()> {
     std::fs::create_dir_all(&dir)?;
     for class in hostile::Class::ALL {
         let path = dir.join(format!("{}.pgn", class.name()));
-        std::fs::write(&path, class.make(size, &sample))?;
-        println!("{}", path.display());
+        let (bytes, games) = class.make(size, &sample);
+        std::fs::write(&path, bytes)?;
+        println!("{}\t{games}", path.display());
     }
     Ok(())
 }

@@ -97,21 +97,11 @@ impl Class {
         self == Class::RandomBytes
     }
 
-    /// How many games the input holds for `size`, when the class decides it (the games made
-    /// from a real sample depend on the sample: `None`).
-    pub fn games(self, size: usize) -> Option<u64> {
-        match self {
-            Class::EmptyGames => Some(empty_games(size).1),
-            Class::RandomBytes | Class::NulBytes | Class::CrOnly | Class::InvalidUtf8 => None,
-            Class::BomConcatenation => None,
-            _ => Some(1),
-        }
-    }
-
-    /// About `size` bytes of this class. `sample` is a file of real games (used by the classes made
-    /// from real games).
-    pub fn make(self, size: usize, sample: &[u8]) -> Vec<u8> {
+    /// About `size` bytes of this class, and the number of games in them. `sample` is a file of real
+    /// games (used by the classes made from real games).
+    pub fn make(self, size: usize, sample: &[u8]) -> (Vec<u8>, u64) {
         let mut out = Vec::with_capacity(size + 64);
+        let mut games = 1;
         match self {
             Class::Repetition => {
                 out.extend_from_slice(b"[Event \"repetition\"]\n\n");
@@ -131,13 +121,13 @@ impl Class {
                 let mut n = 1u64;
                 while out.len() < size {
                     out.extend_from_slice(n.to_string().as_bytes());
-                    out.push(if n % 12 == 0 { b'\n' } else { b' ' });
+                    out.push(if n.is_multiple_of(12) { b'\n' } else { b' ' });
                     n += 1;
                 }
                 out.extend_from_slice(b"*\n");
             }
             Class::UnparsableWords => repeat_after_move(&mut out, size, b" xyzzy"),
-            Class::EmptyGames => out = empty_games(size).0,
+            Class::EmptyGames => (out, games) = empty_games(size),
             Class::ManyTags => {
                 let mut n = 0u64;
                 while out.len() < size {
@@ -169,6 +159,7 @@ impl Class {
                 out.extend_from_slice(b" 2. Nf3 *\n");
             }
             Class::RandomBytes => {
+                games = 0;
                 let mut seed = 0x2545_f491_4f6c_dd1du64;
                 while out.len() < size {
                     seed ^= seed << 13;
@@ -177,41 +168,47 @@ impl Class {
                     out.extend_from_slice(&seed.to_le_bytes());
                 }
             }
-            Class::NulBytes => from_sample(&mut out, size, sample, |game, i| {
-                // A NUL inside a tag value, one after a move, one alone.
-                let mut g = game.to_vec();
-                if let Some(q) = g.iter().position(|&b| b == b'"') {
-                    g.insert(q + 1, 0);
-                }
-                if let Some(p) = g.windows(3).position(|w| w == b"\n\n1") {
-                    let at = (p + 3 + i % 40).min(g.len());
-                    g.insert(at, 0);
-                }
-                g
-            }),
-            Class::CrOnly => from_sample(&mut out, size, sample, |game, _| {
-                game.iter()
-                    .filter(|&&b| b != b'\r')
-                    .map(|&b| if b == b'\n' { b'\r' } else { b })
-                    .collect()
-            }),
-            Class::InvalidUtf8 => from_sample(&mut out, size, sample, |game, i| {
-                let mut g = game.to_vec();
-                if let Some(q) = g.iter().position(|&b| b == b'"') {
-                    g.insert(q + 1, 0xFF);
-                }
-                if let Some(p) = g.windows(3).position(|w| w == b"\n\n1") {
-                    let at = (p + 3 + i % 40).min(g.len());
-                    g.splice(at..at, [0xC3, 0x28, b' ']);
-                }
-                g
-            }),
+            Class::NulBytes => {
+                games = from_sample(&mut out, size, sample, |game, i| {
+                    // A NUL inside a tag value, one after a move, one alone.
+                    let mut g = game.to_vec();
+                    if let Some(q) = g.iter().position(|&b| b == b'"') {
+                        g.insert(q + 1, 0);
+                    }
+                    if let Some(p) = g.windows(3).position(|w| w == b"\n\n1") {
+                        let at = (p + 3 + i % 40).min(g.len());
+                        g.insert(at, 0);
+                    }
+                    g
+                })
+            }
+            Class::CrOnly => {
+                games = from_sample(&mut out, size, sample, |game, _| {
+                    game.iter()
+                        .filter(|&&b| b != b'\r')
+                        .map(|&b| if b == b'\n' { b'\r' } else { b })
+                        .collect()
+                })
+            }
+            Class::InvalidUtf8 => {
+                games = from_sample(&mut out, size, sample, |game, i| {
+                    let mut g = game.to_vec();
+                    if let Some(q) = g.iter().position(|&b| b == b'"') {
+                        g.insert(q + 1, 0xFF);
+                    }
+                    if let Some(p) = g.windows(3).position(|w| w == b"\n\n1") {
+                        let at = (p + 3 + i % 40).min(g.len());
+                        g.splice(at..at, [0xC3, 0x28, b' ']);
+                    }
+                    g
+                })
+            }
             Class::NullMoves => {
                 out.extend_from_slice(b"[Event \"null moves\"]\n\n");
                 let mut n = 1u64;
                 while out.len() < size {
                     out.extend_from_slice(format!("{n}. -- -- ").as_bytes());
-                    if n % 8 == 0 {
+                    if n.is_multiple_of(8) {
                         out.push(b'\n');
                     }
                     n += 1;
@@ -219,20 +216,21 @@ impl Class {
                 out.extend_from_slice(b"*\n");
             }
             Class::BomConcatenation => {
-                let games = split_games(sample);
-                let per_file = games.len().clamp(1, 3);
+                let real = split_games(sample);
+                let per_file = real.len().clamp(1, 3);
                 let mut i = 0;
-                while out.len() < size && !games.is_empty() {
+                while out.len() < size && !real.is_empty() {
                     out.extend_from_slice(b"\xEF\xBB\xBF");
                     for _ in 0..per_file {
-                        out.extend_from_slice(games[i % games.len()]);
+                        out.extend_from_slice(real[i % real.len()]);
                         out.extend_from_slice(b"\n\n");
                         i += 1;
                     }
                 }
+                games = i as u64;
             }
         }
-        out
+        (out, games)
     }
 }
 
@@ -240,11 +238,15 @@ impl Class {
 fn knight_dance(out: &mut Vec<u8>, size: usize, first: u64) {
     let mut n = first;
     while out.len() < size {
-        let moves: &[u8] = if n % 2 == 1 { b"Nf3 Nf6" } else { b"Ng1 Ng8" };
+        let moves: &[u8] = if !n.is_multiple_of(2) {
+            b"Nf3 Nf6"
+        } else {
+            b"Ng1 Ng8"
+        };
         out.extend_from_slice(n.to_string().as_bytes());
         out.extend_from_slice(b". ");
         out.extend_from_slice(moves);
-        out.push(if n % 8 == 0 { b'\n' } else { b' ' });
+        out.push(if n.is_multiple_of(8) { b'\n' } else { b' ' });
         n += 1;
     }
 }
@@ -318,13 +320,13 @@ fn trim(s: &[u8]) -> &[u8] {
     &s[a..b]
 }
 
-/// Real games from `sample`, each changed by `change`, until about `size` bytes.
+/// Real games from `sample`, each changed by `change`, until about `size` bytes; returns how many.
 fn from_sample(
     out: &mut Vec<u8>,
     size: usize,
     sample: &[u8],
     change: impl Fn(&[u8], usize) -> Vec<u8>,
-) {
+) -> u64 {
     let games = split_games(sample);
     let mut i = 0;
     while out.len() < size && !games.is_empty() {
@@ -332,4 +334,5 @@ fn from_sample(
         out.extend_from_slice(b"\n\n");
         i += 1;
     }
+    i as u64
 }

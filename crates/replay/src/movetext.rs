@@ -201,11 +201,11 @@ pub fn replay_movetext<V: Visitor>(
         final_position: start.clone(),
         tracker: Tracker::new(start),
         failure: None,
-        main_moves: Vec::with_capacity(game.tokens.len()),
-        main_tokens: Vec::with_capacity(game.tokens.len()),
+        main_moves: Vec::with_capacity(game.tokens.len().min(1 << 12)),
+        main_tokens: Vec::with_capacity(game.tokens.len().min(1 << 12)),
         ended: None,
     };
-    pass.tracker.reserve(game.tokens.len());
+    pass.tracker.reserve(game.tokens.len().min(1 << 12));
     let mut lines: Vec<Line> = vec![Line::new(Some(Play::new(start.clone())), 0, 0)];
     let mut pending: Option<Pending<'_>> = None;
 

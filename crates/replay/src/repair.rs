@@ -535,8 +535,14 @@ pub fn suggest(
     if failure.position.legal_moves().is_empty() {
         return; // moves after the end: nothing to repair
     }
-    let mut line = Line::new(game, encoding, &pass.main_tokens, lang);
-    if line.words.len() != pass.main_tokens.len() {
+    // No replay goes more than BUDGET plies past the failure: words beyond
+    // are never read (a game of a million junk words costs no memory here).
+    let read = pass
+        .main_tokens
+        .len()
+        .min(k.saturating_add(BUDGET as usize).saturating_add(2));
+    let mut line = Line::new(game, encoding, &pass.main_tokens[..read], lang);
+    if line.words.len() != read {
         return;
     }
     // Junk (`\`, `##comment`, `+/-`) is no slip of the pen: nothing to
