@@ -29,8 +29,8 @@ figure in `pgnkit check`'s summary. The rules:
 * Junk between games (stray `)`, `]`, `}`) starts no game; any other word does
   (it is movetext of a game, broken or not: no game is dropped uncounted).
 * Bytes are read as Latin-1, so any encoding works; a UTF-8 byte order mark
-  is whitespace wherever it stands (files concatenated with `cat`); line ends
-  may be LF, CRLF or CR.
+  is whitespace wherever it stands, and one right before a `[` starts a new
+  game (files concatenated with `cat`); line ends may be LF, CRLF or CR.
 """
 import os
 import re
@@ -55,7 +55,9 @@ def is_tag_line(stripped: bytes) -> bool:
 def game_starts(data: bytes) -> list:
     """Byte offsets where the games of `data` start (the first tag or token)."""
     starts = []
-    # A byte order mark is whitespace (same length, so offsets stay true).
+    # A byte order mark is whitespace (same length, so offsets stay true);
+    # one right before a `[` starts a file of a concatenation: a new game.
+    after_bom = {m.end() for m in re.finditer(rb"\xef\xbb\xbf(?=\[)", data)}
     data = data.replace(b"\xef\xbb\xbf", b"   ")
     offset = 0
     # Consecutive tag lines ending at the last non-blank line, and the name
@@ -131,7 +133,8 @@ def game_starts(data: bytes) -> list:
                 name = TAG_NAME.match(line, match.start())
                 complete = at_start and run_before > 0 and (
                     run_before >= 2 or (name is not None and name.group(1) == name_before))
-                if state != TAGS or new_event or complete:
+                file_start = base + match.start() in after_bom
+                if state != TAGS or new_event or complete or file_start:
                     starts.append(base + match.start())
                     state = TAGS
                     depth = 0

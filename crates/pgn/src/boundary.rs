@@ -1,13 +1,16 @@
 //! Hard game boundaries: places where a game certainly starts, whatever came before.
 //!
-//! A *hard boundary* is a `[` that
+//! A *hard boundary* is a `[` right after a UTF-8 byte order mark (the start of a file, in files
+//! concatenated with `cat`), or a `[` that
 //! 1. follows an empty line: it is preceded by `\n\n`, `\n\r\n` or `\r\r`, and
 //! 2. is not the continuation of a tag section split by an empty line (ChessBase writes
 //!    `[Event "..."]`, an empty line, then the other tags): when the last non-blank line before it is a
-//!    tag-looking line (`[` ... `]` after trimming) the `[` is a hard boundary only if it opens an
-//!    `Event` tag (`[Event "`, blanks allowed).
+//!    tag-looking line (`[` ... `]` after trimming), the `[` is a hard boundary only if it opens an
+//!    `Event` tag (`[Event "`, blanks allowed), or the tag section before it is complete (two tag lines
+//!    or more: results exports write games of tags only, one after the other), or it repeats the name
+//!    of the one tag before it.
 //!
-//! The predicate only looks at the `[`, the blank lines before it and the one non-blank line before them,
+//! The predicate only looks at the `[`, the blank lines before it and the two lines before them,
 //! so it gives the same answer whether the input is lexed whole or cut into pieces at hard boundaries. The
 //! [`crate::Reader`] always ends the current game at a hard boundary (even inside an unterminated comment
 //! or variation), so lexing the pieces separately gives exactly the games of the whole.
@@ -24,12 +27,11 @@ pub fn is_hard_boundary(input: &[u8], pos: usize) -> bool {
     if input.get(pos) != Some(&b'[') {
         return false;
     }
-    // A byte order mark before the `[` (files concatenated with `cat`) stands for nothing.
-    let at = if pos >= 3 && &input[pos - 3..pos] == BOM {
-        pos - 3
-    } else {
-        pos
-    };
+    // A byte order mark right before the `[`: the start of a file, in files concatenated with `cat`.
+    if pos >= 3 && &input[pos - 3..pos] == BOM {
+        return true;
+    }
+    let at = pos;
     if at < 2 {
         return false;
     }
@@ -193,6 +195,7 @@ mod tests {
         // A byte order mark before the `[` (concatenated files).
         assert!(is_hard_boundary(b"1-0\n\n\xEF\xBB\xBF[Event \"x\"]", 8));
         assert!(is_hard_boundary(b"1-0\n\n\xEF\xBB\xBF[Site \"x\"]", 8));
+        assert!(is_hard_boundary(b"[A \"b\"]\n\xEF\xBB\xBF[Site \"x\"]", 11));
     }
 
     #[test]
