@@ -62,6 +62,9 @@ pub enum Code {
     MoveNumber,
     /// The input was not UTF-8 and was decoded as Windows-1252.
     Encoding,
+    /// A null move (`--`, `Z0`) in the main line of a game: normal in
+    /// analysis variations, no move of chess in the game itself.
+    NullMove,
 }
 
 impl Code {
@@ -81,6 +84,7 @@ impl Code {
             Code::CheckMark => "check-mark",
             Code::MoveNumber => "move-number",
             Code::Encoding => "encoding",
+            Code::NullMove => "null-move",
         }
     }
 
@@ -90,6 +94,7 @@ impl Code {
         match self {
             Code::CheckMark
             | Code::MoveNumber
+            | Code::NullMove
             | Code::Encoding
             | Code::MovesAfterDraw
             | Code::UnsupportedVariant => Severity::Warning,

@@ -390,8 +390,104 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
         d.ply = Some(report.plies);
         head.push(d);
     }
+    marker_mismatch(game, report, &mut head);
+    time_forfeit(game, report, pos, &mut head);
     (report.diagnostics, report.omitted) = head.into_parts();
     report.diagnostics.sort_by_key(|d| d.span.start);
+}
+
+/// The Result tag against the termination marker that ends the movetext:
+/// the PGN standard requires them to agree, whatever the position.
+fn marker_mismatch(game: &Game<'_>, report: &GameReport, found: &mut Diagnostics) {
+    let (Some(tag), Some(index)) = (report.result_tag.as_deref(), game.result_token) else {
+        return;
+    };
+    let (Some(marker), Some(written)) = (
+        game.result(),
+        pgnkit_pgn::GameResult::from_bytes(tag.trim().as_bytes()),
+    ) else {
+        return;
+    };
+    if marker == written {
+        return;
+    }
+    let span = game
+        .tokens
+        .get(index)
+        .map_or(game.span.start..game.span.start, |t| t.span.clone());
+    let mut d = Diagnostic::new(
+        Code::ResultMismatch,
+        span,
+        format!(
+            "the Result tag says {}, but the moves end with the termination marker {}",
+            written.as_str(),
+            marker.as_str()
+        ),
+    );
+    d.help.push(
+        "the Result tag and the marker at the end of the moves must give the same result"
+            .to_owned(),
+    );
+    found.push(d);
+}
+
+/// Whether a Termination tag says the game was lost on time (lichess writes
+/// `Time forfeit`; other databases `time forfeit`, `lost on time`, `timeout`).
+fn lost_on_time(termination: &str) -> bool {
+    let t = termination.trim().to_ascii_lowercase();
+    t.contains("time forfeit")
+        || t.contains("time-forfeit")
+        || t.contains("on time")
+        || t.contains("timeout")
+        || t.contains("time out")
+        || t == "time"
+        || t == "flag"
+}
+
+/// Law 6.9: a game lost on time is drawn when the opponent (the player the
+/// Result tag gives the win) cannot checkmate by any series of legal moves.
+/// Decided with shakmaty's per-side insufficient material, which is sound
+/// (it never calls a side that could help-mate unable to).
+fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &mut Diagnostics) {
+    if report.status != Status::Ongoing {
+        return;
+    }
+    let Some(termination) = game.tag("Termination") else {
+        return;
+    };
+    let termination = report.encoding.decode(&termination.value()).into_owned();
+    if !lost_on_time(&termination) {
+        return;
+    }
+    let Some(written) = report.result_tag.as_deref().and_then(GameResult::from_tag) else {
+        return;
+    };
+    let winner = match written {
+        GameResult::WhiteWins => Color::White,
+        GameResult::BlackWins => Color::Black,
+        GameResult::Draw => return,
+    };
+    if !pos.has_insufficient_material(winner) {
+        return;
+    }
+    report.result = Some(GameResult::Draw);
+    let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    let span = game
+        .tag("Result")
+        .map_or(game.span.start..game.span.start, |t| t.span.clone());
+    let mut d = Diagnostic::new(
+        Code::ResultMismatch,
+        span,
+        format!(
+            "the game was lost on time ([Termination \"{}\"]) and the Result tag says {}, but {} cannot checkmate by any series of legal moves: under Law 6.9 the game is drawn, the result is 1/2-1/2",
+            termination.trim(),
+            written.as_str(),
+            name(winner),
+        ),
+    );
+    d.help.push("write [Result \"1/2-1/2\"]".to_owned());
+    d.ply = Some(report.plies);
+    found.push(d);
 }
 
 /// Warns of every tag whose name was already given in the game's tag section (the first value is

@@ -286,6 +286,29 @@ pub fn replay_movetext<V: Visitor>(
                     && let Some(passed) = pass_turn(play.position())
                 {
                     flush(&mut previous, &mut pass.diagnostics, Some(play));
+                    if line.depth == 0 {
+                        if pass.diagnostics.has_room(Code::NullMove) {
+                            let mut d = Diagnostic::new(
+                                Code::NullMove,
+                                span.clone(),
+                                format!(
+                                    "`{text}` is a null move in the main line: {} passes, which is no move of chess",
+                                    color_name(side)
+                                ),
+                            );
+                            d.help.push(
+                                "null moves belong in analysis variations; in the game itself, write the move played"
+                                    .to_owned(),
+                            );
+                            d.ply = Some(ply);
+                            d.move_number = Some(move_number);
+                            d.side = Some(side);
+                            d.token = Some(text.to_owned());
+                            pass.diagnostics.push(d);
+                        } else {
+                            pass.diagnostics.count(Code::NullMove);
+                        }
+                    }
                     *play = Play::new(passed);
                     if line.depth == 0 {
                         pass.tracker.push_key(

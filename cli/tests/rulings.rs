@@ -1,0 +1,132 @@
+//! Rulings as an arbiter makes them: the Result tag against the termination
+//! marker, Law 6.9 (a loss on time against a player who cannot mate is a
+//! draw) and null moves in the main line.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// Runs `pgnkit check --format json --games ARGS` on `pgn` (standard input)
+/// and returns the exit status and the records.
+fn check(pgn: &str, args: &[&str]) -> (i32, Vec<Value>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["check", "--format", "json", "--games"])
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("pgnkit runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(pgn.as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("finishes");
+    let records = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    (out.status.code().unwrap_or(-1), records)
+}
+
+fn diagnostics<'a>(records: &'a [Value], code: &str) -> Vec<&'a Value> {
+    records
+        .iter()
+        .filter(|r| r["type"] == "diagnostic" && r["code"] == code)
+        .collect()
+}
+
+fn game(records: &[Value]) -> &Value {
+    records
+        .iter()
+        .find(|r| r["type"] == "game")
+        .expect("a game record")
+}
+
+/// Vachier Lagrave - Kramnik, Chessable Masters 2023 (the corpus's
+/// `bench/real.pgn`, game 26092): 1. e4 e5 2. Nf3 Nc6 ... 0-1 by mate.
+const OPENING: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7";
+
+#[test]
+fn a_result_tag_that_contradicts_the_termination_marker_is_an_error() {
+    let pgn = format!("[Event \"x\"]\n[Result \"1-0\"]\n\n{OPENING} 0-1\n");
+    let (code, records) = check(&pgn, &[]);
+    assert_eq!(code, 1);
+    let found = diagnostics(&records, "result-mismatch");
+    assert_eq!(found.len(), 1, "{records:?}");
+    assert_eq!(
+        found[0]["message"],
+        "the Result tag says 1-0, but the moves end with the termination marker 0-1"
+    );
+    // The marker is the token named.
+    assert_eq!(found[0]["column"], OPENING.len() + 2);
+
+    // `*` against a decisive tag disagrees too; agreeing ones are fine.
+    let pgn = format!("[Event \"x\"]\n[Result \"1/2-1/2\"]\n\n{OPENING} *\n");
+    assert_eq!(diagnostics(&check(&pgn, &[]).1, "result-mismatch").len(), 1);
+    let pgn = format!("[Event \"x\"]\n[Result \"0-1\"]\n\n{OPENING} 0-1\n");
+    assert_eq!(check(&pgn, &[]).0, 0);
+    // A tag that is no result (`?`) is not compared.
+    let pgn = format!("[Event \"x\"]\n[Result \"?\"]\n\n{OPENING} 0-1\n");
+    assert_eq!(check(&pgn, &[]).0, 0);
+}
+
+/// A game from a FEN: White has king and rook, Black a bare king.
+fn rook_ending(termination: &str, result: &str) -> String {
+    format!(
+        "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\"]\n\
+         [Termination \"{termination}\"]\n[Result \"{result}\"]\n\n\
+         1. Ra5+ Kd4 2. Ke2 Kc4 {result}\n"
+    )
+}
+
+#[test]
+fn a_loss_on_time_against_a_bare_king_is_a_draw_under_law_6_9() {
+    for termination in ["Time forfeit", "time forfeit", "Lost on time"] {
+        let (code, records) = check(&rook_ending(termination, "0-1"), &[]);
+        assert_eq!(code, 1, "{termination}");
+        let found = diagnostics(&records, "result-mismatch");
+        assert_eq!(found.len(), 1, "{termination}: {records:?}");
+        let message = found[0]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("Law 6.9"), "{message}");
+        assert!(message.contains("Black cannot checkmate"), "{message}");
+        assert_eq!(game(&records)["result"], "1/2-1/2");
+    }
+    // White, who can mate, wins on time: the result stands.
+    let (code, records) = check(&rook_ending("Time forfeit", "1-0"), &[]);
+    assert_eq!(code, 0, "{records:?}");
+    // Not on time (resignation): no ruling.
+    assert_eq!(check(&rook_ending("Normal", "0-1"), &[]).0, 0);
+}
+
+#[test]
+fn a_lone_minor_piece_that_could_help_mate_keeps_its_win_on_time() {
+    // Black has king and knight, White king and pawn: the pawn can block its
+    // own king, so Black can mate by a series of legal moves: no draw.
+    let pgn = "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/2n5/P7/4K3 w - - 0 1\"]\n\
+               [Termination \"Time forfeit\"]\n[Result \"0-1\"]\n\n1. a3 Kd4 2. Kd2 Kc4 0-1\n";
+    let (code, records) = check(pgn, &[]);
+    assert_eq!(code, 0, "{records:?}");
+    assert_eq!(diagnostics(&records, "result-mismatch").len(), 0);
+}
+
+#[test]
+fn null_moves_warn_in_the_main_line_only() {
+    let pgn = "[Event \"x\"]\n\n1. e4 -- 2. d4 Z0 (2... d5 3. -- Nf6) 3. c4 *\n";
+    let (code, records) = check(pgn, &[]);
+    assert_eq!(code, 0, "a warning: {records:?}");
+    let found = diagnostics(&records, "null-move");
+    assert_eq!(found.len(), 2, "the two of the main line: {records:?}");
+    assert_eq!(found[0]["severity"], "warning");
+    assert_eq!(found[0]["ply"], 2);
+    assert_eq!(found[0]["side"], "black");
+    assert_eq!(found[1]["token"], "Z0");
+    assert!(found.iter().all(|d| d.get("variation").is_none()));
+    // The replay goes on: 5 plies in the main line.
+    assert_eq!(game(&records)["plies"], 5);
+    // An error under --strict.
+    assert_eq!(check(pgn, &["--strict"]).0, 1);
+}
