@@ -29,8 +29,8 @@ figure in `pgnkit check`'s summary. The rules:
 * Junk between games (stray `)`, `]`, `}`) starts no game; any other word does
   (it is movetext of a game, broken or not: no game is dropped uncounted).
 * Bytes are read as Latin-1, so any encoding works; a UTF-8 byte order mark
-  is whitespace wherever it stands, and one right before a `[` starts a new
-  game (files concatenated with `cat`); line ends may be LF, CRLF or CR.
+  is whitespace wherever it stands, and one at the start of a line right
+  before a `[` starts a new game (files concatenated with `cat`); line ends may be LF, CRLF or CR.
 """
 import os
 import re
@@ -57,7 +57,7 @@ def game_starts(data: bytes) -> list:
     starts = []
     # A byte order mark is whitespace (same length, so offsets stay true);
     # one right before a `[` starts a file of a concatenation: a new game.
-    after_bom = {m.end() for m in re.finditer(rb"\xef\xbb\xbf(?=\[)", data)}
+    after_bom = {m.end() for m in re.finditer(rb"(?:^|(?<=[\r\n]))\xef\xbb\xbf(?=\[)", data)}
     data = data.replace(b"\xef\xbb\xbf", b"   ")
     offset = 0
     # Consecutive tag lines ending at the last non-blank line, and the name

@@ -130,3 +130,34 @@ fn null_moves_warn_in_the_main_line_only() {
     // An error under --strict.
     assert_eq!(check(pgn, &["--strict"]).0, 1);
 }
+
+#[test]
+fn a_variation_after_a_null_move_is_replayed_from_before_it() {
+    // Found by the python-chess cross-check (pgn4web `test.pgn`, game 15):
+    // the variation that replaces a null move used to be skipped unchecked.
+    let (code, records) = check("[Event \"t\"]\n\n1. e4 -- (1... Qh1) 2. d4 *\n", &[]);
+    assert_eq!(code, 1);
+    let found = diagnostics(&records, "illegal-move");
+    assert_eq!(found.len(), 1, "{records:?}");
+    assert_eq!(found[0]["token"], "Qh1");
+    assert_eq!(found[0]["variation"], true);
+    let (code, _) = check("[Event \"t\"]\n\n1. e4 -- (1... e5 2. Nf3) 2. d4 *\n", &[]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_variation_that_follows_no_move_is_reported_when_it_has_moves() {
+    let (code, records) = check("[Event \"t\"]\n\n(1. d4 d5) 1. e4 e5 *\n", &[]);
+    assert_eq!(code, 1);
+    let found = diagnostics(&records, "syntax");
+    assert_eq!(found.len(), 1, "{records:?}");
+    assert_eq!(found[0]["column"], 1);
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("follows no move"))
+    );
+    // Empty variations (a comment only) are nothing to replay: no error.
+    let (code, _) = check("[Event \"t\"]\n\n1. d4 ( ) d5 ( ( {x} ) ) 2. c4 *\n", &[]);
+    assert_eq!(code, 0);
+}

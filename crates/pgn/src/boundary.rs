@@ -1,7 +1,7 @@
 //! Hard game boundaries: places where a game certainly starts, whatever came before.
 //!
-//! A *hard boundary* is a `[` right after a UTF-8 byte order mark (the start of a file, in files
-//! concatenated with `cat`), or a `[` that
+//! A *hard boundary* is a `[` right after a UTF-8 byte order mark at the start of a line (the start of
+//! a file, in files concatenated with `cat`), or a `[` that
 //! 1. follows an empty line: it is preceded by `\n\n`, `\n\r\n` or `\r\r`, and
 //! 2. is not the continuation of a tag section split by an empty line (ChessBase writes
 //!    `[Event "..."]`, an empty line, then the other tags): when the last non-blank line before it is a
@@ -27,8 +27,13 @@ pub fn is_hard_boundary(input: &[u8], pos: usize) -> bool {
     if input.get(pos) != Some(&b'[') {
         return false;
     }
-    // A byte order mark right before the `[`: the start of a file, in files concatenated with `cat`.
-    if pos >= 3 && &input[pos - 3..pos] == BOM {
+    // A byte order mark at the start of a line right before the `[`: the start of a file, in files
+    // concatenated with `cat`. (At the start of a line, so that nothing lexed on one line, a tag or a
+    // `;` comment, reaches over it.)
+    if pos >= 3
+        && &input[pos - 3..pos] == BOM
+        && (pos == 3 || matches!(input[pos - 4], b'\n' | b'\r'))
+    {
         return true;
     }
     let at = pos;

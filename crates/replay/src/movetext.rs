@@ -169,6 +169,9 @@ struct Line {
     /// Written move numbers minus the real ones, once a mismatch was
     /// reported: numbers off by the same amount are not reported again.
     number_offset: Option<i64>,
+    /// The `(` of a variation that follows no move it could replace (its
+    /// moves cannot be replayed; an error is given if it has any).
+    orphan: Option<Range<usize>>,
 }
 
 impl Line {
@@ -182,6 +185,7 @@ impl Line {
             skipped: 0,
             dead_diag: None,
             number_offset: None,
+            orphan: None,
         }
     }
 }
@@ -309,7 +313,9 @@ pub fn replay_movetext<V: Visitor>(
                             pass.diagnostics.count(Code::NullMove);
                         }
                     }
-                    *play = Play::new(passed);
+                    // A variation after the null move replaces it: it starts
+                    // from the position before it.
+                    let before = std::mem::replace(play, Play::new(passed));
                     if line.depth == 0 {
                         pass.tracker.push_key(
                             crate::outcome::position_key(play.position()),
@@ -318,7 +324,7 @@ pub fn replay_movetext<V: Visitor>(
                         );
                         pass.plies = ply;
                     }
-                    line.before = None;
+                    line.before = Some(before);
                     line.ply = ply;
                     continue;
                 }
@@ -538,15 +544,26 @@ pub fn replay_movetext<V: Visitor>(
                     pass.diagnostics.push(d);
                     continue;
                 }
-                let (start_pos, ply, depth) = match lines.last() {
+                let (start_pos, ply, depth, dead_diag) = match lines.last() {
                     Some(parent) => (
                         parent.before.clone(),
                         parent.ply.saturating_sub(1),
                         parent.depth + 1,
+                        parent.dead_diag,
                     ),
-                    None => (None, 0, 1),
+                    None => (None, 0, 1, None),
                 };
-                lines.push(Line::new(start_pos, ply, depth));
+                let mut line = Line::new(start_pos, ply, depth);
+                if line.pos.is_none() {
+                    // Its moves cannot be replayed: after an error in the
+                    // line it branches from, that error tells how many were
+                    // left; with no move before it to replace, say so here.
+                    line.dead_diag = dead_diag;
+                    if dead_diag.is_none() {
+                        line.orphan = Some(span);
+                    }
+                }
+                lines.push(line);
             }
             TokenKind::CloseVariation => {
                 flush(&mut pending, &mut pass.diagnostics, current(&lines));
@@ -585,7 +602,19 @@ fn finish_line(line: &Line, diagnostics: &mut Diagnostics) {
     if line.skipped == 0 {
         return;
     }
-    if let Some(d) = line.dead_diag.and_then(|i| diagnostics.get_mut(i)) {
+    let mut dead_diag = line.dead_diag;
+    if let Some(span) = line.orphan.clone() {
+        let mut d = Diagnostic::new(
+            Code::Syntax,
+            span,
+            "this variation follows no move that it could replace",
+        );
+        d.help
+            .push("a variation comes after the move it is an alternative to".to_owned());
+        d.variation = line.depth > 1;
+        dead_diag = diagnostics.push(d);
+    }
+    if let Some(d) = dead_diag.and_then(|i| diagnostics.get_mut(i)) {
         let n = line.skipped;
         d.help.push(format!(
             "the {} after it in this line {} not replayed: the position is unknown from here",
