@@ -748,6 +748,8 @@ def main():
     order = {"UNEXPLAINED": 0, "REVIEWED": 1, "EXPLAINED": 2}
     for status, kind, category, path, game, byte, detail, reason in sorted(
             results, key=lambda r: (order[r[0]], r[1], r[3], r[4] or 0)):
+        if kind == "not-compared":
+            continue  # counted in the table only
         where = f"{rel[path]}: game {game} (byte {byte})" if game is not None else f"{rel[path]}"
         label = status if status != "EXPLAINED" else f"EXPLAINED[{category}]"
         print(f"{label}: {kind}: {where}: {detail}" + (f" -- {reason}" if reason else ""))
