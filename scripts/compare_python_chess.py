@@ -49,10 +49,45 @@ scripts/python_chess_disagreements.tsv, described in that file), or else
 UNEXPLAINED, which makes the script exit 1. The categories:
 
   pgnkit-error, judged per diagnostic (every error of the game must be
-  explained; `cascade` only ever follows an explained first error):
-    variant, skipped-token, partial-token, null-move, capture-mark,
-    result-tag, game-over, fen, unseen-move, cascade, syntax-skip
-    (described at classify() below).
+  explained; `cascade` only ever follows an explained first error of the
+  same game; a token that is only move-number dots glued to a move, `...c5`,
+  is no leniency and stays unexplained):
+    variant        the game has a Variant tag for another game (crazyhouse,
+                   atomic, antichess, ...; found in the text, since python-chess
+                   ignores tags that share a line): python-chess plays that
+                   variant's rules or never saw the tag.
+    skipped-token  python-chess's movetext regex finds no move in the token
+                   (it skips unknown words and characters silently): the token
+                   never reached its move parser.
+    partial-token  python-chess's regex reads only part of the token as a move
+                   (e.g. `f3` out of `Sf3`, `e4` out of `e4e5`): it played a
+                   different move than the text says.
+    null-move      the token is a null move (`--`, `Z0`, `0000`, `@@@@`), which
+                   python-chess accepts in the main line.
+    capture-mark   python-chess ignores the `x` of a SAN move: replaying to the
+                   diagnostic's ply shows the move python-chess played has a
+                   capture mark that does not match the position.
+    result-tag     python-chess never checks the Result tag: its own replay
+                   confirms the contradiction pgnkit reports (the final position
+                   is checkmate/stalemate/insufficient material with another
+                   result, or a fivefold repetition or the 75-move rule ended the
+                   game as a draw on the way).
+    game-over      pgnkit stops at a position where the rules end the game
+                   (fivefold repetition, 75-move rule, insufficient material,
+                   checkmate, stalemate) and python-chess plays on.
+    fen            python-chess accepted the FEN tag of a position that is not
+                   legal (board.status() is not valid) or silently rewrote it.
+    unseen-move    python-chess ended the game early (an empty line inside the
+                   movetext ends a game for python-chess) and never saw the ply
+                   pgnkit reports.
+    cascade        an error no other rule explains that follows an earlier pgnkit
+                   error of the same game: pgnkit goes on after an error with
+                   its own recovery (e.g. counting an unreadable token as a ply),
+                   which python-chess, having seen nothing wrong, cannot mirror.
+                   The first error of each game is always judged on its own.
+    syntax-skip    a `syntax` diagnostic (broken structure) that python-chess
+                   does not check: it skips stray characters and reads an
+                   unterminated comment to the end of the game.
   python-error, split, plies, moves, final:
     layout         python-chess reads PGN line by line: an empty line ends
                    its game (inside the movetext, or a second one after the
