@@ -176,22 +176,30 @@ def decode(raw: bytes) -> str:
 # ---------------------------------------------------------------- python-chess side
 
 class Recorder(chess.pgn.GameBuilder):
-    """GameBuilder that also keeps the initial board and, for each error, the
+    """GameBuilder that also keeps the main line as UCI moves, the main-line
+    board (python-chess plays the main line on the first board it shows the
+    visitor, so at the end it is the final position) and, for each error, the
     token python-chess was reading and whether it was in the main line."""
 
     def begin_game(self):
         super().begin_game()
         self.san = None
-        self.start = None
+        self.main = None
+        self.uci = []
         self.game.error_info = []
 
     def begin_parse_san(self, board, san):
         self.san = san
         return super().begin_parse_san(board, san)
 
+    def visit_move(self, board, move):
+        if len(self.variation_stack) == 1:
+            self.uci.append(board.uci(move))
+        super().visit_move(board, move)
+
     def visit_board(self, board):
-        if self.start is None and self.san is None:
-            self.start = board.copy(stack=False)
+        if self.main is None and self.san is None:
+            self.main = board
         self.san = None
 
     def handle_error(self, error):
@@ -227,16 +235,12 @@ def read_all(text: str) -> dict:
             break
         if game is None:
             break
-        part = {"errors": game.error_info, "stop": handle.tell(), "variant": game.headers.get("Variant", "")}
+        recorder = recorders[-1]
+        part = {"errors": game.error_info, "stop": handle.tell(), "variant": game.headers.get("Variant", ""),
+                "plies": len(recorder.uci)}
         if not parts:
-            board = recorders[-1].start or chess.Board()
-            moves = []
-            for move in game.mainline_moves():
-                moves.append(board.uci(move))
-                board.push(move)
-            part["uci"] = " ".join(moves)
-            part["status"] = board_status(board)
-        part["plies"] = sum(1 for _ in game.mainline_moves())
+            part["uci"] = " ".join(recorder.uci)
+            part["status"] = board_status(recorder.main) if recorder.main is not None else "other"
         parts.append(part)
     errors = [e for p in parts for e in p["errors"]] + ([(exception, None, True)] if exception else [])
     first = parts[0] if parts else {}
