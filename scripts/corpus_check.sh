@@ -8,8 +8,13 @@
 #  2. Game counts: for every file, the games pgnkit reports must equal the
 #     count of scripts/count_games.py (an independent splitter), and the
 #     summary's `games` must equal their sum.
-#  3. scripts/compare_python_chess.py: no game python-chess replays cleanly
-#     may get an unexplained error from pgnkit.
+#  3. scripts/compare_python_chess.py: pgnkit and python-chess on the same
+#     bytes of every game, both ways: every disagreement (pgnkit error /
+#     python-chess clean, pgnkit clean / python-chess error, other main line,
+#     other final position, other game count) is explained by a category the
+#     script checks on the game, or listed in
+#     scripts/python_chess_disagreements.tsv with its reason; an unexplained
+#     disagreement, or a list entry that no longer disagrees, fails.
 #
 # Every step runs even when an earlier one fails; the exit status is non-zero
 # if any failed.
@@ -121,9 +126,10 @@ fi
 
 # ---------------------------------------------------------------- 3. python-chess
 step "python-chess cross-check"
-if ! python3 "$here/compare_python_chess.py" --json-from "$work/j1.json" \
+if ! python3 "$here/compare_python_chess.py" --json-from "$work/j1.json" --pgnkit "$pgnkit" \
+  --root "$corpus" --reviewed "$here/python_chess_disagreements.tsv" \
   --sample-above "${PYCHESS_SAMPLE_MB:-32}" --every "${PYCHESS_EVERY:-3}" "${files[@]}" >"$work/python.txt"; then
-  fail "compare_python_chess.py found unexplained disagreements (or failed)"
+  fail "compare_python_chess.py: unexplained disagreements with python-chess or stale reviewed entries (see UNEXPLAINED / STALE above the summary)"
 fi
 # Every disagreement, classified, then the summary by class.
 cat "$work/python.txt" >&2
