@@ -460,7 +460,13 @@ fn write_game(
                     pgnkit_replay::ClaimKind::Threefold => "threefold repetition",
                     pgnkit_replay::ClaimKind::FiftyMoves => "50-move rule",
                 };
-                line.push_str(&format!(", {kind} claimable from ply {}", c.ply));
+                match &c.by_move {
+                    Some(m) => line.push_str(&format!(
+                        ", {kind} claimable at ply {} by declaring {} ({})",
+                        c.ply, m.san, m.uci
+                    )),
+                    None => line.push_str(&format!(", {kind} claimable from ply {}", c.ply)),
+                }
             }
             if f.language != "en" {
                 line.push_str(&format!(", read as {}", f.language));

@@ -167,8 +167,28 @@ fn games_records_give_status_result_and_claims() {
         .filter(|v: &serde_json::Value| v["type"] == "game")
         .collect();
     assert_eq!(games.len(), 2);
-    assert_eq!(games[0]["claims"][0]["kind"], "fifty-moves");
-    assert_eq!(games[1]["claims"][0]["kind"], "threefold");
+    // Game 1: a threefold repetition claimable only by declaring a move
+    // (the position never stood three times on the board), then the 50
+    // moves, first by declaring a quiet move, then on the board.
+    let claims = games[0]["claims"].as_array().expect("claims");
+    assert_eq!(claims.len(), 3, "{claims:?}");
+    assert_eq!(claims[0]["kind"], "threefold");
+    assert_eq!(claims[0]["ply"], 61);
+    assert_eq!(claims[0]["by_move"]["san"], "Ng5");
+    assert_eq!(claims[0]["by_move"]["uci"], "e6g5");
+    assert_eq!(claims[1]["kind"], "fifty-moves");
+    assert_eq!(claims[1]["ply"], 101);
+    assert!(claims[1]["by_move"]["san"].is_string());
+    assert_eq!(claims[2]["kind"], "fifty-moves");
+    assert_eq!(claims[2]["ply"], 102);
+    assert!(claims[2].get("by_move").is_none());
+    // Game 2: declared one ply before the position stands for the third time.
+    let claims = games[1]["claims"].as_array().expect("claims");
+    assert_eq!(claims[0]["kind"], "threefold");
+    assert_eq!(claims[0]["ply"], 8);
+    assert_eq!(claims[0]["by_move"]["san"], "Rg7");
+    assert_eq!(claims[1]["ply"], 9);
+    assert!(claims[1].get("by_move").is_none());
 }
 
 #[test]

@@ -38,7 +38,7 @@ pub mod text;
 
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
 pub use movetext::{MoveEvent, Visitor};
-pub use outcome::{Claim, ClaimKind, GameResult, Status};
+pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Status};
 pub use text::{Encoding, GameText};
 
 use pgnkit_notation::{Language, LanguageSet, parse_move};

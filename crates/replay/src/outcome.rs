@@ -124,12 +124,38 @@ pub enum ClaimKind {
 }
 
 /// A draw that became claimable.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Claim {
     /// Which rule.
     pub kind: ClaimKind,
-    /// The first ply after which the claim was possible.
+    /// The first ply after which the claim was possible: the position after
+    /// that many plies is the one in which the player to move claims.
     pub ply: u32,
+    /// The claim is made by declaring this move (written on the scoresheet,
+    /// not played): it would make the position appear for the third time
+    /// (Law 9.2.1.1) or complete the 50 moves (Law 9.3.1). `None` when the
+    /// position had already occurred three times, or the 50 moves had
+    /// already passed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_move: Option<DeclaredMove>,
+}
+
+/// The move a player declares to claim a draw, in SAN and UCI.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct DeclaredMove {
+    /// The move in SAN, e.g. `Nf3`.
+    pub san: String,
+    /// The move in UCI, e.g. `g1f3`.
+    pub uci: String,
+}
+
+impl DeclaredMove {
+    fn new(pos: &Chess, m: Move) -> DeclaredMove {
+        DeclaredMove {
+            san: shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string(),
+            uci: m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+        }
+    }
 }
 
 /// The status of a final position with no history (mate, stalemate, dead
@@ -302,6 +328,13 @@ pub struct Tracker {
     /// irreversible move: how often each key occurred since then (empty
     /// until then, and again after the next irreversible move).
     counts: HashMap<u64, u32>,
+    /// Since the last irreversible move, whether a position reached at an
+    /// even (0) or odd (1) ply has occurred twice: only then can a declared
+    /// move bring about a third occurrence.
+    twice: [bool; 2],
+    /// The first claims by a declared move.
+    threefold_declared: Option<Claim>,
+    fifty_declared: Option<Claim>,
 }
 
 /// Up to this many plies since the last irreversible move, a repeated
@@ -322,6 +355,9 @@ impl Tracker {
     pub fn reset(&mut self, start: &Chess) {
         self.keys.clear();
         self.counts.clear();
+        self.twice = [false; 2];
+        self.threefold_declared = None;
+        self.fifty_declared = None;
         self.seen = [0; 4];
         let key = position_key(start);
         self.seen[(key >> 6) as usize & 3] |= 1 << (key & 63);
@@ -361,6 +397,7 @@ impl Tracker {
         if clock == 0 {
             self.seen = [0; 4];
             self.counts.clear();
+            self.twice = [false; 2];
         }
         let (word, bit) = ((key >> 6) as usize & 3, 1u64 << (key & 63));
         let maybe_repeated = self.seen[word] & bit != 0;
@@ -391,6 +428,24 @@ impl Tracker {
             }
             same
         };
+        if same >= 2 {
+            self.twice[(ply % 2) as usize] = true;
+        }
+        if self.threefold_declared.is_none() && self.twice[((ply + 1) % 2) as usize] {
+            self.threefold_declared = self.declared_repetition(after, key, window, ply);
+        }
+        if self.fifty_declared.is_none() && clock == 99 {
+            // Any move that is no capture and no pawn move completes the 50.
+            self.fifty_declared = after
+                .legal_moves()
+                .iter()
+                .find(|m| !m.is_capture() && m.role() != Role::Pawn)
+                .map(|&m| Claim {
+                    kind: ClaimKind::FiftyMoves,
+                    ply,
+                    by_move: Some(DeclaredMove::new(after, m)),
+                });
+        }
         if same >= 3 && self.threefold.is_none() {
             self.threefold = Some(ply);
         }
@@ -407,22 +462,73 @@ impl Tracker {
         key
     }
 
-    /// Every draw that became claimable, with its first ply.
+    /// The first move from `pos` (reached at `ply`, its key `key`, `window`
+    /// plies since the last irreversible move) that would bring about a
+    /// position for the third time, as a claim by declared move.
+    fn declared_repetition(&self, pos: &Chess, key: u64, window: usize, ply: u32) -> Option<Claim> {
+        let n = self.keys.len() - 1;
+        for &m in pos.legal_moves().iter() {
+            // A capture, a pawn move or castling makes a position that
+            // never occurred before.
+            if m.is_capture() || m.role() == Role::Pawn || m.is_castle() {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let next = next_key(pos, key, m, &after);
+            let occurred = if self.counts.is_empty() {
+                self.keys[n - window..]
+                    .iter()
+                    .filter(|&&k| k == next)
+                    .count() as u32
+            } else {
+                self.counts.get(&next).copied().unwrap_or(0)
+            };
+            if occurred >= 2 {
+                return Some(Claim {
+                    kind: ClaimKind::Threefold,
+                    ply,
+                    by_move: Some(DeclaredMove::new(pos, m)),
+                });
+            }
+        }
+        None
+    }
+
+    /// Every draw that became claimable, with its first ply: by a declared
+    /// move (the first ply it could be claimed that way, and the move) and
+    /// by the position on the board, for each rule.
     pub fn claims(&self) -> Vec<Claim> {
         let mut claims = Vec::new();
         if let Some(ply) = self.threefold {
             claims.push(Claim {
                 kind: ClaimKind::Threefold,
                 ply,
+                by_move: None,
             });
         }
         if let Some(ply) = self.fifty {
             claims.push(Claim {
                 kind: ClaimKind::FiftyMoves,
                 ply,
+                by_move: None,
             });
         }
-        claims.sort_by_key(|c| c.ply);
+        // A declared move can only come before the position itself.
+        claims.extend(
+            [&self.threefold_declared, &self.fifty_declared]
+                .into_iter()
+                .flatten()
+                .filter(|d| {
+                    let on_board = match d.kind {
+                        ClaimKind::Threefold => self.threefold,
+                        ClaimKind::FiftyMoves => self.fifty,
+                    };
+                    on_board.is_none_or(|p| d.ply < p)
+                })
+                .cloned(),
+        );
+        claims.sort_by_key(|c| (c.ply, c.by_move.is_none()));
         claims
     }
 
@@ -461,12 +567,49 @@ mod tests {
         let (_, t) = play("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
         assert_eq!(
             t.claims(),
-            vec![Claim {
-                kind: ClaimKind::Threefold,
-                ply: 8
-            }]
+            vec![
+                // Black, to move after ply 7, declares Ng8: the start
+                // position would stand for the third time (Law 9.2.1.1).
+                Claim {
+                    kind: ClaimKind::Threefold,
+                    ply: 7,
+                    by_move: Some(DeclaredMove {
+                        san: "Ng8".to_owned(),
+                        uci: "f6g8".to_owned(),
+                    }),
+                },
+                // The position on the board, for the third time.
+                Claim {
+                    kind: ClaimKind::Threefold,
+                    ply: 8,
+                    by_move: None,
+                },
+            ]
         );
         assert_eq!(t.automatic_end(), None);
+    }
+
+    #[test]
+    fn the_fifty_move_rule_is_claimable_by_declaring_a_quiet_move() {
+        use shakmaty::fen::Fen;
+        // 99 plies without a capture or pawn move: any quiet move completes 50.
+        let setup: Fen = "8/8/4k3/8/8/3K4/8/7R w - - 98 80".parse().unwrap();
+        let mut pos: Chess = setup
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let mut t = Tracker::new(&pos);
+        for (i, s) in ["Rh2", "Kd6"].iter().enumerate() {
+            let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
+            let before = pos.clone();
+            pos.play_unchecked(m);
+            t.push(&before, m, &pos, i as u32 + 1);
+        }
+        let claims = t.claims();
+        assert_eq!(claims.len(), 2, "{claims:?}");
+        assert_eq!(claims[0].kind, ClaimKind::FiftyMoves);
+        assert_eq!(claims[0].ply, 1);
+        assert!(claims[0].by_move.is_some());
+        assert_eq!((claims[1].ply, claims[1].by_move.clone()), (2, None));
     }
 
     #[test]
