@@ -17,7 +17,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 /// A position entry while building: the key and the global game number.
@@ -52,21 +53,46 @@ const RUN_ENTRY: usize = 12;
 /// one run (few file handles, and a small heap).
 pub(crate) const MAX_RUNS: usize = 64;
 
-/// Buffer of each run while it is read back.
-const READ_BUFFER: usize = 128 << 10;
+/// Buffer of each run segment while it is read back.
+const READ_BUFFER: usize = 32 << 10;
+
+/// Partitions of a run: entries whose keys share their top 8 bits, as in
+/// the builder's tables.
+pub(crate) const PARTITIONS: usize = 256;
+
+/// The partition of an entry.
+fn partition(e: &Entry) -> usize {
+    (e.hi >> 24) as usize
+}
 
 /// A sorted run on disk.
 #[derive(Debug)]
 pub(crate) struct Run {
     file: File,
-    entries: u64,
+    /// Entry index where each partition starts (and the end of the last).
+    starts: Vec<u64>,
 }
 
 impl Run {
     /// Entries in the run.
-    #[cfg(test)]
     pub(crate) fn entries(&self) -> u64 {
-        self.entries
+        self.starts[PARTITIONS]
+    }
+
+    /// Entries of partition `p`.
+    pub(crate) fn partition_entries(&self, p: usize) -> u64 {
+        self.starts[p + 1] - self.starts[p]
+    }
+
+    /// A reader of entries `from..to`.
+    fn segment(&self, from: u64, to: u64) -> Segment<'_> {
+        Segment {
+            file: &self.file,
+            next: from,
+            end: to,
+            buffer: Vec::new(),
+            at: 0,
+        }
     }
 }
 
@@ -75,6 +101,9 @@ pub(crate) struct RunWriter {
     out: BufWriter<File>,
     entries: u64,
     last: Option<Entry>,
+    starts: Vec<u64>,
+    /// The partition of the last entry.
+    partition: usize,
 }
 
 impl RunWriter {
@@ -84,6 +113,8 @@ impl RunWriter {
             out: BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
             entries: 0,
             last: None,
+            starts: vec![0; PARTITIONS + 1],
+            partition: 0,
         })
     }
 
@@ -94,6 +125,13 @@ impl RunWriter {
         }
         debug_assert!(self.last.is_none_or(|last| last < e), "a run is sorted");
         self.last = Some(e);
+        let p = partition(&e);
+        if p != self.partition {
+            for s in &mut self.starts[self.partition + 1..=p] {
+                *s = self.entries;
+            }
+            self.partition = p;
+        }
         let mut bytes = [0u8; RUN_ENTRY];
         bytes[..8].copy_from_slice(&e.key().to_le_bytes());
         bytes[8..].copy_from_slice(&e.game.to_le_bytes());
@@ -102,35 +140,50 @@ impl RunWriter {
         Ok(())
     }
 
-    /// The finished run, ready to be read from its start.
-    pub(crate) fn finish(self) -> io::Result<Run> {
-        let mut file = self.out.into_inner().map_err(|e| e.into_error())?;
-        file.seek(SeekFrom::Start(0))?;
+    /// The finished run.
+    pub(crate) fn finish(mut self) -> io::Result<Run> {
+        for s in &mut self.starts[self.partition + 1..] {
+            *s = self.entries;
+        }
+        let file = self.out.into_inner().map_err(|e| e.into_error())?;
         Ok(Run {
             file,
-            entries: self.entries,
+            starts: self.starts,
         })
     }
 }
 
-/// Reads a run back.
-struct RunReader {
-    input: BufReader<File>,
-    left: u64,
+/// Reads entries of a run back, by positioned reads: readers of several
+/// segments of one run work side by side.
+struct Segment<'r> {
+    file: &'r File,
+    /// The entry after the buffered ones.
+    next: u64,
+    end: u64,
+    buffer: Vec<u8>,
+    /// Where the next entry is in `buffer`.
+    at: usize,
 }
 
-impl RunReader {
+impl Segment<'_> {
     fn next(&mut self) -> io::Result<Option<Entry>> {
-        if self.left == 0 {
-            return Ok(None);
+        if self.at == self.buffer.len() {
+            if self.next == self.end {
+                return Ok(None);
+            }
+            let entries = (self.end - self.next).min((READ_BUFFER / RUN_ENTRY) as u64);
+            self.buffer.resize(entries as usize * RUN_ENTRY, 0);
+            self.file
+                .read_exact_at(&mut self.buffer, self.next * RUN_ENTRY as u64)?;
+            self.next += entries;
+            self.at = 0;
         }
-        let mut bytes = [0u8; RUN_ENTRY];
-        self.input.read_exact(&mut bytes)?;
-        self.left -= 1;
+        let b = &self.buffer[self.at..self.at + RUN_ENTRY];
+        self.at += RUN_ENTRY;
         let mut key = [0u8; 8];
-        key.copy_from_slice(&bytes[..8]);
+        key.copy_from_slice(&b[..8]);
         let mut game = [0u8; 4];
-        game.copy_from_slice(&bytes[8..]);
+        game.copy_from_slice(&b[8..]);
         Ok(Some(Entry::new(
             u64::from_le_bytes(key),
             u32::from_le_bytes(game),
@@ -138,35 +191,47 @@ impl RunReader {
     }
 }
 
-/// The k-way merge of sorted runs: their entries in (key, game) order,
-/// each (key, game) pair once.
-pub(crate) struct Merge {
-    readers: Vec<RunReader>,
-    heap: BinaryHeap<Reverse<(Entry, usize)>>,
+/// The k-way merge of sorted runs (or of one partition of each): their
+/// entries in (key, game) order, each (key, game) pair once.
+pub(crate) struct Merge<'r> {
+    segments: Vec<Segment<'r>>,
+    /// Key, game and segment of the head of each segment, packed into one
+    /// number that orders them: `key << 64 | game << 32 | segment`.
+    heap: BinaryHeap<Reverse<u128>>,
     last: Option<Entry>,
 }
 
-impl Merge {
-    /// Merges `runs`.
-    pub(crate) fn new(runs: Vec<Run>) -> io::Result<Merge> {
-        let mut readers: Vec<RunReader> = runs
-            .into_iter()
-            .map(|r| RunReader {
-                input: BufReader::with_capacity(READ_BUFFER, r.file),
-                left: r.entries,
-            })
-            .collect();
-        let mut heap = BinaryHeap::with_capacity(readers.len());
-        for (i, r) in readers.iter_mut().enumerate() {
-            if let Some(e) = r.next()? {
-                heap.push(Reverse((e, i)));
+fn pack(e: &Entry, segment: usize) -> u128 {
+    (u128::from(e.key()) << 64) | (u128::from(e.game) << 32) | segment as u128
+}
+
+impl<'r> Merge<'r> {
+    fn new(segments: Vec<Segment<'r>>) -> io::Result<Merge<'r>> {
+        let mut merge = Merge {
+            heap: BinaryHeap::with_capacity(segments.len()),
+            segments,
+            last: None,
+        };
+        for i in 0..merge.segments.len() {
+            if let Some(e) = merge.segments[i].next()? {
+                merge.heap.push(Reverse(pack(&e, i)));
             }
         }
-        Ok(Merge {
-            readers,
-            heap,
-            last: None,
-        })
+        Ok(merge)
+    }
+
+    /// Merges whole runs.
+    pub(crate) fn runs(runs: &'r [Run]) -> io::Result<Merge<'r>> {
+        Merge::new(runs.iter().map(|r| r.segment(0, r.entries())).collect())
+    }
+
+    /// Merges partition `p` of each run.
+    pub(crate) fn partition(runs: &'r [Run], p: usize) -> io::Result<Merge<'r>> {
+        Merge::new(
+            runs.iter()
+                .map(|r| r.segment(r.starts[p], r.starts[p + 1]))
+                .collect(),
+        )
     }
 
     /// The next entry, or `None` at the end of every run.
@@ -175,9 +240,11 @@ impl Merge {
             let Some(mut top) = self.heap.peek_mut() else {
                 return Ok(None);
             };
-            let Reverse((e, i)) = *top;
-            match self.readers[i].next()? {
-                Some(next) => *top = Reverse((next, i)),
+            let Reverse(packed) = *top;
+            let e = Entry::new((packed >> 64) as u64, (packed >> 32) as u32);
+            let i = packed as u32 as usize;
+            match self.segments[i].next()? {
+                Some(next) => *top = Reverse(pack(&next, i)),
                 None => {
                     std::collections::binary_heap::PeekMut::pop(top);
                 }
@@ -192,7 +259,7 @@ impl Merge {
 
 /// Merges `runs` into one run in `dir`.
 pub(crate) fn merge_runs(dir: &Path, runs: Vec<Run>) -> io::Result<Run> {
-    let mut merge = Merge::new(runs)?;
+    let mut merge = Merge::runs(&runs)?;
     let mut out = RunWriter::create(dir)?;
     while let Some(e) = merge.next()? {
         out.push(e)?;
@@ -225,12 +292,18 @@ mod tests {
         let c = run(dir.path(), vec![Entry::new(1, 0), Entry::new(u64::MAX, 3)]);
         let d = run(dir.path(), Vec::new());
         let merged = merge_runs(dir.path(), vec![a, b, c, d]).unwrap();
-        let mut m = Merge::new(vec![merged]).unwrap();
+        let merged = [merged];
+        let mut m = Merge::runs(&merged).unwrap();
         let mut got = Vec::new();
         while let Some(e) = m.next().unwrap() {
             got.push((e.key(), e.game));
         }
         assert_eq!(got, [(1, 0), (5, 0), (5, 1), (9, 2), (u64::MAX, 3)]);
+        assert_eq!(merged[0].partition_entries(0), 4);
+        assert_eq!(merged[0].partition_entries(255), 1);
+        let mut last = Merge::partition(&merged, 255).unwrap();
+        assert_eq!(last.next().unwrap().map(|e| e.game), Some(3));
+        assert_eq!(last.next().unwrap(), None);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -220,13 +220,13 @@ impl Encoded {
 /// (stable: entries arrive in game order), then a stable sort by the whole
 /// key of each group of the counting sort (a few entries each, but all the
 /// games of a common position).
-fn sort_partition(entries: Vec<Entry>) -> Vec<Entry> {
+fn sort_partition(entries: &[Entry]) -> Vec<Entry> {
     let group_bits = (usize::BITS - entries.len().leading_zeros()).clamp(1, 20);
     let shift = 56 - group_bits;
     let mask = (1usize << group_bits) - 1;
     let group = |e: &Entry| (e.key() >> shift) as usize & mask;
     let mut next = vec![0usize; mask + 1];
-    for e in &entries {
+    for e in entries {
         next[group(e)] += 1;
     }
     let mut sum = 0;
@@ -243,12 +243,11 @@ fn sort_partition(entries: Vec<Entry>) -> Vec<Entry> {
         };
         entries.len()
     ];
-    for e in &entries {
+    for e in entries {
         let g = group(e);
         sorted[next[g]] = *e;
         next[g] += 1;
     }
-    drop(entries);
     // `next[g]` is now the end of group g.
     let mut start = 0;
     for &end in &next {
@@ -262,7 +261,8 @@ fn sort_partition(entries: Vec<Entry>) -> Vec<Entry> {
 
 /// Sorts the entries of one partition, drops repeats and encodes them.
 fn encode(entries: Vec<Entry>, bits: u32) -> Encoded {
-    let sorted = sort_partition(entries);
+    let sorted = sort_partition(&entries);
+    drop(entries);
     let mut out = Encoded::with_capacity(sorted.len());
     let mut previous = None;
     for e in &sorted {
@@ -329,9 +329,6 @@ impl Directory {
 /// The smallest run spilled, in bytes of entries (a smaller budget would
 /// only multiply the runs).
 const MIN_RUN: u64 = 4 << 10;
-
-/// Position entries encoded at a time while the runs are merged.
-const MERGE_CHUNK: usize = 1 << 16;
 
 /// Estimated bytes of memory a distinct name costs beyond its text (its
 /// offset, its key in the lookup table, the table's slot).
@@ -567,21 +564,16 @@ impl Builder {
         }
         let mut run = RunWriter::create(&spill.dir)?;
         // Partitions are sorted in parallel, a group at a time (memory stays
-        // bounded), and written in order; each keeps its room for the next run.
-        let mut first = 0;
-        while first < self.parts.len() {
-            let last = (first + 16).min(self.parts.len());
-            let sorted: Vec<Vec<Entry>> = self.parts[first..last]
-                .par_iter_mut()
-                .map(|p| {
-                    let room = p.len();
-                    sort_partition(std::mem::replace(p, Vec::with_capacity(room)))
-                })
-                .collect();
+        // bounded), and written in order. Each keeps its memory for the next
+        // run: the pages stay in use, the resident memory does not grow.
+        for group in self.parts.chunks_mut(16) {
+            let sorted: Vec<Vec<Entry>> = group.par_iter().map(|p| sort_partition(p)).collect();
             for e in sorted.into_iter().flatten() {
                 run.push(e)?;
             }
-            first = last;
+            for p in group {
+                p.clear();
+            }
         }
         self.buffered = 0;
         spill.runs.push(run.finish()?);
@@ -625,6 +617,7 @@ impl Builder {
         // merge's buffers and the directory are in memory while it writes.
         let runs = if self.runs() > 0 {
             self.spill_tables()?;
+            self.parts = Vec::new();
             self.spill.as_mut().map(|s| std::mem::take(&mut s.runs))
         } else {
             None
@@ -670,24 +663,35 @@ impl Builder {
         let positions_at = at;
         let mut directory = Directory::new(bits);
         if let Some(runs) = runs {
-            let mut merge = Merge::new(runs)?;
-            let mut chunk = Encoded::with_capacity(MERGE_CHUNK);
-            let mut n = 0;
-            while let Some(e) = merge.next()? {
-                chunk.push(&e, bits);
-                n += 1;
-                if n == MERGE_CHUNK {
-                    chunk.close();
-                    directory.add(&chunk);
-                    put(&mut out, &chunk.bytes, &mut at)?;
-                    chunk.bytes.clear();
-                    chunk.segments.clear();
-                    n = 0;
+            // Partitions are merged in parallel, as many at a time as half
+            // the budget holds encoded (at least one), and written in order.
+            let largest = (0..spill::PARTITIONS)
+                .map(|p| runs.iter().map(|r| r.partition_entries(p)).sum::<u64>())
+                .max()
+                .unwrap_or(0);
+            let budget = self.spill.as_ref().map_or(0, |s| s.memory);
+            let at_once = (budget / 2 / (largest * POSITION_SIZE as u64).max(1)).clamp(1, 16);
+            let partitions: Vec<usize> = (0..spill::PARTITIONS).collect();
+            for group in partitions.chunks(at_once as usize) {
+                let encoded: Vec<io::Result<Encoded>> = group
+                    .par_iter()
+                    .map(|&p| {
+                        let mut merge = Merge::partition(&runs, p)?;
+                        let entries: u64 = runs.iter().map(|r| r.partition_entries(p)).sum();
+                        let mut e = Encoded::with_capacity(entries as usize);
+                        while let Some(entry) = merge.next()? {
+                            e.push(&entry, bits);
+                        }
+                        e.close();
+                        Ok(e)
+                    })
+                    .collect();
+                for e in encoded {
+                    let e = e?;
+                    directory.add(&e);
+                    put(&mut out, &e.bytes, &mut at)?;
                 }
             }
-            chunk.close();
-            directory.add(&chunk);
-            put(&mut out, &chunk.bytes, &mut at)?;
         } else {
             // Partitions are sorted and encoded in parallel, a group at a
             // time (memory stays bounded), and written in order.
