@@ -84,11 +84,12 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
-/// Memory the rest of the process takes besides the index's tables: the
-/// program, its buffers, and per worker thread the chunks in flight (four
-/// 2 MiB chunks of PGN and their batches of games and positions).
+/// Memory the rest of the process takes besides the index's tables, as
+/// measured: the program, its buffers, and per worker thread the chunks in
+/// flight (four 2 MiB chunks of PGN and their batches of games and
+/// positions), its replay state and its allocator's arena.
 fn pipeline_memory(threads: usize) -> u64 {
-    (24 << 20) + (threads as u64) * (12 << 20)
+    (32 << 20) + (threads as u64) * (24 << 20)
 }
 
 /// The budget of the index's tables for a process that aims at `memory`
@@ -262,7 +263,7 @@ mod tests {
 
     #[test]
     fn the_tables_get_what_the_pipeline_leaves() {
-        assert_eq!(tables_budget(256 << 20, 2), (256 - 48) << 20);
+        assert_eq!(tables_budget(256 << 20, 2), (256 - 80) << 20);
         assert_eq!(tables_budget(8 << 10, 2), 2 << 10);
     }
 }
