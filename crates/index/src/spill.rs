@@ -140,6 +140,21 @@ impl RunWriter {
         Ok(())
     }
 
+    /// Appends the entries of partition `p`, already sorted, without
+    /// repeats and encoded ([`encode_entries`]); `p` comes after the
+    /// partition of every entry before.
+    pub(crate) fn push_encoded(&mut self, p: usize, bytes: &[u8]) -> io::Result<()> {
+        debug_assert!(p >= self.partition && bytes.len() % RUN_ENTRY == 0);
+        for s in &mut self.starts[self.partition + 1..=p] {
+            *s = self.entries;
+        }
+        self.partition = p;
+        self.out.write_all(bytes)?;
+        self.entries += (bytes.len() / RUN_ENTRY) as u64;
+        self.last = None;
+        Ok(())
+    }
+
     /// The finished run.
     pub(crate) fn finish(mut self) -> io::Result<Run> {
         for s in &mut self.starts[self.partition + 1..] {
@@ -255,6 +270,21 @@ impl<'r> Merge<'r> {
             }
         }
     }
+}
+
+/// The bytes of sorted entries in a run, each (key, game) pair once.
+pub(crate) fn encode_entries(sorted: &[Entry]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(sorted.len() * RUN_ENTRY);
+    let mut last = None;
+    for e in sorted {
+        if last == Some(e) {
+            continue;
+        }
+        last = Some(e);
+        bytes.extend_from_slice(&e.key().to_le_bytes());
+        bytes.extend_from_slice(&e.game.to_le_bytes());
+    }
+    bytes
 }
 
 /// Merges `runs` into one run in `dir`.

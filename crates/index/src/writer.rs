@@ -566,10 +566,13 @@ impl Builder {
         // Partitions are sorted in parallel, a group at a time (memory stays
         // bounded), and written in order. Each keeps its memory for the next
         // run: the pages stay in use, the resident memory does not grow.
-        for group in self.parts.chunks_mut(16) {
-            let sorted: Vec<Vec<Entry>> = group.par_iter().map(|p| sort_partition(p)).collect();
-            for e in sorted.into_iter().flatten() {
-                run.push(e)?;
+        for (g, group) in self.parts.chunks_mut(16).enumerate() {
+            let encoded: Vec<Vec<u8>> = group
+                .par_iter()
+                .map(|p| spill::encode_entries(&sort_partition(p)))
+                .collect();
+            for (i, bytes) in encoded.iter().enumerate() {
+                run.push_encoded(g * 16 + i, bytes)?;
             }
             for p in group {
                 p.clear();
