@@ -623,7 +623,11 @@ fn an_index_built_in_tiny_memory_is_byte_identical() {
         let p = path.to_str().unwrap();
         let out = pgnkit(&["index", p]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        assert!(stderr(&out).contains("; 0 sorted runs spilled"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("; 0 sorted runs spilled"),
+            "{}",
+            stderr(&out)
+        );
         let in_memory = fs::read(index_file(&path)).unwrap();
         for memory in ["8K", "100000"] {
             let out = pgnkit(&["index", "--memory", memory, "-j", "2", p]);
@@ -656,7 +660,11 @@ fn the_memory_size_is_checked() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a size"), "{}", stderr(&out));
     let help = pgnkit(&["index", "--help"]);
-    assert!(stdout(&help).contains("--memory <SIZE>"), "{}", stdout(&help));
+    assert!(
+        stdout(&help).contains("--memory <SIZE>"),
+        "{}",
+        stdout(&help)
+    );
 }
 
 /// A spilled build that fails (the index cannot be renamed into place)

@@ -49,8 +49,8 @@ pub mod fingerprint;
 pub mod layout;
 pub mod position;
 pub mod reader;
-pub mod spill;
 pub mod record;
+pub mod spill;
 pub mod tags;
 pub mod writer;
 

@@ -144,7 +144,7 @@ impl RunWriter {
     /// repeats and encoded ([`encode_entries`]); `p` comes after the
     /// partition of every entry before.
     pub(crate) fn push_encoded(&mut self, p: usize, bytes: &[u8]) -> io::Result<()> {
-        debug_assert!(p >= self.partition && bytes.len() % RUN_ENTRY == 0);
+        debug_assert!(p >= self.partition && bytes.len().is_multiple_of(RUN_ENTRY));
         for s in &mut self.starts[self.partition + 1..=p] {
             *s = self.entries;
         }

@@ -149,7 +149,9 @@ pub enum BuildError {
     #[error("more than 4,294,967,295 distinct names: split the file")]
     TooManyStrings,
     /// A game too long for the game table (4 GiB or more).
-    #[error("the game at byte {offset} is 4 GiB long or more: the index stores game lengths in 32 bits")]
+    #[error(
+        "the game at byte {offset} is 4 GiB long or more: the index stores game lengths in 32 bits"
+    )]
     GameTooLong {
         /// Its byte offset in the PGN file.
         offset: u64,
@@ -1060,7 +1062,10 @@ mod tests {
                 assert_eq!(std::fs::read_dir(spill_dir.path()).unwrap().count(), 0);
             }
         }
-        assert!(cascaded > 0, "no build had runs merged before the last merge");
+        assert!(
+            cascaded > 0,
+            "no build had runs merged before the last merge"
+        );
     }
 
     /// A failed write of a spilled build (here: the index's directory does
@@ -1097,5 +1102,4 @@ mod tests {
             "more than 4,294,967,295 games: split the file"
         );
     }
-
 }
