@@ -46,8 +46,9 @@ pub struct IndexArgs {
     /// Memory to build the index in: the peak resident memory to aim for,
     /// as bytes or with a suffix K, M, G (powers of 1024), e.g. `200M`,
     /// `1G`. Tables beyond it are sorted and spilled to temporary files
-    /// beside the index (they need about 1.5 times the index's size on
-    /// that disk while it is written); more memory, fewer and larger runs.
+    /// beside the index (on that disk they need about 1.5 times the index's
+    /// size, besides the index, while it is written); more memory, fewer
+    /// and larger runs.
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     pub memory: u64,
     /// No progress bar and no summary on standard error.

@@ -9,7 +9,8 @@
 //! Ctrl-C, even when it is killed. Runs go beside the index rather than to
 //! `TMPDIR`, which is often a RAM disk (tmpfs), where spilling would save no
 //! memory; the index's disk must hold the index anyway, and the runs take
-//! about 1.5 times its position table, only while it is written.
+//! about 1.5 times its position table, only while it is written (twice
+//! that while the first 64 runs are merged into one).
 //!
 //! A run holds entries sorted by (key, game) without repeats, 12 bytes each:
 //! the key (`u64`) and the game number (`u32`), little-endian.
