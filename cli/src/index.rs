@@ -5,6 +5,14 @@
 //! every main-line position), and written to a temporary file that is
 //! renamed into place: a crash never leaves a broken index. Its format is
 //! documented in [`pgnkit_index::layout`].
+//!
+//! Memory stays bounded whatever the size of the file (`--memory`, 256 MiB
+//! by default): beyond the budget, position entries are sorted and spilled
+//! to anonymous temporary files beside the index (not in `TMPDIR`, often a
+//! RAM disk), and merged while the index is written
+//! ([`pgnkit_index::spill`]). On Ctrl-C or SIGTERM the half-written index
+//! is removed and the run exits with status 130; the spilled runs vanish
+//! with the process.
 
 use std::io::Read;
 use std::path::Path;
@@ -35,9 +43,74 @@ pub struct IndexArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Memory to build the index in: the peak resident memory to aim for,
+    /// as bytes or with a suffix K, M, G (powers of 1024), e.g. `200M`,
+    /// `1G`. Tables beyond it are sorted and spilled to temporary files
+    /// beside the index (on that disk they need about 1.5 times the index's
+    /// size, besides the index, while it is written); more memory, fewer
+    /// and larger runs.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub memory: u64,
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// The default of `--memory` (its `default_value`, 256M).
+pub const DEFAULT_MEMORY: u64 = 256 << 20;
+
+/// Parses a size: bytes, or a number with a suffix K, M, G or T (powers of
+/// 1024; `KB`, `KiB` and lower case too).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, suffix) = t.split_at(digits);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (e.g. 200M, 1G, 1048576)"))?;
+    let shift = match suffix.to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("`{s}` is not a size (e.g. 200M, 1G, 1048576)")),
+    };
+    let bytes = number
+        .checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))?;
+    if bytes == 0 {
+        return Err("the memory must be more than 0 bytes".into());
+    }
+    Ok(bytes)
+}
+
+/// Memory the rest of the process takes besides the index's tables, as
+/// measured: the program, its buffers, and per worker thread the chunks in
+/// flight (four 2 MiB chunks of PGN and their batches of games and
+/// positions), its replay state and its allocator's arena.
+fn pipeline_memory(threads: usize) -> u64 {
+    (32 << 20) + (threads as u64) * (24 << 20)
+}
+
+/// The budget of the index's tables for a process that aims at `memory`
+/// with `threads` workers: what the pipeline leaves, and at least a quarter
+/// of `memory`.
+pub fn tables_budget(memory: u64, threads: usize) -> u64 {
+    memory
+        .saturating_sub(pipeline_memory(threads))
+        .max(memory / 4)
+}
+
+/// Removes the half-written index and exits with status 130 on Ctrl-C or
+/// SIGTERM (the spilled runs are anonymous files, reclaimed by the system).
+fn remove_temporaries_on_interrupt() {
+    // Set once per process; a second call (search --reindex after a build)
+    // keeps the first handler, which does the same.
+    let _ = ctrlc::set_handler(|| {
+        pgnkit_index::remove_temporary_files();
+        std::process::exit(130);
+    });
 }
 
 /// Replay options for indexing (and for scans that must agree with it).
@@ -95,16 +168,25 @@ pub fn build(
     file: &str,
     lang: InputLang,
     jobs: Option<usize>,
+    memory: u64,
     quiet: bool,
 ) -> anyhow::Result<Summary> {
     check_indexable(file)?;
+    remove_temporaries_on_interrupt();
     let path = Path::new(file);
+    let target = index_path(path);
     let before = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
     let input = Input::open(file)?;
     let progress = Progress::new(quiet, input.len);
     let driver = Driver::new(jobs)?;
     let options = replay_options(lang);
-    let mut builder = Builder::new();
+    let threads =
+        jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let spill_dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = Builder::bounded(tables_budget(memory, threads), spill_dir);
     // About one main-line position per 16 bytes of PGN (fewer with long
     // comments): reserved, not touched, so an overestimate costs nothing.
     builder.reserve_positions(before.size / 12);
@@ -126,7 +208,6 @@ pub fn build(
             "`{file}` changed while it was being indexed ({change}); run `pgnkit index {file}` again"
         );
     }
-    let target = index_path(path);
     let summary = builder
         .write(&target, &before)
         .with_context(|| format!("cannot write `{}`", target.display()))?;
@@ -136,12 +217,18 @@ pub fn build(
 /// Runs `pgnkit index`.
 pub fn run(args: &IndexArgs) -> anyhow::Result<u8> {
     let started = Instant::now();
-    let summary = build(&args.file, args.input_lang, args.jobs, args.quiet)?;
+    let summary = build(
+        &args.file,
+        args.input_lang,
+        args.jobs,
+        args.memory,
+        args.quiet,
+    )?;
     if !args.quiet {
         let seconds = started.elapsed().as_secs_f64();
         let pgn_bytes = std::fs::metadata(&args.file).map_or(0, |m| m.len());
         eprintln!(
-            "indexed `{}`: {} games, {} positions, {} names in {:.2} s ({:.1} MB/s); wrote `{}` ({:.1} MB)",
+            "indexed `{}`: {} games, {} positions, {} names in {:.2} s ({:.1} MB/s); wrote `{}` ({:.1} MB); {} sorted runs spilled",
             args.file,
             summary.games,
             summary.positions,
@@ -150,7 +237,34 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<u8> {
             pgn_bytes as f64 / 1e6 / seconds.max(1e-9),
             index_path(Path::new(&args.file)).display(),
             summary.bytes as f64 / 1e6,
+            summary.runs,
         );
     }
     Ok(EXIT_OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_bytes_or_powers_of_1024() {
+        assert_eq!(parse_size("256M"), Ok(DEFAULT_MEMORY));
+        assert_eq!(parse_size("200M"), Ok(200 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("1gib"), Ok(1 << 30));
+        assert_eq!(parse_size("64k"), Ok(64 << 10));
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("1.5G").is_err());
+        assert!(parse_size("M").is_err());
+        assert!(parse_size("12X").is_err());
+        assert!(parse_size("99999999999T").is_err());
+    }
+
+    #[test]
+    fn the_tables_get_what_the_pipeline_leaves() {
+        assert_eq!(tables_budget(256 << 20, 2), (256 - 80) << 20);
+        assert_eq!(tables_budget(8 << 10, 2), 2 << 10);
+    }
 }

@@ -308,7 +308,13 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
     }
     if file != "-" && !args.scan {
         if args.reindex {
-            crate::index::build(file, args.input_lang, args.jobs, args.quiet)?;
+            crate::index::build(
+                file,
+                args.input_lang,
+                args.jobs,
+                crate::index::DEFAULT_MEMORY,
+                args.quiet,
+            )?;
         }
         let path = Path::new(file);
         let now = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;

@@ -601,3 +601,138 @@ Nd3 29. Qg1 Nf5 30. Bxf5 gxf5 31. Nf3 Rc3 32. c5 Bb3 33. Ne1 Bd4 34. Nxd3 dxc5
     let out = pgnkit(&["search", p, "--fen", fen, "--count"]);
     assert_eq!(stdout(&out).trim(), "1");
 }
+
+/// The sorted names in a directory.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// With a tiny `--memory`, the position entries are spilled in many
+/// sorted runs (runs of 4 KiB, the smallest) and merged: the index is byte
+/// for byte the one built in memory, and no temporary file is left. (More
+/// runs than are merged at once: the property test in pgnkit-index.)
+#[test]
+fn an_index_built_in_tiny_memory_is_byte_identical() {
+    for name in FIXTURES {
+        let (dir, path) = copy(name);
+        let p = path.to_str().unwrap();
+        let out = pgnkit(&["index", p]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("; 0 sorted runs spilled"),
+            "{}",
+            stderr(&out)
+        );
+        let in_memory = fs::read(index_file(&path)).unwrap();
+        for memory in ["8K", "100000"] {
+            let out = pgnkit(&["index", "--memory", memory, "-j", "2", p]);
+            assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+            let runs: u64 = stderr(&out)
+                .rsplit("; ")
+                .next()
+                .and_then(|s| s.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no run count in {}", stderr(&out)));
+            if memory == "8K" {
+                assert!(runs > 4, "{name} --memory {memory}: {runs} runs");
+            }
+            assert!(
+                fs::read(index_file(&path)).unwrap() == in_memory,
+                "{name} --memory {memory}: the index differs"
+            );
+            assert_eq!(
+                names_in(dir.path()),
+                [name.to_string(), format!("{name}.pgnkit-index")]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_memory_size_is_checked() {
+    let (_dir, path) = copy("twic-232.pgn");
+    let out = pgnkit(&["index", "--memory", "lots", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a size"), "{}", stderr(&out));
+    let help = pgnkit(&["index", "--help"]);
+    assert!(
+        stdout(&help).contains("--memory <SIZE>"),
+        "{}",
+        stdout(&help)
+    );
+}
+
+/// A spilled build that fails (the index cannot be renamed into place)
+/// leaves no temporary file.
+#[test]
+fn a_failed_spilled_build_leaves_no_temporaries() {
+    let (dir, path) = copy("twic-232.pgn");
+    let idx = index_file(&path);
+    fs::create_dir(&idx).unwrap();
+    fs::write(idx.join("keep"), b"x").unwrap();
+    let out = pgnkit(&["index", "--memory", "8K", "-q", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert_eq!(
+        names_in(dir.path()),
+        ["twic-232.pgn", "twic-232.pgn.pgnkit-index"]
+    );
+    assert_eq!(names_in(&idx), ["keep"]);
+}
+
+/// Ctrl-C (SIGINT) while the index is being written, and SIGTERM while the
+/// games are replayed: the run exits with status 130 and leaves nothing
+/// but the PGN file (no half-written index, no spilled run).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_build_leaves_no_temporaries() {
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.pgn");
+    let games = fs::read(fixture("twic-232.pgn")).unwrap();
+    let mut big = Vec::with_capacity(games.len() * 150);
+    for _ in 0..150 {
+        big.extend_from_slice(&games);
+        big.extend_from_slice(b"\n");
+    }
+    fs::write(&path, &big).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("pgnkit");
+    for (signal, when_writing) in [("-INT", true), ("-TERM", false)] {
+        let mut child = std::process::Command::new(&bin)
+            .args(["index", "-q", "--memory", "1M", "-j", "2"])
+            .arg(&path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        loop {
+            let writing = names_in(dir.path()).iter().any(|n| n.ends_with(".tmp"));
+            if writing == when_writing && started.elapsed() > Duration::from_millis(300)
+                || started.elapsed() > Duration::from_secs(60)
+            {
+                break;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the build ended before it could be interrupted"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let killed = std::process::Command::new("kill")
+            .arg(signal)
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "{signal}: {status:?}");
+        assert_eq!(names_in(dir.path()), ["big.pgn"], "{signal}");
+    }
+}

@@ -50,6 +50,7 @@ pub mod layout;
 pub mod position;
 pub mod reader;
 pub mod record;
+pub mod spill;
 pub mod tags;
 pub mod writer;
 
@@ -59,4 +60,4 @@ pub use position::fen_key;
 pub use reader::{GameEntry, Index, IndexError, index_path};
 pub use record::{GameFacts, TextTag};
 pub use tags::{Date, Eco, Needle, Outcome};
-pub use writer::{Batch, BuildError, Builder, Summary, write_atomically};
+pub use writer::{Batch, BuildError, Builder, Summary, remove_temporary_files, write_atomically};

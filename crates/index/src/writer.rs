@@ -4,14 +4,16 @@
 //! renames it into place, so that a crash never leaves a broken index.
 
 use std::collections::HashMap;
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
+use crate::spill::{self, Entry, Merge, Run, RunWriter};
 use crate::tags::Eco;
 
 /// FxHash (rustc's hasher): strings from a PGN file need no protection
@@ -59,6 +61,9 @@ pub struct Batch {
     games: Vec<Pending>,
     /// (key, local game number).
     positions: Vec<(u64, u32)>,
+    /// Why the batch cannot be indexed, found while it was filled (the
+    /// error is returned when it is added to a [`Builder`]).
+    overflow: Option<BuildError>,
 }
 
 impl Batch {
@@ -84,7 +89,10 @@ impl Batch {
         if let Some(&id) = self.lookup.get(s) {
             return id;
         }
-        let id = self.strings.len() as u32;
+        let Ok(id) = u32::try_from(self.strings.len()) else {
+            self.overflow.get_or_insert(BuildError::TooManyStrings);
+            return u32::MAX;
+        };
         self.strings.push(s.into());
         self.lookup.insert(s.into(), id);
         id
@@ -92,8 +100,20 @@ impl Batch {
 
     /// Adds a game: its facts, and the keys of its main-line positions
     /// (the start position included; repeats are stored once in the index).
+    ///
+    /// A batch of more than 4,294,967,295 games, or a game of 4 GiB or more
+    /// (its length is not stored exactly), makes [`Builder::add`] fail.
     pub fn push(&mut self, facts: &GameFacts<'_>, keys: &[u64]) {
-        let game = self.games.len() as u32;
+        let Ok(game) = u32::try_from(self.games.len()) else {
+            self.overflow.get_or_insert(BuildError::TooManyGames);
+            return;
+        };
+        if facts.length == u32::MAX {
+            self.overflow.get_or_insert(BuildError::GameTooLong {
+                offset: facts.offset,
+            });
+            return;
+        }
         let mut texts = [u32::MAX; 6];
         for (slot, t) in texts.iter_mut().zip(facts.texts.iter()) {
             *slot = self.intern(t);
@@ -119,26 +139,23 @@ impl Batch {
     }
 }
 
-/// A position entry while building: the key and the global game number.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    hi: u32,
-    lo: u32,
-    game: u32,
-}
-
-impl Entry {
-    fn key(&self) -> u64 {
-        (u64::from(self.hi) << 32) | u64::from(self.lo)
-    }
-}
-
 /// Why an index cannot be built.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// More games than the format numbers (2^32 - 1).
-    #[error("too many games for one index (the format numbers at most 4294967295)")]
+    #[error("more than 4,294,967,295 games: split the file")]
     TooManyGames,
+    /// More distinct names than the format numbers (2^32 - 1).
+    #[error("more than 4,294,967,295 distinct names: split the file")]
+    TooManyStrings,
+    /// A game too long for the game table (4 GiB or more).
+    #[error(
+        "the game at byte {offset} is 4 GiB long or more: the index stores game lengths in 32 bits"
+    )]
+    GameTooLong {
+        /// Its byte offset in the PGN file.
+        offset: u64,
+    },
     /// Writing failed.
     #[error("cannot write the index: {0}")]
     Io(#[from] io::Error),
@@ -155,33 +172,63 @@ pub struct Summary {
     pub positions: u64,
     /// Bytes of the index file.
     pub bytes: u64,
+    /// Sorted runs of position entries that were spilled to temporary files
+    /// (0 when everything fitted in memory).
+    pub runs: u64,
 }
 
-/// One partition's entries, sorted, without repeats, encoded.
+/// Entries sorted, without repeats, encoded as position table entries.
 struct Encoded {
     bytes: Vec<u8>,
     /// (bucket, end of its entries in `bytes`) for each bucket with entries.
     segments: Vec<(usize, usize)>,
+    /// The bucket of the last entry, while its segment is open.
+    current: Option<usize>,
 }
 
-/// Sorts the entries of partition `p` (keys whose top 8 bits are `p`) by
-/// (key, game), drops repeats and encodes them.
+impl Encoded {
+    fn with_capacity(entries: usize) -> Encoded {
+        Encoded {
+            bytes: Vec::with_capacity(entries * POSITION_SIZE),
+            segments: Vec::new(),
+            current: None,
+        }
+    }
+
+    /// Appends `e`, which comes after every entry appended before.
+    fn push(&mut self, e: &Entry, bits: u32) {
+        let b = layout::bucket(e.key(), bits);
+        if self.current != Some(b) {
+            self.close();
+            self.current = Some(b);
+        }
+        self.bytes
+            .extend_from_slice(&layout::key_bits(e.key(), bits).to_le_bytes());
+        self.bytes.extend_from_slice(&e.game.to_le_bytes());
+    }
+
+    /// Ends the last segment.
+    fn close(&mut self) {
+        if let Some(c) = self.current.take() {
+            self.segments.push((c, self.bytes.len()));
+        }
+    }
+}
+
+/// Sorts the entries of one partition (keys with the same top 8 bits) by
+/// (key, game); repeats stay.
 ///
 /// The sort is a counting sort by the key bits below the partition's 8
 /// (stable: entries arrive in game order), then a stable sort by the whole
 /// key of each group of the counting sort (a few entries each, but all the
 /// games of a common position).
-fn encode(entries: Vec<Entry>, bits: u32) -> Encoded {
-    let mut out = Encoded {
-        bytes: Vec::with_capacity(entries.len() * POSITION_SIZE),
-        segments: Vec::new(),
-    };
+fn sort_partition(entries: &[Entry]) -> Vec<Entry> {
     let group_bits = (usize::BITS - entries.len().leading_zeros()).clamp(1, 20);
     let shift = 56 - group_bits;
     let mask = (1usize << group_bits) - 1;
     let group = |e: &Entry| (e.key() >> shift) as usize & mask;
     let mut next = vec![0usize; mask + 1];
-    for e in &entries {
+    for e in entries {
         next[group(e)] += 1;
     }
     let mut sum = 0;
@@ -198,12 +245,11 @@ fn encode(entries: Vec<Entry>, bits: u32) -> Encoded {
         };
         entries.len()
     ];
-    for e in &entries {
+    for e in entries {
         let g = group(e);
         sorted[next[g]] = *e;
         next[g] += 1;
     }
-    drop(entries);
     // `next[g]` is now the end of group g.
     let mut start = 0;
     for &end in &next {
@@ -212,31 +258,109 @@ fn encode(entries: Vec<Entry>, bits: u32) -> Encoded {
         }
         start = end;
     }
+    sorted
+}
+
+/// Sorts the entries of one partition, drops repeats and encodes them.
+fn encode(entries: Vec<Entry>, bits: u32) -> Encoded {
+    let sorted = sort_partition(&entries);
+    drop(entries);
+    let mut out = Encoded::with_capacity(sorted.len());
     let mut previous = None;
-    let mut current = None;
     for e in &sorted {
         if previous == Some(e) {
             continue;
         }
         previous = Some(e);
-        let b = layout::bucket(e.key(), bits);
-        if current != Some(b) {
-            if let Some(c) = current {
-                out.segments.push((c, out.bytes.len()));
-            }
-            current = Some(b);
-        }
-        out.bytes
-            .extend_from_slice(&layout::key_bits(e.key(), bits).to_le_bytes());
-        out.bytes.extend_from_slice(&e.game.to_le_bytes());
+        out.push(e, bits);
     }
-    if let Some(c) = current {
-        out.segments.push((c, out.bytes.len()));
-    }
+    out.close();
     out
 }
 
+/// The bucket directory and bucket checksums, computed as the position
+/// table is written in order.
+struct Directory {
+    /// Entry index where each bucket starts (and the end of the last).
+    starts: Vec<u64>,
+    crcs: Vec<u32>,
+    hasher: crc32fast::Hasher,
+    current: usize,
+    /// Entries written so far.
+    entries: u64,
+}
+
+impl Directory {
+    fn new(bits: u32) -> Directory {
+        let buckets = 1usize << bits;
+        Directory {
+            starts: vec![0; buckets + 1],
+            crcs: vec![0; buckets],
+            hasher: crc32fast::Hasher::new(),
+            current: 0,
+            entries: 0,
+        }
+    }
+
+    /// Accounts for `e`, the next entries of the table.
+    fn add(&mut self, e: &Encoded) {
+        let mut from = 0usize;
+        for &(b, end) in &e.segments {
+            if b != self.current {
+                self.crcs[self.current] = std::mem::take(&mut self.hasher).finalize();
+                for d in &mut self.starts[self.current + 1..=b] {
+                    *d = self.entries;
+                }
+                self.current = b;
+            }
+            self.hasher.update(&e.bytes[from..end]);
+            self.entries += ((end - from) / POSITION_SIZE) as u64;
+            from = end;
+        }
+    }
+
+    /// Ends the table.
+    fn finish(&mut self) {
+        self.crcs[self.current] = std::mem::take(&mut self.hasher).finalize();
+        for d in &mut self.starts[self.current + 1..] {
+            *d = self.entries;
+        }
+    }
+}
+
+/// The smallest run spilled, in bytes of entries (a smaller budget would
+/// only multiply the runs).
+const MIN_RUN: u64 = 4 << 10;
+
+/// Estimated bytes of memory a distinct name costs beyond its text (its
+/// offset, its key in the lookup table, the table's slot).
+const NAME_OVERHEAD: u64 = 64;
+
+/// Where the builder spills what does not fit in its memory budget.
+struct Spill {
+    /// The directory of the temporary files.
+    dir: PathBuf,
+    /// The memory budget, in bytes.
+    memory: u64,
+    /// Sorted runs of position entries.
+    runs: Vec<Run>,
+    /// Runs spilled in all (runs merged into one count each).
+    spilled: u64,
+    /// The game records written out so far, in file order.
+    games: Option<BufWriter<std::fs::File>>,
+}
+
 /// Gathers batches in file order and writes the index.
+///
+/// [`Builder::new`] keeps every table in memory (12 bytes per main-line
+/// position, 56 per game, the names). [`Builder::bounded`] keeps the
+/// memory it uses under a budget: when the tables reach it, the position
+/// entries are sorted and spilled to a temporary file (a run) and the game
+/// records appended to another; [`Builder::write`] then merges the runs
+/// while it writes the index, which is byte for byte the index
+/// [`Builder::new`] writes. Only the name table is never spilled: it grows
+/// with the distinct names (players, events, sites, rounds, dates), not
+/// with the games, and counts against the budget.
 pub struct Builder {
     lookup: FastMap<Box<str>, u32>,
     string_offsets: Vec<u64>,
@@ -245,9 +369,13 @@ pub struct Builder {
     game_count: u64,
     /// Position entries partitioned by the top 8 bits of their key.
     parts: Vec<Vec<Entry>>,
+    /// Entries in `parts`.
+    buffered: usize,
     /// Position entries so far (repeats within a game included).
     positions: u64,
     remap: Vec<u32>,
+    /// Spilling, for a bounded builder.
+    spill: Option<Spill>,
 }
 
 impl Default for Builder {
@@ -257,7 +385,7 @@ impl Default for Builder {
 }
 
 impl Builder {
-    /// An empty index (string 0 is the empty string).
+    /// An empty index (string 0 is the empty string), built in memory.
     pub fn new() -> Builder {
         Builder {
             lookup: FastMap::default(),
@@ -266,14 +394,40 @@ impl Builder {
             games: Vec::new(),
             game_count: 0,
             parts: (0..256).map(|_| Vec::new()).collect(),
+            buffered: 0,
             positions: 0,
             remap: Vec::new(),
+            spill: None,
+        }
+    }
+
+    /// An empty index built in about `memory` bytes, whatever the number of
+    /// games: position entries and game records beyond it are spilled to
+    /// anonymous temporary files in `dir` (see the [`spill`](crate::spill)
+    /// module), which the operating system removes when they are closed or
+    /// the process ends. `dir` is best the directory of the index: it must
+    /// have room for about 1.6 times the index while it is written.
+    pub fn bounded(memory: u64, dir: &Path) -> Builder {
+        Builder {
+            spill: Some(Spill {
+                dir: dir.to_path_buf(),
+                memory,
+                runs: Vec::new(),
+                spilled: 0,
+                games: None,
+            }),
+            ..Builder::new()
         }
     }
 
     /// Makes room for about `n` position entries in all (a hint: saves
-    /// the copies of growing tables; memory is only used as it fills).
+    /// the copies of growing tables; memory is only used as it fills). A
+    /// bounded builder makes room for no more than its budget.
     pub fn reserve_positions(&mut self, n: u64) {
+        let n = match &self.spill {
+            Some(s) => n.min(s.memory / size_of::<Entry>() as u64),
+            None => n,
+        };
         let per = usize::try_from(n / 256).unwrap_or(usize::MAX);
         for p in &mut self.parts {
             p.reserve(per.saturating_sub(p.len()));
@@ -285,18 +439,42 @@ impl Builder {
         self.game_count
     }
 
+    /// Runs of position entries spilled so far.
+    pub fn runs(&self) -> u64 {
+        self.spill.as_ref().map_or(0, |s| s.spilled)
+    }
+
+    /// Bytes of memory the tables hold now (an estimate for the names).
+    pub fn memory(&self) -> u64 {
+        (self.buffered * size_of::<Entry>() + self.games.len()) as u64 + self.names_memory()
+    }
+
+    fn names_memory(&self) -> u64 {
+        let names = self.string_offsets.len() as u64;
+        2 * self.string_data.len() as u64 + names * NAME_OVERHEAD
+    }
+
     /// Adds the next batch (batches must come in file order).
+    ///
+    /// A bounded builder spills its tables here once they reach its budget;
+    /// an I/O error while spilling is returned.
     pub fn add(&mut self, batch: Batch) -> Result<(), BuildError> {
+        if let Some(e) = batch.overflow {
+            return Err(e);
+        }
         let first = self.game_count;
-        if first + batch.games.len() as u64 > u64::from(u32::MAX) {
-            return Err(BuildError::TooManyGames);
+        let count = batch.games.len() as u64;
+        match first.checked_add(count) {
+            Some(n) if n <= u64::from(u32::MAX) => {}
+            _ => return Err(BuildError::TooManyGames),
         }
         self.remap.clear();
         for s in batch.strings {
             let id = match self.lookup.get(&s) {
                 Some(&id) => id,
                 None => {
-                    let id = (self.string_offsets.len() - 1) as u32;
+                    let id = u32::try_from(self.string_offsets.len() - 1)
+                        .map_err(|_| BuildError::TooManyStrings)?;
                     self.string_data.extend_from_slice(s.as_bytes());
                     self.string_offsets.push(self.string_data.len() as u64);
                     self.lookup.insert(s, id);
@@ -318,15 +496,96 @@ impl Builder {
             }
             self.games.extend_from_slice(&p.record);
         }
-        self.game_count = (self.games.len() / GAME_SIZE) as u64;
+        self.game_count = first + count;
+        if let Some(s) = &self.spill
+            && self.games.len() as u64 >= s.memory / 4
+        {
+            self.spill_games()?;
+        }
         self.positions += batch.positions.len() as u64;
+        let mut room = self.room();
         for (key, local) in batch.positions {
-            let game = (first + u64::from(local)) as u32;
-            self.parts[(key >> 56) as usize].push(Entry {
-                hi: (key >> 32) as u32,
-                lo: key as u32,
-                game,
-            });
+            if self.buffered >= room {
+                self.spill_tables()?;
+                room = self.room();
+            }
+            // `first + count` fits in a u32 (checked above) and local < count.
+            let game =
+                u32::try_from(first + u64::from(local)).map_err(|_| BuildError::TooManyGames)?;
+            self.parts[(key >> 56) as usize].push(Entry::new(key, game));
+            self.buffered += 1;
+        }
+        Ok(())
+    }
+
+    /// How many position entries may be buffered before they are spilled:
+    /// what the budget leaves beside the game records and the names, but
+    /// never less than an eighth of it (no tiny runs when the names alone
+    /// outgrow the budget), nor than [`MIN_RUN`] bytes.
+    fn room(&self) -> usize {
+        let Some(s) = &self.spill else {
+            return usize::MAX;
+        };
+        let others = self.games.len() as u64 + self.names_memory();
+        let bytes = s
+            .memory
+            .saturating_sub(others)
+            .max(s.memory / 8)
+            .max(MIN_RUN);
+        usize::try_from(bytes / size_of::<Entry>() as u64).unwrap_or(usize::MAX)
+    }
+
+    /// Appends the game records to the games file and empties their table.
+    fn spill_games(&mut self) -> io::Result<()> {
+        let Some(spill) = &mut self.spill else {
+            return Ok(());
+        };
+        if !self.games.is_empty() {
+            let games = match &mut spill.games {
+                Some(g) => g,
+                None => spill.games.insert(BufWriter::with_capacity(
+                    1 << 20,
+                    tempfile::tempfile_in(&spill.dir)?,
+                )),
+            };
+            games.write_all(&self.games)?;
+            self.games.clear();
+        }
+        Ok(())
+    }
+
+    /// Appends the game records to the games file and the position entries
+    /// to a new sorted run, and empties both tables.
+    fn spill_tables(&mut self) -> io::Result<()> {
+        self.spill_games()?;
+        let Some(spill) = &mut self.spill else {
+            return Ok(());
+        };
+        if self.buffered == 0 {
+            return Ok(());
+        }
+        let mut run = RunWriter::create(&spill.dir)?;
+        // Partitions are sorted in parallel, a group at a time (memory stays
+        // bounded), and written in order. Each keeps its memory for the next
+        // run: the pages stay in use, the resident memory does not grow.
+        for (g, group) in self.parts.chunks_mut(16).enumerate() {
+            let encoded: Vec<Vec<u8>> = group
+                .par_iter()
+                .map(|p| spill::encode_entries(&sort_partition(p)))
+                .collect();
+            for (i, bytes) in encoded.iter().enumerate() {
+                run.push_encoded(g * 16 + i, bytes)?;
+            }
+            for p in group {
+                p.clear();
+            }
+        }
+        self.buffered = 0;
+        spill.runs.push(run.finish()?);
+        spill.spilled += 1;
+        if spill.runs.len() >= spill::MAX_RUNS {
+            let runs = std::mem::take(&mut spill.runs);
+            spill.runs.push(spill::merge_runs(&spill.dir, runs)?);
         }
         Ok(())
     }
@@ -359,9 +618,37 @@ impl Builder {
         };
         put(&mut out, &[0u8; HEADER_SIZE], &mut at)?;
 
+        // A spilled builder spills its last entries too, so that only the
+        // merge's buffers and the directory are in memory while it writes.
+        let runs = if self.runs() > 0 {
+            self.spill_tables()?;
+            self.parts = Vec::new();
+            self.spill.as_mut().map(|s| std::mem::take(&mut s.runs))
+        } else {
+            None
+        };
+
         let games_at = at;
+        let mut games_crc = crc32fast::Hasher::new();
+        if let Some(spilled) = self.spill.as_mut().and_then(|s| s.games.take()) {
+            let mut spilled = spilled.into_inner().map_err(|e| e.into_error())?;
+            spilled.seek(SeekFrom::Start(0))?;
+            let mut buffer = vec![0u8; 1 << 20];
+            loop {
+                let n = spilled.read(&mut buffer)?;
+                if n == 0 {
+                    break;
+                }
+                games_crc.update(&buffer[..n]);
+                put(&mut out, &buffer[..n], &mut at)?;
+            }
+        }
+        games_crc.update(&self.games);
         put(&mut out, &self.games, &mut at)?;
-        let games_crc = crc(&self.games);
+        if at - games_at != self.game_count * GAME_SIZE as u64 {
+            return Err(io::Error::other("the spilled game table is incomplete"));
+        }
+        let games_crc = games_crc.finalize();
 
         let strings_at = at;
         let mut strings_crc = crc32fast::Hasher::new();
@@ -371,63 +658,80 @@ impl Builder {
         }
         strings_crc.update(&offsets);
         put(&mut out, &offsets, &mut at)?;
+        drop(offsets);
         let data_at = at;
         strings_crc.update(&self.string_data);
         put(&mut out, &self.string_data, &mut at)?;
         pad(&mut out, &mut at)?;
 
         let bits = layout::bucket_bits(self.positions);
-        let buckets = 1usize << bits;
         let positions_at = at;
-        let mut dir = vec![0u64; buckets + 1];
-        let mut bucket_crcs = vec![0u32; buckets];
-        let mut hasher = crc32fast::Hasher::new();
-        let mut current = 0usize;
-        let mut index = 0u64;
-        // Partitions are sorted and encoded in parallel, a group at a time
-        // (memory stays bounded), and written in order.
-        let mut parts = std::mem::take(&mut self.parts);
-        while !parts.is_empty() {
-            let rest = parts.split_off(parts.len().min(16));
-            let encoded: Vec<Encoded> = parts
-                .into_par_iter()
-                .map(|entries| encode(entries, bits))
-                .collect();
-            parts = rest;
-            for e in encoded {
-                let mut from = 0usize;
-                for &(b, end) in &e.segments {
-                    if b != current {
-                        bucket_crcs[current] = std::mem::take(&mut hasher).finalize();
-                        for d in &mut dir[current + 1..=b] {
-                            *d = index;
+        let mut directory = Directory::new(bits);
+        if let Some(runs) = runs {
+            // Partitions are merged in parallel, as many at a time as half
+            // the budget holds encoded (at least one), and written in order.
+            let largest = (0..spill::PARTITIONS)
+                .map(|p| runs.iter().map(|r| r.partition_entries(p)).sum::<u64>())
+                .max()
+                .unwrap_or(0);
+            let budget = self.spill.as_ref().map_or(0, |s| s.memory);
+            let at_once = (budget / 2 / (largest * POSITION_SIZE as u64).max(1)).clamp(1, 16);
+            let partitions: Vec<usize> = (0..spill::PARTITIONS).collect();
+            for group in partitions.chunks(at_once as usize) {
+                let encoded: Vec<io::Result<Encoded>> = group
+                    .par_iter()
+                    .map(|&p| {
+                        let mut merge = Merge::partition(&runs, p)?;
+                        let entries: u64 = runs.iter().map(|r| r.partition_entries(p)).sum();
+                        let mut e = Encoded::with_capacity(entries as usize);
+                        while let Some(entry) = merge.next()? {
+                            e.push(&entry, bits);
                         }
-                        current = b;
-                    }
-                    hasher.update(&e.bytes[from..end]);
-                    index += ((end - from) / POSITION_SIZE) as u64;
-                    from = end;
+                        e.close();
+                        Ok(e)
+                    })
+                    .collect();
+                for e in encoded {
+                    let e = e?;
+                    directory.add(&e);
+                    put(&mut out, &e.bytes, &mut at)?;
                 }
-                put(&mut out, &e.bytes, &mut at)?;
+            }
+        } else {
+            // Partitions are sorted and encoded in parallel, a group at a
+            // time (memory stays bounded), and written in order.
+            let mut parts = std::mem::take(&mut self.parts);
+            while !parts.is_empty() {
+                let rest = parts.split_off(parts.len().min(16));
+                let encoded: Vec<Encoded> = parts
+                    .into_par_iter()
+                    .map(|entries| encode(entries, bits))
+                    .collect();
+                parts = rest;
+                for e in encoded {
+                    directory.add(&e);
+                    put(&mut out, &e.bytes, &mut at)?;
+                }
             }
         }
-        bucket_crcs[current] = hasher.finalize();
-        for d in &mut dir[current + 1..] {
-            *d = index;
-        }
+        directory.finish();
 
         let directory_at = at;
-        let mut directory = Vec::with_capacity(dir.len() * 8 + bucket_crcs.len() * 4);
-        for d in &dir {
-            directory.extend_from_slice(&d.to_le_bytes());
+        let mut directory_crc = crc32fast::Hasher::new();
+        for chunk in directory.starts.chunks(1 << 14) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|d| d.to_le_bytes()).collect();
+            directory_crc.update(&bytes);
+            put(&mut out, &bytes, &mut at)?;
         }
-        for c in &bucket_crcs {
-            directory.extend_from_slice(&c.to_le_bytes());
+        for chunk in directory.crcs.chunks(1 << 14) {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|c| c.to_le_bytes()).collect();
+            directory_crc.update(&bytes);
+            put(&mut out, &bytes, &mut at)?;
         }
-        let directory_crc = crc(&directory);
-        put(&mut out, &directory, &mut at)?;
+        let directory_crc = directory_crc.finalize();
         pad(&mut out, &mut at)?;
         let size = at;
+        let index = directory.entries;
 
         let mut h = [0u8; HEADER_SIZE];
         let mut set = |at: usize, bytes: &[u8]| h[at..at + bytes.len()].copy_from_slice(bytes);
@@ -465,7 +769,25 @@ impl Builder {
             strings,
             positions: index,
             bytes: size,
+            runs: self.runs(),
         })
+    }
+}
+
+/// The temporary files [`write_atomically`] is writing now, for
+/// [`remove_temporary_files`].
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the temporary files that [`write_atomically`] is writing now (a
+/// half-written index): for a Ctrl-C or SIGTERM handler, just before the
+/// process exits. The spilled runs of a [`Builder`] need nothing: they are
+/// anonymous files that the operating system reclaims.
+pub fn remove_temporary_files() {
+    let mut temporaries = TEMPORARIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for path in temporaries.drain(..) {
+        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -473,7 +795,8 @@ impl Builder {
 /// temporary file in the same directory (`.NAME.PID.N.tmp`, created like any
 /// new file, so with the usual permissions), which is synced and renamed to
 /// `path` only when `write` succeeds. On any error the temporary file is
-/// removed and `path` is left as it was.
+/// removed and `path` is left as it was; while it is written,
+/// [`remove_temporary_files`] removes it.
 pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut std::fs::File) -> io::Result<()>,
@@ -481,13 +804,17 @@ where
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-    /// Removes the temporary file unless it was renamed.
+    /// Removes the temporary file unless it was renamed, and forgets it.
     struct Guard<'p>(&'p Path, bool);
     impl Drop for Guard<'_> {
         fn drop(&mut self) {
             if !self.1 {
                 let _ = std::fs::remove_file(self.0);
             }
+            let mut temporaries = TEMPORARIES
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            temporaries.retain(|p| p != self.0);
         }
     }
 
@@ -502,6 +829,11 @@ where
     let (mut file, tmp) = loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        // Registered before it exists: an interrupt never misses it.
+        TEMPORARIES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(tmp.clone());
         match std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -509,8 +841,16 @@ where
             .open(&tmp)
         {
             Ok(f) => break (f, tmp),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
+            Err(e) => {
+                TEMPORARIES
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .retain(|p| p != &tmp);
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    continue;
+                }
+                return Err(e);
+            }
         }
     };
     let mut guard = Guard(&tmp, false);
@@ -610,5 +950,156 @@ mod tests {
         let shared: Vec<u32> = (0..3000).filter(|g| g % 7 == 0).collect();
         assert_eq!(index.games_with_position(SHARED).unwrap(), shared);
         assert!(index.games_with_position(key(5000, 1)).unwrap().is_empty());
+    }
+
+    /// A deterministic pseudo-random stream (xorshift64*).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Random batches: games with random keys, keys shared by many games
+    /// (common openings), repeats within a game, games without positions,
+    /// empty batches, names from a small and a large pool.
+    fn random_batches(seed: u64) -> Vec<Batch> {
+        use crate::record::GameFacts;
+        use crate::tags::{Date, Outcome};
+        use std::borrow::Cow;
+
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let common: Vec<u64> = (0..40).map(|_| rng.next()).collect();
+        let mut offset = 0;
+        (0..1 + rng.below(6))
+            .map(|_| {
+                let mut batch = Batch::new();
+                for _ in 0..rng.below(300) {
+                    let mut keys = Vec::new();
+                    for _ in 0..rng.below(120) {
+                        keys.push(match rng.below(10) {
+                            0..=2 => common[rng.below(40) as usize],
+                            3 if !keys.is_empty() => keys[rng.below(keys.len() as u64) as usize],
+                            _ => rng.next(),
+                        });
+                    }
+                    let mut texts: [Cow<'_, str>; 6] = Default::default();
+                    texts[0] = Cow::Owned(format!("White {}", rng.below(20)));
+                    texts[1] = Cow::Owned(format!("Black {}", rng.below(5000)));
+                    let length = 1 + rng.below(900) as u32;
+                    let facts = GameFacts {
+                        offset,
+                        length,
+                        texts,
+                        date: Date::UNKNOWN,
+                        eco: None,
+                        white_elo: rng.below(3000) as u16,
+                        black_elo: 0,
+                        outcome: Outcome::Unknown,
+                        plies: keys.len() as u32,
+                        status: None,
+                        errors: 0,
+                    };
+                    offset += u64::from(length);
+                    batch.push(&facts, &keys);
+                }
+                batch
+            })
+            .collect()
+    }
+
+    /// Property: whatever the budget — one run, many runs, more runs than
+    /// are merged at once, a budget smaller than one entry — a bounded
+    /// builder writes the very bytes of an in-memory one, and leaves no
+    /// temporary file.
+    #[test]
+    fn spilled_builds_write_the_bytes_of_an_in_memory_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.pgn");
+        std::fs::write(&pgn, b"*\n").unwrap();
+        let fingerprint = Fingerprint::of(&pgn).unwrap();
+        let mut cascaded = 0;
+        for seed in 1..=6u64 {
+            let mut builder = Builder::new();
+            for batch in random_batches(seed) {
+                builder.add(batch).unwrap();
+            }
+            let expected_path = dir.path().join("expected.pgnkit-index");
+            let expected_summary = builder.write(&expected_path, &fingerprint).unwrap();
+            assert_eq!(expected_summary.runs, 0);
+            let expected = std::fs::read(&expected_path).unwrap();
+            for memory in [0, 100, 3_000, 40_000, 1 << 30] {
+                let spill_dir = tempfile::tempdir().unwrap();
+                let mut builder = Builder::bounded(memory, spill_dir.path());
+                for batch in random_batches(seed) {
+                    builder.add(batch).unwrap();
+                }
+                let path = dir.path().join("spilled.pgnkit-index");
+                let summary = builder.write(&path, &fingerprint).unwrap();
+                let got = std::fs::read(&path).unwrap();
+                assert!(
+                    got == expected,
+                    "seed {seed}, memory {memory}: the bytes differ ({} runs)",
+                    summary.runs
+                );
+                assert_eq!(
+                    Summary { runs: 0, ..summary },
+                    expected_summary,
+                    "seed {seed}, memory {memory}"
+                );
+                if memory <= 3_000 && expected_summary.positions > 3_000 {
+                    assert!(summary.runs > 1, "seed {seed}, memory {memory}");
+                }
+                if summary.runs > spill::MAX_RUNS as u64 {
+                    cascaded += 1;
+                }
+                assert_eq!(std::fs::read_dir(spill_dir.path()).unwrap().count(), 0);
+            }
+        }
+        assert!(
+            cascaded > 0,
+            "no build had runs merged before the last merge"
+        );
+    }
+
+    /// A failed write of a spilled build (here: the index's directory does
+    /// not exist) leaves neither the index nor any temporary file.
+    #[test]
+    fn a_failed_spilled_build_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.pgn");
+        std::fs::write(&pgn, b"*\n").unwrap();
+        let mut builder = Builder::bounded(1_000, dir.path());
+        for batch in random_batches(3) {
+            builder.add(batch).unwrap();
+        }
+        assert!(builder.runs() > 0);
+        let missing = dir.path().join("missing").join("games.pgn.pgnkit-index");
+        let err = builder.write(&missing, &Fingerprint::of(&pgn).unwrap());
+        assert!(err.is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["games.pgn"]);
+    }
+
+    #[test]
+    fn too_many_games_or_names_is_an_error_not_a_wrap() {
+        let mut builder = Builder::new();
+        builder.game_count = u64::from(u32::MAX) - 1;
+        let batch = random_batches(5).into_iter().find(|b| b.len() > 2).unwrap();
+        let err = builder.add(batch).unwrap_err();
+        assert!(matches!(err, BuildError::TooManyGames));
+        assert_eq!(
+            err.to_string(),
+            "more than 4,294,967,295 games: split the file"
+        );
     }
 }
