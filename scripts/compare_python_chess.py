@@ -72,6 +72,13 @@ UNEXPLAINED, which makes the script exit 1. The categories:
                    is checkmate/stalemate/insufficient material with another
                    result, or a fivefold repetition or the 75-move rule ended the
                    game as a draw on the way).
+    marker         python-chess never compares the Result tag with the
+                   termination marker at the end of the movetext: its own read
+                   of the game gives a marker that differs from the tag.
+    time-forfeit   python-chess does not apply Law 6.9: the Termination tag
+                   says the game was lost on time and python-chess's final
+                   position confirms that the player given the win has
+                   insufficient material to mate (board.has_insufficient_material).
     game-over      pgnkit stops at a position where the rules end the game
                    (fivefold repetition, 75-move rule, insufficient material,
                    checkmate, stalemate) and python-chess plays on.
@@ -467,6 +474,21 @@ def classify(diag: dict, view: dict, text: str):
         return "unexplained", f"python-chess plays {token!r} legally"
 
     if code == "result-mismatch":
+        message = diag.get("message") or ""
+        tag = re.search(r'\[\s*Result\s+"([^"]*)"', text)
+        if "termination marker" in message and tag:
+            marker = termination_marker(text)
+            if marker is not None and marker != tag.group(1).strip():
+                return "marker", (f"Result tag {tag.group(1)!r}, termination marker {marker!r}: "
+                                  "python-chess does not compare them")
+        if "Law 6.9" in message:
+            board, result = final_board(text)
+            winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(result)
+            termination = re.search(r'\[\s*Termination\s+"([^"]*)"', text)
+            if (board is not None and winner is not None and termination
+                    and board.has_insufficient_material(winner)):
+                return "time-forfeit", (f"Termination {termination.group(1)!r}, Result {result}: the winner "
+                                        "cannot mate (python-chess agrees); python-chess does not apply Law 6.9")
         board, result = final_board(text)
         if board is not None:
             outcome = board.outcome(claim_draw=False)
@@ -493,6 +515,26 @@ def classify(diag: dict, view: dict, text: str):
         return "syntax-skip", "python-chess does not check PGN structure (skips stray characters)"
 
     return "unexplained", f"no rule for code {code!r}"
+
+
+class _MarkerBuilder(chess.pgn.GameBuilder):
+    """A GameBuilder that keeps the termination marker it read."""
+
+    def begin_game(self):
+        super().begin_game()
+        self.marker = None
+
+    def visit_result(self, result):
+        self.marker = result
+        super().visit_result(result)
+
+    def result(self):
+        return self.marker
+
+
+def termination_marker(text: str):
+    """The termination marker python-chess reads at the end of the game's movetext, or None."""
+    return chess.pgn.read_game(io.StringIO(text), Visitor=_MarkerBuilder)
 
 
 def automatic_draw(text: str):
