@@ -497,9 +497,27 @@ fn repeated_tags(game: &Game<'_>, encoding: Encoding, found: &mut Diagnostics) {
     if tags.len() < 2 {
         return;
     }
-    let mut seen = std::collections::HashSet::with_capacity(tags.len());
-    for t in tags {
-        if seen.insert(t.name) {
+    // A usual tag section (a dozen or two tags) goes through a 64-bit filter
+    // of the names, compared pair by pair only where the filter hits, with
+    // no allocation; a long one through a set, so that time stays linear.
+    let mut seen = std::collections::HashSet::new();
+    let mut filter = 0u64;
+    let sketch = |name: &[u8]| {
+        let (first, last) = (name.first().copied(), name.last().copied());
+        let h =
+            name.len() * 7 + usize::from(first.unwrap_or(0)) * 3 + usize::from(last.unwrap_or(0));
+        1u64 << (h % 64)
+    };
+    for (i, t) in tags.iter().enumerate() {
+        let repeated = if tags.len() <= 64 {
+            let bit = sketch(t.name);
+            let maybe = filter & bit != 0;
+            filter |= bit;
+            maybe && tags[..i].iter().any(|u| u.name == t.name)
+        } else {
+            !seen.insert(t.name)
+        };
+        if !repeated {
             continue;
         }
         if !found.has_room_for(Severity::Warning) {

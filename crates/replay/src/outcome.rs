@@ -328,10 +328,10 @@ pub struct Tracker {
     /// irreversible move: how often each key occurred since then (empty
     /// until then, and again after the next irreversible move).
     counts: HashMap<u64, u32>,
-    /// Since the last irreversible move, whether a position reached at an
-    /// even (0) or odd (1) ply has occurred twice: only then can a declared
-    /// move bring about a third occurrence.
-    twice: [bool; 2],
+    /// Since the last irreversible move, the keys that have occurred twice,
+    /// with the parity of the ply they were reached at: only such a position
+    /// can a declared move bring about for the third time.
+    twice: Vec<(u64, u32)>,
     /// The first claims by a declared move.
     threefold_declared: Option<Claim>,
     fifty_declared: Option<Claim>,
@@ -355,7 +355,7 @@ impl Tracker {
     pub fn reset(&mut self, start: &Chess) {
         self.keys.clear();
         self.counts.clear();
-        self.twice = [false; 2];
+        self.twice.clear();
         self.threefold_declared = None;
         self.fifty_declared = None;
         self.seen = [0; 4];
@@ -397,7 +397,7 @@ impl Tracker {
         if clock == 0 {
             self.seen = [0; 4];
             self.counts.clear();
-            self.twice = [false; 2];
+            self.twice.clear();
         }
         let (word, bit) = ((key >> 6) as usize & 3, 1u64 << (key & 63));
         let maybe_repeated = self.seen[word] & bit != 0;
@@ -428,23 +428,10 @@ impl Tracker {
             }
             same
         };
-        if same >= 2 {
-            self.twice[(ply % 2) as usize] = true;
-        }
-        if self.threefold_declared.is_none() && self.twice[((ply + 1) % 2) as usize] {
-            self.threefold_declared = self.declared_repetition(after, key, window, ply);
-        }
-        if self.fifty_declared.is_none() && clock == 99 {
-            // Any move that is no capture and no pawn move completes the 50.
-            self.fifty_declared = after
-                .legal_moves()
-                .iter()
-                .find(|m| !m.is_capture() && m.role() != Role::Pawn)
-                .map(|&m| Claim {
-                    kind: ClaimKind::FiftyMoves,
-                    ply,
-                    by_move: Some(DeclaredMove::new(after, m)),
-                });
+        let look =
+            !self.twice.is_empty() && self.threefold_declared.is_none() && self.threefold.is_none();
+        if same == 2 || clock == 99 || look {
+            self.declared_claims(after, key, window, ply, same);
         }
         if same >= 3 && self.threefold.is_none() {
             self.threefold = Some(ply);
@@ -462,15 +449,78 @@ impl Tracker {
         key
     }
 
+    /// Claims by a declared move from `after` (reached at `ply`, its key
+    /// `key`, seen `same` times): kept out of line, since most plies have
+    /// none to look for.
+    #[cold]
+    #[inline(never)]
+    fn declared_claims(&mut self, after: &Chess, key: u64, window: usize, ply: u32, same: u32) {
+        if same == 2 {
+            self.twice.push((key, ply % 2));
+        }
+        // Only before the position first stands on the board three times.
+        if self.threefold_declared.is_none()
+            && self.threefold.is_none()
+            && self.twice.iter().any(|&(_, parity)| parity != ply % 2)
+        {
+            self.threefold_declared = self.declared_repetition(after, key, window, ply);
+        }
+        if self.fifty_declared.is_none() && after.halfmoves() == 99 {
+            // Any move that is no capture and no pawn move completes the 50.
+            self.fifty_declared = after
+                .legal_moves()
+                .iter()
+                .find(|m| !m.is_capture() && m.role() != Role::Pawn)
+                .map(|&m| Claim {
+                    kind: ClaimKind::FiftyMoves,
+                    ply,
+                    by_move: Some(DeclaredMove::new(after, m)),
+                });
+        }
+    }
+
     /// The first move from `pos` (reached at `ply`, its key `key`, `window`
     /// plies since the last irreversible move) that would bring about a
     /// position for the third time, as a claim by declared move.
     fn declared_repetition(&self, pos: &Chess, key: u64, window: usize, ply: u32) -> Option<Claim> {
+        // Only a quiet piece move can repeat a position (a capture, a pawn
+        // move or castling makes one that never occurred before), and the
+        // key after it differs from this one by the turn and the piece's
+        // two squares. Screen every quiet piece move that way against the
+        // keys that occurred twice, and play only the ones that match.
+        let Zobrist64(turn) = Zobrist64::zobrist_for_white_turn();
+        let targets: Vec<u64> = self
+            .twice
+            .iter()
+            .filter(|&&(_, parity)| parity != ply % 2)
+            .map(|&(k, _)| k ^ key ^ turn)
+            .collect();
+        let us = pos.turn();
+        let board = pos.board();
+        let piece = |sq: Square, role: Role| {
+            let Zobrist64(z) = Zobrist64::zobrist_for_piece(sq, role.of(us));
+            z
+        };
+        let mut screened = Vec::new();
+        for from in board.by_color(us) & !board.pawns() {
+            let Some(role) = board.role_at(from) else {
+                continue;
+            };
+            for to in board.attacks_from(from) & !board.occupied() {
+                if targets.contains(&(piece(from, role) ^ piece(to, role))) {
+                    screened.push(Move::Normal {
+                        role,
+                        from,
+                        capture: None,
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
         let n = self.keys.len() - 1;
-        for &m in pos.legal_moves().iter() {
-            // A capture, a pawn move or castling makes a position that
-            // never occurred before.
-            if m.is_capture() || m.role() == Role::Pawn || m.is_castle() {
+        for m in screened {
+            if !pos.is_legal(m) {
                 continue;
             }
             let mut after = pos.clone();
