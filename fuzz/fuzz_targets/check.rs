@@ -26,24 +26,27 @@ fuzz_target!(|data: &[u8]| {
         suggestions: true,
     };
     let chunk = pgnkit::whole_chunk(data.to_vec());
-    for format in [Format::Human, Format::Json, Format::Github] {
-        let out = check_chunk(&chunk, &options, format, true, format == Format::Human);
-        assert!(out.totals.games_with_errors <= out.totals.games);
-        let mut sink = Vec::new();
-        for game in &out.games {
-            for l in &game.diagnostics {
-                assert!(l.byte <= data.len(), "diagnostic beyond the input");
-                assert!(l.diagnostic.span.start <= l.diagnostic.span.end);
-                assert!(l.diagnostic.span.end <= data.len());
-                let _ = render::diagnostic(&mut sink, format, false, "fuzz.pgn", l);
-                if format == Format::Human {
-                    let _ = render::diagnostic(&mut sink, format, true, "fuzz.pgn", l);
-                }
+    // Human format: the diagnostics carry their source lines too; each is
+    // then rendered in every format.
+    let out = check_chunk(&chunk, &options, Format::Human, true, true);
+    assert!(out.totals.games_with_errors <= out.totals.games);
+    let mut sink = Vec::new();
+    for game in &out.games {
+        for l in &game.diagnostics {
+            assert!(l.byte <= data.len(), "diagnostic beyond the input");
+            assert!(l.diagnostic.span.start <= l.diagnostic.span.end);
+            assert!(l.diagnostic.span.end <= data.len());
+            for (format, color) in [
+                (Format::Human, false),
+                (Format::Human, true),
+                (Format::Json, false),
+                (Format::Github, false),
+            ] {
+                sink.clear();
+                let _ = render::diagnostic(&mut sink, format, color, "fuzz.pgn", l);
             }
         }
-        if format == Format::Human {
-            // The fixed copy is PGN the lexer must read again.
-            let _ = pgnkit_fuzz::lex(&out.fixed.bytes, 0..out.fixed.bytes.len());
-        }
     }
+    // The fixed copy (`--fix`) is PGN the lexer must read again.
+    let _ = pgnkit_fuzz::lex(&out.fixed.bytes, 0..out.fixed.bytes.len());
 });
