@@ -36,7 +36,9 @@ fuzz_target!(|data: &[u8]| {
     };
     // The last byte sometimes forces the input language and --skip-invalid.
     let last = pgn.last().copied().unwrap_or(0);
-    let input_lang = Language::ALL.get(usize::from(last.wrapping_sub(0xc0))).copied();
+    let input_lang = Language::ALL
+        .get(usize::from(last.wrapping_sub(0xc0)))
+        .copied();
     let config = |fast: bool| Config {
         style,
         options: Options {
@@ -52,7 +54,10 @@ fuzz_target!(|data: &[u8]| {
     assert!(out.totals.games_with_errors <= out.totals.games);
     assert!(out.totals.skipped <= out.totals.games_with_errors);
     for l in &out.diagnostics {
-        assert!(l.diagnostic.span.end <= pgn.len(), "diagnostic beyond the input");
+        assert!(
+            l.diagnostic.span.end <= pgn.len(),
+            "diagnostic beyond the input"
+        );
     }
     match format {
         OutputFormat::Pgn => {

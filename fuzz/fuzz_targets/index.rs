@@ -56,7 +56,9 @@ fn setup() -> &'static Setup {
         builder.add(batch).expect("add the games");
         let fingerprint = Fingerprint::of(&pgn_path).expect("fingerprint");
         let index = index_path(&pgn_path);
-        builder.write(&index, &fingerprint).expect("write the index");
+        builder
+            .write(&index, &fingerprint)
+            .expect("write the index");
         let original = std::fs::read(&index).expect("read the index");
         Setup {
             _dir: dir,
@@ -117,7 +119,10 @@ fn fix_checksums(b: &mut [u8]) {
     }
     let games_at = field(b, header::GAMES_AT);
     let games = field(b, header::GAMES);
-    if let Some(c) = crc_of(b, games_at..games_at.saturating_add(games.saturating_mul(56))) {
+    if let Some(c) = crc_of(
+        b,
+        games_at..games_at.saturating_add(games.saturating_mul(56)),
+    ) {
         put_u32(b, header::GAMES_CRC, c);
     }
     let strings_at = field(b, header::STRINGS_AT);

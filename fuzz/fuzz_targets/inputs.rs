@@ -80,7 +80,11 @@ fuzz_target!(|data: &[u8]| {
             failed = true;
             break;
         };
-        assert_eq!(chunk.base, read.len(), "a chunk does not start where the last ended");
+        assert_eq!(
+            chunk.base,
+            read.len(),
+            "a chunk does not start where the last ended"
+        );
         assert!(chunk.range.start <= chunk.range.end && chunk.range.end <= chunk.data.len());
         read.extend_from_slice(chunk.bytes());
         let out = check_chunk(&chunk, &options, Format::Json, false, false);
@@ -88,10 +92,22 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Some(whole) = expect_whole {
         assert!(!failed, "reading a valid stream failed");
-        assert!(read == whole, "the chunks do not give back the stream's bytes");
+        assert!(
+            read == whole,
+            "the chunks do not give back the stream's bytes"
+        );
     }
     if !failed {
-        let out = check_chunk(&pgnkit::whole_chunk(read), &options, Format::Json, false, false);
-        assert_eq!(out.totals.games, games, "chunked and whole reading count different games");
+        let out = check_chunk(
+            &pgnkit::whole_chunk(read),
+            &options,
+            Format::Json,
+            false,
+            false,
+        );
+        assert_eq!(
+            out.totals.games, games,
+            "chunked and whole reading count different games"
+        );
     }
 });

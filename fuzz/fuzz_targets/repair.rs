@@ -36,9 +36,9 @@ const GAMES: &[&str] = &[
 /// Characters a slip may bring in: piece letters of several languages,
 /// files, ranks, marks.
 const ALPHABET: &[char] = &[
-    'K', 'Q', 'R', 'B', 'N', 'S', 'D', 'T', 'L', 'C', 'P', 'F', 'J', 'V', 'H', 'a', 'b', 'c',
-    'd', 'e', 'f', 'g', 'h', '1', '2', '3', '4', '5', '6', '7', '8', 'x', ':', '-', '+', '#',
-    '=', '!', '?', 'O', '0', 'К', 'Ф', 'Л', 'С', 'Д', 'Т', '♘', '♕', ' ', '.', '(', ')', '{',
+    'K', 'Q', 'R', 'B', 'N', 'S', 'D', 'T', 'L', 'C', 'P', 'F', 'J', 'V', 'H', 'a', 'b', 'c', 'd',
+    'e', 'f', 'g', 'h', '1', '2', '3', '4', '5', '6', '7', '8', 'x', ':', '-', '+', '#', '=', '!',
+    '?', 'O', '0', 'К', 'Ф', 'Л', 'С', 'Д', 'Т', '♘', '♕', ' ', '.', '(', ')', '{',
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -123,7 +123,13 @@ fuzz_target!(|data: &[u8]| {
         language: None,
         suggestions: true,
     };
-    let out = check_chunk(&pgnkit::whole_chunk(pgn), &options, Format::Json, true, true);
+    let out = check_chunk(
+        &pgnkit::whole_chunk(pgn),
+        &options,
+        Format::Json,
+        true,
+        true,
+    );
     let again = check_chunk(
         &pgnkit::whole_chunk(out.fixed.bytes),
         &options,
@@ -131,5 +137,8 @@ fuzz_target!(|data: &[u8]| {
         false,
         false,
     );
-    assert!(again.totals.games == out.totals.games, "--fix changed the number of games");
+    assert!(
+        again.totals.games == out.totals.games,
+        "--fix changed the number of games"
+    );
 });

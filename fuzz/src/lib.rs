@@ -65,7 +65,11 @@ pub fn lex_checked(data: &[u8]) -> Vec<Game<'_>> {
         let mut last = game.span.start;
         for token in &game.tokens {
             check_span("token", &token.span, &game.span);
-            assert!(token.span.start >= last, "tokens out of order at {:?}", token.span);
+            assert!(
+                token.span.start >= last,
+                "tokens out of order at {:?}",
+                token.span
+            );
             last = token.span.end;
         }
         for error in &game.errors {
@@ -92,12 +96,22 @@ pub fn lex_checked(data: &[u8]) -> Vec<Game<'_>> {
         let mut chunked = Vec::new();
         for r in ranges {
             assert_eq!(r.start, at, "split_at_games: pieces not contiguous");
-            assert!(r.end > r.start && r.end <= data.len(), "split_at_games: bad piece {r:?}");
+            assert!(
+                r.end > r.start && r.end <= data.len(),
+                "split_at_games: bad piece {r:?}"
+            );
             at = r.end;
             chunked.extend(lex(data, r));
         }
-        assert_eq!(at, data.len(), "split_at_games: pieces do not cover the input");
-        assert!(chunked == games, "split_at_games into {pieces}: chunked lexing differs");
+        assert_eq!(
+            at,
+            data.len(),
+            "split_at_games: pieces do not cover the input"
+        );
+        assert!(
+            chunked == games,
+            "split_at_games into {pieces}: chunked lexing differs"
+        );
     }
     // Small steps with game_starts_near, as the streaming reader cuts.
     let mut chunked = Vec::new();
@@ -110,6 +124,9 @@ pub fn lex_checked(data: &[u8]) -> Vec<Game<'_>> {
         chunked.extend(lex(data, start..end));
         start = end;
     }
-    assert!(chunked == games, "game_starts_near steps: chunked lexing differs");
+    assert!(
+        chunked == games,
+        "game_starts_near steps: chunked lexing differs"
+    );
     games
 }
