@@ -71,13 +71,13 @@ fn setup() -> &'static Setup {
 }
 
 fn put_u32(b: &mut [u8], at: usize, v: u32) {
-    if let Some(s) = b.get_mut(at..at + 4) {
+    if let Some(s) = at.checked_add(4).and_then(|end| b.get_mut(at..end)) {
         s.copy_from_slice(&v.to_le_bytes());
     }
 }
 
 fn put_u64(b: &mut [u8], at: usize, v: u64) {
-    if let Some(s) = b.get_mut(at..at + 8) {
+    if let Some(s) = at.checked_add(8).and_then(|end| b.get_mut(at..end)) {
         s.copy_from_slice(&v.to_le_bytes());
     }
 }
@@ -109,7 +109,7 @@ fn fix_checksums(b: &mut [u8]) {
             let range = positions_at.saturating_add(s.saturating_mul(8))
                 ..positions_at.saturating_add(e.saturating_mul(8));
             if let Some(c) = crc_of(b, range) {
-                put_u32(b, crcs_at + bucket * 4, c);
+                put_u32(b, crcs_at.saturating_add(bucket * 4), c);
             }
         }
     }
