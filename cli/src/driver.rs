@@ -83,10 +83,9 @@ impl Driver {
                             Err(_) => break,
                         };
                         let Ok((seq, chunk)) = job else { break };
-                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
-                            || work(&chunk),
-                        ))
-                        .map_err(|payload| panic_message(payload.as_ref()));
+                        let result =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&chunk)))
+                                .map_err(|payload| panic_message(payload.as_ref()));
                         if done_tx.send((seq, chunk, result)).is_err() {
                             break;
                         }
