@@ -66,7 +66,10 @@ impl Driver {
         let window = self.threads * 4;
         let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Chunk)>(window);
         let job_rx = Mutex::new(job_rx);
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk, T)>();
+        // A worker that panics on a chunk sends the panic's message in
+        // place of the result: the run then stops with an error instead of
+        // waiting forever for that chunk.
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk, Result<T, String>)>();
         let work = &work;
         let job_rx = &job_rx;
         self.pool.in_place_scope(|scope| {
@@ -80,7 +83,9 @@ impl Driver {
                             Err(_) => break,
                         };
                         let Ok((seq, chunk)) = job else { break };
-                        let result = work(&chunk);
+                        let result =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&chunk)))
+                                .map_err(|payload| panic_message(payload.as_ref()));
                         if done_tx.send((seq, chunk, result)).is_err() {
                             break;
                         }
@@ -120,6 +125,14 @@ impl Driver {
                 let Ok((seq, chunk, result)) = done_rx.recv() else {
                     anyhow::bail!("a worker stopped before finishing its chunk");
                 };
+                let result = match result {
+                    Ok(r) => r,
+                    Err(message) => anyhow::bail!(
+                        "internal error: a worker panicked on the chunk at byte {} ({message}); \
+                         please report it with the input",
+                        chunk.base + chunk.range.start
+                    ),
+                };
                 finished.insert(seq, (chunk, result));
                 while let Some((chunk, result)) = finished.remove(&sunk) {
                     sink(&chunk, result)?;
@@ -132,6 +145,15 @@ impl Driver {
             failed.map_or(Ok(()), |e| Err(e.into()))
         })
     }
+}
+
+/// The message of a panic's payload (`panic!` gives a `&str` or a `String`).
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
 }
 
 /// Output buffers handed back by the sink for the next chunks, so that a
@@ -218,5 +240,30 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_that_panics_stops_the_run_with_an_error() {
+        let input = Input::stream(
+            "test".to_owned(),
+            None,
+            std::io::Cursor::new(b"1. e4 e5 *\n".to_vec()),
+        )
+        .expect("a stream");
+        let driver = Driver::new(Some(2)).expect("a driver");
+        let progress = Progress::new(true, None);
+        let result = driver.run(
+            input,
+            &progress,
+            |_chunk| -> u32 { panic!("boom") },
+            |_chunk, _n| Ok(()),
+        );
+        let error = format!("{:#}", result.expect_err("an error, not a hang"));
+        assert!(error.contains("boom"), "{error}");
     }
 }

@@ -182,19 +182,32 @@ impl Input {
         Ok(self)
     }
 
+    /// A streamed input (standard input, a pipe, a compressed file, or any
+    /// reader): decompressed as its first bytes say ([`Compression::sniff`]),
+    /// then cut into chunks as it is read. `name` is what diagnostics call
+    /// it, `len` its size when known (for the progress bar).
+    pub fn stream<R: BufRead + Send + 'static>(
+        name: String,
+        len: Option<u64>,
+        reader: R,
+    ) -> io::Result<Input> {
+        let (reader, compression) = decompress(reader)?;
+        Ok(Input {
+            name,
+            len,
+            compression,
+            origin: Origin::default(),
+            shard: None,
+            source: Source::Stream(reader),
+        })
+    }
+
     /// Opens `path` (`-` is standard input).
     pub fn open(path: &str) -> anyhow::Result<Input> {
         if path == "-" {
             let stdin = BufReader::with_capacity(1 << 16, io::stdin());
-            let (reader, compression) = decompress(stdin).context("cannot read standard input")?;
-            return Ok(Input {
-                name: "<stdin>".to_owned(),
-                len: None,
-                compression,
-                origin: Origin::default(),
-                shard: None,
-                source: Source::Stream(reader),
-            });
+            return Input::stream("<stdin>".to_owned(), None, stdin)
+                .context("cannot read standard input");
         }
         let meta = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
         if meta.is_dir() {
@@ -215,16 +228,8 @@ impl Input {
         if !meta.is_file() {
             // A pipe or a device: stream it.
             let reader = BufReader::with_capacity(1 << 16, file);
-            let (reader, compression) =
-                decompress(reader).with_context(|| format!("cannot read `{path}`"))?;
-            return Ok(Input {
-                name,
-                len: None,
-                compression,
-                origin: Origin::default(),
-                shard: None,
-                source: Source::Stream(reader),
-            });
+            return Input::stream(name, None, reader)
+                .with_context(|| format!("cannot read `{path}`"));
         }
         // SAFETY: the map is read-only and private to this process. If another
         // process truncates the file while we read it, the OS may raise SIGBUS;
@@ -236,16 +241,8 @@ impl Input {
         if Compression::sniff(&map[..map.len().min(8)]) != Compression::None {
             drop(map);
             let reader = BufReader::with_capacity(1 << 20, file);
-            let (reader, compression) =
-                decompress(reader).with_context(|| format!("cannot read `{path}`"))?;
-            return Ok(Input {
-                name,
-                len: Some(meta.len()),
-                compression,
-                origin: Origin::default(),
-                shard: None,
-                source: Source::Stream(reader),
-            });
+            return Input::stream(name, Some(meta.len()), reader)
+                .with_context(|| format!("cannot read `{path}`"));
         }
         let len = map.len();
         if let Some(at) = binary_at(&map) {

@@ -187,11 +187,25 @@ pub fn source_window(
     token: std::ops::Range<usize>,
 ) -> (String, std::ops::Range<usize>) {
     const WIDTH: usize = 2048;
-    let token =
-        token.start.min(line.len())..token.end.min(line.len()).max(token.start.min(line.len()));
+    // On character boundaries, whatever the caller computed (a token
+    // decoded apart from its line may not line up with it): the range
+    // starts at or before `token.start` and ends at or after `token.end`.
+    let mut start = token.start.min(line.len());
+    while !line.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = token.end.clamp(start, line.len());
+    while !line.is_char_boundary(end) {
+        end += 1;
+    }
+    let token = start..end;
     if line.len() <= 2 * WIDTH {
         let end = if token.end == token.start {
-            (token.start + 1).min(line.len().max(token.start))
+            // An empty span is shown as the character after it (if any).
+            line[token.start..]
+                .chars()
+                .next()
+                .map_or(token.start, |c| token.start + c.len_utf8())
         } else {
             token.end
         };
@@ -216,7 +230,10 @@ pub fn source_window(
         text.push('…');
     }
     let start = token.start - from + shift;
-    let end = (token.end - from + shift).max(start + 1).min(text.len());
+    let mut end = (token.end - from + shift).max(start + 1).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
     (text, start..end)
 }
 
@@ -265,5 +282,30 @@ pub fn omitted(
             escape_data(&sentence)
         ),
         Format::Human => writeln!(out, "note: {file}: {sentence}\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_window;
+
+    fn ok(line: &str, token: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        let (text, r) = source_window(line, token);
+        assert!(text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+        assert!(r.start <= r.end && r.end <= text.len());
+        r
+    }
+
+    #[test]
+    fn ranges_inside_a_character_are_widened_to_it() {
+        // A Latin-1 byte decoded apart from its line (found by fuzz/check).
+        assert_eq!(ok("\u{fffd}", 0..2), 0..3);
+        assert_eq!(ok("a\u{fffd}b", 2..2), 1..4);
+        // An empty span before a multi-byte character shows that character.
+        assert_eq!(ok("aé", 1..1), 1..3);
+        assert_eq!(ok("aé", 9..9), 3..3);
+        let long = "é".repeat(3000);
+        ok(&long, 2001..2001);
+        ok(&long, 3001..3004);
     }
 }

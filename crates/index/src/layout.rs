@@ -180,21 +180,24 @@ pub fn key_bits(key: u64, bits: u32) -> u32 {
 
 /// Reads a little-endian `u64` at `at` (0 when out of bounds).
 pub fn u64_at(b: &[u8], at: usize) -> u64 {
-    b.get(at..at + 8)
+    at.checked_add(8)
+        .and_then(|end| b.get(at..end))
         .and_then(|s| s.try_into().ok())
         .map_or(0, u64::from_le_bytes)
 }
 
 /// Reads a little-endian `u32` at `at` (0 when out of bounds).
 pub fn u32_at(b: &[u8], at: usize) -> u32 {
-    b.get(at..at + 4)
+    at.checked_add(4)
+        .and_then(|end| b.get(at..end))
         .and_then(|s| s.try_into().ok())
         .map_or(0, u32::from_le_bytes)
 }
 
 /// Reads a little-endian `u16` at `at` (0 when out of bounds).
 pub fn u16_at(b: &[u8], at: usize) -> u16 {
-    b.get(at..at + 2)
+    at.checked_add(2)
+        .and_then(|end| b.get(at..end))
         .and_then(|s| s.try_into().ok())
         .map_or(0, u16::from_le_bytes)
 }
@@ -207,6 +210,18 @@ pub fn crc(bytes: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_out_of_bounds_are_zero_even_near_usize_max() {
+        let b = [1u8; 16];
+        assert_eq!(u64_at(&b, 8), 0x0101_0101_0101_0101);
+        assert_eq!(u64_at(&b, 9), 0);
+        for at in [usize::MAX, usize::MAX - 1, usize::MAX - 7] {
+            assert_eq!(u64_at(&b, at), 0);
+            assert_eq!(u32_at(&b, at), 0);
+            assert_eq!(u16_at(&b, at), 0);
+        }
+    }
 
     #[test]
     fn buckets_split_keys_by_their_top_bits() {

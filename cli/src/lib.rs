@@ -1,0 +1,94 @@
+//! `pgnkit`: check, convert, index and search PGN chess databases in any
+//! notation and language.
+//!
+//! The binary (`src/main.rs`) only calls [`main`]. The library is thin:
+//! flags ([`args`]), input ([`input`]: files are memory-mapped, standard
+//! input and compressed files are streamed), a parallel, ordered driver
+//! ([`driver`]), one module per command, and the printers that render
+//! diagnostics ([`render`]). It is a library so that the fuzz targets
+//! (`fuzz/`) can reach the chunk-level functions of the commands
+//! ([`check::check_chunk`], [`convert::convert_chunk`], [`convert_bytes`])
+//! without files.
+
+pub mod args;
+pub mod check;
+pub mod convert;
+pub mod diff;
+pub mod driver;
+pub mod fix;
+pub mod index;
+pub mod input;
+pub mod location;
+pub mod merge;
+pub mod output;
+pub mod render;
+pub mod search;
+pub mod shard;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+
+/// Exit status: nothing wrong.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: problems found in the games.
+pub const EXIT_PROBLEMS: u8 = 1;
+/// Exit status: the command could not do its job.
+pub const EXIT_FAILURE: u8 = 2;
+
+/// Runs `pgnkit` with the process's arguments: what `src/main.rs` calls.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                EXIT_FAILURE
+            } else {
+                EXIT_OK
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Check(a) => check::run(&a),
+        Command::Convert(a) => convert::run(&a),
+        Command::Index(a) => index::run(&a),
+        Command::Search(a) => search::run(&a),
+        Command::Diff(a) => diff::run(&a),
+        Command::MergeSummaries(a) => merge::run(&a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        // The reader of our output has gone (`pgnkit … | head`): stop quietly.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::from(EXIT_OK),
+        Err(e) => {
+            eprintln!("pgnkit: error: {e:#}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// The whole of `data` as one chunk (games numbered from the start of
+/// `data`, spans relative to it), for callers that hold a buffer rather
+/// than a file: the fuzz targets, tests.
+pub fn whole_chunk(data: Vec<u8>) -> input::Chunk {
+    let len = data.len();
+    input::Chunk {
+        data: input::Data::Owned(Arc::new(data)),
+        range: 0..len,
+        base: 0,
+    }
+}
+
+/// Converts the games of `data` as `pgnkit convert` converts one chunk
+/// ([`convert::convert_chunk`]), without files or threads: the converted
+/// games (PGN or JSON lines, without the per-record head the sink adds),
+/// the diagnostics and the counts.
+pub fn convert_bytes(data: &[u8], config: &convert::Config) -> convert::ChunkOut {
+    let chunk = whole_chunk(data.to_vec());
+    convert::convert_chunk(&chunk, config, &driver::Buffers::default())
+}

@@ -1,0 +1,82 @@
+//! `pgnkit convert` on arbitrary bytes, to every notation (SAN, LAN, UCI,
+//! figurine, spoken, ru-scoresheet) in every language, as PGN and as JSON:
+//! the first byte chooses the notation, output format, language, whether
+//! games with errors are left out and whether the input language is
+//! forced; the rest is the PGN. Checks that the fast path for plain games
+//! writes exactly what the full replay writes, that JSON output is one
+//! valid JSON value a line, and that PGN output lexes again. Any panic, or
+//! a run over the time limit, is a bug.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use pgnkit::args::Format;
+use pgnkit::convert::{Config, OutputFormat};
+use pgnkit_notation::{Language, Notation, Style};
+use pgnkit_replay::Options;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, pgn)) = data.split_first() else {
+        return;
+    };
+    let name = Style::NAMES[usize::from(pick & 7) % Style::NAMES.len()];
+    let format = if pick & 8 == 0 {
+        OutputFormat::Pgn
+    } else {
+        OutputFormat::Json
+    };
+    let lang = Language::ALL[usize::from(pick >> 4) % Language::ALL.len()];
+    let Some(style) = Style::from_name(name, lang) else {
+        return;
+    };
+    // `convert` refuses spoken moves in PGN (they have spaces).
+    let format = if style.notation == Notation::Spoken {
+        OutputFormat::Json
+    } else {
+        format
+    };
+    // The last byte sometimes forces the input language and --skip-invalid.
+    let last = pgn.last().copied().unwrap_or(0);
+    let input_lang = Language::ALL
+        .get(usize::from(last.wrapping_sub(0xc0)))
+        .copied();
+    let config = |fast: bool| Config {
+        style,
+        options: Options {
+            language: input_lang,
+            suggestions: true,
+        },
+        format,
+        skip_invalid: last & 1 == 1,
+        diagnostics: Format::Json,
+        fast,
+    };
+    let out = pgnkit::convert_bytes(pgn, &config(true));
+    assert!(out.totals.games_with_errors <= out.totals.games);
+    assert!(out.totals.skipped <= out.totals.games_with_errors);
+    for l in &out.diagnostics {
+        assert!(
+            l.diagnostic.span.end <= pgn.len(),
+            "diagnostic beyond the input"
+        );
+    }
+    match format {
+        OutputFormat::Pgn => {
+            let slow = pgnkit::convert_bytes(pgn, &config(false));
+            if out.out != slow.out {
+                panic!(
+                    "the fast path and the full replay write different PGN:\n--- fast\n{}\n--- full\n{}",
+                    String::from_utf8_lossy(&out.out),
+                    String::from_utf8_lossy(&slow.out)
+                );
+            }
+            let _ = pgnkit_fuzz::lex(&out.out, 0..out.out.len());
+        }
+        OutputFormat::Json => {
+            for line in out.out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                if let Err(e) = serde_json::from_slice::<serde_json::Value>(line) {
+                    panic!("invalid JSON line ({e}): {}", String::from_utf8_lossy(line));
+                }
+            }
+        }
+    }
+});
