@@ -552,7 +552,11 @@ pub fn suggest(
     }
     // The last two main-line moves before the failure, with their positions.
     let mut recent: Vec<(usize, Chess)> = Vec::new();
-    {
+    // Rebuilt from the moves played; a null move (`--`) is no move to play
+    // again, so with one in the line the positions are not rebuilt (found by
+    // fuzzing: the replay then lost track of whose move it was).
+    let has_null_moves = pass.main_moves.len() != pass.plies as usize;
+    if !has_null_moves {
         let mut pos = start.clone();
         let n = pass.main_moves.len();
         for (j, mm) in pass.main_moves.iter().enumerate() {

@@ -38,7 +38,10 @@ impl Encoding {
                     // Safe path without a copy.
                     String::from_utf8_lossy(bytes)
                 } else {
-                    let (text, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
+                    // Without byte order mark sniffing: Latin-1 text that
+                    // starts with `þÿ` or `ï»¿` is still Latin-1 (found by
+                    // fuzzing).
+                    let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
                     Cow::Owned(text.into_owned())
                 }
             }
@@ -130,6 +133,13 @@ impl<'a> GameText<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latin1_that_looks_like_a_byte_order_mark_stays_latin1() {
+        let enc = Encoding::Windows1252 { first_invalid: 0 };
+        assert_eq!(enc.decode(b"\xfe\xffA"), "þÿA");
+        assert_eq!(enc.decode(b"\xef\xbb\xbfA"), "ï»¿A");
+    }
 
     #[test]
     fn latin1_names_decode() {
