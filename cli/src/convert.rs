@@ -336,6 +336,20 @@ fn fast_game(
     {
         return None;
     }
+    // Rulings the full replay makes from the tags: the Result tag against
+    // the termination marker, and a loss on time (Law 6.9).
+    let tag_result = game
+        .tag("Result")
+        .and_then(|t| pgnkit_pgn::GameResult::from_bytes(t.value().trim_ascii()));
+    if tag_result.is_some() && game.result().is_some() && tag_result != game.result() {
+        return None;
+    }
+    if game.tag("Termination").is_some_and(|t| {
+        let v = t.value().to_ascii_lowercase();
+        v.windows(4).any(|w| w == b"time" || w == b"flag")
+    }) {
+        return None;
+    }
     let lines = &mut scratch.lines;
     lines.clear();
     let start = Line::new(Chess::default());

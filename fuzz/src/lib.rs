@@ -45,11 +45,19 @@ pub fn lex_checked(data: &[u8]) -> Vec<Game<'_>> {
             game.span
         );
         let gap = &data[covered_to..game.span.start];
-        let gap = if covered_to == 0 {
-            gap.strip_prefix(b"\xef\xbb\xbf").unwrap_or(gap)
-        } else {
-            gap
-        };
+        // A byte order mark is whitespace wherever it stands between games.
+        let gap: Vec<u8> = gap
+            .split(|&b| b == 0xEF)
+            .enumerate()
+            .flat_map(|(i, part)| {
+                if i == 0 {
+                    part
+                } else {
+                    part.strip_prefix(b"\xbb\xbf").unwrap_or(b"x")
+                }
+            })
+            .copied()
+            .collect();
         assert!(
             gap.iter().all(u8::is_ascii_whitespace),
             "non-whitespace byte outside any game in {covered_to}..{}",
