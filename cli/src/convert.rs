@@ -344,10 +344,10 @@ fn fast_game(
     if tag_result.is_some() && game.result().is_some() && tag_result != game.result() {
         return None;
     }
-    if game.tag("Termination").is_some_and(|t| {
-        let v = t.value().to_ascii_lowercase();
-        v.windows(4).any(|w| w == b"time" || w == b"flag")
-    }) {
+    if game
+        .tag("Termination")
+        .is_some_and(|t| pgnkit_replay::lost_on_time(&String::from_utf8_lossy(&t.value())))
+    {
         return None;
     }
     let lines = &mut scratch.lines;

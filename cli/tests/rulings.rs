@@ -161,3 +161,30 @@ fn a_variation_that_follows_no_move_is_reported_when_it_has_moves() {
     let (code, _) = check("[Event \"t\"]\n\n1. d4 ( ) d5 ( ( {x} ) ) 2. c4 *\n", &[]);
     assert_eq!(code, 0);
 }
+
+#[test]
+fn convert_skips_a_game_whose_result_tag_contradicts_its_marker() {
+    // Found by fuzz/convert: convert's fast path for plain games must rule
+    // as the replay does, so --skip-invalid leaves this game out.
+    let pgn = format!("[Event \"x\"]\n[Result \"1-0\"]\n\n{OPENING} 0-1\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q", "--skip-invalid", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("pgnkit runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(pgn.as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("finishes");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

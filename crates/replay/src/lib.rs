@@ -433,7 +433,7 @@ fn marker_mismatch(game: &Game<'_>, report: &GameReport, found: &mut Diagnostics
 
 /// Whether a Termination tag says the game was lost on time (lichess writes
 /// `Time forfeit`; other databases `time forfeit`, `lost on time`, `timeout`).
-fn lost_on_time(termination: &str) -> bool {
+pub fn lost_on_time(termination: &str) -> bool {
     let t = termination.trim().to_ascii_lowercase();
     t.contains("time forfeit")
         || t.contains("time-forfeit")
