@@ -369,7 +369,7 @@ fn fast_game(
                 let m = match line.line.read_plain_san(token.text) {
                     Some(m) => m,
                     None => {
-                        let Some(mt) = fast_move_token(token, text) else {
+                        let Some(mt) = fast_move_token(&token, text) else {
                             pgnkit_notation::parse_annotation(
                                 &text.slice(token.span.clone(), token.text),
                             )?;
@@ -378,7 +378,7 @@ fn fast_game(
                         line.line.resolve(&mt, Language::En).ok()?
                     }
                 };
-                line.has_before = variation_follows(&game.tokens, index);
+                line.has_before = pgnkit_replay::movetext::variation_follows(&game.tokens, index);
                 if line.has_before {
                     line.before.clone_from(&line.line);
                 }
@@ -456,21 +456,6 @@ fn automatic_draw(main: &[shakmaty::Move]) -> bool {
         tracker.push(&before, *m, &pos, ply);
         if tracker.automatic_end().is_some() {
             return true;
-        }
-    }
-    false
-}
-
-/// Whether a variation follows the move at token `i` (only comments, NAGs
-/// and annotation words between them): the position before the move is
-/// then kept for it.
-fn variation_follows(tokens: &[Token<'_>], i: usize) -> bool {
-    for t in tokens.get(i + 1..).unwrap_or_default() {
-        match t.kind {
-            TokenKind::OpenVariation => return true,
-            TokenKind::Comment | TokenKind::Nag(_) | TokenKind::Escape => {}
-            TokenKind::Word if !starts_like_san(t.text) => {}
-            _ => return false,
         }
     }
     false
@@ -843,7 +828,7 @@ fn json_game(
                                     VerbatimPiece::Text(raw) => text.push_str(&source.decode(raw)),
                                     VerbatimPiece::Comment(c) => {
                                         text.push('{');
-                                        text.push_str(&export::comment_text(c, source));
+                                        text.push_str(&export::comment_text(&c, source));
                                         text.push('}');
                                     }
                                 }
@@ -857,7 +842,7 @@ fn json_game(
             }
             TokenKind::Nag(n) => g.nag(line, n),
             TokenKind::Comment => {
-                g.comment(line, export::comment_text(t, source).into_owned());
+                g.comment(line, export::comment_text(&t, source).into_owned());
             }
             TokenKind::OpenVariation if export::draw_offer_at(game, i) => {
                 g.comment(line, "(=)".to_owned());
@@ -869,6 +854,8 @@ fn json_game(
                 lines.push(child);
             }
             TokenKind::CloseVariation => close_variation(&mut g, &mut lines, &mut leftover),
+            // Read, never replayed: kept as the text it was.
+            TokenKind::DeepVariation => g.push_text(line, source.decode(t.text).into_owned()),
             TokenKind::MoveNumber { .. } | TokenKind::Result(_) | TokenKind::Escape => {}
         }
         i += 1;

@@ -50,21 +50,54 @@ pub struct DiffArgs {
     pub quiet: bool,
 }
 
-/// One record of one game: its main-line words.
-struct Record<'a> {
+/// One record of one game. Only what pairing needs is kept for every game
+/// (a few dozen bytes); its words and tags are read again from its bytes
+/// when its pair is compared and written, so memory does not grow with the
+/// length of the games.
+struct Record {
     /// 1-based index of the game in its file.
     number: usize,
-    game: Game<'a>,
-    words: Vec<(String, Range<usize>)>,
+    /// The game's bytes in its file.
+    span: Range<usize>,
     language: Language,
-    start: Chess,
+    encoding: Encoding,
+    /// The starting position, when it is not the standard one.
+    start: Option<Box<Chess>>,
+    /// Round, White and Black, when the game has all three.
+    key: Option<Box<PairKey>>,
+}
+
+/// Round, White and Black of a game.
+type PairKey = (String, String, String);
+
+impl Record {
+    fn start(&self) -> Chess {
+        self.start.as_deref().cloned().unwrap_or_default()
+    }
+
+    /// The game, lexed again from its bytes.
+    fn game<'a>(&self, bytes: &'a [u8]) -> Game<'a> {
+        let mut game = Game::default();
+        Reader::with_range(bytes, self.span.clone()).read_game(&mut game);
+        game
+    }
+
+    /// The main-line words of the game.
+    fn words<'a>(&self, bytes: &'a [u8]) -> Words<'a> {
+        Words {
+            words: main_words(&self.game(bytes), self.encoding),
+            bytes,
+            encoding: self.encoding,
+            language: self.language,
+        }
+    }
 }
 
 /// One file's games.
 struct File<'a> {
     name: &'a str,
     bytes: &'a [u8],
-    records: Vec<Record<'a>>,
+    records: Vec<Record>,
 }
 
 /// A place where the records differ.
@@ -98,10 +131,12 @@ pub struct Difference {
 pub struct Comparison {
     /// Every difference, in order.
     pub differences: Vec<Difference>,
-    /// The merged main line (SAN moves).
-    pub merged: Vec<String>,
+    /// The merged main line, from the records' start.
+    pub merged: Vec<Move>,
     /// The merged game reached the end of both records.
     pub complete: bool,
+    /// Main-line words of A and of B.
+    pub words: (usize, usize),
 }
 
 fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> File<'a> {
@@ -111,22 +146,28 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
         language,
         suggestions: false,
     };
-    loop {
-        let mut game = Game::default();
-        if !reader.read_game(&mut game) {
-            break;
-        }
+    let mut game = Game::default();
+    while reader.read_game(&mut game) {
         if game.is_comment_only() {
             continue;
         }
         let report = replay_game(bytes, &game, &options);
-        let words = main_words(&game, report.encoding);
+        let tag = |n: &str| {
+            game.tag(n)
+                .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
+                .filter(|v| !v.is_empty() && v != "?" && v != "-")
+        };
+        let key = match (tag("Round"), tag("White"), tag("Black")) {
+            (Some(r), Some(w), Some(b)) => Some(Box::new((r, w, b))),
+            _ => None,
+        };
         records.push(Record {
             number: records.len() + 1,
-            words,
+            span: game.span.clone(),
             language: report.language,
-            start: report.start.clone(),
-            game,
+            encoding: report.encoding,
+            start: (report.start != Chess::default()).then(|| Box::new(report.start.clone())),
+            key,
         });
     }
     File {
@@ -136,7 +177,8 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
     }
 }
 
-fn main_words(game: &Game<'_>, encoding: Encoding) -> Vec<(String, Range<usize>)> {
+/// The spans of the main-line words of `game` that are no annotations.
+fn main_words(game: &Game<'_>, encoding: Encoding) -> Vec<Range<usize>> {
     let mut depth = 0u32;
     let mut out = Vec::new();
     for t in &game.tokens {
@@ -144,9 +186,8 @@ fn main_words(game: &Game<'_>, encoding: Encoding) -> Vec<(String, Range<usize>)
             TokenKind::OpenVariation => depth += 1,
             TokenKind::CloseVariation => depth = depth.saturating_sub(1),
             TokenKind::Word if depth == 0 => {
-                let text = encoding.decode(t.text).into_owned();
-                if parse_annotation(&text).is_none() {
-                    out.push((text, t.span.clone()));
+                if parse_annotation(&encoding.decode(t.text)).is_none() {
+                    out.push(t.span.clone());
                 }
             }
             _ => {}
@@ -165,13 +206,40 @@ fn san(pos: &Chess, m: &Move) -> String {
     s
 }
 
-/// Compares two records of one game, ply by ply.
-fn compare(a: &Record<'_>, b: &Record<'_>) -> Comparison {
+/// A record's main-line words (their spans in the file's bytes), and the
+/// language they are read in.
+struct Words<'a> {
+    words: Vec<Range<usize>>,
+    bytes: &'a [u8],
+    encoding: Encoding,
+    language: Language,
+}
+
+impl Words<'_> {
+    /// Word `k` and its byte offset.
+    fn get(&self, k: usize) -> Option<(String, usize)> {
+        let span = self.words.get(k)?;
+        let raw = self.bytes.get(span.clone())?;
+        Some((self.encoding.decode(raw).into_owned(), span.start))
+    }
+}
+
+/// Compares two records of one game (from the files `a` and `b`), ply by ply.
+fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> Comparison {
+    let wa = a.1.words(a.0);
+    let wb = b.1.words(b.0);
+    let mut c = compare(a.1.start(), &wa, &wb);
+    c.words = (wa.words.len(), wb.words.len());
+    c
+}
+
+/// Compares the words of two records of one game from `start`, ply by ply.
+fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
     let mut c = Comparison::default();
-    let mut pos = a.start.clone();
+    let mut pos = start;
     let (mut i, mut j) = (0usize, 0usize);
     let mut ply = 0u32;
-    let word = |r: &Record<'_>, k: usize| r.words.get(k).map(|(t, s)| (t.clone(), s.start));
+    let word = |r: &Words<'_>, k: usize| r.get(k);
     loop {
         let (wa, wb) = (word(a, i), word(b, j));
         if wa.is_none() && wb.is_none() {
@@ -183,7 +251,7 @@ fn compare(a: &Record<'_>, b: &Record<'_>) -> Comparison {
         let mb = wb.as_ref().and_then(|(t, _)| resolve(t, &pos, b.language));
         if ma.is_some() && ma == mb {
             if let Some(m) = ma {
-                c.merged.push(san(&pos, &m));
+                c.merged.push(m);
                 pos.play_unchecked(m);
             }
             i += 1;
@@ -204,17 +272,11 @@ fn compare(a: &Record<'_>, b: &Record<'_>) -> Comparison {
         };
         // A move left out by one record: after the other record's move, its
         // next word and this record's word name the same move.
-        let left_out = |m: Move, x: &Record<'_>, xi: usize, y: &Record<'_>, yj: usize| {
+        let left_out = |m: Move, x: &Words<'_>, xi: usize, y: &Words<'_>, yj: usize| {
             let mut after = pos.clone();
             after.play_unchecked(m);
-            let mx = x
-                .words
-                .get(xi)
-                .and_then(|(t, _)| resolve(t, &after, x.language));
-            let my = y
-                .words
-                .get(yj)
-                .and_then(|(t, _)| resolve(t, &after, y.language));
+            let mx = x.get(xi).and_then(|(t, _)| resolve(&t, &after, x.language));
+            let my = y.get(yj).and_then(|(t, _)| resolve(&t, &after, y.language));
             mx.is_some() && mx == my
         };
         let choice = match (ma, mb) {
@@ -235,9 +297,8 @@ fn compare(a: &Record<'_>, b: &Record<'_>) -> Comparison {
         };
         match choice {
             Some((m, di, dj)) => {
-                let s = san(&pos, &m);
-                d.merged = Some(s.clone());
-                c.merged.push(s);
+                d.merged = Some(san(&pos, &m));
+                c.merged.push(m);
                 pos.play_unchecked(m);
                 c.differences.push(d);
                 i += di;
@@ -257,12 +318,12 @@ fn compare(a: &Record<'_>, b: &Record<'_>) -> Comparison {
 }
 
 /// After the merged game stopped: the words that differ, by position.
-fn ply_by_word(a: &Record<'_>, b: &Record<'_>, i: usize, j: usize, ply: u32, c: &mut Comparison) {
+fn ply_by_word(a: &Words<'_>, b: &Words<'_>, i: usize, j: usize, ply: u32, c: &mut Comparison) {
     let n = (a.words.len() - i.min(a.words.len())).max(b.words.len() - j.min(b.words.len()));
     for k in 0..n {
-        let wa = a.words.get(i + k);
-        let wb = b.words.get(j + k);
-        let same = match (wa, wb) {
+        let wa = a.get(i + k);
+        let wb = b.get(j + k);
+        let same = match (&wa, &wb) {
             (Some((x, _)), Some((y, _))) => {
                 x.trim_end_matches(['+', '#', '!', '?']) == y.trim_end_matches(['+', '#', '!', '?'])
             }
@@ -273,10 +334,10 @@ fn ply_by_word(a: &Record<'_>, b: &Record<'_>, i: usize, j: usize, ply: u32, c: 
                 ply: ply
                     .saturating_add(1)
                     .saturating_add(u32::try_from(k).unwrap_or(u32::MAX)),
-                a: wa.map(|w| w.0.clone()),
-                b: wb.map(|w| w.0.clone()),
-                byte_a: wa.map(|w| w.1.start),
-                byte_b: wb.map(|w| w.1.start),
+                byte_a: wa.as_ref().map(|w| w.1),
+                byte_b: wb.as_ref().map(|w| w.1),
+                a: wa.map(|w| w.0),
+                b: wb.map(|w| w.0),
                 a_legal: None,
                 b_legal: None,
                 merged: None,
@@ -289,29 +350,18 @@ fn ply_by_word(a: &Record<'_>, b: &Record<'_>, i: usize, j: usize, ply: u32, c: 
 
 /// Pairs of records, and the records left without a counterpart (`true`:
 /// from A).
-type Pairing<'r, 'a> = (
-    Vec<(&'r Record<'a>, &'r Record<'a>)>,
-    Vec<(bool, &'r Record<'a>)>,
-);
+type Pairing<'r> = (Vec<(&'r Record, &'r Record)>, Vec<(bool, &'r Record)>);
 
 /// The pairs of records to compare: by Round, White and Black when every
 /// game has them, else by order. Unpaired records are returned apart.
-fn pair<'r, 'a>(a: &'r [Record<'a>], b: &'r [Record<'a>]) -> Pairing<'r, 'a> {
-    let key = |r: &Record<'_>| -> Option<(String, String, String)> {
-        let tag = |n: &str| {
-            r.game
-                .tag(n)
-                .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
-                .filter(|v| !v.is_empty() && v != "?" && v != "-")
-        };
-        Some((tag("Round")?, tag("White")?, tag("Black")?))
-    };
+fn pair<'r>(a: &'r [Record], b: &'r [Record]) -> Pairing<'r> {
+    let key = |r: &'r Record| r.key.as_deref();
     let keyed = a.iter().chain(b.iter()).all(|r| key(r).is_some());
     let mut pairs = Vec::new();
     let mut unpaired = Vec::new();
     if keyed {
         // Queues: taking the first of many games with one key stays O(1).
-        let mut index: HashMap<(String, String, String), VecDeque<&Record<'a>>> = HashMap::new();
+        let mut index: HashMap<&PairKey, VecDeque<&Record>> = HashMap::new();
         for r in b {
             if let Some(k) = key(r) {
                 index.entry(k).or_default().push_back(r);
@@ -319,14 +369,14 @@ fn pair<'r, 'a>(a: &'r [Record<'a>], b: &'r [Record<'a>]) -> Pairing<'r, 'a> {
         }
         for r in a {
             let found = key(r)
-                .and_then(|k| index.get_mut(&k))
+                .and_then(|k| index.get_mut(k))
                 .and_then(VecDeque::pop_front);
             match found {
                 Some(other) => pairs.push((r, other)),
                 None => unpaired.push((true, r)),
             }
         }
-        let mut rest: Vec<&Record<'a>> = index.into_values().flatten().collect();
+        let mut rest: Vec<&Record> = index.into_values().flatten().collect();
         rest.sort_by_key(|r| r.number);
         unpaired.extend(rest.into_iter().map(|r| (false, r)));
     } else {
@@ -348,16 +398,17 @@ fn side_name(c: Color) -> &'static str {
 
 /// The merged game as PGN: A's tags, the merged moves, and where the merge
 /// stopped a comment saying why.
-fn merged_pgn(a: &Record<'_>, bytes: &[u8], c: &Comparison) -> String {
+fn merged_pgn(a: &Record, bytes: &[u8], c: &Comparison) -> String {
     let mut s = String::new();
-    for t in &a.game.tags {
+    let game = a.game(bytes);
+    for t in &game.tags {
         if let Some(raw) = bytes.get(t.span.clone()) {
             s.push_str(&String::from_utf8_lossy(raw));
             s.push('\n');
         }
     }
     s.push('\n');
-    s.push_str(&movetext(&a.start, &c.merged));
+    s.push_str(&movetext(&a.start(), &c.merged));
     if !c.complete {
         if let Some(d) = c.differences.iter().find(|d| d.merged.is_none()) {
             let why = match (d.a_legal, d.b_legal) {
@@ -372,8 +423,7 @@ fn merged_pgn(a: &Record<'_>, bytes: &[u8], c: &Comparison) -> String {
         }
         s.push_str(" *\n\n");
     } else {
-        let result = a
-            .game
+        let result = game
             .tag("Result")
             .map(|t| String::from_utf8_lossy(&t.value()).into_owned())
             .unwrap_or_else(|| "*".to_owned());
@@ -382,17 +432,20 @@ fn merged_pgn(a: &Record<'_>, bytes: &[u8], c: &Comparison) -> String {
     s
 }
 
-fn movetext(start: &Chess, sans: &[String]) -> String {
+/// The moves played from `start` as SAN movetext with move numbers.
+fn movetext(start: &Chess, moves: &[Move]) -> String {
     let mut s = String::new();
     let mut number = start.fullmoves().get();
     let mut white = start.turn() == Color::White;
-    for (k, m) in sans.iter().enumerate() {
+    let mut pos = start.clone();
+    for (k, m) in moves.iter().enumerate() {
         if white {
             s.push_str(&format!("{number}. "));
         } else if k == 0 {
             s.push_str(&format!("{number}... "));
         }
-        s.push_str(m);
+        s.push_str(&san(&pos, m));
+        pos.play_unchecked(*m);
         s.push(' ');
         if !white {
             // A FEN may start at move 4294967295.
@@ -434,7 +487,10 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let mut out = BufWriter::new(stdout.lock());
     let mut merged_out = String::new();
     let (mut games_with, mut total) = (0usize, 0usize);
-    let comparisons: Vec<Comparison> = pairs.iter().map(|(ra, rb)| compare(ra, rb)).collect();
+    let comparisons: Vec<Comparison> = pairs
+        .iter()
+        .map(|(ra, rb)| compare_records((fa.bytes, ra), (fb.bytes, rb)))
+        .collect();
     // Lines and columns of every difference, each file read once forward
     // (pairs by tags may visit B's games in any order).
     let (places_a, places_b) = if format == Format::Json {
@@ -465,7 +521,9 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
             rb,
             c,
         )?;
-        merged_out.push_str(&merged_pgn(ra, fa.bytes, c));
+        if args.output.is_some() {
+            merged_out.push_str(&merged_pgn(ra, fa.bytes, c));
+        }
     }
     for (in_a, r) in &unpaired {
         let file = if *in_a { fa.name } else { fb.name };
@@ -584,16 +642,16 @@ fn write_comparison(
     format: Format,
     (fa, places_a): (&File<'_>, &Places),
     (fb, places_b): (&File<'_>, &Places),
-    ra: &Record<'_>,
-    rb: &Record<'_>,
+    ra: &Record,
+    rb: &Record,
     c: &Comparison,
 ) -> io::Result<()> {
-    let tag = |r: &Record<'_>, n: &str| {
-        r.game
-            .tag(n)
+    let game = ra.game(fa.bytes);
+    let tag = |n: &str| {
+        game.tag(n)
             .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
     };
-    let merged = movetext(&ra.start, &c.merged);
+    let merged = movetext(&ra.start(), &c.merged);
     match format {
         Format::Json => {
             for d in &c.differences {
@@ -609,14 +667,14 @@ fn write_comparison(
             }
             let record = json!({
                 "file_a": fa.name, "game_a": ra.number, "file_b": fb.name, "game_b": rb.number,
-                "white": tag(ra, "White"), "black": tag(ra, "Black"), "round": tag(ra, "Round"),
-                "plies_a": ra.words.len(), "plies_b": rb.words.len(),
+                "white": tag("White"), "black": tag("Black"), "round": tag("Round"),
+                "plies_a": c.words.0, "plies_b": c.words.1,
                 "differences": c.differences.len(), "merged_complete": c.complete, "merged": merged,
             });
             typed(out, "game", &record)
         }
         Format::Human | Format::Github => {
-            let name = match (tag(ra, "White"), tag(ra, "Black")) {
+            let name = match (tag("White"), tag("Black")) {
                 (Some(w), Some(b)) => format!(" ({w} - {b})"),
                 _ => String::new(),
             };

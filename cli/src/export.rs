@@ -551,9 +551,10 @@ impl NullPlaces {
 /// Whether the tokens at `i` are `(`, `=`, `)`: the scoresheet draw offer
 /// `(=)`, which the lexer sees as a variation.
 pub fn draw_offer_at(game: &Game<'_>, i: usize) -> bool {
+    let mut next = game.tokens.range(i..i.saturating_add(3));
     matches!(
-        game.tokens.get(i..i + 3),
-        Some([a, b, c]) if a.kind == TokenKind::OpenVariation
+        (next.next(), next.next(), next.next()),
+        (Some(a), Some(b), Some(c)) if a.kind == TokenKind::OpenVariation
             && b.kind == TokenKind::Word
             && b.text == b"="
             && c.kind == TokenKind::CloseVariation
@@ -565,7 +566,8 @@ pub fn draw_offer_at(game: &Game<'_>, i: usize) -> bool {
 /// the main line the game's result token (or the end).
 pub fn line_end(game: &Game<'_>, i: usize, depth: usize) -> usize {
     let mut d = depth;
-    for (j, t) in game.tokens.iter().enumerate().skip(i) {
+    for (j, t) in game.tokens.range(i..usize::MAX).enumerate() {
+        let j = i + j;
         match t.kind {
             TokenKind::OpenVariation => d += 1,
             TokenKind::CloseVariation if d > 0 => {
@@ -602,7 +604,7 @@ pub fn verbatim_pieces<'t>(
             }
         }
     };
-    for t in game.tokens.get(from..to).unwrap_or_default() {
+    for t in game.tokens.range(from..to) {
         if t.kind == TokenKind::Comment {
             flush(run_start.take(), run_end, &mut piece);
             piece(VerbatimPiece::Comment(t));
@@ -621,7 +623,7 @@ pub enum VerbatimPiece<'t> {
     /// Raw movetext (may hold `}` and line breaks).
     Text(&'t [u8]),
     /// A comment token.
-    Comment(&'t Token<'t>),
+    Comment(Token<'t>),
 }
 
 /// Writes `game` (read from `input`, its moves converted in `moves`) in
@@ -756,7 +758,7 @@ fn write_movetext(
                                     mt.comment_any(clean.as_bytes());
                                 }
                                 VerbatimPiece::Comment(c) => {
-                                    mt.comment_any(comment_text(c, source).as_bytes());
+                                    mt.comment_any(comment_text(&c, source).as_bytes());
                                 }
                             });
                             need_number = true;
@@ -772,7 +774,7 @@ fn write_movetext(
                 need_number = true;
             }
             TokenKind::Comment => {
-                mt.comment_any(comment_text(t, source).as_bytes());
+                mt.comment_any(comment_text(&t, source).as_bytes());
                 need_number = true;
             }
             TokenKind::Escape => {
@@ -802,6 +804,16 @@ fn write_movetext(
                 if game.result_token != Some(i) {
                     mt.item(r.as_str().as_bytes());
                 }
+            }
+            TokenKind::DeepVariation => {
+                // Read, never replayed: kept in a comment as the text it was.
+                let clean: String = source
+                    .decode(t.text)
+                    .chars()
+                    .filter(|&c| c != '}')
+                    .collect();
+                mt.comment_any(clean.as_bytes());
+                need_number = true;
             }
         }
         i += 1;

@@ -8,6 +8,12 @@ use std::ops::Range;
 /// [`Game::omitted_errors`].
 pub const MAX_ERRORS: usize = 100;
 
+/// Variations nested deeper than this are read but not split into tokens: from its `(` to its matching
+/// `)` (or the end of the game), a variation that would be one level deeper is one
+/// [`TokenKind::DeepVariation`] token. A game of millions of unclosed `(` then costs memory for this many
+/// tokens only; nothing read is lost (the token's span holds the bytes).
+pub const MAX_VARIATION_DEPTH: u64 = 100_000;
+
 /// One game as lexed from the input: its tag pairs, its movetext tokens and the broken structure found.
 ///
 /// All slices borrow from the input given to [`crate::Reader`]; all spans are absolute byte offsets in it.
@@ -22,7 +28,7 @@ pub struct Game<'a> {
     /// Movetext tokens in input order; variations are flattened with
     /// [`TokenKind::OpenVariation`] / [`TokenKind::CloseVariation`] tokens. Comments and escape lines found
     /// before the tag section belong to this list too.
-    pub tokens: Vec<Token<'a>>,
+    pub tokens: Tokens<'a>,
     /// Broken structure found while lexing this game, in input order: the first [`MAX_ERRORS`].
     pub errors: Vec<SyntaxError>,
     /// Broken structure found beyond the first [`MAX_ERRORS`], counted only (so that a game of a
@@ -57,7 +63,7 @@ impl<'a> Game<'a> {
 
     /// The result that ended the game's movetext (the token at [`Game::result_token`]), if any.
     pub fn result(&self) -> Option<GameResult> {
-        match self.tokens.get(self.result_token?)?.kind {
+        match self.tokens.kind(self.result_token?)? {
             TokenKind::Result(r) => Some(r),
             _ => None,
         }
@@ -145,6 +151,10 @@ pub enum TokenKind {
     /// An escape line (PGN §6): a line whose first byte is `%`. Text = after the `%`, span = the line
     /// without its line break.
     Escape,
+    /// A variation nested deeper than [`MAX_VARIATION_DEPTH`], read but not split into tokens: text and
+    /// span are the bytes from its `(` to its matching `)`, or to the end of the game when it is never
+    /// closed (a variation longer than 4 GiB continues in a second such token).
+    DeepVariation,
 }
 
 /// The four game termination markers of PGN.
@@ -202,6 +212,263 @@ pub struct Token<'a> {
     /// Byte range of the whole token, absolute in the reader's input.
     pub span: Range<usize>,
 }
+
+/// The movetext tokens of one game ([`Game::tokens`]), read as [`Token`]s.
+///
+/// Tokens are stored in 16 bytes each (a [`Token`] is 40), since one game may hold millions of them: a
+/// token is made on the fly by [`Tokens::get`] and by iteration.
+///
+/// ```
+/// use pgnkit_pgn::{Game, Reader, TokenKind};
+///
+/// let pgn = b"1. e4 $1 {good} e5 *";
+/// let mut game = Game::default();
+/// Reader::new(pgn).read_game(&mut game);
+/// assert_eq!(game.tokens.len(), 6);
+/// assert_eq!(game.tokens.get(2).map(|t| t.kind), Some(TokenKind::Nag(1)));
+/// let comment = game.tokens.get(3).unwrap();
+/// assert_eq!((comment.text, &pgn[comment.span]), (&b"good"[..], &b"{good}"[..]));
+/// assert_eq!(game.tokens.iter().filter(|t| t.kind == TokenKind::Word).count(), 2);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tokens<'a> {
+    /// The input the spans are offsets in.
+    input: &'a [u8],
+    packed: Vec<Packed>,
+}
+
+/// One token in 16 bytes: `head` is the start offset (48 bits) above the kind code and flags (16 bits);
+/// `len` the span's length; `value` the move number, NAG or result code.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Packed {
+    head: u64,
+    len: u32,
+    value: u32,
+}
+
+/// Flag bits of [`Packed::head`] (the kind code takes the low 4 bits).
+const TEXT_SKIPS_FIRST: u64 = 1 << 4;
+const TEXT_SKIPS_LAST: u64 = 1 << 5;
+const BLACK: u64 = 1 << 6;
+const FLAG_BITS: u32 = 16;
+
+impl Packed {
+    fn new(kind: TokenKind, span: &Range<usize>, text: &Range<usize>) -> Packed {
+        let (code, value) = match kind {
+            TokenKind::Word => (0, 0),
+            TokenKind::MoveNumber { number, black } => (1 | if black { BLACK } else { 0 }, number),
+            TokenKind::Nag(n) => (2, u32::from(n)),
+            TokenKind::Comment => (3, 0),
+            TokenKind::OpenVariation => (4, 0),
+            TokenKind::CloseVariation => (5, 0),
+            TokenKind::Result(r) => (
+                6,
+                match r {
+                    GameResult::WhiteWins => 0,
+                    GameResult::BlackWins => 1,
+                    GameResult::Draw => 2,
+                    GameResult::Unknown => 3,
+                },
+            ),
+            TokenKind::Escape => (7, 0),
+            TokenKind::DeepVariation => (8, 0),
+        };
+        let mut flags = code;
+        if text.start > span.start {
+            flags |= TEXT_SKIPS_FIRST;
+        }
+        if text.end < span.end {
+            flags |= TEXT_SKIPS_LAST;
+        }
+        Packed {
+            head: ((span.start as u64) << FLAG_BITS) | flags,
+            len: (span.end - span.start) as u32,
+            value,
+        }
+    }
+
+    fn kind(self) -> TokenKind {
+        match self.head & 0xF {
+            0 => TokenKind::Word,
+            1 => TokenKind::MoveNumber {
+                number: self.value,
+                black: self.head & BLACK != 0,
+            },
+            2 => TokenKind::Nag(self.value as u8),
+            3 => TokenKind::Comment,
+            4 => TokenKind::OpenVariation,
+            5 => TokenKind::CloseVariation,
+            6 => TokenKind::Result(match self.value {
+                0 => GameResult::WhiteWins,
+                1 => GameResult::BlackWins,
+                2 => GameResult::Draw,
+                _ => GameResult::Unknown,
+            }),
+            7 => TokenKind::Escape,
+            _ => TokenKind::DeepVariation,
+        }
+    }
+
+    fn span(self) -> Range<usize> {
+        let start = (self.head >> FLAG_BITS) as usize;
+        start..start + self.len as usize
+    }
+
+    fn token<'a>(self, input: &'a [u8]) -> Token<'a> {
+        let span = self.span();
+        let mut text = span.clone();
+        if self.head & TEXT_SKIPS_FIRST != 0 {
+            text.start += 1;
+        }
+        if self.head & TEXT_SKIPS_LAST != 0 {
+            text.end -= 1;
+        }
+        Token {
+            kind: self.kind(),
+            text: input.get(text).unwrap_or_default(),
+            span,
+        }
+    }
+}
+
+impl<'a> Tokens<'a> {
+    /// How many tokens.
+    pub fn len(&self) -> usize {
+        self.packed.len()
+    }
+
+    /// How many tokens fit before the buffer grows (it is kept from game to game).
+    pub fn capacity(&self) -> usize {
+        self.packed.capacity()
+    }
+
+    /// Whether there is no token.
+    pub fn is_empty(&self) -> bool {
+        self.packed.is_empty()
+    }
+
+    /// The token at `index`, if any.
+    pub fn get(&self, index: usize) -> Option<Token<'a>> {
+        self.packed.get(index).map(|p| p.token(self.input))
+    }
+
+    /// The kind of the token at `index` (cheaper than [`Tokens::get`]).
+    pub fn kind(&self, index: usize) -> Option<TokenKind> {
+        self.packed.get(index).map(|p| p.kind())
+    }
+
+    /// The span of the token at `index`.
+    pub fn span(&self, index: usize) -> Option<Range<usize>> {
+        self.packed.get(index).map(|p| p.span())
+    }
+
+    /// The first token.
+    pub fn first(&self) -> Option<Token<'a>> {
+        self.get(0)
+    }
+
+    /// The last token.
+    pub fn last(&self) -> Option<Token<'a>> {
+        self.packed.last().map(|p| p.token(self.input))
+    }
+
+    /// The tokens in order.
+    pub fn iter(&self) -> TokenIter<'_, 'a> {
+        self.range(0..self.len())
+    }
+
+    /// The tokens whose indices are in `range` (clamped to the tokens there are).
+    pub fn range(&self, range: Range<usize>) -> TokenIter<'_, 'a> {
+        let end = range.end.min(self.packed.len());
+        let start = range.start.min(end);
+        TokenIter {
+            input: self.input,
+            packed: self.packed[start..end].iter(),
+        }
+    }
+
+    /// Empties the list, keeping its buffer, for tokens of `input`.
+    pub(crate) fn reset(&mut self, input: &'a [u8]) {
+        self.input = input;
+        self.packed.clear();
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.packed.clear();
+    }
+
+    /// Appends a token; `text` lies within `span`, at most one byte shorter at each end. A span longer
+    /// than `u32::MAX` bytes is cut into tokens of the same kind.
+    pub(crate) fn push(&mut self, kind: TokenKind, text: Range<usize>, span: Range<usize>) {
+        const MAX: usize = u32::MAX as usize;
+        if span.end - span.start <= MAX {
+            self.packed.push(Packed::new(kind, &span, &text));
+            return;
+        }
+        let mut start = span.start;
+        while start < span.end {
+            let end = (start + MAX).min(span.end);
+            let piece = start.max(text.start)..end.min(text.end);
+            self.packed.push(Packed::new(kind, &(start..end), &piece));
+            start = end;
+        }
+    }
+
+    /// Extends the last token, a [`TokenKind::DeepVariation`], to `end`; starts a new one from `start`
+    /// when there is none or it would grow beyond `u32::MAX` bytes.
+    pub(crate) fn extend_deep(&mut self, start: usize, end: usize) {
+        if let Some(last) = self.packed.last_mut()
+            && last.kind() == TokenKind::DeepVariation
+        {
+            let span = last.span();
+            if let Ok(len) = u32::try_from(end - span.start) {
+                last.len = len;
+                return;
+            }
+        }
+        self.push(TokenKind::DeepVariation, start..end, start..end);
+    }
+}
+
+impl<'s, 'a> IntoIterator for &'s Tokens<'a> {
+    type Item = Token<'a>;
+    type IntoIter = TokenIter<'s, 'a>;
+
+    fn into_iter(self) -> TokenIter<'s, 'a> {
+        self.iter()
+    }
+}
+
+/// An iterator over [`Tokens`], made by [`Tokens::iter`] and [`Tokens::range`].
+#[derive(Clone, Debug)]
+pub struct TokenIter<'s, 'a> {
+    input: &'a [u8],
+    packed: std::slice::Iter<'s, Packed>,
+}
+
+impl<'a> Iterator for TokenIter<'_, 'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        self.packed.next().map(|p| p.token(self.input))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.packed.size_hint()
+    }
+
+    fn nth(&mut self, n: usize) -> Option<Token<'a>> {
+        self.packed.nth(n).map(|p| p.token(self.input))
+    }
+}
+
+impl DoubleEndedIterator for TokenIter<'_, '_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.packed.next_back().map(|p| p.token(self.input))
+    }
+}
+
+impl ExactSizeIterator for TokenIter<'_, '_> {}
 
 /// Broken PGN structure, with the bytes it covers.
 #[derive(Clone, Debug, PartialEq, Eq)]

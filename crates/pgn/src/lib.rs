@@ -21,8 +21,9 @@
 //!     .map(|t| t.text)
 //!     .collect();
 //! assert_eq!(words, [&b"e4"[..], b"e5", b"c5", b"Nf3"]);
-//! assert_eq!(game.tokens[2].text, b"best by test");
-//! assert_eq!(&pgn[game.tokens[2].span.clone()], b"{best by test}");
+//! let comment = game.tokens.get(2).unwrap();
+//! assert_eq!(comment.text, b"best by test");
+//! assert_eq!(&pgn[comment.span], b"{best by test}");
 //! assert_eq!(game.result(), Some(GameResult::WhiteWins));
 //! assert!(game.errors.is_empty());
 //! assert!(!reader.read_game(&mut game));
@@ -109,6 +110,9 @@ mod scan;
 mod tag;
 
 pub use boundary::{game_starts_near, split_at_games};
-pub use game::{Game, GameResult, MAX_ERRORS, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
+pub use game::{
+    Game, GameResult, MAX_ERRORS, MAX_VARIATION_DEPTH, SyntaxError, SyntaxErrorKind, Tag, Token,
+    TokenIter, TokenKind, Tokens,
+};
 pub use location::{LineIndex, line_col};
 pub use reader::Reader;

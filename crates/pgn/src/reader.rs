@@ -3,7 +3,9 @@
 use std::ops::Range;
 
 use crate::boundary::{BOM, is_hard_boundary};
-use crate::game::{Game, MAX_ERRORS, SyntaxError, SyntaxErrorKind, Tag, Token, TokenKind};
+use crate::game::{
+    Game, MAX_ERRORS, MAX_VARIATION_DEPTH, SyntaxError, SyntaxErrorKind, Tag, TokenKind,
+};
 use crate::movetext::{CLASS, DELIM, Lexeme, SPACE, STAR, WORD, classify, is_ellipsis};
 use crate::scan::{ONES, bytes_below, bytes_equal};
 use crate::tag::{TagParse, looks_like_tag, parse_tag};
@@ -89,6 +91,7 @@ impl<'a> Reader<'a> {
     /// a syntax error's span.
     pub fn read_game(&mut self, game: &mut Game<'a>) -> bool {
         game.clear();
+        game.tokens.reset(self.input);
         self.open.clear();
         self.depth = 0;
         // The end of the last syntax error, kept or only counted.
@@ -101,14 +104,16 @@ impl<'a> Reader<'a> {
         // Set once the result at depth 0 is read.
         let mut ended = false;
 
+        // Inside a variation nested deeper than MAX_VARIATION_DEPTH, every token joins one
+        // `DeepVariation` token.
         macro_rules! token {
             ($kind:expr, $text:expr, $span:expr) => {{
                 let span: Range<usize> = $span;
-                game.tokens.push(Token {
-                    kind: $kind,
-                    text: &input[$text],
-                    span,
-                });
+                if self.depth > MAX_VARIATION_DEPTH {
+                    game.tokens.extend_deep(span.start, span.end);
+                } else {
+                    game.tokens.push($kind, $text, span);
+                }
             }};
         }
         macro_rules! error {
@@ -177,6 +182,7 @@ impl<'a> Reader<'a> {
                                 trimmed -= 1;
                             }
                             token!(TokenKind::Comment, body..trimmed, pos..trimmed);
+                            errors_end = errors_end.max(trimmed);
                             game.errors.push(SyntaxError {
                                 kind: SyntaxErrorKind::UnterminatedComment,
                                 span: pos..trimmed,
@@ -246,8 +252,8 @@ impl<'a> Reader<'a> {
                             if self.depth <= MAX_ERRORS as u64 {
                                 self.open.pop();
                             }
-                            self.depth -= 1;
                             token!(TokenKind::CloseVariation, pos..pos + 1, pos..pos + 1);
+                            self.depth -= 1;
                         } else {
                             error!(SyntaxErrorKind::UnmatchedCloseVariation, pos..pos + 1);
                         }
@@ -297,7 +303,7 @@ impl<'a> Reader<'a> {
             match kind {
                 TokenKind::Result(_) if self.depth == 0 => {
                     token!(kind, ws..te, ws..te);
-                    game.result_token = Some(game.tokens.len() - 1);
+                    game.result_token = game.tokens.len().checked_sub(1);
                     pos = te;
                     ended = true;
                     continue;

@@ -168,7 +168,7 @@ fn black_to_move_and_zero_castling() {
     let g = games(&input);
     assert_eq!(g.len(), 1);
     assert_eq!(
-        g[0].tokens[0].kind,
+        g[0].tokens.get(0).unwrap().kind,
         TokenKind::MoveNumber {
             number: 1,
             black: true
@@ -185,7 +185,10 @@ fn comment_then_result_without_moves() {
     assert_eq!(g.len(), 2);
     for game in &g {
         assert_eq!(game.tokens.len(), 2);
-        assert_eq!(game.tokens[0].text, b"White's connection stalls");
+        assert_eq!(
+            game.tokens.get(0).unwrap().text,
+            b"White's connection stalls"
+        );
         assert_eq!(game.result(), Some(GameResult::BlackWins));
         assert_eq!(game.tags.len(), 4);
     }
@@ -198,8 +201,9 @@ fn tcec_comments_after_the_result_stay_with_the_game() {
     assert_eq!(g.len(), 2);
     let first = &g[0];
     assert_eq!(first.result(), Some(GameResult::Draw));
-    let after: Vec<_> = first.tokens[first.result_token.unwrap_or(0) + 1..]
-        .iter()
+    let after: Vec<_> = first
+        .tokens
+        .range(first.result_token.unwrap_or(0) + 1..usize::MAX)
         .map(|t| t.kind)
         .collect();
     assert_eq!(after, [TokenKind::Comment, TokenKind::Comment]);
@@ -218,7 +222,7 @@ fn pgn4web_feature_file() {
     let g = games(&input);
     // An escape line and a line of garbage before the first tag section, then 15 games.
     assert_eq!(g.len(), 16);
-    assert_eq!(g[0].tokens[0].kind, TokenKind::Escape);
+    assert_eq!(g[0].tokens.get(0).unwrap().kind, TokenKind::Escape);
     assert_eq!(
         words(&g[0]).join(" "),
         "some garbage at the start of the PGN file"

@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use pgnkit_pgn::{Game, MAX_ERRORS, Reader, SyntaxErrorKind, TokenKind, split_at_games};
+use pgnkit_pgn::{
+    Game, MAX_ERRORS, MAX_VARIATION_DEPTH, Reader, SyntaxErrorKind, TokenKind, split_at_games,
+};
 
 /// Lexes `input`, checks that every non-whitespace byte is in some item of some game and that the
 /// reader always moves forward; returns the games' (tokens, errors) counts. Fails if lexing takes longer
@@ -94,6 +96,46 @@ fn hundred_thousand_nested_variations() {
     // Only closing: one error each.
     let input = vec![b')'; n];
     assert_eq!(lex_checked(&input, LIMIT), [(0, n)]);
+}
+
+#[test]
+fn variations_nested_beyond_the_limit_are_one_token() {
+    let depth = MAX_VARIATION_DEPTH as usize;
+    let extra = 50_000;
+    let mut input = b"1. e4 ".to_vec();
+    for _ in 0..depth + extra {
+        input.extend_from_slice(b"(1. d4 {c} ");
+    }
+    let deep_start = 6 + depth * 11;
+    for _ in 0..depth + extra {
+        input.extend_from_slice(b")");
+    }
+    input.extend_from_slice(b" e5 1-0");
+    let mut game = Game::default();
+    assert!(Reader::new(&input).read_game(&mut game));
+    // e4, then per replayed level `(`, `1.`, `d4`, `{c}`, then one token for all that is deeper,
+    // then the closing `)` of the replayed levels, `e5`, the result.
+    assert_eq!(game.tokens.len(), 2 + 4 * depth + 1 + depth + 2);
+    let deep = game.tokens.get(2 + 4 * depth).unwrap();
+    assert_eq!(deep.kind, TokenKind::DeepVariation);
+    let deep_end = input.len() - 7 - depth;
+    assert_eq!(deep.span, deep_start..deep_end);
+    assert_eq!(deep.text, &input[deep_start..deep_end]);
+    assert!(deep.text.starts_with(b"(1. d4 {c} (") && deep.text.ends_with(b"))"));
+    assert_eq!(game.result(), Some(pgnkit_pgn::GameResult::WhiteWins));
+    assert!(game.errors.is_empty());
+
+    // Never closed: the token runs to the end of the game, the open `(` are counted.
+    let mut input = b"1. e4 ".to_vec();
+    input.extend(std::iter::repeat_n(b'(', depth + extra));
+    let mut game = Game::default();
+    assert!(Reader::new(&input).read_game(&mut game));
+    assert_eq!(game.tokens.len(), 2 + depth + 1);
+    assert_eq!(game.tokens.last().unwrap().span, 6 + depth..input.len());
+    assert_eq!(
+        game.errors.len() as u64 + game.omitted_errors,
+        (depth + extra) as u64
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use pgnkit_notation::{
     Annotation, Language, Line as Play, MoveToken, ResolveError, Suffix, parse_annotation,
     parse_move,
 };
-use pgnkit_pgn::{Game, Token, TokenKind};
+use pgnkit_pgn::{Game, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
@@ -65,9 +65,19 @@ impl Visitor for () {
 /// really a move without a digit (castling) only costs a copy. At most
 /// [`MAX_MARKS`] words are looked at, so that a run of digitless words
 /// (null moves, junk) costs linear time in all.
-fn variation_follows(tokens: &[Token<'_>], index: usize) -> bool {
+///
+/// ```
+/// use pgnkit_pgn::{Game, Reader};
+/// use pgnkit_replay::movetext::variation_follows;
+///
+/// let mut game = Game::default();
+/// Reader::new(b"1. e4 $1 {best} (1. d4) e5 *").read_game(&mut game);
+/// assert!(variation_follows(&game.tokens, 1));
+/// assert!(!variation_follows(&game.tokens, 5));
+/// ```
+pub fn variation_follows(tokens: &Tokens<'_>, index: usize) -> bool {
     let mut words = 0;
-    for t in tokens.iter().skip(index + 1) {
+    for t in tokens.range(index.saturating_add(1)..tokens.len()) {
         match t.kind {
             TokenKind::OpenVariation => return true,
             TokenKind::Comment | TokenKind::Nag(_) | TokenKind::Escape => {}
@@ -89,7 +99,8 @@ const MAX_MARKS: usize = 8;
 /// Variations nested deeper than this are read but not replayed: one
 /// `syntax` error says so. No game needs as many; the limit keeps the
 /// memory of a game of a million `(` bounded (about 500 bytes a level).
-pub const MAX_VARIATION_DEPTH: u32 = 100_000;
+/// The lexer makes such a variation one [`TokenKind::DeepVariation`].
+pub use pgnkit_pgn::MAX_VARIATION_DEPTH;
 
 /// One move of the main line as the replay resolved it.
 #[derive(Clone, Debug)]
@@ -213,18 +224,8 @@ pub fn replay_movetext<V: Visitor>(
     let mut lines: Vec<Line> = vec![Line::new(Some(Play::new(start.clone())), 0, 0)];
     let mut pending: Option<Pending<'_>> = None;
 
-    // Variations open beyond MAX_VARIATION_DEPTH: read, not replayed.
-    let mut too_deep = 0u64;
     for (index, token) in game.tokens.iter().enumerate() {
         let span = token.span.clone();
-        if too_deep > 0 {
-            match token.kind {
-                TokenKind::OpenVariation => too_deep += 1,
-                TokenKind::CloseVariation => too_deep -= 1,
-                _ => {}
-            }
-            continue;
-        }
         match token.kind {
             TokenKind::Word => {
                 let word = text.slice(span.clone(), token.text);
@@ -526,24 +527,24 @@ pub fn replay_movetext<V: Visitor>(
                     pass.diagnostics.push(d);
                 }
             }
+            TokenKind::DeepVariation => {
+                // Variations open beyond MAX_VARIATION_DEPTH: read, not replayed.
+                flush(&mut pending, &mut pass.diagnostics, current(&lines));
+                let open = span.start..span.start + 1;
+                let mut d = Diagnostic::new(
+                    Code::Syntax,
+                    open,
+                    format!(
+                        "variations nested more than {MAX_VARIATION_DEPTH} deep are not replayed"
+                    ),
+                );
+                d.help
+                    .push("the moves inside this variation were read but not checked".to_owned());
+                d.variation = true;
+                pass.diagnostics.push(d);
+            }
             TokenKind::OpenVariation => {
                 flush(&mut pending, &mut pass.diagnostics, current(&lines));
-                if lines.len() > MAX_VARIATION_DEPTH as usize {
-                    too_deep = 1;
-                    let mut d = Diagnostic::new(
-                        Code::Syntax,
-                        span,
-                        format!(
-                            "variations nested more than {MAX_VARIATION_DEPTH} deep are not replayed"
-                        ),
-                    );
-                    d.help.push(
-                        "the moves inside this variation were read but not checked".to_owned(),
-                    );
-                    d.variation = true;
-                    pass.diagnostics.push(d);
-                    continue;
-                }
                 let (start_pos, ply, depth, dead_diag) = match lines.last() {
                     Some(parent) => (
                         parent.before.clone(),

@@ -842,7 +842,14 @@ pub fn language_is_evident(
 /// Keeps only what carries the move: no check, mate or evaluation marks,
 /// capture marks unified to `x`, dashes dropped, castling zeros as `O`.
 fn normalize(text: &str) -> Vec<char> {
-    let mut out: Vec<char> = Vec::with_capacity(text.len());
+    let mut out = Vec::with_capacity(text.len());
+    normalize_into(text, &mut out);
+    out
+}
+
+/// [`normalize`] into a buffer of the caller's (cleared first).
+fn normalize_into(text: &str, out: &mut Vec<char>) {
+    out.clear();
     for c in text.chars() {
         match c {
             '+' | '#' | '!' | '?' | '†' | '‡' | '=' | '(' | ')' | '/' | '\u{fe0e}' | '\u{fe0f}' =>
@@ -853,9 +860,13 @@ fn normalize(text: &str) -> Vec<char> {
             _ => out.push(c),
         }
     }
-    let s: String = out.iter().collect();
-    let s = s.trim_end_matches("e.p.").trim_end_matches("ep").to_owned();
-    s.chars().collect()
+    // En passant marks at the end, however often written.
+    while out.ends_with(&['e', '.', 'p', '.']) {
+        out.truncate(out.len() - 4);
+    }
+    while out.ends_with(&['e', 'p']) {
+        out.truncate(out.len() - 2);
+    }
 }
 
 /// The token as written, in the forms it is compared in.
@@ -921,33 +932,35 @@ impl Written {
     fn cost(&self, pos: &Chess, m: &Move, lang: Language) -> (f32, &'static str) {
         let mut best = (f32::INFINITY, "");
         let mut buf = String::new();
-        let mut styles: Vec<Style> = vec![Style {
-            notation: Notation::San,
-            language: lang,
-            ..Style::SAN
-        }];
-        if lang != Language::En {
-            styles.push(Style::SAN);
-        }
-        styles.push(Style {
-            notation: Notation::Lan,
-            language: lang,
-            ..Style::SAN
-        });
-        for style in &styles {
+        let mut f: Vec<char> = Vec::new();
+        let styles = [
+            Some(Style {
+                notation: Notation::San,
+                language: lang,
+                ..Style::SAN
+            }),
+            (lang != Language::En).then_some(Style::SAN),
+            Some(Style {
+                notation: Notation::Lan,
+                language: lang,
+                ..Style::SAN
+            }),
+        ];
+        for style in styles.iter().flatten() {
             buf.clear();
             write_move(pos, m, style, &mut buf);
-            let f = normalize(&buf);
-            let d = distance(&f, &self.plain);
+            normalize_into(&buf, &mut f);
+            let f = &f;
+            let d = distance(f, &self.plain);
             if d < best.0 {
                 best = (d, "a slip of the pen");
             }
-            let dm = distance(&f, &self.mirrored) + 0.6;
+            let dm = distance(f, &self.mirrored) + 0.6;
             if dm < best.0 {
                 best = (dm, "written from the other side");
             }
             for v in &self.foreign {
-                let dv = distance(&f, v) + 0.35;
+                let dv = distance(f, v) + 0.35;
                 if dv < best.0 {
                     best = (dv, "a piece letter of another language");
                 }
@@ -1033,14 +1046,26 @@ fn indel(c: char) -> f32 {
 }
 
 fn distance(a: &[char], b: &[char]) -> f32 {
-    let mut prev: Vec<f32> = Vec::with_capacity(b.len() + 1);
-    let mut acc = 0.0;
-    prev.push(0.0);
-    for &c in b {
-        acc += indel(c);
-        prev.push(acc);
+    // Written moves are short: the two rows live on the stack.
+    const STACK: usize = 24;
+    if b.len() < STACK {
+        let (mut prev, mut cur) = ([0.0f32; STACK], [0.0f32; STACK]);
+        edit_distance(a, b, &mut prev[..=b.len()], &mut cur[..=b.len()])
+    } else {
+        let (mut prev, mut cur) = (vec![0.0f32; b.len() + 1], vec![0.0f32; b.len() + 1]);
+        edit_distance(a, b, &mut prev, &mut cur)
     }
-    let mut cur = vec![0.0f32; b.len() + 1];
+}
+
+/// The weighted edit distance of `a` and `b` with two rows of `b.len() + 1` cells.
+fn edit_distance(a: &[char], b: &[char], prev: &mut [f32], cur: &mut [f32]) -> f32 {
+    let (mut prev, mut cur) = (prev, cur);
+    let mut acc = 0.0;
+    prev[0] = 0.0;
+    for (j, &c) in b.iter().enumerate() {
+        acc += indel(c);
+        prev[j + 1] = acc;
+    }
     for &ca in a {
         cur[0] = prev[0] + indel(ca);
         for (j, &cb) in b.iter().enumerate() {
