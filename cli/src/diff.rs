@@ -185,10 +185,10 @@ fn main_words(game: &Game<'_>, encoding: Encoding) -> Vec<Range<usize>> {
         match t.kind {
             TokenKind::OpenVariation => depth += 1,
             TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word if depth == 0 => {
-                if parse_annotation(&encoding.decode(t.text)).is_none() {
-                    out.push(t.span.clone());
-                }
+            TokenKind::Word
+                if depth == 0 && parse_annotation(&encoding.decode(t.text)).is_none() =>
+            {
+                out.push(t.span.clone());
             }
             _ => {}
         }
