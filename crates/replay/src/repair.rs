@@ -55,6 +55,12 @@ const MISMATCH_COST: f32 = 0.3;
 struct Word {
     text: String,
     token: Option<MoveToken>,
+    /// The word is an annotation (`!?`, `+-`, `ep` …), no move.
+    annotation: bool,
+    /// For comparing with English SAN: `None` when the word is not compared
+    /// (castling, not ASCII); `Some(None)` when no SAN is written so; else
+    /// the SAN written, without its marks.
+    plain_san: Option<Option<San>>,
     /// The move number written just before it: (number, written with `...`).
     number: Option<(u32, bool)>,
     /// Index in `game.tokens`.
@@ -153,9 +159,19 @@ impl Line {
             if token.is_some_and(|t| t.suffix() != Suffix::None) {
                 marks_checks = true;
             }
+            let plain_san = text.is_ascii().then(|| core(&text)).and_then(|c| {
+                (!c.starts_with(['O', '0'])).then(|| {
+                    // Only a SAN that reads back as written equals a move's SAN.
+                    San::from_ascii(c.as_bytes())
+                        .ok()
+                        .filter(|s| s.to_string() == c)
+                })
+            });
             words.push(Word {
                 number: number_before(game, i),
                 token,
+                annotation: parse_annotation(&text).is_some(),
+                plain_san,
                 text,
                 index: i,
             });
@@ -187,11 +203,11 @@ impl Line {
         {
             n += 1;
         }
-        if self.lang == Language::En && word.text.is_ascii() {
-            let written = core(&word.text);
-            if !written.starts_with(['O', '0']) && written != San::from_move(pos, m).to_string() {
-                n += 1;
-            }
+        if self.lang == Language::En
+            && let Some(written) = &word.plain_san
+            && written.as_ref() != Some(&San::from_move(pos, m))
+        {
+            n += 1;
         }
         n
     }
@@ -210,7 +226,7 @@ impl Line {
             let Some(word) = self.words.get(i) else {
                 break;
             };
-            if parse_annotation(&word.text).is_some() {
+            if word.annotation {
                 i += 1;
                 continue;
             }
@@ -269,13 +285,14 @@ impl Line {
         }
         // 2. One move written wrongly: the legal moves whose written forms
         //    are closest to the token.
+        let mut scratch = (String::new(), Vec::new());
         let mut scored: Vec<(f32, Move, &'static str)> = pos
             .legal_moves()
             .into_iter()
             .filter(|m| !replace.iter().any(|(_, r, _)| r == m))
             .filter_map(|m| {
-                let (cost, why) = written.cost(pos, &m, self.lang);
-                (cost <= 2.0).then_some((cost, m, why))
+                let (cost, why) = written.cost(pos, &m, self.lang, &mut scratch);
+                (cost <= MAX_COST).then_some((cost, m, why))
             })
             .collect();
         scored.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -929,10 +946,16 @@ impl Written {
 
     /// How plausible it is that `m` was meant, as a cost (0 = as written),
     /// and the kind of slip.
-    fn cost(&self, pos: &Chess, m: &Move, lang: Language) -> (f32, &'static str) {
+    /// `scratch`: buffers kept from call to call.
+    fn cost(
+        &self,
+        pos: &Chess,
+        m: &Move,
+        lang: Language,
+        scratch: &mut (String, Vec<char>),
+    ) -> (f32, &'static str) {
         let mut best = (f32::INFINITY, "");
-        let mut buf = String::new();
-        let mut f: Vec<char> = Vec::new();
+        let (buf, f) = scratch;
         let styles = [
             Some(Style {
                 notation: Notation::San,
@@ -948,19 +971,21 @@ impl Written {
         ];
         for style in styles.iter().flatten() {
             buf.clear();
-            write_move(pos, m, style, &mut buf);
-            normalize_into(&buf, &mut f);
-            let f = &f;
-            let d = distance(f, &self.plain);
+            write_move(pos, m, style, buf);
+            normalize_into(buf, f);
+            let f = &*f;
+            // Distances above what could still win are not computed to the end.
+            let limit = |best: f32, extra: f32| best.min(MAX_COST) - extra;
+            let d = distance_within(f, &self.plain, limit(best.0, 0.0));
             if d < best.0 {
                 best = (d, "a slip of the pen");
             }
-            let dm = distance(f, &self.mirrored) + 0.6;
+            let dm = distance_within(f, &self.mirrored, limit(best.0, 0.6)) + 0.6;
             if dm < best.0 {
                 best = (dm, "written from the other side");
             }
             for v in &self.foreign {
-                let dv = distance(f, v) + 0.35;
+                let dv = distance_within(f, v, limit(best.0, 0.35)) + 0.35;
                 if dv < best.0 {
                     best = (dv, "a piece letter of another language");
                 }
@@ -983,20 +1008,9 @@ fn substitution(a: char, b: char) -> f32 {
         return 0.0;
     }
     if is_file(a) && is_file(b) {
-        let looks = [
-            ('b', 'd'),
-            ('b', 'h'),
-            ('d', 'h'),
-            ('c', 'e'),
-            ('g', 'q'),
-            ('a', 'd'),
-            ('a', 'o'),
-            ('f', 't'),
-        ];
-        if looks
-            .iter()
-            .any(|&(x, y)| (x == a && y == b) || (x == b && y == a))
-        {
+        // Letters that look alike in handwriting (`o`, `q`, `t` are no files: never here).
+        let (x, y) = if a < b { (a, b) } else { (b, a) };
+        if matches!((x, y), ('b', 'd') | ('b', 'h') | ('d', 'h') | ('c', 'e') | ('a', 'd')) {
             return 0.45;
         }
         if (a as i32 - b as i32).abs() == 1 {
@@ -1045,20 +1059,32 @@ fn indel(c: char) -> f32 {
     }
 }
 
+/// The highest cost of a move considered as a slip of the pen.
+const MAX_COST: f32 = 2.0;
+
+#[cfg(test)]
 fn distance(a: &[char], b: &[char]) -> f32 {
+    distance_within(a, b, f32::INFINITY)
+}
+
+/// The weighted edit distance of `a` and `b`, or infinity as soon as it is
+/// certain to be above `limit`.
+fn distance_within(a: &[char], b: &[char], limit: f32) -> f32 {
     // Written moves are short: the two rows live on the stack.
     const STACK: usize = 24;
     if b.len() < STACK {
         let (mut prev, mut cur) = ([0.0f32; STACK], [0.0f32; STACK]);
-        edit_distance(a, b, &mut prev[..=b.len()], &mut cur[..=b.len()])
+        edit_distance(a, b, &mut prev[..=b.len()], &mut cur[..=b.len()], limit)
     } else {
         let (mut prev, mut cur) = (vec![0.0f32; b.len() + 1], vec![0.0f32; b.len() + 1]);
-        edit_distance(a, b, &mut prev, &mut cur)
+        edit_distance(a, b, &mut prev, &mut cur, limit)
     }
 }
 
-/// The weighted edit distance of `a` and `b` with two rows of `b.len() + 1` cells.
-fn edit_distance(a: &[char], b: &[char], prev: &mut [f32], cur: &mut [f32]) -> f32 {
+/// The weighted edit distance of `a` and `b` with two rows of `b.len() + 1` cells. Every way from
+/// the start to the end crosses each row, and no step costs less than nothing: once a whole row is
+/// above `limit`, so is the distance (infinity is returned).
+fn edit_distance(a: &[char], b: &[char], prev: &mut [f32], cur: &mut [f32], limit: f32) -> f32 {
     let (mut prev, mut cur) = (prev, cur);
     let mut acc = 0.0;
     prev[0] = 0.0;
@@ -1073,6 +1099,9 @@ fn edit_distance(a: &[char], b: &[char], prev: &mut [f32], cur: &mut [f32]) -> f
             let del = prev[j + 1] + indel(ca);
             let ins = cur[j] + indel(cb);
             cur[j + 1] = sub.min(del).min(ins);
+        }
+        if cur.iter().all(|&d| d > limit) {
+            return f32::INFINITY;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
