@@ -3,7 +3,9 @@
 #   bash fuzz/run.sh [SECONDS] [TARGET...]
 # SECONDS per target (default 30); TARGETs default to all of them. Fails
 # (exit 1) when any target finds a crash, a timeout (an input slower than
-# 10 s) or goes over 2 GiB of memory; the input is then in
+# 10 s, or FUZZ_TIMEOUT seconds: libFuzzer's timer counts wall-clock time, so
+# on a machine busy with other work a long run under `nice` wants more) or goes
+# over 2 GiB of memory; the input is then in
 # fuzz/artifacts/<target>/. Needs cargo-fuzz (`cargo install cargo-fuzz
 # --locked`) and a C++ compiler; runs on stable Rust through
 # RUSTC_BOOTSTRAP. Seeds are cut from testdata/ into fuzz/corpus/<target>/
@@ -31,7 +33,7 @@ for t in "${targets[@]}"; do
   [ -d "regressions/$t" ] && dirs+=("regressions/$t")
   echo "==== fuzz $t for ${seconds}s"
   if ! cargo fuzz run "${flags[@]}" "$t" "${dirs[@]}" -- \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1; then
+    -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1; then
     failed+=("$t")
   fi
 done
