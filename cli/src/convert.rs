@@ -411,6 +411,8 @@ fn fast_game(
                 }
                 lines.pop();
             }
+            // Not replayed: the full replay reports it.
+            TokenKind::DeepVariation => return None,
             _ => {}
         }
     }

@@ -398,3 +398,53 @@ fn the_largest_game_offset_numbers_games_exactly() {
         run.stdout
     );
 }
+
+/// `1. e4 (1. d4 (… ` nested `levels` deep, all closed, then `1... e5 *`.
+fn nested_game(levels: usize) -> String {
+    let mut s = String::from("[Event \"deeper\"]\n\n1. e4 ");
+    s.push_str(&"(1. d4 ".repeat(levels));
+    s.push_str(&")".repeat(levels));
+    s.push_str(" e5 *\n");
+    s
+}
+
+#[test]
+fn variations_deeper_than_the_limit_are_reported_once_and_kept_as_text() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let levels = DEPTH + 2;
+    let input = write(dir.path(), "deeper.pgn", &nested_game(levels));
+
+    let run = pgnkit(&["check", "--format", "json", arg(&input)]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let syntax: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("\"code\":\"syntax\""))
+        .collect();
+    assert_eq!(syntax.len(), 1, "{syntax:?}");
+    assert!(syntax[0].contains("variations nested more than 100000 deep are not replayed"));
+    assert!(run.stdout.contains("\"games\":1,"));
+
+    // PGN: the replayed levels as variations, the deeper ones kept in a comment.
+    let run = pgnkit(&["convert", "-q", arg(&input)]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let pgn = &run.stdout;
+    let flat = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(flat.matches("( 1. d4").count(), DEPTH);
+    assert!(
+        pgn.contains("{(1. d4 (1. d4 ))}"),
+        "the two deepest levels, as written: {}",
+        &pgn[pgn.len().saturating_sub(300)..]
+    );
+    assert!(pgn.trim_end().ends_with("e5 *"));
+
+    // JSON: the same text in a text node of the deepest replayed line.
+    let run = pgnkit(&["convert", "-q", "--format", "json", arg(&input)]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("\"(1. d4 (1. d4 ))\""),
+        "{}",
+        run.stderr
+    );
+    assert!(json_nesting(&run.stdout) >= 3 * DEPTH);
+}

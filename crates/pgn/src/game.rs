@@ -253,6 +253,7 @@ const BLACK: u64 = 1 << 6;
 const FLAG_BITS: u32 = 16;
 
 impl Packed {
+    #[inline(always)]
     fn new(kind: TokenKind, span: &Range<usize>, text: &Range<usize>) -> Packed {
         let (code, value) = match kind {
             TokenKind::Word => (0, 0),
@@ -287,6 +288,7 @@ impl Packed {
         }
     }
 
+    #[inline(always)]
     fn kind(self) -> TokenKind {
         match self.head & 0xF {
             0 => TokenKind::Word,
@@ -309,20 +311,19 @@ impl Packed {
         }
     }
 
+    #[inline(always)]
     fn span(self) -> Range<usize> {
         let start = (self.head >> FLAG_BITS) as usize;
         start..start + self.len as usize
     }
 
+    #[inline(always)]
     fn token<'a>(self, input: &'a [u8]) -> Token<'a> {
         let span = self.span();
-        let mut text = span.clone();
-        if self.head & TEXT_SKIPS_FIRST != 0 {
-            text.start += 1;
-        }
-        if self.head & TEXT_SKIPS_LAST != 0 {
-            text.end -= 1;
-        }
+        // Branch-free: the flags are 0 or 1 byte off each end.
+        let skip_first = ((self.head & TEXT_SKIPS_FIRST) >> 4) as usize;
+        let skip_last = ((self.head & TEXT_SKIPS_LAST) >> 5) as usize;
+        let text = span.start + skip_first..span.end - skip_last;
         Token {
             kind: self.kind(),
             text: input.get(text).unwrap_or_default(),
@@ -333,6 +334,7 @@ impl Packed {
 
 impl<'a> Tokens<'a> {
     /// How many tokens.
+    #[inline]
     pub fn len(&self) -> usize {
         self.packed.len()
     }
@@ -348,16 +350,19 @@ impl<'a> Tokens<'a> {
     }
 
     /// The token at `index`, if any.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<Token<'a>> {
         self.packed.get(index).map(|p| p.token(self.input))
     }
 
     /// The kind of the token at `index` (cheaper than [`Tokens::get`]).
+    #[inline]
     pub fn kind(&self, index: usize) -> Option<TokenKind> {
         self.packed.get(index).map(|p| p.kind())
     }
 
     /// The span of the token at `index`.
+    #[inline]
     pub fn span(&self, index: usize) -> Option<Range<usize>> {
         self.packed.get(index).map(|p| p.span())
     }
@@ -399,12 +404,18 @@ impl<'a> Tokens<'a> {
 
     /// Appends a token; `text` lies within `span`, at most one byte shorter at each end. A span longer
     /// than `u32::MAX` bytes is cut into tokens of the same kind.
+    #[inline(always)]
     pub(crate) fn push(&mut self, kind: TokenKind, text: Range<usize>, span: Range<usize>) {
-        const MAX: usize = u32::MAX as usize;
-        if span.end - span.start <= MAX {
+        if span.end - span.start <= u32::MAX as usize {
             self.packed.push(Packed::new(kind, &span, &text));
-            return;
+        } else {
+            self.push_long(kind, text, span);
         }
+    }
+
+    #[cold]
+    fn push_long(&mut self, kind: TokenKind, text: Range<usize>, span: Range<usize>) {
+        const MAX: usize = u32::MAX as usize;
         let mut start = span.start;
         while start < span.end {
             let end = (start + MAX).min(span.end);
@@ -449,6 +460,7 @@ pub struct TokenIter<'s, 'a> {
 impl<'a> Iterator for TokenIter<'_, 'a> {
     type Item = Token<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Token<'a>> {
         self.packed.next().map(|p| p.token(self.input))
     }

@@ -1010,7 +1010,10 @@ fn substitution(a: char, b: char) -> f32 {
     if is_file(a) && is_file(b) {
         // Letters that look alike in handwriting (`o`, `q`, `t` are no files: never here).
         let (x, y) = if a < b { (a, b) } else { (b, a) };
-        if matches!((x, y), ('b', 'd') | ('b', 'h') | ('d', 'h') | ('c', 'e') | ('a', 'd')) {
+        if matches!(
+            (x, y),
+            ('b', 'd') | ('b', 'h') | ('d', 'h') | ('c', 'e') | ('a', 'd')
+        ) {
             return 0.45;
         }
         if (a as i32 - b as i32).abs() == 1 {
