@@ -34,17 +34,21 @@ pub const LINE_WIDTH: usize = 80;
 
 /// A replayed move rendered in the target notation.
 #[derive(Copy, Clone, Debug)]
+///
+/// 20 bytes: a game of millions of plies keeps one per move.
 struct Slot {
     /// The move's token index in the game.
     token: u32,
-    /// Byte range in [`Conversion::text`].
-    text: (u32, u32),
-    /// Its width in characters.
-    width: u32,
-    /// Byte range in [`Conversion::uci`] (empty when UCI is not kept).
-    uci: (u32, u32),
     /// The full-move number of the move.
     number: u32,
+    /// Where it starts in [`Conversion::text`].
+    text_start: u32,
+    /// Where its UCI form starts in [`Conversion::uci`].
+    uci_start: u32,
+    /// The length of its written form (one move: never near 64 KiB).
+    text_len: u16,
+    /// The length of its UCI form (0 when UCI is not kept).
+    uci_len: u8,
     /// Whether White played it.
     white: bool,
 }
@@ -135,18 +139,13 @@ impl Conversion {
         number: u32,
         white: bool,
     ) {
-        let written = self.text.get(text_start..).unwrap_or_default();
-        let width = if self.ascii {
-            written.len()
-        } else {
-            written.chars().count()
-        };
         let slot = Slot {
             token: to_u32(token),
-            text: (to_u32(text_start), to_u32(self.text.len())),
-            width: to_u32(width),
-            uci: (to_u32(uci_start), to_u32(self.uci.len())),
             number,
+            text_start: to_u32(text_start),
+            uci_start: to_u32(uci_start),
+            text_len: u16::try_from(self.text.len().saturating_sub(text_start)).unwrap_or(u16::MAX),
+            uci_len: u8::try_from(self.uci.len().saturating_sub(uci_start)).unwrap_or(u8::MAX),
             white,
         };
         match self.slots.last() {
@@ -187,10 +186,15 @@ impl Conversion {
 
     #[inline]
     fn converted(&self, slot: &Slot) -> ConvertedMove<'_> {
+        let text = part(&self.text, slot.text_start, usize::from(slot.text_len));
         ConvertedMove {
-            text: part(&self.text, slot.text),
-            width: slot.width as usize,
-            uci: part(&self.uci, slot.uci),
+            text,
+            width: if self.ascii {
+                text.len()
+            } else {
+                text.chars().count()
+            },
+            uci: part(&self.uci, slot.uci_start, usize::from(slot.uci_len)),
             number: slot.number,
             white: slot.white,
         }
@@ -199,11 +203,13 @@ impl Conversion {
 
 /// `s[a..b]`, cheaply when empty.
 #[inline]
-fn part(s: &str, (a, b): (u32, u32)) -> &str {
-    if a == b {
+/// `s[start..start + len]`, cheaply when empty.
+fn part(s: &str, start: u32, len: usize) -> &str {
+    if len == 0 {
         ""
     } else {
-        s.get(a as usize..b as usize).unwrap_or_default()
+        let start = start as usize;
+        s.get(start..start.saturating_add(len)).unwrap_or_default()
     }
 }
 
@@ -475,15 +481,16 @@ struct NullLine {
 /// with no recursion, however many null moves or variations there are.
 #[derive(Default, Debug)]
 pub struct NullPlaces {
-    /// Token index and place of every null move, in token order.
-    places: Vec<(usize, Option<Place>)>,
+    /// Token index and place of every null move, in token order (12 bytes
+    /// each: a game may hold millions).
+    places: Vec<(u32, Option<Place>)>,
 }
 
 impl NullPlaces {
     /// The places of the null moves of `game`, whose moves are converted
     /// in `moves`.
     pub fn new(game: &Game<'_>, source: &GameText<'_>, moves: &Conversion) -> NullPlaces {
-        let mut places: Vec<(usize, Option<Place>)> = Vec::new();
+        let mut places: Vec<(u32, Option<Place>)> = Vec::new();
         let mut lines = vec![NullLine {
             last: None,
             next: moves.start,
@@ -521,7 +528,9 @@ impl NullPlaces {
                         line.pending.clear();
                         line.last = Some(place);
                         line.next = Some(after(place));
-                    } else if is_null_word(&source.decode(t.text)) {
+                    } else if let Ok(i) = u32::try_from(i)
+                        && is_null_word(&source.decode(t.text))
+                    {
                         match line.next {
                             Some(place) if line.pending.is_empty() => {
                                 places.push((i, Some(place)));
@@ -543,6 +552,7 @@ impl NullPlaces {
 
     /// The place of the null move at token `i`, if it has one.
     pub fn get(&self, i: usize) -> Option<Place> {
+        let i = u32::try_from(i).ok()?;
         let at = self.places.binary_search_by_key(&i, |p| p.0).ok()?;
         self.places.get(at).and_then(|p| p.1)
     }

@@ -260,7 +260,7 @@ fn detect_language(
 ) -> Option<Language> {
     let mut candidates = LanguageSet::ALL;
     let mut failing = LanguageSet::ALL;
-    for &i in &english.main_tokens {
+    for i in english.main_tokens.iter().map(|&i| i as usize) {
         let Some(token) = game.tokens.get(i) else {
             continue;
         };
@@ -328,7 +328,7 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
         let span = report
             .moves
             .get(ply as usize)
-            .and_then(|m| game.tokens.get(m.token))
+            .and_then(|m| game.tokens.get(m.token as usize))
             .map_or(game.span.start..game.span.start, |t| t.span.clone());
         let mut d = Diagnostic::new(
             Code::MovesAfterDraw,

@@ -105,8 +105,10 @@ pub use pgnkit_pgn::MAX_VARIATION_DEPTH;
 /// One move of the main line as the replay resolved it.
 #[derive(Clone, Debug)]
 pub struct MainMove {
-    /// Index of its token.
-    pub token: usize,
+    /// Index of its token in [`Game::tokens`] (12 bytes a move: a game may
+    /// have millions; `u32::MAX` for a token beyond, in a game of more than
+    /// 2^32 tokens).
+    pub token: u32,
     /// The move played.
     pub played: Move,
 }
@@ -145,7 +147,7 @@ pub struct Pass {
     pub main_moves: Vec<MainMove>,
     /// Token indices of every main-line word that was read as a move
     /// attempt (played, failed or not replayed), in order.
-    pub main_tokens: Vec<usize>,
+    pub main_tokens: Vec<u32>,
     /// The main line reached checkmate or stalemate at this ply.
     pub ended: Option<(Status, u32)>,
 }
@@ -270,7 +272,11 @@ pub fn replay_movetext<V: Visitor>(
                     continue;
                 };
                 if line.depth == 0 {
-                    pass.main_tokens.push(index);
+                    // 4 bytes a word. A game of more than 2^32 tokens (64 GiB
+                    // of them in memory) would only lose repair beyond them.
+                    if let Ok(i) = u32::try_from(index) {
+                        pass.main_tokens.push(i);
+                    }
                 }
                 let Some(play) = line.pos.as_mut() else {
                     flush(&mut previous, &mut pass.diagnostics, None);
@@ -385,7 +391,7 @@ pub fn replay_movetext<V: Visitor>(
                         });
                         if line.depth == 0 {
                             pass.main_moves.push(MainMove {
-                                token: index,
+                                token: u32::try_from(index).unwrap_or(u32::MAX),
                                 played: m,
                             });
                             pass.plies = ply;

@@ -147,10 +147,10 @@ fn rank(cands: &mut [Candidate]) {
 }
 
 impl Line {
-    fn new(game: &Game<'_>, encoding: Encoding, main_tokens: &[usize], lang: Language) -> Line {
+    fn new(game: &Game<'_>, encoding: Encoding, main_tokens: &[u32], lang: Language) -> Line {
         let mut words = Vec::with_capacity(main_tokens.len());
         let mut marks_checks = false;
-        for &i in main_tokens {
+        for i in main_tokens.iter().map(|&i| i as usize) {
             let Some(t) = game.tokens.get(i) else {
                 continue;
             };
@@ -546,7 +546,11 @@ pub fn suggest(
     let Some(failure) = pass.failure.clone() else {
         return;
     };
-    let Some(k) = pass.main_tokens.iter().position(|&t| t == failure.token) else {
+    let Some(k) = pass
+        .main_tokens
+        .iter()
+        .position(|&t| t as usize == failure.token)
+    else {
         return;
     };
     if failure.position.legal_moves().is_empty() {
