@@ -19,7 +19,7 @@ use std::ops::Range;
 use clap::Args;
 use pgnkit_notation::{Language, Notation, Style, parse_annotation, parse_move, write_move};
 use pgnkit_pgn::{Game, Reader, TokenKind};
-use pgnkit_replay::{Encoding, Options, replay_game};
+use pgnkit_replay::{Encoding, GameText, Options, replay_game};
 use serde_json::json;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -55,12 +55,12 @@ pub struct DiffArgs {
 /// when its pair is compared and written, so memory does not grow with the
 /// length of the games.
 struct Record {
-    /// 1-based index of the game in its file.
-    number: usize,
+    /// 1-based index of the game in its file (the 2^32nd and later games
+    /// of one file are all numbered `u32::MAX`).
+    number: u32,
     /// The game's bytes in its file.
     span: Range<usize>,
     language: Language,
-    encoding: Encoding,
     /// The starting position, when it is not the standard one.
     start: Option<Box<Chess>>,
     /// Round, White and Black, when the game has all three.
@@ -84,10 +84,12 @@ impl Record {
 
     /// The main-line words of the game.
     fn words<'a>(&self, bytes: &'a [u8]) -> Words<'a> {
+        // The encoding the replay found, found again from the same bytes.
+        let encoding = GameText::new(bytes, self.span.clone()).encoding();
         Words {
-            words: main_words(&self.game(bytes), self.encoding),
+            words: main_words(&self.game(bytes), encoding),
             bytes,
-            encoding: self.encoding,
+            encoding,
             language: self.language,
         }
     }
@@ -162,10 +164,9 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
             _ => None,
         };
         records.push(Record {
-            number: records.len() + 1,
+            number: u32::try_from(records.len() + 1).unwrap_or(u32::MAX),
             span: game.span.clone(),
             language: report.language,
-            encoding: report.encoding,
             start: (report.start != Chess::default()).then(|| Box::new(report.start.clone())),
             key,
         });
