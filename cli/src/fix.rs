@@ -240,10 +240,7 @@ fn ruling_edits(data: &[u8], game: &Game<'_>, result: GameResult, why: &str) -> 
         }),
         // No marker: the comment ends the movetext.
         (None, _) => {
-            let end = game
-                .tokens
-                .last()
-                .map_or(game.span.end, |t| t.span.end);
+            let end = game.tokens.last().map_or(game.span.end, |t| t.span.end);
             edits.push(Edit {
                 range: end..end,
                 text: format!(" {comment}"),
@@ -467,7 +464,8 @@ impl FixOutput {
 /// "fixed 2 moves, 1 result and 3 check marks in 4 games"
 impl std::fmt::Display for FixCounts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         write!(
             f,
             "fixed {}, {} and {} in {}",

@@ -65,7 +65,12 @@ fn fix(input: &[u8]) -> Fixed {
         assert_eq!(second.counts[kind], 0, "{}", second.counts);
     }
     if fixed.counts["check_marks"] != 0 {
-        assert_eq!(codes(&second.before, "check-mark"), 0, "{:?}", second.before);
+        assert_eq!(
+            codes(&second.before, "check-mark"),
+            0,
+            "{:?}",
+            second.before
+        );
     }
     fixed
 }
@@ -129,19 +134,40 @@ fn wrong_result_tags_of_real_games_get_the_rules_result() {
     let expected = replaced(
         &input,
         &[
-            ("[Result \"1-0\"]\n\n1. e4 c5", "[Result \"0-1\"]\n\n1. e4 c5"),
+            (
+                "[Result \"1-0\"]\n\n1. e4 c5",
+                "[Result \"0-1\"]\n\n1. e4 c5",
+            ),
             ("Qh5# 1-0", &format!("Qh5# {}", comment("1-0", "0-1", mate))),
-            ("[Result \"0-1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4", "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4"),
+            (
+                "[Result \"0-1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4",
+                "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4",
+            ),
             (
                 "Kf3 0-1",
                 &format!("Kf3 {}", comment("0-1", "1/2-1/2", "stalemate (Law 5.2.1)")),
             ),
-            ("[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d4", "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d4"),
-            ("Ng5# 1/2-1/2", &format!("Ng5# {}", comment("1/2-1/2", "1-0", mate))),
-            ("[Result \"0-1\"]\n\n1. e4 c6", "[Result \"1-0\"]\n\n1. e4 c6"),
+            (
+                "[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d4",
+                "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d4",
+            ),
+            (
+                "Ng5# 1/2-1/2",
+                &format!("Ng5# {}", comment("1/2-1/2", "1-0", mate)),
+            ),
+            (
+                "[Result \"0-1\"]\n\n1. e4 c6",
+                "[Result \"1-0\"]\n\n1. e4 c6",
+            ),
             ("Rh8# 0-1", &format!("Rh8# {}", comment("0-1", "1-0", mate))),
-            ("[Result \"1/2-1/2\"]\n\n1. e4 e6", "[Result \"1-0\"]\n\n1. e4 e6"),
-            ("Qxg7#\n1/2-1/2\n", &format!("Qxg7#\n{}\n\n", comment("1/2-1/2", "1-0", mate))),
+            (
+                "[Result \"1/2-1/2\"]\n\n1. e4 e6",
+                "[Result \"1-0\"]\n\n1. e4 e6",
+            ),
+            (
+                "Qxg7#\n1/2-1/2\n",
+                &format!("Qxg7#\n{}\n\n", comment("1/2-1/2", "1-0", mate)),
+            ),
         ],
     );
     assert_bytes(&f.output, &expected);
@@ -213,7 +239,10 @@ fn check_marks_of_real_games_are_corrected_in_place() {
 #[test]
 fn a_wrong_check_mark_is_removed_and_latin1_bytes_are_kept() {
     let input = read("check-marks-eco-de-latin1.pgn");
-    assert!(std::str::from_utf8(&input).is_err(), "the fixture is Latin-1");
+    assert!(
+        std::str::from_utf8(&input).is_err(),
+        "the fixture is Latin-1"
+    );
     let f = fix(&input);
     let expected = replaced(
         &input,

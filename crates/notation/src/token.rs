@@ -1225,7 +1225,12 @@ mod suffix_tests {
             let Ok(before) = parse_move(rest) else {
                 panic!("{word} is a move");
             };
-            for suffix in [Suffix::None, Suffix::Check, Suffix::Mate, Suffix::DoubleCheck] {
+            for suffix in [
+                Suffix::None,
+                Suffix::Check,
+                Suffix::Mate,
+                Suffix::DoubleCheck,
+            ] {
                 let Some(out) = with_suffix(rest, suffix) else {
                     panic!("{word}: no rewrite for {suffix:?}");
                 };
@@ -1260,7 +1265,10 @@ mod suffix_tests {
         }
         assert_eq!(with_suffix("--", Suffix::Check), None);
         assert_eq!(with_suffix("junk", Suffix::Check), None);
-        assert_eq!(with_suffix("Nf3!?", Suffix::Check).as_deref(), Some("Nf3+!?"));
+        assert_eq!(
+            with_suffix("Nf3!?", Suffix::Check).as_deref(),
+            Some("Nf3+!?")
+        );
         assert_eq!(with_suffix("Лd8х", Suffix::Check).as_deref(), Some("Лd8+"));
         assert_eq!(with_suffix("Nf3ch", Suffix::Mate).as_deref(), Some("Nf3#"));
     }

@@ -71,9 +71,7 @@ impl Status {
         Some(match self {
             Status::Checkmate => "checkmate (Law 5.1.1)",
             Status::Stalemate => "stalemate (Law 5.2.1)",
-            Status::InsufficientMaterial => {
-                "insufficient material, a dead position (Law 5.2.2)"
-            }
+            Status::InsufficientMaterial => "insufficient material, a dead position (Law 5.2.2)",
             Status::FivefoldRepetition => "fivefold repetition (Law 9.6.1)",
             Status::SeventyfiveMoves => "75 moves without a capture or pawn move (Law 9.6.2)",
             Status::Ongoing | Status::Invalid | Status::Unsupported => return None,
