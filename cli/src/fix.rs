@@ -92,27 +92,28 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
         moves: repairs.len() as u64,
         ..FixCounts::default()
     };
-    let text = if repairs.is_empty() {
+    let (mut text, mut again) = if repairs.is_empty() {
         let rulings = rulings(data, game, report, &mut counts);
-        apply(bytes, span.start, &rulings)
+        let again = more_marks(report, &counts);
+        (apply(bytes, span.start, &rulings), again)
     } else {
         // The marks and the result of the moves as repaired: the repaired
         // game, replayed again.
-        let repaired = apply(bytes, span.start, &repairs);
-        let mut reader = Reader::new(&repaired);
-        let mut again = Game::default();
-        if reader.read_game(&mut again) {
-            let options = Options {
-                language: Some(report.language),
-                suggestions: false,
-            };
-            let second = replay_game(&repaired, &again, &options);
-            let rulings = rulings(&repaired, &again, &second, &mut counts);
-            apply(&repaired, 0, &rulings)
-        } else {
-            repaired
-        }
+        (apply(bytes, span.start, &repairs), true)
     };
+    // A game with more problems than the replay keeps (see
+    // `pgnkit_replay::diagnostic::MAX_PER_GAME`) is replayed again after
+    // its marks are corrected, a bounded number of times.
+    let mut passes = 0;
+    while again && passes < MAX_PASSES {
+        passes += 1;
+        let before = counts.check_marks;
+        let Some(next) = replay_and_rule(&text, report.language, &mut counts) else {
+            break;
+        };
+        again = next.1 && counts.check_marks > before;
+        text = next.0;
+    }
     out.bytes.extend_from_slice(&text);
     if counts != FixCounts::default() {
         counts.games = 1;
@@ -129,6 +130,41 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
     for _ in trailing..2 {
         out.bytes.push(b'\n');
     }
+}
+
+/// How many times `--fix` replays one game again: once after a move repair,
+/// and again while marks were left out of the report (100 marks a pass).
+const MAX_PASSES: u32 = 16;
+
+/// Whether the replay left check marks out of `report` (past its limit of
+/// problems kept per game) while marks were corrected: another pass finds
+/// them.
+fn more_marks(report: &GameReport, counts: &FixCounts) -> bool {
+    report.omitted.warnings > 0 && counts.check_marks > 0
+}
+
+/// Reads the one game in `text` again, replays it reading piece letters as
+/// `lang`, and applies what the rules decide for certain. `None` if no game
+/// is read; otherwise the new text, and whether marks were left out.
+fn replay_and_rule(
+    text: &[u8],
+    lang: pgnkit_notation::Language,
+    counts: &mut FixCounts,
+) -> Option<(Vec<u8>, bool)> {
+    let mut reader = Reader::new(text);
+    let mut game = Game::default();
+    if !reader.read_game(&mut game) {
+        return None;
+    }
+    let options = Options {
+        language: Some(lang),
+        suggestions: false,
+    };
+    let report = replay_game(text, &game, &options);
+    let before = counts.check_marks;
+    let rulings = rulings(text, &game, &report, counts);
+    let more = report.omitted.warnings > 0 && counts.check_marks > before;
+    Some((apply(text, 0, &rulings), more))
 }
 
 /// `bytes` (which start at offset `base` of the input the edits' ranges
@@ -161,7 +197,7 @@ fn apply(bytes: &[u8], base: usize, edits: &[Edit]) -> Vec<u8> {
 
 /// The edits that apply what the rules decide for certain (read from
 /// `data`, the input `game` and `report` come from): each check mark the
-/// replay rewrote, and the result of its ruling. Counts them in `counts`.
+/// replay rewrote, and the result of its ruling. Adds them to `counts`.
 fn rulings(data: &[u8], game: &Game<'_>, report: &GameReport, counts: &mut FixCounts) -> Vec<Edit> {
     let mut edits: Vec<Edit> = report
         .diagnostics
@@ -174,7 +210,7 @@ fn rulings(data: &[u8], game: &Game<'_>, report: &GameReport, counts: &mut FixCo
             })
         })
         .collect();
-    counts.check_marks = edits.len() as u64;
+    counts.check_marks += edits.len() as u64;
     if let Some(ruling) = &report.ruling {
         let result = ruling_edits(data, game, ruling.result, &ruling.reason);
         if !result.is_empty() {

@@ -333,24 +333,25 @@ fn the_marker_follows_the_rules_and_no_tag_is_invented() {
 }
 
 /// Constructed marks: a mate without `#` (with a glyph after it), a `+` on
-/// a move that gives no check, a check without `+`, and a Russian mate
-/// marked as check: only the mark changes, in the writer's notation.
+/// a move that gives no check, a check without `+` (in the main line and in
+/// a variation), and a Russian mate marked as check: only the mark changes,
+/// in the writer's notation.
 #[test]
 fn check_marks_change_and_nothing_else() {
     let f = fix(
         "[Event \"x\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4!! {the fool's mate} 0-1\n\n\
-          [Event \"y\"]\n[Result \"*\"]\n\n1. e4+ e5 2. Bc4 Nc6 3. Bxf7 Kxf7 *\n\n\
+          [Event \"y\"]\n[Result \"*\"]\n\n1. e4+ e5 2. Bc4 Nc6 (2... Nf6 3. Bxf7 Kxf7) 3. Bxf7 Kxf7 *\n\n\
           [Event \"z\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Фh4+ 0-1\n"
             .as_bytes(),
     );
     assert_bytes(
         &f.output,
         "[Event \"x\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4#!! {the fool's mate} 0-1\n\n\
-          [Event \"y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 *\n\n\
+          [Event \"y\"]\n[Result \"*\"]\n\n1. e4 e5 2. Bc4 Nc6 (2... Nf6 3. Bxf7+ Kxf7) 3. Bxf7+ Kxf7 *\n\n\
           [Event \"z\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Фh4# 0-1\n\n"
             .as_bytes(),
     );
-    assert_counts(&f.counts, 3, 0, 0, 4);
+    assert_counts(&f.counts, 3, 0, 0, 5);
 }
 
 /// A slip repaired by --fix, after which the game mates without `#` and is
@@ -369,4 +370,26 @@ fn marks_and_result_after_a_move_repair() {
         "{text}"
     );
     assert_counts(&f.counts, 1, 1, 1, 0);
+}
+
+/// A game with more check-mark warnings than the replay keeps for one game
+/// (100): every mark is corrected all the same (a perpetual check, 120
+/// checks written without `+`; the game went on after the fivefold
+/// repetition, which is reported and left as it is).
+#[test]
+fn every_mark_of_a_game_with_more_than_a_hundred_is_corrected() {
+    let head =
+        "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"k7/8/8/8/8/4K3/7Q/8 w - - 0 1\"]\n[Result \"*\"]\n\n";
+    let moves = |mark: &str| -> String {
+        (0..60)
+            .map(|i| format!("{}. Qh8{mark} Ka7 {}. Qh7{mark} Ka8", 2 * i + 1, 2 * i + 2))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let input = format!("{head}{} *\n", moves(""));
+    let f = fix(input.as_bytes());
+    // The first 100 are reported, the rest counted.
+    assert_eq!(codes(&f.before, "check-mark"), 100);
+    assert_bytes(&f.output, format!("{head}{} *\n\n", moves("+")).as_bytes());
+    assert_counts(&f.counts, 1, 0, 0, 120);
 }

@@ -136,6 +136,23 @@ impl Serialize for GameResult {
 /// A result the rules decide for certain, where the game's record (its
 /// Result tag or its termination marker) says otherwise: a `result-mismatch`
 /// that `check --fix` may correct.
+///
+/// ```
+/// use pgnkit_pgn::{Game, Reader};
+/// use pgnkit_replay::{Code, GameResult, Options, replay_game};
+///
+/// let pgn = b"[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4+ 1-0\n";
+/// let mut game = Game::default();
+/// assert!(Reader::new(pgn).read_game(&mut game));
+/// let report = replay_game(pgn, &game, &Options::default());
+///
+/// let ruling = report.ruling.as_ref().expect("the rules decide");
+/// assert_eq!(ruling.result, GameResult::BlackWins);
+/// assert_eq!(ruling.reason, "checkmate (Law 5.1.1)");
+/// // The mark of the mating move, rewritten in its own word.
+/// let mark = report.diagnostics.iter().find(|d| d.code == Code::CheckMark);
+/// assert_eq!(mark.and_then(|d| d.rewrite.as_deref()), Some("Qh4#"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ruling {
     /// The result the rules give.
