@@ -21,11 +21,13 @@
 //!   no rule deciding, is left as it is; a missing tag is not added;
 //! - a missing or wrong `+`/`#` is corrected in the move's own word, in the
 //!   writer's notation and language ([`Diagnostic::rewrite`]), without a
-//!   comment.
+//!   comment (a mark written as a word of its own, `Nf3 +`, is left).
 //!
 //! After a move repair, the repaired game is replayed again (by the one
 //! replay) so that the marks and the result are judged on the moves written
-//! out: `check --fix` on its own output changes nothing more.
+//! out; so is a game with more marks to correct than the replay keeps
+//! problems for (100 a game; at most [`MAX_PASSES`] passes): `check --fix` on
+//! its own output changes nothing more.
 
 use std::collections::HashMap;
 use std::io::Write;
