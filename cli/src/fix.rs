@@ -26,7 +26,7 @@
 //! After a move repair, the repaired game is replayed again (by the one
 //! replay) so that the marks and the result are judged on the moves written
 //! out; so is a game with more marks to correct than the replay keeps
-//! problems for (100 a game; at most [`MAX_PASSES`] passes): `check --fix` on
+//! problems for (100 a game; at most 16 passes): `check --fix` on
 //! its own output changes nothing more.
 
 use std::collections::HashMap;
