@@ -96,6 +96,12 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
     };
     let (mut text, mut again) = if repairs.is_empty() {
         let rulings = rulings(data, game, report, &mut counts);
+        if rulings.is_empty() {
+            // Most games: copied as they are.
+            out.bytes.extend_from_slice(bytes);
+            separate(&mut out.bytes);
+            return;
+        }
         let again = more_marks(report, &counts);
         (apply(bytes, span.start, &rulings), again)
     } else {
@@ -121,16 +127,19 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
         counts.games = 1;
         out.counts.add(&counts);
     }
-    // Games stay separated by an empty line.
-    let trailing = out
-        .bytes
+    separate(&mut out.bytes);
+}
+
+/// Ends `bytes` with an empty line: games stay separated by one.
+fn separate(bytes: &mut Vec<u8>) {
+    let trailing = bytes
         .iter()
         .rev()
         .take_while(|&&b| b == b'\n' || b == b'\r')
         .filter(|&&b| b == b'\n')
         .count();
     for _ in trailing..2 {
-        out.bytes.push(b'\n');
+        bytes.push(b'\n');
     }
 }
 
