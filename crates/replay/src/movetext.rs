@@ -694,7 +694,8 @@ fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Diagnostics, pos: 
     let Some((what, mark)) = problem else { return };
     // The word rewritten with the right mark, where the mark is the word's
     // own (a mark written as a word of its own is left as it is).
-    let rewrite = (p.written == p.own)
+    // (The word's text is its whole span, so that the rewrite replaces it.)
+    let rewrite = (p.written == p.own && p.text.len() == p.span.len())
         .then(|| std::str::from_utf8(p.text).ok())
         .flatten()
         .and_then(|word| {
