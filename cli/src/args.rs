@@ -151,7 +151,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_suggestions: bool,
     /// Write every game to the file given with -o, each confirmed top fix
-    /// applied and marked with a comment; unconfirmed problems stay as written.
+    /// applied and marked with a comment, a Result tag the rules contradict
+    /// set to the rules' result (with a comment saying why), and wrong or
+    /// missing `+`/`#` corrected; unconfirmed problems stay as written.
     #[arg(long, requires = "output")]
     pub fix: bool,
     /// The file `--fix` writes (replaced atomically).

@@ -118,6 +118,9 @@ struct JsonSummary {
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     shard: Option<String>,
+    /// What `--fix` changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<crate::fix::FixCounts>,
 }
 
 /// The name of a game for humans: "White - Black (Event)".
@@ -365,6 +368,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 bytes,
                 seconds,
                 shard: args.input.shard.map(|s| s.to_string()),
+                fixed: fixed.as_ref().map(crate::fix::FixOutput::counts),
             };
             serde_json::to_writer(&mut out, &summary)?;
             out.write_all(b"\n")?;

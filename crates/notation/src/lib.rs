@@ -44,7 +44,9 @@ pub use detect::{Detection, detect_language};
 pub use language::{Language, LanguageSet};
 pub use line::Line;
 pub use read::{ReadError, ResolveError, read_move};
-pub use token::{Annotation, MoveToken, ParseError, Suffix, parse_annotation, parse_move};
+pub use token::{
+    Annotation, MoveToken, ParseError, Suffix, parse_annotation, parse_move, with_suffix,
+};
 pub use write::{
     CaptureMark, CastlingMark, Notation, Style, move_to_string, write_move, write_move_after,
 };

@@ -13,6 +13,7 @@
 //! [`MAX_TOKEN_CHARS`] characters are refused), so parsing never allocates.
 
 use std::fmt;
+use std::ops::Range;
 
 use shakmaty::{CastlingSide, File, Rank, Role, Square, san::San};
 
@@ -662,70 +663,17 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
         return Ok(token);
     }
 
-    let mut suffix = Suffix::None;
-    let mut nag = None;
-    let mut draw_offer = false;
-    let mut en_passant = false;
-    let mut trailing_capture = false;
-    loop {
-        while s.last().is_some_and(|c| c.is_whitespace()) {
-            s = &s[..s.len() - 1];
-        }
-        let n = s.len();
-        let before = |k: usize| n > k && ends_move(s[n - k - 1]);
-        if ends_with(s, "(=)") {
-            draw_offer = true;
-            s = &s[..n - 3];
-        } else if n > 0 && matches!(s[n - 1], '!' | '?') && nag.is_none() {
-            let k = if n >= 2 && matches!(s[n - 2], '!' | '?') {
-                2
-            } else {
-                1
-            };
-            nag = Some(glyph_nag(&s[n - k..]).ok_or(ParseError::Unparsable)?);
-            s = &s[..n - k];
-        } else if ends_with(s, "++") && suffix == Suffix::None {
-            suffix = Suffix::DoubleCheck;
-            s = &s[..n - 2];
-        } else if n > 0 && matches!(s[n - 1], '+' | '†') && suffix == Suffix::None {
-            suffix = Suffix::Check;
-            s = &s[..n - 1];
-        } else if n > 0 && matches!(s[n - 1], '#' | '‡') && suffix == Suffix::None {
-            suffix = Suffix::Mate;
-            s = &s[..n - 1];
-        } else if ends_with(s, "ch") && before(2) && suffix == Suffix::None {
-            suffix = Suffix::Check;
-            s = &s[..n - 2];
-        } else if ends_with(s, "e.p.") && !en_passant {
-            en_passant = true;
-            s = &s[..n - 4];
-        } else if ends_with(s, "ep")
-            && !en_passant
-            && s[..n - 2]
-                .iter()
-                .rev()
-                .find(|c| !c.is_whitespace())
-                .is_some_and(char::is_ascii_digit)
-        {
-            en_passant = true;
-            s = &s[..n - 2];
-        } else if n >= 2 && matches!(s[n - 1], 'x' | 'X') && before(1) && suffix == Suffix::None {
-            suffix = Suffix::Mate;
-            s = &s[..n - 1];
-        } else if n >= 2 && s[n - 1] == ':' && s[n - 2].is_ascii_digit() && !trailing_capture {
-            trailing_capture = true;
-            s = &s[..n - 1];
-        } else if n >= 2
-            && s[n - 1] == '='
-            && (s[n - 2].is_ascii_digit() || s[n - 2] == ')')
-            && !draw_offer
-        {
-            draw_offer = true;
-            s = &s[..n - 1];
-        } else {
-            break;
-        }
-    }
+    let marks = peel_marks(s)?;
+    let Peeled {
+        body,
+        suffix,
+        nag,
+        draw_offer,
+        en_passant,
+        trailing_capture,
+        ..
+    } = marks;
+    let s = &s[..body];
     if s.is_empty() {
         return Err(if text.trim().is_empty() {
             ParseError::Empty
@@ -749,6 +697,168 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
         }
     }
     Ok(token)
+}
+
+/// The marks after a move's body, peeled off its end.
+struct Peeled {
+    /// Characters of the body (the move without its marks).
+    body: usize,
+    suffix: Suffix,
+    /// Where the check or mate mark stands (character indices).
+    suffix_at: Option<Range<usize>>,
+    nag: Option<u8>,
+    draw_offer: bool,
+    en_passant: bool,
+    trailing_capture: bool,
+}
+
+/// Peels the marks off the end of `s` (normalized characters, whitespace
+/// trimmed at the start), in any order: the one reading of the marks that
+/// [`parse_move`] and [`with_suffix`] share.
+fn peel_marks(mut s: &[char]) -> Result<Peeled, ParseError> {
+    let mut p = Peeled {
+        body: 0,
+        suffix: Suffix::None,
+        suffix_at: None,
+        nag: None,
+        draw_offer: false,
+        en_passant: false,
+        trailing_capture: false,
+    };
+    loop {
+        while s.last().is_some_and(|c| c.is_whitespace()) {
+            s = &s[..s.len() - 1];
+        }
+        let n = s.len();
+        let before = |k: usize| n > k && ends_move(s[n - k - 1]);
+        let unmarked = p.suffix == Suffix::None;
+        // A check or mate mark of `k` characters.
+        let mark = |suffix: Suffix, k: usize| (suffix, n - k..n);
+        let mut found = None;
+        let keep = if ends_with(s, "(=)") {
+            p.draw_offer = true;
+            n - 3
+        } else if n > 0 && matches!(s[n - 1], '!' | '?') && p.nag.is_none() {
+            let k = if n >= 2 && matches!(s[n - 2], '!' | '?') {
+                2
+            } else {
+                1
+            };
+            p.nag = Some(glyph_nag(&s[n - k..]).ok_or(ParseError::Unparsable)?);
+            n - k
+        } else if ends_with(s, "++") && unmarked {
+            found = Some(mark(Suffix::DoubleCheck, 2));
+            n - 2
+        } else if n > 0 && matches!(s[n - 1], '+' | '†') && unmarked {
+            found = Some(mark(Suffix::Check, 1));
+            n - 1
+        } else if n > 0 && matches!(s[n - 1], '#' | '‡') && unmarked {
+            found = Some(mark(Suffix::Mate, 1));
+            n - 1
+        } else if ends_with(s, "ch") && before(2) && unmarked {
+            found = Some(mark(Suffix::Check, 2));
+            n - 2
+        } else if ends_with(s, "e.p.") && !p.en_passant {
+            p.en_passant = true;
+            n - 4
+        } else if ends_with(s, "ep") && !p.en_passant && digit_before(&s[..n - 2]) {
+            p.en_passant = true;
+            n - 2
+        } else if n >= 2 && matches!(s[n - 1], 'x' | 'X') && before(1) && unmarked {
+            found = Some(mark(Suffix::Mate, 1));
+            n - 1
+        } else if n >= 2 && s[n - 1] == ':' && s[n - 2].is_ascii_digit() && !p.trailing_capture {
+            p.trailing_capture = true;
+            n - 1
+        } else if n >= 2
+            && s[n - 1] == '='
+            && (s[n - 2].is_ascii_digit() || s[n - 2] == ')')
+            && !p.draw_offer
+        {
+            p.draw_offer = true;
+            n - 1
+        } else {
+            break;
+        };
+        if let Some((suffix, at)) = found {
+            p.suffix = suffix;
+            p.suffix_at = Some(at);
+        }
+        s = &s[..keep];
+    }
+    p.body = s.len();
+    Ok(p)
+}
+
+/// Whether the last non-space character of `s` is a digit (`exd6 ep`).
+fn digit_before(s: &[char]) -> bool {
+    s.iter()
+        .rev()
+        .find(|c| !c.is_whitespace())
+        .is_some_and(char::is_ascii_digit)
+}
+
+/// The move word `text` with its check or mate mark replaced by `suffix`
+/// (removed for [`Suffix::None`]), everything else as written: the notation,
+/// the language, the move glyph and the other marks. A missing mark goes
+/// right after the move (`Nf3!?` becomes `Nf3+!?`). The writer's family of
+/// marks is kept (`†` for check goes with `‡` for mate); otherwise the marks
+/// are PGN's `+` and `#`.
+///
+/// `None` when `text` is no move, a null move, or a form whose marks cannot
+/// be placed character for character (spoken moves, invisible characters).
+///
+/// ```
+/// use pgnkit_notation::{Suffix, with_suffix};
+///
+/// assert_eq!(with_suffix("Qh5+!?", Suffix::Mate).as_deref(), Some("Qh5#!?"));
+/// assert_eq!(with_suffix("Лd8", Suffix::Check).as_deref(), Some("Лd8+"));
+/// assert_eq!(with_suffix("Лd8х", Suffix::Check).as_deref(), Some("Лd8+"));
+/// assert_eq!(with_suffix("Bxc3+", Suffix::None).as_deref(), Some("Bxc3"));
+/// assert_eq!(with_suffix("Nf3†", Suffix::Mate).as_deref(), Some("Nf3‡"));
+/// ```
+pub fn with_suffix(text: &str, suffix: Suffix) -> Option<String> {
+    let token = parse_move(text).ok()?;
+    if token.is_null() {
+        return None;
+    }
+    // One normalized character per character written, so that character
+    // indices are the same in both.
+    let mut chars = Vec::with_capacity(text.len());
+    let mut offsets = Vec::with_capacity(text.len() + 1);
+    for (i, c) in text.char_indices() {
+        match normalize(c) {
+            Some(n) if !n.is_whitespace() && !c.is_whitespace() => chars.push(n),
+            _ => return None,
+        }
+        offsets.push(i);
+    }
+    offsets.push(text.len());
+    let peeled = peel_marks(&chars).ok()?;
+    if peeled.suffix != token.suffix() || peeled.body == 0 {
+        return None;
+    }
+    let daggers = text.contains(['†', '‡']);
+    let mark = match (suffix, daggers) {
+        (Suffix::None, _) => "",
+        (Suffix::Check, false) => "+",
+        (Suffix::DoubleCheck, false) => "++",
+        (Suffix::Mate, false) => "#",
+        (Suffix::Check | Suffix::DoubleCheck, true) => "†",
+        (Suffix::Mate, true) => "‡",
+    };
+    let at = match peeled.suffix_at {
+        Some(r) => offsets.get(r.start).copied()?..offsets.get(r.end).copied()?,
+        None => {
+            let end = offsets.get(peeled.body).copied()?;
+            end..end
+        }
+    };
+    let mut out = String::with_capacity(text.len() + mark.len());
+    out.push_str(text.get(..at.start)?);
+    out.push_str(mark);
+    out.push_str(text.get(at.end..)?);
+    Some(out)
 }
 
 fn parse_castling(s: &[char]) -> Option<CastlingSide> {
@@ -1092,5 +1202,74 @@ mod tests {
         assert_eq!(parse_annotation("?!"), Some(Annotation::Nag(6)));
         assert_eq!(parse_annotation("!!!"), None);
         assert_eq!(parse_annotation("Nf3"), None);
+    }
+}
+
+#[cfg(test)]
+mod suffix_tests {
+    use super::*;
+
+    /// Every form a move is written in, with and without marks: the word
+    /// rewritten with each mark reads back as the same move with that mark,
+    /// and the rest of the word is untouched.
+    #[test]
+    fn with_suffix_changes_the_mark_only() {
+        let words = [
+            "Nf3", "Nf3+", "Nf3#", "Nf3++", "Nf3!?", "Nf3+!?", "Nf3!?+", "Nf3#?", "Nf3(=)",
+            "Nf3+(=)", "exd5", "exd6e.p.", "e8=Q+", "e8Q", "O-O+", "0-0-0", "o-o#", "Ng1-f3",
+            "e2-e4", "e4:d5", "Лd8х", "Лd8", "Кf3+", "Кр:e2", "С:c7!", "♘f3†", "♞f6‡", "Nf3ch",
+            "Rd8x", "Qxf7#!!", "...Nf6", "Ng1f3+", "e7-e8Q#",
+        ];
+        for word in words {
+            let (dots, rest) = word.split_at(word.len() - word.trim_start_matches('.').len());
+            let Ok(before) = parse_move(rest) else {
+                panic!("{word} is a move");
+            };
+            for suffix in [
+                Suffix::None,
+                Suffix::Check,
+                Suffix::Mate,
+                Suffix::DoubleCheck,
+            ] {
+                let Some(out) = with_suffix(rest, suffix) else {
+                    panic!("{word}: no rewrite for {suffix:?}");
+                };
+                let after = parse_move(&out).unwrap_or_else(|e| panic!("{out}: {e:?}"));
+                let daggers = rest.contains(['†', '‡']);
+                let expected = match suffix {
+                    Suffix::DoubleCheck if daggers => Suffix::Check,
+                    s => s,
+                };
+                assert_eq!(after.suffix(), expected, "{word} -> {out}");
+                let facts = |t: &MoveToken| {
+                    (
+                        t.nag(),
+                        t.draw_offer(),
+                        t.en_passant_marked(),
+                        t.is_capture_marked(),
+                        t.is_castling(),
+                        t.languages(),
+                    )
+                };
+                assert_eq!(facts(&after), facts(&before), "{word} -> {dots}{out}");
+                // Idempotent, and only the mark changed.
+                assert_eq!(with_suffix(&out, suffix).as_deref(), Some(out.as_str()));
+                let strip = |s: &str| {
+                    s.replace(['+', '#', '†', '‡'], "")
+                        .replace("ch", "")
+                        .trim_end_matches(['x', 'х'])
+                        .to_owned()
+                };
+                assert_eq!(strip(&out), strip(rest), "{word} -> {out}");
+            }
+        }
+        assert_eq!(with_suffix("--", Suffix::Check), None);
+        assert_eq!(with_suffix("junk", Suffix::Check), None);
+        assert_eq!(
+            with_suffix("Nf3!?", Suffix::Check).as_deref(),
+            Some("Nf3+!?")
+        );
+        assert_eq!(with_suffix("Лd8х", Suffix::Check).as_deref(), Some("Лd8+"));
+        assert_eq!(with_suffix("Nf3ch", Suffix::Mate).as_deref(), Some("Nf3#"));
     }
 }

@@ -196,6 +196,11 @@ pub struct Diagnostic {
     pub suggestions: Vec<Suggestion>,
     /// The token is inside a variation.
     pub variation: bool,
+    /// The token as it should be written, where the rules make that
+    /// certain: for a `check-mark` diagnostic, the move word with the right
+    /// `+` or `#` (or none), everything else as written. It replaces the
+    /// bytes of [`Diagnostic::span`]; `check --fix` applies it.
+    pub rewrite: Option<String>,
 }
 
 impl Diagnostic {
@@ -213,6 +218,7 @@ impl Diagnostic {
             help: Vec::new(),
             suggestions: Vec::new(),
             variation: false,
+            rewrite: None,
         }
     }
 

@@ -38,7 +38,7 @@ pub mod text;
 
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
 pub use movetext::{MoveEvent, Visitor};
-pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Status};
+pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
 pub use text::{Encoding, GameText};
 
 use pgnkit_notation::{Language, LanguageSet, parse_move};
@@ -84,6 +84,10 @@ pub struct GameReport {
     pub result: Option<GameResult>,
     /// The Result tag as written.
     pub result_tag: Option<String>,
+    /// The result the rules decide for certain, where a `result-mismatch`
+    /// says the record (Result tag or termination marker) disagrees with
+    /// it; `None` where the rules decide nothing, or the record agrees.
+    pub ruling: Option<Ruling>,
     /// Every draw a player could have claimed, first ply first.
     pub claims: Vec<Claim>,
     /// The piece-letter language the moves were read in.
@@ -177,6 +181,7 @@ pub fn replay_game_with<V: Visitor>(
         status: Status::Invalid,
         result: None,
         result_tag,
+        ruling: None,
         claims: Vec::new(),
         language: options.language.unwrap_or(Language::En),
         chess960: false,
@@ -343,6 +348,16 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
         head.push(d);
     }
 
+    // The result the rules decide for certain: a game they ended at its
+    // last move.
+    let certain = match (report.result, report.status.law(), continued) {
+        (Some(result), Some(law), false) => Some(Ruling {
+            result,
+            reason: law.to_owned(),
+        }),
+        _ => None,
+    };
+
     // Without a Result tag, the movetext's termination marker is the record.
     let recorded = report
         .result_tag
@@ -389,16 +404,24 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
         d.help.push(format!("write [Result \"{}\"]", rule.as_str()));
         d.ply = Some(report.plies);
         head.push(d);
+        report.ruling = certain.clone();
     }
-    marker_mismatch(game, report, &mut head);
+    marker_mismatch(game, report, certain, &mut head);
     time_forfeit(game, report, pos, &mut head);
     (report.diagnostics, report.omitted) = head.into_parts();
     report.diagnostics.sort_by_key(|d| d.span.start);
 }
 
 /// The Result tag against the termination marker that ends the movetext:
-/// the PGN standard requires them to agree, whatever the position.
-fn marker_mismatch(game: &Game<'_>, report: &GameReport, found: &mut Diagnostics) {
+/// the PGN standard requires them to agree, whatever the position. Where the
+/// rules decide the result for `certain` and the tag gives it, the marker is
+/// what is wrong: that is the game's ruling.
+fn marker_mismatch(
+    game: &Game<'_>,
+    report: &mut GameReport,
+    certain: Option<Ruling>,
+    found: &mut Diagnostics,
+) {
     let (Some(tag), Some(index)) = (report.result_tag.as_deref(), game.result_token) else {
         return;
     };
@@ -410,6 +433,12 @@ fn marker_mismatch(game: &Game<'_>, report: &GameReport, found: &mut Diagnostics
     };
     if marker == written {
         return;
+    }
+    if report.ruling.is_none()
+        && let Some(ruling) = certain
+        && GameResult::from_tag(tag) == Some(ruling.result)
+    {
+        report.ruling = Some(ruling);
     }
     let span = game
         .tokens
@@ -472,6 +501,13 @@ fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &m
     }
     report.result = Some(GameResult::Draw);
     let name = |c: Color| if c == Color::White { "White" } else { "Black" };
+    report.ruling = Some(Ruling {
+        result: GameResult::Draw,
+        reason: format!(
+            "lost on time, but {} cannot checkmate by any series of legal moves (Law 6.9)",
+            name(winner)
+        ),
+    });
     let span = game
         .tag("Result")
         .map_or(game.span.start..game.span.start, |t| t.span.clone());

@@ -157,6 +157,9 @@ struct Pending<'a> {
     text: &'a [u8],
     span: Range<usize>,
     written: Suffix,
+    /// The mark written in the move's own word (`written` may come from a
+    /// mark written as a word of its own after it).
+    own: Suffix,
     check: bool,
     /// `None` until known (a check followed by nothing in its line).
     mate: Option<bool>,
@@ -381,6 +384,7 @@ pub fn replay_movetext<V: Visitor>(
                             text: token.text,
                             span,
                             written,
+                            own: written,
                             check,
                             mate,
                             double,
@@ -688,6 +692,22 @@ fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Diagnostics, pos: 
         _ => None,
     };
     let Some((what, mark)) = problem else { return };
+    // The word rewritten with the right mark, where the mark is the word's
+    // own (a mark written as a word of its own is left as it is).
+    // (The word's text is its whole span, so that the rewrite replaces it.)
+    let rewrite = (p.written == p.own && p.text.len() == p.span.len())
+        .then(|| std::str::from_utf8(p.text).ok())
+        .flatten()
+        .and_then(|word| {
+            let rest = word.trim_start_matches(['.', '…']);
+            let dots = word.get(..word.len() - rest.len())?;
+            let suffix = match mark {
+                "+" => Suffix::Check,
+                "#" => Suffix::Mate,
+                _ => Suffix::None,
+            };
+            pgnkit_notation::with_suffix(rest, suffix).map(|w| format!("{dots}{w}"))
+        });
     if !diagnostics.has_room(Code::CheckMark) {
         diagnostics.count(Code::CheckMark);
         return;
@@ -702,6 +722,7 @@ fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Diagnostics, pos: 
     d.move_number = Some(p.move_number);
     d.side = Some(p.side);
     d.variation = p.variation;
+    d.rewrite = rewrite;
     d.token = Some(
         String::from_utf8_lossy(p.text)
             .trim_start_matches(['.', '…'])

@@ -58,6 +58,26 @@ impl Status {
         }
     }
 
+    /// Why the rules end the game, citing the Law, for the statuses that
+    /// end it: `stalemate (Law 5.2.1)`.
+    ///
+    /// ```
+    /// use pgnkit_replay::Status;
+    ///
+    /// assert_eq!(Status::Stalemate.law(), Some("stalemate (Law 5.2.1)"));
+    /// assert_eq!(Status::Ongoing.law(), None);
+    /// ```
+    pub fn law(self) -> Option<&'static str> {
+        Some(match self {
+            Status::Checkmate => "checkmate (Law 5.1.1)",
+            Status::Stalemate => "stalemate (Law 5.2.1)",
+            Status::InsufficientMaterial => "insufficient material, a dead position (Law 5.2.2)",
+            Status::FivefoldRepetition => "fivefold repetition (Law 9.6.1)",
+            Status::SeventyfiveMoves => "75 moves without a capture or pawn move (Law 9.6.2)",
+            Status::Ongoing | Status::Invalid | Status::Unsupported => return None,
+        })
+    }
+
     /// Does this status end the game?
     pub fn is_end(self) -> bool {
         !matches!(
@@ -111,6 +131,34 @@ impl Serialize for GameResult {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
+}
+
+/// A result the rules decide for certain, where the game's record (its
+/// Result tag or its termination marker) says otherwise: a `result-mismatch`
+/// that `check --fix` may correct.
+///
+/// ```
+/// use pgnkit_pgn::{Game, Reader};
+/// use pgnkit_replay::{Code, GameResult, Options, replay_game};
+///
+/// let pgn = b"[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4+ 1-0\n";
+/// let mut game = Game::default();
+/// assert!(Reader::new(pgn).read_game(&mut game));
+/// let report = replay_game(pgn, &game, &Options::default());
+///
+/// let ruling = report.ruling.as_ref().expect("the rules decide");
+/// assert_eq!(ruling.result, GameResult::BlackWins);
+/// assert_eq!(ruling.reason, "checkmate (Law 5.1.1)");
+/// // The mark of the mating move, rewritten in its own word.
+/// let mark = report.diagnostics.iter().find(|d| d.code == Code::CheckMark);
+/// assert_eq!(mark.and_then(|d| d.rewrite.as_deref()), Some("Qh4#"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruling {
+    /// The result the rules give.
+    pub result: GameResult,
+    /// Why, citing the Law: `stalemate (Law 5.2.1)`.
+    pub reason: String,
 }
 
 /// The kind of draw a player could claim.
