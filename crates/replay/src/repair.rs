@@ -1088,23 +1088,67 @@ fn distance_within(a: &[char], b: &[char], limit: f32) -> f32 {
     }
 }
 
+/// [`substitution`] and [`indel`] of ASCII characters, looked up (the edit
+/// distance asks for them for every cell).
+struct Costs {
+    substitution: [[f32; 128]; 128],
+    indel: [f32; 128],
+}
+
+fn costs() -> &'static Costs {
+    static COSTS: std::sync::OnceLock<Box<Costs>> = std::sync::OnceLock::new();
+    COSTS.get_or_init(|| {
+        let mut c = Box::new(Costs {
+            substitution: [[0.0; 128]; 128],
+            indel: [0.0; 128],
+        });
+        for a in 0..128u8 {
+            c.indel[usize::from(a)] = indel(char::from(a));
+            for b in 0..128u8 {
+                c.substitution[usize::from(a)][usize::from(b)] =
+                    substitution(char::from(a), char::from(b));
+            }
+        }
+        c
+    })
+}
+
+impl Costs {
+    #[inline]
+    fn substitution(&self, a: char, b: char) -> f32 {
+        match (u8::try_from(a), u8::try_from(b)) {
+            (Ok(x @ 0..128), Ok(y @ 0..128)) => self.substitution[usize::from(x)][usize::from(y)],
+            _ => substitution(a, b),
+        }
+    }
+
+    #[inline]
+    fn indel(&self, c: char) -> f32 {
+        match u8::try_from(c) {
+            Ok(x @ 0..128) => self.indel[usize::from(x)],
+            _ => indel(c),
+        }
+    }
+}
+
 /// The weighted edit distance of `a` and `b` with two rows of `b.len() + 1` cells. Every way from
 /// the start to the end crosses each row, and no step costs less than nothing: once a whole row is
 /// above `limit`, so is the distance (infinity is returned).
 fn edit_distance(a: &[char], b: &[char], prev: &mut [f32], cur: &mut [f32], limit: f32) -> f32 {
     let (mut prev, mut cur) = (prev, cur);
+    let costs = costs();
     let mut acc = 0.0;
     prev[0] = 0.0;
     for (j, &c) in b.iter().enumerate() {
-        acc += indel(c);
+        acc += costs.indel(c);
         prev[j + 1] = acc;
     }
     for &ca in a {
-        cur[0] = prev[0] + indel(ca);
+        cur[0] = prev[0] + costs.indel(ca);
         for (j, &cb) in b.iter().enumerate() {
-            let sub = prev[j] + substitution(ca, cb);
-            let del = prev[j + 1] + indel(ca);
-            let ins = cur[j] + indel(cb);
+            let sub = prev[j] + costs.substitution(ca, cb);
+            let del = prev[j + 1] + costs.indel(ca);
+            let ins = cur[j] + costs.indel(cb);
             cur[j + 1] = sub.min(del).min(ins);
         }
         if cur.iter().all(|&d| d > limit) {
