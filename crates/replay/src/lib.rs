@@ -29,6 +29,7 @@
 //! assert!(report.diagnostics.is_empty());
 //! ```
 
+pub mod dead;
 pub mod diagnostic;
 pub mod movetext;
 pub mod outcome;
