@@ -2,8 +2,10 @@
 //! give, and the draws a player could have claimed.
 //!
 //! - Article 5.1 (checkmate) and 5.2.1 (stalemate) end the game.
-//! - Article 5.2.2 (dead position): at least every case of insufficient
-//!   material, as shakmaty's `is_insufficient_material` decides it.
+//! - Article 5.2.2 (dead position): insufficient material, as shakmaty's
+//!   `is_insufficient_material` decides it, and every other dead position
+//!   the [`crate::dead`] module proves dead (locked pawn walls, bishops of
+//!   one colour behind them, …).
 //! - Article 9.6.1 (fivefold repetition) and 9.6.2 (75 moves without a capture
 //!   or pawn move, unless the last move mated) end the game automatically.
 //! - Article 9.2 (threefold repetition) and 9.3 (50 moves) make a draw
@@ -29,8 +31,13 @@ pub enum Status {
     Checkmate,
     /// The side to move has no legal move and is not in check (5.2.1).
     Stalemate,
-    /// Neither side can checkmate by any series of legal moves (5.2.2).
+    /// Neither side can checkmate by any series of legal moves (5.2.2),
+    /// for lack of material.
     InsufficientMaterial,
+    /// Neither side can checkmate by any series of legal moves (5.2.2),
+    /// though there is material enough: a locked pawn wall, bishops of one
+    /// colour behind one, and the like.
+    DeadPosition,
     /// The same position occurred five times (9.6.1).
     FivefoldRepetition,
     /// 75 moves by each side without a capture or pawn move (9.6.2).
@@ -50,6 +57,7 @@ impl Status {
             Status::Checkmate => "checkmate",
             Status::Stalemate => "stalemate",
             Status::InsufficientMaterial => "insufficient-material",
+            Status::DeadPosition => "dead-position",
             Status::FivefoldRepetition => "fivefold-repetition",
             Status::SeventyfiveMoves => "seventyfive-moves",
             Status::Ongoing => "ongoing",
@@ -161,19 +169,66 @@ impl DeclaredMove {
 /// The status of a final position with no history (mate, stalemate, dead
 /// position, 75-move rule). Repetition needs the history: see [`Tracker`].
 pub fn position_status(pos: &Chess) -> Status {
+    final_status(pos).status
+}
+
+/// The status of a final position, and whether the search for a dead
+/// position ran out of budget there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FinalStatus {
+    /// The status (as [`position_status`] gives it).
+    pub status: Status,
+    /// The position might be dead, but the search ran out of budget before
+    /// it could tell: the status says nothing of it.
+    pub undecided: bool,
+}
+
+/// [`position_status`], saying also whether the search for a dead position
+/// was left undecided. The static rules of [`crate::dead`] run on every
+/// position; the search only where every pawn is stuck.
+pub fn final_status(pos: &Chess) -> FinalStatus {
+    let done = |status| FinalStatus {
+        status,
+        undecided: false,
+    };
     if pos.is_check() {
         if pos.legal_moves().is_empty() {
-            return Status::Checkmate;
+            return done(Status::Checkmate);
         }
     } else if pos.legal_moves().is_empty() {
-        return Status::Stalemate;
+        return done(Status::Stalemate);
     }
+    if let Some(status) = static_dead_status(pos) {
+        return done(status);
+    }
+    if pos.halfmoves() >= 150 {
+        return done(Status::SeventyfiveMoves);
+    }
+    if crate::dead::worth_searching(pos) {
+        match crate::dead::is_dead(pos, crate::dead::Budget::QUICK) {
+            crate::dead::Life::Dead => return done(Status::DeadPosition),
+            crate::dead::Life::Alive => {}
+            crate::dead::Life::Undecided => {
+                return FinalStatus {
+                    status: Status::Ongoing,
+                    undecided: true,
+                };
+            }
+        }
+    }
+    done(Status::Ongoing)
+}
+
+/// The dead-position status the static rules give `pos` (no search):
+/// insufficient material or a frozen pawn structure. Once a position is
+/// dead by these rules, every position after it is too.
+pub fn static_dead_status(pos: &Chess) -> Option<Status> {
     if pos.is_insufficient_material() {
-        Status::InsufficientMaterial
-    } else if pos.halfmoves() >= 150 {
-        Status::SeventyfiveMoves
+        Some(Status::InsufficientMaterial)
+    } else if crate::dead::statically_dead(pos) {
+        Some(Status::DeadPosition)
     } else {
-        Status::Ongoing
+        None
     }
 }
 
@@ -183,6 +238,7 @@ pub fn rule_result(status: Status, side_to_move: Color) -> Option<GameResult> {
         Status::Checkmate => Some(GameResult::win_for(!side_to_move)),
         Status::Stalemate
         | Status::InsufficientMaterial
+        | Status::DeadPosition
         | Status::FivefoldRepetition
         | Status::SeventyfiveMoves => Some(GameResult::Draw),
         Status::Ongoing | Status::Invalid | Status::Unsupported => None,
