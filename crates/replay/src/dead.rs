@@ -45,8 +45,10 @@
 //!
 //! // A knight against a pawn: the pawn's side can help the knight mate.
 //! let knight = pos("k7/p7/2K5/8/8/8/8/6N1 w - - 0 60");
-//! assert!(matches!(can_checkmate(&knight, Color::White, Budget::QUICK), Verdict::Winnable(_)));
-//! assert_eq!(can_checkmate(&knight, Color::Black, Budget::QUICK), Verdict::Unwinnable);
+//! assert!(matches!(can_checkmate(&knight, Color::White, Budget::THOROUGH), Verdict::Winnable(_)));
+//! // A knight against a bare king: never.
+//! let bare = pos("k7/8/2K5/8/8/8/8/6N1 w - - 0 60");
+//! assert_eq!(can_checkmate(&bare, Color::White, Budget::QUICK), Verdict::Unwinnable);
 //! ```
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -102,13 +104,18 @@ impl Budget {
 ///
 /// ```
 /// use pgnkit_replay::dead::{Budget, Verdict, can_checkmate};
-/// use shakmaty::{Chess, Color};
+/// use shakmaty::{Chess, Color, Position};
 ///
 /// let start = Chess::default();
 /// let Verdict::Winnable(line) = can_checkmate(&start, Color::Black, Budget::QUICK) else {
 ///     panic!("Black can mate from the start");
 /// };
-/// assert!(line.len() <= 4); // e.g. 1. f3 e5 2. g4 Qh4#
+/// // The line is the certificate: play it and Black has mated.
+/// let mut pos = start;
+/// for m in line {
+///     pos = pos.play(m).unwrap();
+/// }
+/// assert!(pos.is_checkmate() && pos.turn() == Color::White);
 /// ```
 pub fn can_checkmate(pos: &Chess, winner: Color, budget: Budget) -> Verdict {
     if mated(pos) {
