@@ -146,10 +146,14 @@ pub fn can_checkmate(pos: &Chess, winner: Color, budget: Budget) -> Verdict {
 /// use pgnkit_replay::dead::{Budget, Life, is_dead};
 /// use shakmaty::{CastlingMode, Chess, fen::Fen};
 ///
-/// // Bishops on opposite colours: either side can be mated in a corner.
-/// let fen: Fen = "8/8/3k4/4b3/8/3BK3/8/8 w - - 0 50".parse().unwrap();
+/// // A queen against a bare king.
+/// let fen: Fen = "7k/8/6K1/8/8/8/8/1Q6 w - - 0 50".parse().unwrap();
 /// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
 /// assert_eq!(is_dead(&pos, Budget::QUICK), Life::Alive);
+/// // Bishops of one colour: dead.
+/// let fen: Fen = "8/8/3k4/3b4/8/3BK3/8/8 w - - 0 50".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(is_dead(&pos, Budget::QUICK), Life::Dead);
 /// ```
 pub fn is_dead(pos: &Chess, budget: Budget) -> Life {
     if pos.is_checkmate() {
