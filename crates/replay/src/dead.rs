@@ -309,8 +309,7 @@ fn kings_cannot_take_pawns(board: &shakmaty::Board) -> bool {
 /// the narrow rounds follow the heuristics deep, for endgames where the
 /// kings must first walk to an edge.
 /// Each round may spend the given fraction (in quarters) of what is left.
-const ROUNDS: [(u32, Option<usize>, u32); 3] =
-    [(7, None, 1), (31, Some(2), 2), (41, Some(3), 4)];
+const ROUNDS: [(u32, Option<usize>, u32); 3] = [(7, None, 1), (31, Some(2), 2), (41, Some(3), 4)];
 
 /// Step 3: a helpmate for `winner` by iterative deepening, spending from
 /// `nodes`. The mating line if one is found.
@@ -551,7 +550,10 @@ mod tests {
     /// A winnable verdict's line is legal and ends in mate by `winner`.
     fn assert_mates(p: &Chess, winner: Color, budget: Budget) {
         let Verdict::Winnable(line) = can_checkmate(p, winner, budget) else {
-            panic!("{winner:?} can mate in {}", shakmaty::fen::Fen::from_position(p, EnPassantMode::Legal));
+            panic!(
+                "{winner:?} can mate in {}",
+                shakmaty::fen::Fen::from_position(p, EnPassantMode::Legal)
+            );
         };
         let mut q = p.clone();
         for m in line {
@@ -571,7 +573,10 @@ mod tests {
             let p = pos(fen);
             assert!(frozen(&p), "{fen}");
             assert_eq!(is_dead(&p, Budget::QUICK), Life::Dead, "{fen}");
-            assert_eq!(can_checkmate(&p, Color::White, Budget::QUICK), Verdict::Unwinnable);
+            assert_eq!(
+                can_checkmate(&p, Color::White, Budget::QUICK),
+                Verdict::Unwinnable
+            );
         }
     }
 
@@ -607,7 +612,10 @@ mod tests {
     #[test]
     fn insufficient_material_for_one_side() {
         let p = pos("8/8/3k4/3q4/8/3NK3/8/8 w - - 0 50");
-        assert_eq!(can_checkmate(&p, Color::White, Budget::QUICK), Verdict::Unwinnable);
+        assert_eq!(
+            can_checkmate(&p, Color::White, Budget::QUICK),
+            Verdict::Unwinnable
+        );
         assert_mates(&p, Color::Black, Budget::QUICK);
     }
 }
