@@ -170,17 +170,22 @@ fn composed() -> Vec<Chess> {
         seed ^= seed << 17;
         seed % n
     };
-    while out.len() < 700 {
+    while out.len() < 900 {
         // Each file gets a white pawn on rank r and a black one on r+1,
         // neighbouring files differing by one rank at most (a chain).
         let mut rank = 2 + next(3) as i32;
         let mut board = [['.'; 8]; 8];
-        let holes = next(3) as usize; // 0: full wall
+        let holes = (next(5) as usize).saturating_sub(2); // mostly full walls
         let hole_files: Vec<usize> = (0..holes).map(|_| next(8) as usize).collect();
         let mut white_ranks = [0i32; 8];
         for (file, wr) in white_ranks.iter_mut().enumerate() {
-            let step = next(3) as i32 - 1;
-            rank = (rank + step).clamp(1, 5);
+            // Neighbouring files one rank apart: no pawn attacks another.
+            let step = if next(2) == 0 { -1 } else { 1 };
+            rank = if (1..=5).contains(&(rank + step)) {
+                rank + step
+            } else {
+                rank - step
+            };
             *wr = rank;
             if hole_files.contains(&file) {
                 continue;

@@ -89,7 +89,7 @@ pub struct Budget {
 
 impl Budget {
     /// The budget used at the end of a game: a few milliseconds at most.
-    pub const QUICK: Budget = Budget { nodes: 5_000 };
+    pub const QUICK: Budget = Budget { nodes: 16_000 };
     /// A budget for one hard position (a second or so).
     pub const THOROUGH: Budget = Budget { nodes: 2_000_000 };
 
@@ -162,25 +162,21 @@ pub fn is_dead(pos: &Chess, budget: Budget) -> Life {
     if statically_dead(pos) || pos.legal_moves().is_empty() {
         return Life::Dead;
     }
-    let mut nodes = budget.nodes;
-    // The helpmate search first, for each colour that still has material,
-    // the side not to move first (it mates soonest in most positions).
+    // The exhaustive search first: where it is worth running (locked
+    // pawns, minor pieces) the reachable positions are few and mates rare.
+    // A helpmate search spends the rest if it ran out.
+    let mut nodes = budget.nodes / 4;
+    match explore(pos, None, budget.nodes - nodes) {
+        Explored::Mate(_) => return Life::Alive,
+        Explored::NoMate => return Life::Dead,
+        Explored::OutOfBudget => {}
+    }
     for winner in [!pos.turn(), pos.turn()] {
-        if !pos.has_insufficient_material(winner) {
-            let mut share = nodes / 4;
-            nodes -= share;
-            let found = helpmate(pos, winner, &mut share);
-            nodes += share;
-            if found.is_some() {
-                return Life::Alive;
-            }
+        if !pos.has_insufficient_material(winner) && helpmate(pos, winner, &mut nodes).is_some() {
+            return Life::Alive;
         }
     }
-    match explore(pos, None, nodes) {
-        Explored::Mate(_) => Life::Alive,
-        Explored::NoMate => Life::Dead,
-        Explored::OutOfBudget => Life::Undecided,
-    }
+    Life::Undecided
 }
 
 /// The static rules alone: insufficient material or a frozen pawn
