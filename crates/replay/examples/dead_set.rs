@@ -27,7 +27,6 @@ use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::dead::{Budget, Verdict, can_checkmate};
 use pgnkit_replay::{Options, Status, outcome, replay_game};
 use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Square};
 
 fn main() {
@@ -261,15 +260,19 @@ fn time(path: &str) {
         eprintln!("cannot read {path}");
         return;
     };
-    let mut times = Vec::new();
+    let mut all = Vec::new();
+    let mut by_source: HashMap<String, Vec<f64>> = HashMap::new();
+    let mut slowest = Vec::new();
     for line in text.lines() {
-        let Some(f) = line.split('\t').next() else {
+        let mut fields = line.split('\t');
+        let (Some(f), Some(label), Some(how)) = (fields.next(), fields.next(), fields.next()) else {
             continue;
         };
-        let Ok(pos) = f.parse::<Fen>().map_err(|_| ()).and_then(|p| {
-            p.into_position::<Chess>(CastlingMode::Standard)
-                .map_err(|_| ())
-        }) else {
+        let Ok(pos) = f
+            .parse::<Fen>()
+            .map_err(|_| ())
+            .and_then(|p| p.into_position::<Chess>(CastlingMode::Standard).map_err(|_| ()))
+        else {
             continue;
         };
         let runs = 20;
@@ -277,19 +280,37 @@ fn time(path: &str) {
         for _ in 0..runs {
             std::hint::black_box(outcome::final_status(std::hint::black_box(&pos)));
         }
-        times.push(t.elapsed().as_secs_f64() / f64::from(runs));
-        let _ = UciMove::from_ascii(b"e2e4");
+        let secs = t.elapsed().as_secs_f64() / f64::from(runs);
+        all.push(secs);
+        let source = how.split(' ').next().unwrap_or_default().to_owned();
+        by_source.entry(format!("{source} {label}")).or_default().push(secs);
+        slowest.push((secs, line.to_owned()));
     }
-    times.sort_by(f64::total_cmp);
-    let n = times.len();
-    if n == 0 {
-        return;
+    let show = |name: &str, times: &mut Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        let n = times.len();
+        if n == 0 {
+            return;
+        }
+        let mean = times.iter().sum::<f64>() / n as f64;
+        println!(
+            "{name}: {n} positions: median {:.2} µs, mean {:.2} µs, max {:.2} ms",
+            times[n / 2] * 1e6,
+            mean * 1e6,
+            times[n - 1] * 1e3
+        );
+    };
+    show("all", &mut all);
+    let mut names: Vec<String> = by_source.keys().cloned().collect();
+    names.sort();
+    for name in names {
+        if let Some(times) = by_source.get_mut(&name) {
+            show(&name, times);
+        }
     }
-    let mean = times.iter().sum::<f64>() / n as f64;
-    println!(
-        "{n} positions: median {:.2} µs, mean {:.2} µs, max {:.2} ms",
-        times[n / 2] * 1e6,
-        mean * 1e6,
-        times[n - 1] * 1e3
-    );
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (secs, line) in slowest.iter().take(5) {
+        let short: String = line.chars().take(120).collect();
+        println!("slow: {:.2} ms {short}", secs * 1e3);
+    }
 }

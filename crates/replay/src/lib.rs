@@ -546,11 +546,21 @@ fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &m
         GameResult::BlackWins => Color::Black,
         GameResult::Draw => return,
     };
-    match dead::can_checkmate(pos, winner, dead::Budget::QUICK) {
+    // Insufficient material always; the search where the winner has
+    // neither a queen nor a rook nor a pawn that can move.
+    let verdict = if pos.has_insufficient_material(winner) {
+        dead::Verdict::Unwinnable
+    } else if dead::worth_searching_for(pos, winner) {
+        dead::can_checkmate(pos, winner, dead::Budget::QUICK)
+    } else {
+        dead::Verdict::Undecided
+    };
+    match verdict {
         dead::Verdict::Unwinnable => {}
         dead::Verdict::Winnable(_) => return,
+        // The search ran out of budget (counted), or did not run.
         dead::Verdict::Undecided => {
-            report.dead_undecided = true;
+            report.dead_undecided = dead::worth_searching_for(pos, winner);
             return;
         }
     }
