@@ -265,14 +265,14 @@ fn time(path: &str) {
     let mut slowest = Vec::new();
     for line in text.lines() {
         let mut fields = line.split('\t');
-        let (Some(f), Some(label), Some(how)) = (fields.next(), fields.next(), fields.next()) else {
+        let (Some(f), Some(label), Some(how)) = (fields.next(), fields.next(), fields.next())
+        else {
             continue;
         };
-        let Ok(pos) = f
-            .parse::<Fen>()
-            .map_err(|_| ())
-            .and_then(|p| p.into_position::<Chess>(CastlingMode::Standard).map_err(|_| ()))
-        else {
+        let Ok(pos) = f.parse::<Fen>().map_err(|_| ()).and_then(|p| {
+            p.into_position::<Chess>(CastlingMode::Standard)
+                .map_err(|_| ())
+        }) else {
             continue;
         };
         let runs = 20;
@@ -283,7 +283,10 @@ fn time(path: &str) {
         let secs = t.elapsed().as_secs_f64() / f64::from(runs);
         all.push(secs);
         let source = how.split(' ').next().unwrap_or_default().to_owned();
-        by_source.entry(format!("{source} {label}")).or_default().push(secs);
+        by_source
+            .entry(format!("{source} {label}"))
+            .or_default()
+            .push(secs);
         slowest.push((secs, line.to_owned()));
     }
     let show = |name: &str, times: &mut Vec<f64>| {

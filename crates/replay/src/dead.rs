@@ -107,7 +107,7 @@ impl Budget {
 /// use shakmaty::{Chess, Color, Position};
 ///
 /// let start = Chess::default();
-/// let Verdict::Winnable(line) = can_checkmate(&start, Color::Black, Budget::QUICK) else {
+/// let Verdict::Winnable(line) = can_checkmate(&start, Color::Black, Budget::THOROUGH) else {
 ///     panic!("Black can mate from the start");
 /// };
 /// // The line is the certificate: play it and Black has mated.

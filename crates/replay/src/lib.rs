@@ -466,6 +466,13 @@ fn dead_before_the_end(game: &Game<'_>, report: &mut GameReport, found: &mut Dia
         ),
     );
     d.ply = Some(ply + 1);
+    // `pos` is the dead position: its side to move made the next move.
+    d.move_number = Some(pos.fullmoves().get());
+    d.side = Some(pos.turn());
+    d.token = game.tokens.get(next.token).map(|t| {
+        let word = report.encoding.decode(t.text);
+        word.trim_start_matches(['.', '…']).to_owned()
+    });
     d.help.push(format!(
         "under the Laws the game ended there as a draw; the remaining {} plies were still checked",
         report.plies - ply
