@@ -27,7 +27,7 @@ use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::dead::{Budget, Verdict, can_checkmate};
 use pgnkit_replay::{Options, Status, outcome, replay_game};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Square};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -223,8 +223,7 @@ fn composed() -> Vec<Chess> {
         let mut text = String::new();
         for r in (0..8).rev() {
             let mut empty = 0;
-            for f in 0..8 {
-                let c = board[r][f];
+            for &c in &board[r] {
                 if c == '.' {
                     empty += 1;
                 } else {
@@ -251,7 +250,6 @@ fn composed() -> Vec<Chess> {
             out.push(pos);
         }
     }
-    let _ = Square::A1;
     out
 }
 
