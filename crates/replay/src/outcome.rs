@@ -185,7 +185,19 @@ pub struct FinalStatus {
 
 /// [`position_status`], saying also whether the search for a dead position
 /// was left undecided. The static rules of [`crate::dead`] run on every
-/// position; the search only where every pawn is stuck.
+/// position; the search only where [`crate::dead::worth_searching`] lets it.
+///
+/// ```
+/// use pgnkit_replay::outcome::final_status;
+/// use pgnkit_replay::Status;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// // Carlsen - Firouzja, 2022, after 47. h4: a locked wall.
+/// let fen: Fen = "4k3/5p2/4pPp1/3pP1Pp/1p1P3P/1P4K1/8/8 b - - 0 47".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(final_status(&pos).status, Status::DeadPosition);
+/// assert!(!final_status(&pos).undecided);
+/// ```
 pub fn final_status(pos: &Chess) -> FinalStatus {
     let done = |status| FinalStatus {
         status,
@@ -222,6 +234,17 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
 /// The dead-position status the static rules give `pos` (no search):
 /// insufficient material or a frozen pawn structure. Once a position is
 /// dead by these rules, every position after it is too.
+///
+/// ```
+/// use pgnkit_replay::outcome::static_dead_status;
+/// use pgnkit_replay::Status;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// let fen: Fen = "8/8/4k3/8/8/2K5/8/6N1 w - - 0 70".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(static_dead_status(&pos), Some(Status::InsufficientMaterial));
+/// assert_eq!(static_dead_status(&Chess::default()), None);
+/// ```
 pub fn static_dead_status(pos: &Chess) -> Option<Status> {
     if pos.is_insufficient_material() {
         Some(Status::InsufficientMaterial)
