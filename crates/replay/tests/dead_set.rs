@@ -3,6 +3,7 @@
 //! least 99% of the dead ones are found, as `check` decides at the end of a
 //! game.
 
+use pgnkit_replay::dead::{Budget, Life, is_dead};
 use pgnkit_replay::{Status, outcome};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -28,6 +29,14 @@ fn no_winnable_position_is_dead_and_dead_ones_are_found() {
             .unwrap();
         let status = outcome::final_status(&pos).status;
         let called_dead = matches!(status, Status::DeadPosition | Status::InsufficientMaterial);
+        // The module itself, without the gate `check` puts before the
+        // search, on every composed position (a small budget keeps the test
+        // quick; on the final positions of real games it would only run out).
+        let life = if how.starts_with("composed") {
+            is_dead(&pos, Budget::nodes(500))
+        } else {
+            Life::Undecided
+        };
         match label {
             "winnable" => {
                 winnable += 1;
@@ -40,9 +49,19 @@ fn no_winnable_position_is_dead_and_dead_ones_are_found() {
                 }
                 assert!(q.is_checkmate(), "certificate of {fen} does not mate");
                 assert!(!called_dead, "{fen} is winnable ({how}) but called dead");
+                assert_ne!(
+                    life,
+                    Life::Dead,
+                    "{fen} is winnable ({how}) but is_dead says dead"
+                );
             }
             "dead" => {
                 dead += 1;
+                assert_ne!(
+                    life,
+                    Life::Alive,
+                    "{fen} is dead ({how}) but is_dead says alive"
+                );
                 if called_dead {
                     found += 1;
                 }
