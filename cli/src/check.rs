@@ -27,6 +27,10 @@ pub struct Totals {
     pub warnings: u64,
     /// Main-line plies replayed.
     pub plies: u64,
+    /// Games whose final position the dead-position search (Laws 5.2.2 and
+    /// 6.9) could not settle within its budget: nothing is reported for
+    /// them.
+    pub dead_undecided: u64,
 }
 
 impl Totals {
@@ -36,6 +40,7 @@ impl Totals {
         self.errors += o.errors;
         self.warnings += o.warnings;
         self.plies += o.plies;
+        self.dead_undecided += o.dead_undecided;
     }
 }
 
@@ -186,6 +191,7 @@ pub fn check_chunk(
         out.totals.errors += errors as u64;
         out.totals.warnings += warnings as u64;
         out.totals.plies += u64::from(report.plies);
+        out.totals.dead_undecided += u64::from(report.dead_undecided);
         if errors > 0 {
             out.totals.games_with_errors += 1;
         }
@@ -392,11 +398,21 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// "checked 2 files: 1548 games (3 with errors), 4 errors, 1 warning, 123456 plies in 0.41 s (160.2 MB/s)"
+/// "checked 2 files: 1548 games (3 with errors), 4 errors, 1 warning, 123456 plies in 0.41 s (160.2 MB/s)",
+/// with ", 2 final positions undecided (dead position?)" before " in" when the dead-position
+/// search ran out of budget.
 pub fn summary_line(files: u64, t: &Totals, bytes: u64, seconds: f64) -> String {
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let undecided = if t.dead_undecided > 0 {
+        format!(
+            ", {} undecided (dead position?)",
+            plural(t.dead_undecided, "final position", "final positions")
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "checked {}: {} ({} with errors), {}, {}, {} in {:.2} s ({:.1} MB/s)",
+        "checked {}: {} ({} with errors), {}, {}, {}{undecided} in {:.2} s ({:.1} MB/s)",
         plural(files, "file", "files"),
         plural(t.games, "game", "games"),
         t.games_with_errors,

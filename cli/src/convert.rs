@@ -429,7 +429,16 @@ fn fast_game(
     };
     // A game the rules ended must be recorded with the rules' result (or
     // `*`); the full replay says what is wrong otherwise.
-    if let Some(rule) = outcome::rule_result(outcome::position_status(end), end.turn())
+    let status = outcome::position_status(end);
+    // A game that ends dead may have been dead before its last move: the
+    // full replay reports the moves after that.
+    if matches!(
+        status,
+        outcome::Status::InsufficientMaterial | outcome::Status::DeadPosition
+    ) {
+        return None;
+    }
+    if let Some(rule) = outcome::rule_result(status, end.turn())
         && recorded.is_some_and(|written| written != rule)
     {
         return None;

@@ -57,6 +57,7 @@ struct SummaryIn {
     errors: u64,
     warnings: u64,
     plies: u64,
+    dead_undecided: u64,
     bytes: u64,
     seconds: f64,
     shard: Option<String>,
@@ -78,6 +79,8 @@ pub struct Merged {
     pub warnings: u64,
     /// Main-line plies.
     pub plies: u64,
+    /// Final positions the dead-position search left undecided.
+    pub dead_undecided: u64,
     /// Bytes read.
     pub bytes: u64,
     /// The longest run's seconds (wall time when runs went side by side).
@@ -120,6 +123,7 @@ fn merge_lines(
                 merged.errors += s.errors;
                 merged.warnings += s.warnings;
                 merged.plies += s.plies;
+                merged.dead_undecided += s.dead_undecided;
                 merged.bytes += s.bytes;
                 merged.seconds = merged.seconds.max(s.seconds);
                 merged.seconds_total += s.seconds;
@@ -230,6 +234,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
                 errors: merged.errors,
                 warnings: merged.warnings,
                 plies: merged.plies,
+                dead_undecided: merged.dead_undecided,
             };
             let mut line = summary_line(merged.files, &totals, merged.bytes, merged.seconds);
             line.push_str(&format!(

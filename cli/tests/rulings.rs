@@ -188,3 +188,102 @@ fn convert_skips_a_game_whose_result_tag_contradicts_its_marker() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+fn testdata(name: &str) -> String {
+    let path = format!("{}/../testdata/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn a_locked_pawn_wall_in_a_real_game_is_a_dead_position() {
+    // Carlsen - Firouzja, FTX Crypto Cup 2022: after 47. h4 (ply 93) no pawn
+    // can move and no king can reach a pawn; the players shuffled their
+    // kings five more moves before agreeing the draw.
+    let (code, records) = check(&testdata("dead/carlsen-firouzja-2022.pgn"), &[]);
+    assert_eq!(code, 1, "{records:?}");
+    let g = game(&records);
+    assert_eq!(g["status"], "dead-position");
+    assert_eq!(g["result"], "1/2-1/2");
+    let after = diagnostics(&records, "moves-after-end");
+    assert_eq!(after.len(), 1, "{records:?}");
+    assert_eq!(after[0]["ply"], 94);
+    assert_eq!(after[0]["token"], "Kd7");
+    let message = after[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("dead position at ply 93"), "{message}");
+    assert!(message.contains("Law 5.2.2"), "{message}");
+    // The draw agreed is the rules' result: no mismatch.
+    assert!(diagnostics(&records, "result-mismatch").is_empty());
+}
+
+#[test]
+fn a_game_that_stops_at_the_dead_position_gets_no_moves_after_end() {
+    // The same game cut after 47. h4, recorded as a win: the rules drew it.
+    let full = testdata("dead/carlsen-firouzja-2022.pgn");
+    let cut = full
+        .split("47.h4")
+        .next()
+        .map(|head| format!("{head}47.h4 1-0\n"))
+        .unwrap_or_default()
+        .replace("[Result \"1/2-1/2\"]", "[Result \"1-0\"]");
+    let (code, records) = check(&cut, &[]);
+    assert_eq!(code, 1, "{records:?}");
+    assert_eq!(game(&records)["status"], "dead-position");
+    assert!(diagnostics(&records, "moves-after-end").is_empty());
+    let found = diagnostics(&records, "result-mismatch");
+    assert_eq!(found.len(), 1, "{records:?}");
+    let message = found[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("neither side can checkmate by any series of legal moves"),
+        "{message}"
+    );
+}
+
+#[test]
+fn moves_after_insufficient_material_are_moves_after_the_end() {
+    // Nakamura - Adams, London 2012: 68. g8=R+ Nxg8 leaves White a bare king
+    // (ply 136); 69. Kxg8 came after the game ended.
+    let (code, records) = check(&testdata("dead/nakamura-adams-2012.pgn"), &[]);
+    assert_eq!(code, 1, "{records:?}");
+    assert_eq!(game(&records)["status"], "insufficient-material");
+    let after = diagnostics(&records, "moves-after-end");
+    assert_eq!(after.len(), 1, "{records:?}");
+    assert_eq!(after[0]["ply"], 137);
+    assert_eq!(after[0]["move_number"], 69);
+    assert_eq!(after[0]["side"], "white");
+}
+
+#[test]
+fn a_wall_with_a_way_through_is_no_dead_position() {
+    // Locked pawns on the a-, c- and e-files, but the kings can walk round
+    // them on the king side and take a pawn: the game goes on.
+    let open = "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"8/4k3/8/p1p1p3/P1P1P3/8/4K3/8 w - - 0 40\"]\n\
+                [Result \"*\"]\n\n40. Kf3 Kf7 *\n";
+    let (code, records) = check(open, &[]);
+    assert_eq!(code, 0, "{records:?}");
+    assert_eq!(game(&records)["status"], "ongoing");
+    // With the h-pawns locked too, every square a king could cross is
+    // guarded by a pawn: dead from the start, and the moves come after it.
+    let closed = open.replace("p1p1p3/P1P1P3", "p1p1p2p/P1P1P2P");
+    let (code, records) = check(&closed, &[]);
+    assert_eq!(code, 1, "{records:?}");
+    assert_eq!(game(&records)["status"], "dead-position");
+    assert_eq!(diagnostics(&records, "moves-after-end").len(), 1);
+}
+
+#[test]
+fn an_undecided_search_is_counted_in_the_summary() {
+    // Knights against a locked wall: neither a static rule nor the quick
+    // search settles whether White can still mate (it can, after a long
+    // helpmate); nothing is reported, the summary counts it.
+    let pgn = "[Event \"x\"]\n[SetUp \"1\"]\n\
+               [FEN \"8/2N5/3k4/6p1/1p1p1pPp/pPpP1P1P/P1P4N/5K2 b - - 0 40\"]\n\
+               [Result \"*\"]\n\n*\n";
+    let (code, records) = check(pgn, &[]);
+    assert_eq!(code, 0, "{records:?}");
+    assert_eq!(game(&records)["status"], "ongoing");
+    let summary = records
+        .iter()
+        .find(|r| r["type"] == "summary")
+        .expect("a summary");
+    assert_eq!(summary["dead_undecided"], 1);
+}

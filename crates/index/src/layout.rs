@@ -41,7 +41,8 @@
 //!  51  status     u8    0 not replayed, 1 checkmate, 2 stalemate,
 //!                       3 insufficient-material, 4 fivefold-repetition,
 //!                       5 seventyfive-moves, 6 ongoing, 7 invalid,
-//!                       8 unsupported (a variant that is not replayed)
+//!                       8 unsupported (a variant that is not replayed),
+//!                       9 dead-position
 //!  52  errors     u16   errors the replay found (saturating)
 //!  54  reserved   u16
 //!

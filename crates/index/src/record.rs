@@ -133,7 +133,7 @@ impl<'a> GameFacts<'a> {
 }
 
 /// Status codes as stored: code `i + 1` is `STATUSES[i]` (0: not replayed).
-pub const STATUSES: [Status; 8] = [
+pub const STATUSES: [Status; 9] = [
     Status::Checkmate,
     Status::Stalemate,
     Status::InsufficientMaterial,
@@ -142,6 +142,7 @@ pub const STATUSES: [Status; 8] = [
     Status::Ongoing,
     Status::Invalid,
     Status::Unsupported,
+    Status::DeadPosition,
 ];
 
 /// The stored code of a status. The match is exhaustive, so that a new
@@ -157,6 +158,7 @@ pub fn status_code(status: Option<Status>) -> u8 {
         Some(Status::Ongoing) => 6,
         Some(Status::Invalid) => 7,
         Some(Status::Unsupported) => 8,
+        Some(Status::DeadPosition) => 9,
     }
 }
 

@@ -41,7 +41,7 @@ pub enum Code {
     AmbiguousMove,
     /// Evidence that a ply was left out.
     MissingMove,
-    /// Moves after checkmate or stalemate.
+    /// Moves after checkmate, stalemate or a dead position.
     MovesAfterEnd,
     /// Moves after the rules drew the game automatically (fivefold
     /// repetition, 75-move rule): the Laws end the game there, but games

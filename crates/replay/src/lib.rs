@@ -29,6 +29,7 @@
 //! assert!(report.diagnostics.is_empty());
 //! ```
 
+pub mod dead;
 pub mod diagnostic;
 pub mod movetext;
 pub mod outcome;
@@ -103,6 +104,10 @@ pub struct GameReport {
     pub keys: Vec<u64>,
     /// The encoding the game was read in.
     pub encoding: Encoding,
+    /// A search for a dead position (Law 5.2.2) or for whether the winner
+    /// of a loss on time can checkmate (Law 6.9) ran out of budget: the
+    /// report says nothing of it. Counted in the `check` summary.
+    pub dead_undecided: bool,
 }
 
 impl GameReport {
@@ -189,6 +194,7 @@ pub fn replay_game_with<V: Visitor>(
         moves: Vec::new(),
         keys: Vec::new(),
         encoding,
+        dead_undecided: false,
     };
 
     let start = match start {
@@ -309,7 +315,9 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
     } else if let Some((status, _)) = pass.tracker.automatic_end() {
         status
     } else {
-        outcome::position_status(pos)
+        let last = outcome::final_status(pos);
+        report.dead_undecided = last.undecided;
+        last.status
     };
     report.result = match report.status {
         Status::Checkmate => Some(GameResult::win_for(!pos.turn())),
@@ -346,6 +354,14 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
                 report.plies - ply
             ));
         head.push(d);
+    }
+
+    if matches!(
+        report.status,
+        Status::InsufficientMaterial | Status::DeadPosition
+    ) && dead_before_the_end(game, report, &mut head)
+    {
+        continued = true;
     }
 
     // The result the rules decide for certain: a game they ended at its
@@ -391,7 +407,14 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
                 }
             ),
             Status::Stalemate => "the game ends in stalemate".to_owned(),
-            Status::InsufficientMaterial => "neither side can checkmate (dead position)".to_owned(),
+            Status::InsufficientMaterial => {
+                "neither side can checkmate for lack of material (dead position, Law 5.2.2)"
+                    .to_owned()
+            }
+            Status::DeadPosition => {
+                "neither side can checkmate by any series of legal moves (dead position, Law 5.2.2)"
+                    .to_owned()
+            }
             Status::FivefoldRepetition => "the same position occurred five times".to_owned(),
             Status::SeventyfiveMoves => "75 moves passed without a capture or pawn move".to_owned(),
             _ => String::new(),
@@ -410,6 +433,68 @@ fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagno
     time_forfeit(game, report, pos, &mut head);
     (report.diagnostics, report.omitted) = head.into_parts();
     report.diagnostics.sort_by_key(|d| d.span.start);
+}
+
+/// A game that ends in a position dead by the static rules was dead from
+/// the first position where they held (once they hold, they hold for
+/// good): when that came before the last move, the game ended there and the
+/// moves after it are reported. The main line is played again from its
+/// moves only here, in the rare games that end dead. Returns whether moves
+/// came after the end.
+fn dead_before_the_end(game: &Game<'_>, report: &mut GameReport, found: &mut Diagnostics) -> bool {
+    let mut pos = report.start.clone();
+    let mut first = outcome::static_dead_status(&pos).map(|s| (s, 0u32));
+    if first.is_none() {
+        for (ply, m) in (1u32..).zip(&report.moves) {
+            pos.play_unchecked(m.played);
+            // Only a capture, a pawn move or a promotion can make a
+            // position dead, and each of them resets the clock.
+            if pos.halfmoves() == 0
+                && let Some(status) = outcome::static_dead_status(&pos)
+            {
+                first = Some((status, ply));
+                break;
+            }
+        }
+    }
+    let Some((status, ply)) = first.filter(|&(_, ply)| ply < report.plies) else {
+        return false;
+    };
+    report.status = status;
+    report.result = Some(GameResult::Draw);
+    let Some(next) = report.moves.get(ply as usize) else {
+        return false;
+    };
+    let span = game
+        .tokens
+        .get(next.token as usize)
+        .map_or(game.span.start..game.span.start, |t| t.span.clone());
+    let why = if status == Status::InsufficientMaterial {
+        "neither side has the material to checkmate"
+    } else {
+        "the pawns are locked and neither side can ever checkmate"
+    };
+    let mut d = Diagnostic::new(
+        Code::MovesAfterEnd,
+        span,
+        format!(
+            "the game already ended in a dead position at ply {ply} ({why}, Law 5.2.2); the moves after it are not part of the game"
+        ),
+    );
+    d.ply = Some(ply + 1);
+    // `pos` is the dead position: its side to move made the next move.
+    d.move_number = Some(pos.fullmoves().get());
+    d.side = Some(pos.turn());
+    d.token = game.tokens.get(next.token as usize).map(|t| {
+        let word = report.encoding.decode(t.text);
+        word.trim_start_matches(['.', '…']).to_owned()
+    });
+    d.help.push(format!(
+        "under the Laws the game ended there as a draw; the remaining {} plies were still checked",
+        report.plies - ply
+    ));
+    found.push(d);
+    true
 }
 
 /// The Result tag against the termination marker that ends the movetext:
@@ -475,8 +560,9 @@ pub fn lost_on_time(termination: &str) -> bool {
 
 /// Law 6.9: a game lost on time is drawn when the opponent (the player the
 /// Result tag gives the win) cannot checkmate by any series of legal moves.
-/// Decided with shakmaty's per-side insufficient material, which is sound
-/// (it never calls a side that could help-mate unable to).
+/// Decided by [`dead::can_checkmate`], which is sound (it never calls a
+/// side that could help-mate unable to); when its budget runs out, the
+/// Result tag stands and the report counts the game as undecided.
 fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &mut Diagnostics) {
     if report.status != Status::Ongoing {
         return;
@@ -496,8 +582,23 @@ fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &m
         GameResult::BlackWins => Color::Black,
         GameResult::Draw => return,
     };
-    if !pos.has_insufficient_material(winner) {
-        return;
+    // Insufficient material always; the search where the winner has
+    // neither a queen nor a rook nor a pawn that can move.
+    let verdict = if pos.has_insufficient_material(winner) {
+        dead::Verdict::Unwinnable
+    } else if dead::worth_searching_for(pos, winner) {
+        dead::can_checkmate(pos, winner, dead::Budget::QUICK)
+    } else {
+        dead::Verdict::Undecided
+    };
+    match verdict {
+        dead::Verdict::Unwinnable => {}
+        dead::Verdict::Winnable(_) => return,
+        // The search ran out of budget (counted), or did not run.
+        dead::Verdict::Undecided => {
+            report.dead_undecided = dead::worth_searching_for(pos, winner);
+            return;
+        }
     }
     report.result = Some(GameResult::Draw);
     let name = |c: Color| if c == Color::White { "White" } else { "Black" };

@@ -2,8 +2,10 @@
 //! give, and the draws a player could have claimed.
 //!
 //! - Article 5.1 (checkmate) and 5.2.1 (stalemate) end the game.
-//! - Article 5.2.2 (dead position): at least every case of insufficient
-//!   material, as shakmaty's `is_insufficient_material` decides it.
+//! - Article 5.2.2 (dead position): insufficient material, as shakmaty's
+//!   `is_insufficient_material` decides it, and every other dead position
+//!   the [`crate::dead`] module proves dead (locked pawn walls, bishops of
+//!   one colour behind them, …).
 //! - Article 9.6.1 (fivefold repetition) and 9.6.2 (75 moves without a capture
 //!   or pawn move, unless the last move mated) end the game automatically.
 //! - Article 9.2 (threefold repetition) and 9.3 (50 moves) make a draw
@@ -29,8 +31,13 @@ pub enum Status {
     Checkmate,
     /// The side to move has no legal move and is not in check (5.2.1).
     Stalemate,
-    /// Neither side can checkmate by any series of legal moves (5.2.2).
+    /// Neither side can checkmate by any series of legal moves (5.2.2),
+    /// for lack of material.
     InsufficientMaterial,
+    /// Neither side can checkmate by any series of legal moves (5.2.2),
+    /// though there is material enough: a locked pawn wall, bishops of one
+    /// colour behind one, and the like.
+    DeadPosition,
     /// The same position occurred five times (9.6.1).
     FivefoldRepetition,
     /// 75 moves by each side without a capture or pawn move (9.6.2).
@@ -50,6 +57,7 @@ impl Status {
             Status::Checkmate => "checkmate",
             Status::Stalemate => "stalemate",
             Status::InsufficientMaterial => "insufficient-material",
+            Status::DeadPosition => "dead-position",
             Status::FivefoldRepetition => "fivefold-repetition",
             Status::SeventyfiveMoves => "seventyfive-moves",
             Status::Ongoing => "ongoing",
@@ -72,6 +80,7 @@ impl Status {
             Status::Checkmate => "checkmate (Law 5.1.1)",
             Status::Stalemate => "stalemate (Law 5.2.1)",
             Status::InsufficientMaterial => "insufficient material, a dead position (Law 5.2.2)",
+            Status::DeadPosition => "a dead position: neither player can checkmate (Law 5.2.2)",
             Status::FivefoldRepetition => "fivefold repetition (Law 9.6.1)",
             Status::SeventyfiveMoves => "75 moves without a capture or pawn move (Law 9.6.2)",
             Status::Ongoing | Status::Invalid | Status::Unsupported => return None,
@@ -209,19 +218,89 @@ impl DeclaredMove {
 /// The status of a final position with no history (mate, stalemate, dead
 /// position, 75-move rule). Repetition needs the history: see [`Tracker`].
 pub fn position_status(pos: &Chess) -> Status {
+    final_status(pos).status
+}
+
+/// The status of a final position, and whether the search for a dead
+/// position ran out of budget there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FinalStatus {
+    /// The status (as [`position_status`] gives it).
+    pub status: Status,
+    /// The position might be dead, but the search ran out of budget before
+    /// it could tell: the status says nothing of it.
+    pub undecided: bool,
+}
+
+/// [`position_status`], saying also whether the search for a dead position
+/// was left undecided. The static rules of [`crate::dead`] run on every
+/// position; the search only where [`crate::dead::worth_searching`] lets it.
+///
+/// ```
+/// use pgnkit_replay::outcome::final_status;
+/// use pgnkit_replay::Status;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// // Carlsen - Firouzja, 2022, after 47. h4: a locked wall.
+/// let fen: Fen = "4k3/5p2/4pPp1/3pP1Pp/1p1P3P/1P4K1/8/8 b - - 0 47".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(final_status(&pos).status, Status::DeadPosition);
+/// assert!(!final_status(&pos).undecided);
+/// ```
+pub fn final_status(pos: &Chess) -> FinalStatus {
+    let done = |status| FinalStatus {
+        status,
+        undecided: false,
+    };
     if pos.is_check() {
         if pos.legal_moves().is_empty() {
-            return Status::Checkmate;
+            return done(Status::Checkmate);
         }
     } else if pos.legal_moves().is_empty() {
-        return Status::Stalemate;
+        return done(Status::Stalemate);
     }
+    if let Some(status) = static_dead_status(pos) {
+        return done(status);
+    }
+    if pos.halfmoves() >= 150 {
+        return done(Status::SeventyfiveMoves);
+    }
+    if crate::dead::worth_searching(pos) {
+        match crate::dead::is_dead(pos, crate::dead::Budget::QUICK) {
+            crate::dead::Life::Dead => return done(Status::DeadPosition),
+            crate::dead::Life::Alive => {}
+            crate::dead::Life::Undecided => {
+                return FinalStatus {
+                    status: Status::Ongoing,
+                    undecided: true,
+                };
+            }
+        }
+    }
+    done(Status::Ongoing)
+}
+
+/// The dead-position status the static rules give `pos` (no search):
+/// insufficient material or a frozen pawn structure. Once a position is
+/// dead by these rules, every position after it is too.
+///
+/// ```
+/// use pgnkit_replay::outcome::static_dead_status;
+/// use pgnkit_replay::Status;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// let fen: Fen = "8/8/4k3/8/8/2K5/8/6N1 w - - 0 70".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(static_dead_status(&pos), Some(Status::InsufficientMaterial));
+/// assert_eq!(static_dead_status(&Chess::default()), None);
+/// ```
+pub fn static_dead_status(pos: &Chess) -> Option<Status> {
     if pos.is_insufficient_material() {
-        Status::InsufficientMaterial
-    } else if pos.halfmoves() >= 150 {
-        Status::SeventyfiveMoves
+        Some(Status::InsufficientMaterial)
+    } else if crate::dead::statically_dead(pos) {
+        Some(Status::DeadPosition)
     } else {
-        Status::Ongoing
+        None
     }
 }
 
@@ -231,6 +310,7 @@ pub fn rule_result(status: Status, side_to_move: Color) -> Option<GameResult> {
         Status::Checkmate => Some(GameResult::win_for(!side_to_move)),
         Status::Stalemate
         | Status::InsufficientMaterial
+        | Status::DeadPosition
         | Status::FivefoldRepetition
         | Status::SeventyfiveMoves => Some(GameResult::Draw),
         Status::Ongoing | Status::Invalid | Status::Unsupported => None,
