@@ -474,11 +474,13 @@ fn dead_before_the_end(game: &Game<'_>, report: &mut GameReport, found: &mut Dia
     } else {
         "the pawns are locked and neither side can ever checkmate"
     };
+    // The moves after are legal chess, played on after an automatic draw
+    // (as after a fivefold repetition): a warning, not a broken record.
     let mut d = Diagnostic::new(
-        Code::MovesAfterEnd,
+        Code::MovesAfterDraw,
         span,
         format!(
-            "the game already ended in a dead position at ply {ply} ({why}, Law 5.2.2); the moves after it are not part of the game"
+            "the game went on after the rules drew it at ply {ply}: a dead position, {why} (Law 5.2.2)"
         ),
     );
     d.ply = Some(ply + 1);
