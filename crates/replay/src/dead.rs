@@ -88,8 +88,15 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget used at the end of a game: a few milliseconds at most.
+    /// The budget of one question about one position (Law 6.9's ruling on a
+    /// loss on time): a few milliseconds at most.
     pub const QUICK: Budget = Budget { nodes: 8_000 };
+    /// The budget of the dead-position search at the end of every game that
+    /// gets through [`worth_searching`]: a quarter of [`Budget::QUICK`], since
+    /// it runs on every such game of a database (on the whole test corpus it
+    /// settles as many positions as the larger budget, for a quarter of the
+    /// time).
+    pub const GAME_END: Budget = Budget { nodes: 2_000 };
     /// A budget for one hard position (a second or so).
     pub const THOROUGH: Budget = Budget { nodes: 2_000_000 };
 

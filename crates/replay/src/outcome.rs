@@ -266,7 +266,7 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
         return done(Status::SeventyfiveMoves);
     }
     if crate::dead::worth_searching(pos) {
-        match crate::dead::is_dead(pos, crate::dead::Budget::QUICK) {
+        match crate::dead::is_dead(pos, crate::dead::Budget::GAME_END) {
             crate::dead::Life::Dead => return done(Status::DeadPosition),
             crate::dead::Life::Alive => {}
             crate::dead::Life::Undecided => {
