@@ -128,17 +128,38 @@ pub struct Difference {
     pub move_number: Option<u32>,
 }
 
-/// The comparison of one pair of records.
+/// The comparison of one pair of records: 24 bytes when the records are
+/// empty (every pair's is kept until the output is written).
 #[derive(Debug, Clone, Default)]
 pub struct Comparison {
-    /// Every difference, in order.
-    pub differences: Vec<Difference>,
-    /// The merged main line, from the records' start.
-    pub merged: Vec<Move>,
+    /// The differences and the merged line, when there is any.
+    detail: Option<Box<Detail>>,
     /// The merged game reached the end of both records.
     pub complete: bool,
     /// Main-line words of A and of B.
     pub words: (usize, usize),
+}
+
+#[derive(Debug, Clone, Default)]
+struct Detail {
+    differences: Vec<Difference>,
+    merged: Vec<Move>,
+}
+
+impl Comparison {
+    /// Every difference, in order.
+    pub fn differences(&self) -> &[Difference] {
+        self.detail.as_ref().map_or(&[], |d| &d.differences)
+    }
+
+    /// The merged main line, from the records' start.
+    pub fn merged(&self) -> &[Move] {
+        self.detail.as_ref().map_or(&[], |d| &d.merged)
+    }
+
+    fn detail(&mut self) -> &mut Detail {
+        self.detail.get_or_insert_with(Box::default)
+    }
 }
 
 fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> File<'a> {
@@ -252,7 +273,7 @@ fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
         let mb = wb.as_ref().and_then(|(t, _)| resolve(t, &pos, b.language));
         if ma.is_some() && ma == mb {
             if let Some(m) = ma {
-                c.merged.push(m);
+                c.detail().merged.push(m);
                 pos.play_unchecked(m);
             }
             i += 1;
@@ -299,16 +320,16 @@ fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
         match choice {
             Some((m, di, dj)) => {
                 d.merged = Some(san(&pos, &m));
-                c.merged.push(m);
+                c.detail().merged.push(m);
                 pos.play_unchecked(m);
-                c.differences.push(d);
+                c.detail().differences.push(d);
                 i += di;
                 j += dj;
             }
             None => {
                 // Both or neither legal: reported, not guessed. The rest is
                 // compared word by word only.
-                c.differences.push(d);
+                c.detail().differences.push(d);
                 i += 1;
                 j += 1;
                 ply_by_word(a, b, i, j, ply, &mut c);
@@ -331,7 +352,7 @@ fn ply_by_word(a: &Words<'_>, b: &Words<'_>, i: usize, j: usize, ply: u32, c: &m
             _ => false,
         };
         if !same {
-            c.differences.push(Difference {
+            c.detail().differences.push(Difference {
                 ply: ply
                     .saturating_add(1)
                     .saturating_add(u32::try_from(k).unwrap_or(u32::MAX)),
@@ -409,9 +430,9 @@ fn merged_pgn(a: &Record, bytes: &[u8], c: &Comparison) -> String {
         }
     }
     s.push('\n');
-    s.push_str(&movetext(&a.start(), &c.merged));
+    s.push_str(&movetext(&a.start(), c.merged()));
     if !c.complete {
-        if let Some(d) = c.differences.iter().find(|d| d.merged.is_none()) {
+        if let Some(d) = c.differences().iter().find(|d| d.merged.is_none()) {
             let why = match (d.a_legal, d.b_legal) {
                 (Some(true), Some(true)) => "both are legal",
                 _ => "neither is legal",
@@ -498,7 +519,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         let offsets = |side: fn(&Difference) -> Option<usize>| -> Vec<usize> {
             comparisons
                 .iter()
-                .flat_map(|c| c.differences.iter().filter_map(side))
+                .flat_map(|c| c.differences().iter().filter_map(side))
                 .collect()
         };
         (
@@ -509,9 +530,9 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         (Places::default(), Places::default())
     };
     for ((ra, rb), c) in pairs.iter().zip(&comparisons) {
-        if !c.differences.is_empty() {
+        if !c.differences().is_empty() {
             games_with += 1;
-            total += c.differences.len();
+            total += c.differences().len();
         }
         write_comparison(
             &mut out,
@@ -652,10 +673,10 @@ fn write_comparison(
         game.tag(n)
             .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
     };
-    let merged = movetext(&ra.start(), &c.merged);
+    let merged = movetext(&ra.start(), c.merged());
     match format {
         Format::Json => {
-            for d in &c.differences {
+            for d in c.differences() {
                 let (line_a, column_a) = places_a.line_col(d.byte_a);
                 let (line_b, column_b) = places_b.line_col(d.byte_b);
                 let record = json!({
@@ -670,7 +691,7 @@ fn write_comparison(
                 "file_a": fa.name, "game_a": ra.number, "file_b": fb.name, "game_b": rb.number,
                 "white": tag("White"), "black": tag("Black"), "round": tag("Round"),
                 "plies_a": c.words.0, "plies_b": c.words.1,
-                "differences": c.differences.len(), "merged_complete": c.complete, "merged": merged,
+                "differences": c.differences().len(), "merged_complete": c.complete, "merged": merged,
             });
             typed(out, "game", &record)
         }
@@ -679,26 +700,26 @@ fn write_comparison(
                 (Some(w), Some(b)) => format!(" ({w} - {b})"),
                 _ => String::new(),
             };
-            if c.differences.is_empty() {
+            if c.differences().is_empty() {
                 return writeln!(
                     out,
                     "game {}{name}: the records agree ({} plies)",
                     ra.number,
-                    c.merged.len()
+                    c.merged().len()
                 );
             }
             writeln!(
                 out,
                 "game {}{name}: {} {}",
                 ra.number,
-                c.differences.len(),
-                if c.differences.len() == 1 {
+                c.differences().len(),
+                if c.differences().len() == 1 {
                     "difference"
                 } else {
                     "differences"
                 }
             )?;
-            for d in &c.differences {
+            for d in c.differences() {
                 let at = match (d.move_number, d.side) {
                     (Some(n), Some(Color::White)) => format!("{n}."),
                     (Some(n), Some(Color::Black)) => format!("{n}..."),
