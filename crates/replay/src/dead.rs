@@ -200,6 +200,20 @@ pub fn statically_dead(pos: &Chess) -> bool {
     pos.is_insufficient_material() || frozen(pos)
 }
 
+/// Whether every pawn has a pawn directly in front of it (the frontmost
+/// pawn of a file is then blocked by an enemy pawn, and the ones behind by
+/// their own) and no en passant capture is possible: no pawn can move
+/// forward. Captures are the callers' to rule out.
+fn pawns_blocked(pos: &Chess) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns();
+    let white = pawns & board.white();
+    let black = pawns & board.black();
+    white.shift(8) & pawns == white.shift(8)
+        && black.shift(-8) & pawns == black.shift(-8)
+        && pos.legal_ep_square().is_none()
+}
+
 /// Whether `pos` deserves a search for deadness: a pawn structure locked
 /// pawn against pawn, no pawn able to capture, no king able to reach a pawn
 /// it could take, and no queen or rook (which would break through). Only such positions are searched at the end of a
@@ -220,15 +234,11 @@ pub fn worth_searching(pos: &Chess) -> bool {
     if pawns.is_empty() || board.rooks_and_queens().any() {
         return false;
     }
+    if !pawns_blocked(pos) {
+        return false;
+    }
     let white = pawns & board.white();
     let black = pawns & board.black();
-    // Every pawn has a pawn in front of it.
-    if white.shift(8) & pawns != white.shift(8) || black.shift(-8) & pawns != black.shift(-8) {
-        return false;
-    }
-    if pos.legal_ep_square().is_some() {
-        return false;
-    }
     // A pawn can capture when an enemy piece stands diagonally ahead.
     let takes = |mine: Bitboard, color: Color| {
         mine.into_iter()
@@ -301,16 +311,11 @@ fn frozen(pos: &Chess) -> bool {
     } else {
         return false;
     };
+    if !pawns_blocked(pos) {
+        return false;
+    }
     let white = pawns & board.white();
     let black = pawns & board.black();
-    // Every pawn has a pawn directly in front: the frontmost pawn of a file
-    // is then blocked by an enemy pawn, and the ones behind by their own.
-    if white.shift(8) & pawns != white.shift(8) || black.shift(-8) & pawns != black.shift(-8) {
-        return false;
-    }
-    if pos.legal_ep_square().is_some() {
-        return false;
-    }
     let Some(walls) = Walls::new(board) else {
         return false;
     };
