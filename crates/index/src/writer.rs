@@ -403,7 +403,7 @@ impl Builder {
 
     /// An empty index built in about `memory` bytes, whatever the number of
     /// games: position entries and game records beyond it are spilled to
-    /// anonymous temporary files in `dir` (see the [`spill`](crate::spill)
+    /// anonymous temporary files in `dir` (see the [`spill`]
     /// module), which the operating system removes when they are closed or
     /// the process ends. `dir` is best the directory of the index: it must
     /// have room for about 1.6 times the index while it is written.

@@ -63,7 +63,7 @@ impl Visitor for () {
 /// `index`) follows the move, with only comments, NAGs and marks between.
 /// Marks are recognised cheaply as words without a digit; a word that is
 /// really a move without a digit (castling) only costs a copy. At most
-/// [`MAX_MARKS`] words are looked at, so that a run of digitless words
+/// eight words (`MAX_MARKS`) are looked at, so that a run of digitless words
 /// (null moves, junk) costs linear time in all.
 ///
 /// ```
