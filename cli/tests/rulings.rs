@@ -7,15 +7,13 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-/// Runs `pgnkit check --format json --games ARGS` on `pgn` (standard input)
-/// and returns the exit status and the records.
-fn check(pgn: &str, args: &[&str]) -> (i32, Vec<Value>) {
+/// Runs `pgnkit ARGS` with `pgn` on standard input (standard error dropped).
+fn pgnkit_stdin(args: &[&str], pgn: &str) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(["check", "--format", "json", "--games"])
         .args(args)
-        .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .expect("pgnkit runs");
     child
@@ -24,7 +22,16 @@ fn check(pgn: &str, args: &[&str]) -> (i32, Vec<Value>) {
         .expect("stdin")
         .write_all(pgn.as_bytes())
         .expect("written");
-    let out = child.wait_with_output().expect("finishes");
+    child.wait_with_output().expect("finishes")
+}
+
+/// Runs `pgnkit check --format json --games ARGS` on `pgn` (standard input)
+/// and returns the exit status and the records.
+fn check(pgn: &str, args: &[&str]) -> (i32, Vec<Value>) {
+    let mut all = vec!["check", "--format", "json", "--games"];
+    all.extend_from_slice(args);
+    all.push("-");
+    let out = pgnkit_stdin(&all, pgn);
     let records = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON"))
@@ -167,20 +174,7 @@ fn convert_skips_a_game_whose_result_tag_contradicts_its_marker() {
     // Found by fuzz/convert: convert's fast path for plain games must rule
     // as the replay does, so --skip-invalid leaves this game out.
     let pgn = format!("[Event \"x\"]\n[Result \"1-0\"]\n\n{OPENING} 0-1\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(["convert", "-q", "--skip-invalid", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("pgnkit runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(pgn.as_bytes())
-        .expect("written");
-    let out = child.wait_with_output().expect("finishes");
+    let out = pgnkit_stdin(&["convert", "-q", "--skip-invalid", "-"], &pgn);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         out.stdout.is_empty(),
