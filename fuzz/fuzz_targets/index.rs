@@ -230,14 +230,7 @@ fuzz_target!(|data: &[u8]| {
                 let _ = (g.offset(), g.length(), g.plies(), g.date(), g.eco());
                 let _ = (g.white_elo(), g.black_elo(), g.outcome(), g.status());
                 let _ = g.errors();
-                for tag in [
-                    TextTag::White,
-                    TextTag::Black,
-                    TextTag::Event,
-                    TextTag::Site,
-                    TextTag::Round,
-                    TextTag::Date,
-                ] {
+                for tag in TextTag::ALL {
                     let _ = g.text(tag);
                 }
             }

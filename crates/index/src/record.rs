@@ -31,6 +31,18 @@ pub enum TextTag {
     Date = 5,
 }
 
+impl TextTag {
+    /// Every text tag, in the order of [`TEXT_TAGS`].
+    pub const ALL: [TextTag; 6] = [
+        TextTag::White,
+        TextTag::Black,
+        TextTag::Event,
+        TextTag::Site,
+        TextTag::Round,
+        TextTag::Date,
+    ];
+}
+
 /// The facts about one game that the index keeps and the filters test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameFacts<'a> {

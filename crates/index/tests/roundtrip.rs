@@ -99,14 +99,7 @@ fn every_field_and_every_position_comes_back() {
             assert_eq!(g.outcome(), f.outcome);
             assert_eq!((g.white_elo(), g.black_elo()), (f.white_elo, f.black_elo));
             assert_eq!(g.status(), f.status);
-            for tag in [
-                TextTag::White,
-                TextTag::Black,
-                TextTag::Event,
-                TextTag::Site,
-                TextTag::Round,
-                TextTag::Date,
-            ] {
+            for tag in TextTag::ALL {
                 assert_eq!(g.text(tag), f.text(tag), "{name} game {n}");
             }
             let bytes = &pgn[f.offset as usize..(f.offset + u64::from(f.length)) as usize];
