@@ -331,7 +331,9 @@ fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
         match f {
             Suggestion::Insert { ply, .. } => inserts.entry(*ply).or_default().push(i),
             Suggestion::Swap { ply, .. } => swaps.entry(*ply).or_default().push(i),
-            Suggestion::Replace { .. } => replaces.entry(s.start).or_default().push(i),
+            Suggestion::Replace { .. } | Suggestion::Delete { .. } => {
+                replaces.entry(s.start).or_default().push(i)
+            }
         }
     }
     // The first unused fix of `list` whose span passes `fits`.
@@ -383,6 +385,19 @@ fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
                     (Some(a), Some(b)) => Some(a.min(b)),
                     (a, b) => a.or(b),
                 };
+                if let Some(i) = fix
+                    && let Some((_, Suggestion::Delete { reason, .. }, _)) = fixes.get(i)
+                {
+                    // A word that is no move: kept in a comment, not played.
+                    if let Some(u) = used.get_mut(i) {
+                        *u = true;
+                    }
+                    edits.push(Edit {
+                        range: token.span.clone(),
+                        text: format!("{{pgnkit: \"{}\" struck out: {reason}}}", shown(&text)),
+                    });
+                    continue;
+                }
                 let replacement: Option<(String, String)> =
                     match fix.and_then(|i| fixes.get(i).map(|f| (i, f))) {
                         Some((i, (_, Suggestion::Replace { san, .. }, also))) => {
@@ -417,7 +432,8 @@ fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
                         edits.push(Edit {
                             range: token.span.clone(),
                             text: format!(
-                                "{w} {{pgnkit: \"{text}\" written, \"{w}\" applied{also}}}"
+                                "{w} {{pgnkit: \"{}\" written, \"{w}\" applied{also}}}",
+                                shown(&text)
                             ),
                         });
                         m
@@ -449,7 +465,7 @@ fn alternatives(suggestions: &[Suggestion]) -> String {
         .filter(|s| s.confirmed())
         .filter_map(|s| match s {
             Suggestion::Replace { san, .. } | Suggestion::Insert { san, .. } => Some(san.as_str()),
-            Suggestion::Swap { .. } => None,
+            Suggestion::Swap { .. } | Suggestion::Delete { .. } => None,
         })
         .collect();
     if others.is_empty() {
@@ -457,6 +473,21 @@ fn alternatives(suggestions: &[Suggestion]) -> String {
     } else {
         format!("; also possible: {}", others.join(", "))
     }
+}
+
+/// A written word for a comment: control characters (a NUL byte) and `}`
+/// written as `\x00`, so that nothing ends the comment early.
+fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            // Control characters are U+0000 to U+009F: two hex digits.
+            if c.is_control() || c == '}' {
+                format!("\\x{:02X}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn san_move(pos: &Chess, san: &str) -> Option<Move> {

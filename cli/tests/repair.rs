@@ -227,3 +227,105 @@ fn fix_needs_an_output_file() {
         .assert()
         .code(2);
 }
+
+/// The `action` and `reason` of a diagnostic's first suggestion.
+fn top(d: &Value) -> (String, String, bool) {
+    let s = &d["suggestions"][0];
+    (
+        s["action"].as_str().unwrap_or("").to_owned(),
+        s["reason"].as_str().unwrap_or("").to_owned(),
+        s["confirmed"].as_bool().unwrap_or(false),
+    )
+}
+
+#[test]
+fn a_word_that_is_no_move_is_struck_out_and_the_rest_of_the_game_checked() {
+    let errs = errors(&fixture("stray.pgn"));
+    let found: Vec<(u64, String)> = errs
+        .iter()
+        .map(|d| {
+            (
+                d["game"].as_u64().unwrap_or(0),
+                d["token"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    // One error per stray, none after it: the rest of each game replays.
+    // Game 3's later slip is found because the stray did not end the check.
+    assert_eq!(
+        found,
+        [
+            (1, "\u{0}12.O-O-O".to_owned()),
+            (2, "d5".to_owned()),
+            (3, "xx".to_owned()),
+            (3, "Rq2".to_owned()),
+            (4, "\u{0}".to_owned()),
+        ]
+    );
+    // The NUL glued to the move: the move it hides, not a deletion.
+    assert_eq!(suggestions(&errs[0]), ["O-O-O"]);
+    assert_eq!(
+        top(&errs[0]),
+        ("replace".into(), "a stray control character".into(), true)
+    );
+    assert_eq!(
+        top(&errs[1]),
+        ("delete".into(), "the same move written twice".into(), true)
+    );
+    assert_eq!(top(&errs[2]), ("delete".into(), "no move".into(), true));
+    assert_eq!(
+        suggestions(&errs[3]).first().map(String::as_str),
+        Some("Rg2")
+    );
+    assert_eq!(
+        top(&errs[4]),
+        (
+            "delete".into(),
+            "a stray control character, no move".into(),
+            true
+        )
+    );
+}
+
+#[test]
+fn fix_strikes_out_a_stray_word_into_a_comment() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixed = dir.path().join("fixed.pgn");
+    let fixed_s = fixed.to_string_lossy().into_owned();
+    Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "check",
+            "-q",
+            "--fix",
+            "-o",
+            &fixed_s,
+            &fixture("stray.pgn"),
+        ])
+        .assert()
+        .code(1);
+    let text = std::fs::read_to_string(&fixed).expect("fixed file");
+    assert!(
+        text.contains("16.Qf5 d5 {pgnkit: \"d5\" struck out: the same move written twice} 17.g4"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Bxc3 {pgnkit: \"xx\" struck out: no move}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("{pgnkit: \"\\x00\" struck out: a stray control character, no move}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("O-O-O {pgnkit: \"\\x0012.O-O-O\" written, \"O-O-O\" applied}"),
+        "{text}"
+    );
+    assert!(!text.contains('\u{0}'), "no NUL byte is written back");
+    // Every game of the fixed file checks clean.
+    Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["check", "-q", "--format", "json", &fixed_s])
+        .assert()
+        .code(0);
+}

@@ -69,9 +69,10 @@ enum Slip {
     WrongSide,
     Missing,
     Swap,
+    Extra,
 }
 
-const SLIPS: [Slip; 10] = [
+const SLIPS: [Slip; 11] = [
     Slip::Rank,
     Slip::File,
     Slip::Piece,
@@ -82,6 +83,7 @@ const SLIPS: [Slip; 10] = [
     Slip::WrongSide,
     Slip::Missing,
     Slip::Swap,
+    Slip::Extra,
 ];
 
 impl Slip {
@@ -97,6 +99,7 @@ impl Slip {
             Slip::WrongSide => "written from the other side",
             Slip::Missing => "move left out",
             Slip::Swap => "two moves of one side swapped",
+            Slip::Extra => "a word too many",
         }
     }
 }
@@ -114,6 +117,7 @@ enum Truth {
     Replace { ply: u32, san: String },
     Insert { ply: u32, san: String },
     Swap { ply: u32, san: [String; 2] },
+    Delete,
 }
 
 fn plain_san(pos: &Chess, m: Move) -> String {
@@ -301,7 +305,7 @@ fn mutate(slip: Slip, pos: &Chess, m: Move, san: &str, rng: &mut Rng) -> Option<
             }
             c + suffix
         }
-        Slip::Missing | Slip::Swap => return None,
+        Slip::Missing | Slip::Swap | Slip::Extra => return None,
     };
     is_wrong(&out, pos).then_some(out)
 }
@@ -341,6 +345,22 @@ fn inject(slip: Slip, g: &Clean, rng: &mut Rng) -> Option<(Vec<String>, Truth)> 
                     ],
                 }
             }
+            Slip::Extra => {
+                // The move before written twice, or a stray word; written in
+                // the same cell as that move, so the numbering stays right.
+                let extra = match (rng.below(2), p.checked_sub(1)) {
+                    (0, Some(q)) => g.sans[q].clone(),
+                    _ => (*rng.pick(&["x", "N", "\\", "\u{0}", "ch"])?).to_owned(),
+                };
+                if !is_wrong(&extra, pos) {
+                    continue;
+                }
+                match p.checked_sub(1) {
+                    Some(q) => tokens[q] = format!("{} {extra}", tokens[q]),
+                    None => tokens[0] = format!("{extra} {}", tokens[0]),
+                }
+                Truth::Delete
+            }
             _ => {
                 let Some(t) = mutate(slip, pos, m, &g.sans[p], rng) else {
                     continue;
@@ -378,6 +398,7 @@ fn rank_of(truth: &Truth, suggestions: &[Suggestion]) -> Option<usize> {
             p == ply && s == san
         }
         (Truth::Swap { ply, san }, Suggestion::Swap { ply: p, san: s, .. }) => p == ply && s == san,
+        (Truth::Delete, Suggestion::Delete { .. }) => true,
         _ => false,
     })
 }

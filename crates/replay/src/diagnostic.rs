@@ -154,6 +154,18 @@ pub enum Suggestion {
         #[serde(skip_serializing_if = "Option::is_none")]
         replays: Option<u32>,
     },
+    /// The token is no move of the game (a stray word, a move written
+    /// twice): strike it out, and the next word is the move of this ply.
+    Delete {
+        /// The rest of the game replays legally with the fix.
+        confirmed: bool,
+        /// How many plies of the game replay after the fix.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        replays: Option<u32>,
+        /// Why this is plausible.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        reason: String,
+    },
 }
 
 impl Suggestion {
@@ -162,7 +174,31 @@ impl Suggestion {
         match self {
             Suggestion::Replace { confirmed, .. }
             | Suggestion::Insert { confirmed, .. }
-            | Suggestion::Swap { confirmed, .. } => *confirmed,
+            | Suggestion::Swap { confirmed, .. }
+            | Suggestion::Delete { confirmed, .. } => *confirmed,
+        }
+    }
+
+    /// Marks the fix as confirmed and records how many plies replay with it.
+    pub(crate) fn set_replay(&mut self, complete: bool, plies: Option<u32>) {
+        match self {
+            Suggestion::Replace {
+                confirmed, replays, ..
+            }
+            | Suggestion::Insert {
+                confirmed, replays, ..
+            }
+            | Suggestion::Swap {
+                confirmed, replays, ..
+            }
+            | Suggestion::Delete {
+                confirmed, replays, ..
+            } => {
+                *confirmed = complete;
+                if plies.is_some() {
+                    *replays = plies;
+                }
+            }
         }
     }
 }

@@ -71,13 +71,15 @@ impl Word {
     /// A word that is no move and does not even look like one: no rank
     /// digit (a file letter can be miswritten, `Rq2` for `Rg2`, a rank
     /// hardly disappears) and no castling.
+    /// Stray control characters (a NUL, an escape) do not count.
     fn is_junk(&self) -> bool {
         if self.token.is_some() {
             return false;
         }
-        let rank = self.text.chars().any(|c| ('1'..='8').contains(&c));
-        let castling =
-            self.text.starts_with(['O', '0', 'o']) && self.text.contains(['-', '–', '—']);
+        let mut text = self.text.chars().filter(|c| !c.is_control());
+        let rank = text.clone().any(|c| ('1'..='8').contains(&c));
+        let castling = text.next().is_some_and(|c| matches!(c, 'O' | '0' | 'o'))
+            && text.any(|c| matches!(c, '-' | '–' | '—'));
         !rank && !castling
     }
 }
@@ -264,6 +266,28 @@ impl Line {
         ply: u32,
         recent: &[(usize, Chess)],
     ) -> Vec<Candidate> {
+        let Some(junk) = self.words.get(k).map(Word::is_junk) else {
+            return Vec::new();
+        };
+        // 0. The word is no move of the game: struck out, the next word is
+        //    this ply's move. Junk (`\`, `##comment`) is no slip of the pen:
+        //    striking it out is all there is to suggest.
+        let strike = self.strike_out(k, pos, ply);
+        if junk {
+            let Some(mut c) = strike.filter(|c| c.follow.complete || c.follow.replayed > 0) else {
+                return Vec::new();
+            };
+            if !c.follow.complete
+                && c.follow.stop.is_none()
+                && let Some((after, next, next_ply)) = c.resume.clone()
+            {
+                c.follow = self.follow(after, next, next_ply, usize::MAX);
+            }
+            c.full = true;
+            c.suggestion
+                .set_replay(c.follow.complete, Some(c.follow.replayed));
+            return vec![c];
+        }
         let Some(word) = self.words.get(k) else {
             return Vec::new();
         };
@@ -371,6 +395,8 @@ impl Line {
         inserts.truncate(SCREEN);
         cands.extend(inserts);
 
+        cands.extend(strike);
+
         // 4. Two moves of one side written in swapped order: the token and
         //    the word two plies later, or the word two plies earlier and
         //    the token.
@@ -397,32 +423,48 @@ impl Line {
             }
         }
         for c in &mut cands {
-            let replays = c.follow.replayed + 1;
-            let complete = c.follow.complete;
-            match &mut c.suggestion {
-                Suggestion::Replace {
-                    confirmed,
-                    replays: r,
-                    ..
-                }
-                | Suggestion::Insert {
-                    confirmed,
-                    replays: r,
-                    ..
-                }
-                | Suggestion::Swap {
-                    confirmed,
-                    replays: r,
-                    ..
-                } => {
-                    *confirmed = complete;
-                    *r = Some(replays);
-                }
-            }
+            // A struck-out word is no ply of its own.
+            let replays = match c.suggestion {
+                Suggestion::Delete { .. } => c.follow.replayed,
+                _ => c.follow.replayed + 1,
+            };
+            c.suggestion.set_replay(c.follow.complete, Some(replays));
         }
         rank(&mut cands);
         dedup(&mut cands);
         cands
+    }
+
+    /// Word `k`, failing in `pos` (ply `ply`), struck out: the words after
+    /// it replayed from `pos`.
+    fn strike_out(&mut self, k: usize, pos: &Chess, ply: u32) -> Option<Candidate> {
+        let word = self.words.get(k)?;
+        let stray = word.text.chars().any(char::is_control);
+        let twice = word.token.is_some()
+            && k.checked_sub(1)
+                .and_then(|j| self.words.get(j))
+                .is_some_and(|prev| prev.text == word.text);
+        let (cost, reason) = if stray {
+            (0.1, "a stray control character, no move")
+        } else if word.token.is_none() {
+            (if word.is_junk() { 0.2 } else { 0.9 }, "no move")
+        } else if twice {
+            (0.5, "the same move written twice")
+        } else {
+            (1.2, "a word too many")
+        };
+        let follow = self.follow(pos.clone(), k + 1, ply, SCREEN_PLIES);
+        Some(Candidate {
+            suggestion: Suggestion::Delete {
+                confirmed: false,
+                replays: None,
+                reason: reason.to_owned(),
+            },
+            cost,
+            follow,
+            full: false,
+            resume: Some((pos.clone(), k + 1, ply)),
+        })
     }
 
     /// Words `k` and `k + 2` played in the other order from `pos`.
@@ -492,6 +534,11 @@ fn dedup(cands: &mut Vec<Candidate>) {
                 san: san.clone(),
                 confirmed: false,
                 replays: None,
+            },
+            Suggestion::Delete { .. } => Suggestion::Delete {
+                confirmed: false,
+                replays: None,
+                reason: String::new(),
             },
         };
         if seen.contains(&key) {
@@ -566,11 +613,6 @@ pub fn suggest(
     if line.words.len() != read {
         return;
     }
-    // Junk (`\`, `##comment`, `+/-`) is no slip of the pen: nothing to
-    // suggest, and no reason to guess the rest of the game.
-    if line.words.get(k).is_some_and(Word::is_junk) {
-        return;
-    }
     // The last two main-line moves before the failure, with their positions.
     let mut recent: Vec<(usize, Chess)> = Vec::new();
     // Rebuilt from the moves played; a null move (`--`) is no move to play
@@ -605,9 +647,7 @@ pub fn suggest(
             candidates,
         });
         let Some(stop) = next else { break };
-        if stop.position.legal_moves().is_empty()
-            || line.words.get(stop.word).is_some_and(Word::is_junk)
-        {
+        if stop.position.legal_moves().is_empty() {
             break;
         }
         word = stop.word;
@@ -669,11 +709,7 @@ pub fn suggest(
 }
 
 fn set_confirmed(s: &mut Suggestion) {
-    match s {
-        Suggestion::Replace { confirmed, .. }
-        | Suggestion::Insert { confirmed, .. }
-        | Suggestion::Swap { confirmed, .. } => *confirmed = true,
-    }
+    s.set_replay(true, None);
 }
 
 /// An error found after the first, with the fixes before it applied.
@@ -794,6 +830,15 @@ fn help_line(s: &Suggestion, rest: u32, with_later: bool) -> String {
             san[1],
             then(*confirmed, *replays)
         ),
+        Suggestion::Delete {
+            confirmed,
+            replays,
+            reason,
+        } => {
+            // A struck-out word is no ply: the plies after it replay.
+            let then = then(*confirmed, replays.map(|r| r.saturating_add(1)));
+            format!("strike this word out {then} — {reason}")
+        }
     }
 }
 
@@ -899,6 +944,9 @@ struct Written {
     /// The piece letters replaced by the English letter of a piece they
     /// stand for in another language.
     foreign: Vec<Vec<char>>,
+    /// Normalised without its control characters, if it has any (a NUL
+    /// byte or an escape in a move is a stray, not a slip of the pen).
+    stripped: Option<Vec<char>>,
 }
 
 impl Written {
@@ -941,10 +989,21 @@ impl Written {
                 }
             }
         }
+        let stripped = text.contains(char::is_control).then(|| {
+            let s: String = text.chars().filter(|c| !c.is_control()).collect();
+            // `\u{0}12.O-O-O`: the stray glued the move number to the move.
+            let rest = s.trim_start_matches(|c: char| c.is_ascii_digit());
+            let rest = match rest.strip_prefix('.') {
+                Some(r) if rest.len() < s.len() => r.trim_start_matches('.'),
+                _ => &s,
+            };
+            normalize(rest)
+        });
         Written {
             plain,
             mirrored,
             foreign,
+            stripped,
         }
     }
 
@@ -978,6 +1037,9 @@ impl Written {
             write_move(pos, m, style, buf);
             normalize_into(buf, f);
             let f = &*f;
+            if self.stripped.as_deref() == Some(f) {
+                return (0.1, "a stray control character");
+            }
             // Distances above what could still win are not computed to the end.
             let limit = |best: f32, extra: f32| best.min(MAX_COST) - extra;
             let d = distance_within(f, &self.plain, limit(best.0, 0.0));
