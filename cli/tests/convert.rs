@@ -647,14 +647,8 @@ fn json_records() {
 #[test]
 #[ignore = "needs the shared corpus; run by scripts/convert_roundtrip.sh"]
 fn corpus_round_trip() {
-    let root = std::env::var("PGNKIT_CORPUS").map_or_else(
-        |_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
-        PathBuf::from,
-    );
-    let root = if root.is_dir() {
-        root
-    } else {
-        PathBuf::from("/work/shared/corpus")
+    let Some(root) = pgnkit_testkit::corpus() else {
+        return;
     };
     let all = std::env::var("PGNKIT_ROUNDTRIP_ALL").is_ok_and(|v| v == "1");
     let mut files = Vec::new();
