@@ -6,7 +6,7 @@
 //! A test never passes silently for want of what it needs: [`skip`] writes
 //! a `skipped: <test>: <reason>` line straight to standard error, past the test
 //! harness's capture, so that a plain `cargo test` shows it (count them with
-//! `cargo test --workspace 2>&1 | grep -c '^skipped:'`); and when the `CI`
+//! `cargo test --workspace 2>&1 | grep -c 'skipped:'`); and when the `CI`
 //! environment variable is set (`.ci/run` sets `CI=true`) it fails the test
 //! instead, so CI runs every test or goes red.
 //!
