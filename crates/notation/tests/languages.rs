@@ -16,7 +16,7 @@ use pgnkit_notation::{
     CaptureMark, CastlingMark, Language, LanguageSet, Notation, Style, detect_language, read_move,
     write_move,
 };
-use shakmaty::{CastlingMode, Chess, Move, Position, Role, fen::Fen, san::San};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Move, Position, Role, fen::Fen, san::San};
 
 /// One language as the reference gives it.
 struct Row {
@@ -368,5 +368,46 @@ fn detection_finds_a_language_with_the_same_letters() {
             "{}: chose {}",
             row.code, chosen.code
         );
+    }
+}
+
+/// The examples of FIDE Appendix C as the Spanish edition of the Laws
+/// prints them (the Hebrew seed translates it, keeping the Spanish letters):
+/// `C5f3` / `C1f3` for two knights on g5 and g1, promotions `d8D`, `f8C`,
+/// `b1B`, `g1T`, castling `0-0` and `0-0-0`. `b1B` is the translation's slip for `b1A`
+/// (the bishop is `A`, alfil, in Spanish): it reads as the English bishop.
+#[test]
+fn the_laws_examples_in_spanish_letters() {
+    let pos = |fen: &str| -> Chess {
+        fen.parse::<Fen>()
+            .expect("FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("legal")
+    };
+    let es = Language::Es;
+    let knights = pos("4k3/8/8/6N1/8/8/8/4K1N1 w - - 0 1");
+    for (text, from) in [("C5f3", "g5"), ("C1f3", "g1")] {
+        let m = read_move(text, &knights, es).expect(text);
+        assert_eq!(m.from().map(|s| s.to_string()), Some(from.to_owned()));
+    }
+    let white = pos("8/3P1P2/8/7k/8/8/1p4p1/4K3 w - - 0 1");
+    let black = pos("8/3P1P2/8/7k/8/8/1p4p1/4K3 b - - 0 1");
+    for (text, position, role) in [
+        ("d8D", &white, Role::Queen),
+        ("f8C", &white, Role::Knight),
+        ("b1B", &black, Role::Bishop),
+        ("b1A", &black, Role::Bishop),
+        ("g1T", &black, Role::Rook),
+    ] {
+        let m = read_move(text, position, es).expect(text);
+        assert_eq!(m.promotion(), Some(role), "{text}");
+    }
+    let castle = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    for (text, side) in [
+        ("0-0", CastlingSide::KingSide),
+        ("0-0-0", CastlingSide::QueenSide),
+    ] {
+        let m = read_move(text, &castle, es).expect(text);
+        assert_eq!(m.castling_side(), Some(side), "{text}");
     }
 }
