@@ -337,6 +337,17 @@ fn an_en_passant_capture_makes_a_position_differ_only_where_it_is_legal() {
         Some((8, "e2g1".to_owned()))
     );
     agrees_with_naive(&r, "no en passant");
+
+    // After 1... c5 the capture b5xc6 is pseudo-legal but illegal (it would
+    // open the fifth rank between the rook on h5 and the king on a5): no
+    // right, so the position after 1... c5 stands again at plies 5 and 9.
+    let r = from_fen(
+        "4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1",
+        "",
+        "1... c5 2. Ka4 Ke7 3. Ka5 Ke8 4. Ka4 Ke7 5. Ka5 Ke8 *",
+    );
+    assert_eq!(board_claim(&r, ClaimKind::Threefold), Some(9));
+    agrees_with_naive(&r, "pinned en passant");
 }
 
 /// White: king d3, rook h1; Black: king e6; `clock` half-moves played.
