@@ -8,8 +8,9 @@
 # Installs what it needs (Debian: parallel; PyPI: pyspark, duckdb, pandas;
 # Java 17+ must be on the machine for Spark), builds pgnkit, makes an 8 MB
 # real input from the shared corpus when it is there (bench/make_big.sh), and
-# runs cli/tests/at_scale.rs with PGNKIT_AT_SCALE=1 (a missing tool then
-# fails the tests instead of skipping them). About 2 minutes on 2 cores.
+# runs cli/tests/at_scale.rs with its ignored tests included and CI=true (a
+# missing tool then fails the tests instead of skipping them). About 2
+# minutes on 2 cores.
 #
 # Environment:
 #   CORPUS       the shared corpus (default ../shared/corpus beside the repo,
@@ -56,4 +57,4 @@ fi
 
 say "tests (cli/tests/at_scale.rs)"
 cd "$root"
-PGNKIT_AT_SCALE=1 cargo test -p pgnkit --test at_scale -- --test-threads 1
+CI=true cargo test -p pgnkit --test at_scale -- --include-ignored --test-threads 1
