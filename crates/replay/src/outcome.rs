@@ -491,8 +491,16 @@ impl Tracker {
         self.seen[(key >> 6) as usize & 3] |= 1 << (key & 63);
         self.keys.push(key);
         self.threefold = None;
-        self.fifty = None;
         self.automatic = None;
+        // A game set up from a position (FEN) may start with the 50 moves
+        // complete (claimable at once, Law 9.3.2) or one quiet move short
+        // (claimable by declaring that move, Law 9.3.1). The 75-move rule is
+        // left to the moves played: a set-up clock is often arbitrary.
+        let clock = start.halfmoves();
+        self.fifty = (clock >= 100).then_some(0);
+        if clock == 99 {
+            self.declared_claims(start, key, 0, 0, 1);
+        }
     }
 
     /// Makes room for `plies` more positions.

@@ -558,7 +558,6 @@ fn null_moves_warn_in_the_main_line_and_pass_the_turn() {
 /// once (Law 9.3.2; `Claim::ply` 0 is the start position). The same holds
 /// for a declared move from a start position at 99 half-moves (Law 9.3.1).
 #[test]
-#[ignore = "known bug: claims in the start position of a FEN game are reported one ply late"]
 fn a_game_from_a_fen_is_claimable_in_its_start_position() {
     let r = from_fen(&rook_ending(100), "", "90. Rh2 *");
     assert_eq!(board_claim(&r, ClaimKind::FiftyMoves), Some(0));
