@@ -1,8 +1,10 @@
 //! Writes one file of each hostile input class (see `testdata/hostile/`) for the gate benchmark:
 //!
 //! ```sh
-//! cargo run --release -p pgnkit --example hostile -- OUT_DIR [SIZE_BYTES] [SAMPLE.pgn]
+//! cargo run --release -p pgnkit --example hostile -- OUT_DIR [SIZE_BYTES] [SAMPLE.pgn] [CLASS]
 //! ```
+//!
+//! With CLASS (`unique-names`, …) only that class is written.
 
 #[allow(dead_code)]
 #[path = "../../testdata/hostile/hostile.rs"]
@@ -21,8 +23,12 @@ fn main() -> std::io::Result<()> {
             "/../testdata/check/claims.pgn"
         ))?,
     };
+    let only = args.next();
     std::fs::create_dir_all(&dir)?;
     for class in hostile::Class::ALL {
+        if only.as_deref().is_some_and(|o| o != class.name()) {
+            continue;
+        }
         let path = dir.join(format!("{}.pgn", class.name()));
         let (bytes, games) = class.make(size, &sample);
         std::fs::write(&path, bytes)?;

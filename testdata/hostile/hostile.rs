@@ -43,11 +43,14 @@ pub enum Class {
     NullMoves,
     /// Files that each start with a byte order mark, concatenated.
     BomConcatenation,
+    /// Real games whose Site, White and Black are new in every game (as in
+    /// a lichess dump: one Site URL per game, millions of players).
+    UniqueNames,
 }
 
 impl Class {
     /// Every class.
-    pub const ALL: [Class; 18] = [
+    pub const ALL: [Class; 19] = [
         Class::Repetition,
         Class::RepetitionInVariation,
         Class::OpenParens,
@@ -66,6 +69,7 @@ impl Class {
         Class::InvalidUtf8,
         Class::NullMoves,
         Class::BomConcatenation,
+        Class::UniqueNames,
     ];
 
     /// A file name for the class.
@@ -89,6 +93,7 @@ impl Class {
             Class::InvalidUtf8 => "invalid-utf8",
             Class::NullMoves => "null-moves",
             Class::BomConcatenation => "bom-concatenation",
+            Class::UniqueNames => "unique-names",
         }
     }
 
@@ -178,6 +183,26 @@ impl Class {
                     if let Some(p) = g.windows(3).position(|w| w == b"\n\n1") {
                         let at = (p + 3 + i % 40).min(g.len());
                         g.insert(at, 0);
+                    }
+                    g
+                })
+            }
+            Class::UniqueNames => {
+                games = from_sample(&mut out, size, sample, |game, i| {
+                    let mut g = Vec::with_capacity(game.len() + 64);
+                    for line in game.split_inclusive(|&b| b == b'\n') {
+                        let value = |tag: &str| format!("[{tag} \"{tag} {i:09}\"]\n");
+                        if line.starts_with(b"[Site ") {
+                            g.extend_from_slice(
+                                format!("[Site \"https://lichess.org/{i:09}\"]\n").as_bytes(),
+                            );
+                        } else if line.starts_with(b"[White ") {
+                            g.extend_from_slice(value("White").as_bytes());
+                        } else if line.starts_with(b"[Black ") {
+                            g.extend_from_slice(value("Black").as_bytes());
+                        } else {
+                            g.extend_from_slice(line);
+                        }
                     }
                     g
                 })

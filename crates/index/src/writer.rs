@@ -336,6 +336,15 @@ const MIN_RUN: u64 = 4 << 10;
 /// offset, its key in the lookup table, the table's slot).
 const NAME_OVERHEAD: u64 = 64;
 
+/// Memory of the table that finds a name already stored (estimated as
+/// [`NAME_OVERHEAD`] plus twice its text per name). When it is full it is
+/// emptied, and a name seen before is stored again under a new id: a
+/// database of millions of distinct names (one Site per lichess game) is
+/// indexed in bounded memory, at the cost of some names stored twice.
+/// Fixed, not taken from the memory budget, so that the index does not
+/// depend on the budget.
+pub const NAME_CACHE: u64 = 16 << 20;
+
 /// Where the builder spills what does not fit in its memory budget.
 struct Spill {
     /// The directory of the temporary files.
@@ -348,6 +357,8 @@ struct Spill {
     spilled: u64,
     /// The game records written out so far, in file order.
     games: Option<BufWriter<std::fs::File>>,
+    /// The name table's offsets and bytes written out so far, in id order.
+    names: Option<(BufWriter<std::fs::File>, BufWriter<std::fs::File>)>,
 }
 
 /// Gathers batches in file order and writes the index.
@@ -358,13 +369,24 @@ struct Spill {
 /// entries are sorted and spilled to a temporary file (a run) and the game
 /// records appended to another; [`Builder::write`] then merges the runs
 /// while it writes the index, which is byte for byte the index
-/// [`Builder::new`] writes. Only the name table is never spilled: it grows
-/// with the distinct names (players, events, sites, rounds, dates), not
-/// with the games, and counts against the budget.
+/// [`Builder::new`] writes. The names (players, events, sites, rounds,
+/// dates) are stored once each while the table that finds them fits in
+/// [`NAME_CACHE`]; their offsets and bytes are spilled like the games.
 pub struct Builder {
     lookup: FastMap<Box<str>, u32>,
+    /// Estimated memory of `lookup`.
+    lookup_memory: u64,
+    /// The most `lookup` may hold ([`NAME_CACHE`]; smaller in tests).
+    name_cache: u64,
+    /// Strings in the name table (string 0, the empty string, included).
+    strings: u64,
+    /// The end offsets of the names not spilled yet (the first is the
+    /// start of the first of them).
     string_offsets: Vec<u64>,
+    /// The bytes of the names not spilled yet.
     string_data: Vec<u8>,
+    /// Bytes of names spilled before `string_data`.
+    data_spilled: u64,
     games: Vec<u8>,
     game_count: u64,
     /// Position entries partitioned by the top 8 bits of their key.
@@ -389,8 +411,12 @@ impl Builder {
     pub fn new() -> Builder {
         Builder {
             lookup: FastMap::default(),
+            lookup_memory: 0,
+            name_cache: NAME_CACHE,
+            strings: 1,
             string_offsets: vec![0, 0],
             string_data: Vec::new(),
+            data_spilled: 0,
             games: Vec::new(),
             game_count: 0,
             parts: (0..256).map(|_| Vec::new()).collect(),
@@ -415,6 +441,7 @@ impl Builder {
                 runs: Vec::new(),
                 spilled: 0,
                 games: None,
+                names: None,
             }),
             ..Builder::new()
         }
@@ -450,8 +477,7 @@ impl Builder {
     }
 
     fn names_memory(&self) -> u64 {
-        let names = self.string_offsets.len() as u64;
-        2 * self.string_data.len() as u64 + names * NAME_OVERHEAD
+        self.lookup_memory + 8 * self.string_offsets.len() as u64 + self.string_data.len() as u64
     }
 
     /// Adds the next batch (batches must come in file order).
@@ -473,15 +499,27 @@ impl Builder {
             let id = match self.lookup.get(&s) {
                 Some(&id) => id,
                 None => {
-                    let id = u32::try_from(self.string_offsets.len() - 1)
-                        .map_err(|_| BuildError::TooManyStrings)?;
+                    let id = u32::try_from(self.strings).map_err(|_| BuildError::TooManyStrings)?;
+                    self.strings += 1;
                     self.string_data.extend_from_slice(s.as_bytes());
-                    self.string_offsets.push(self.string_data.len() as u64);
+                    self.string_offsets
+                        .push(self.data_spilled + self.string_data.len() as u64);
+                    let cost = NAME_OVERHEAD + 2 * s.len() as u64;
+                    if self.lookup_memory + cost > self.name_cache {
+                        self.lookup = FastMap::default();
+                        self.lookup_memory = 0;
+                    }
+                    self.lookup_memory += cost;
                     self.lookup.insert(s, id);
                     id
                 }
             };
             self.remap.push(id);
+        }
+        if let Some(s) = &self.spill
+            && 8 * self.string_offsets.len() as u64 + self.string_data.len() as u64 >= s.memory / 8
+        {
+            self.spill_names()?;
         }
         self.games.reserve(batch.games.len() * GAME_SIZE);
         for mut p in batch.games {
@@ -554,6 +592,36 @@ impl Builder {
         Ok(())
     }
 
+    /// Appends the names' offsets and bytes to their files and empties
+    /// their tables (the last offset stays: it starts the next name).
+    fn spill_names(&mut self) -> io::Result<()> {
+        let Some(spill) = &mut self.spill else {
+            return Ok(());
+        };
+        let Some((&last, done)) = self.string_offsets.split_last() else {
+            return Ok(());
+        };
+        if done.is_empty() {
+            return Ok(());
+        }
+        let (offsets, data) = match &mut spill.names {
+            Some(files) => files,
+            None => spill.names.insert((
+                BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(&spill.dir)?),
+                BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(&spill.dir)?),
+            )),
+        };
+        for o in done {
+            offsets.write_all(&o.to_le_bytes())?;
+        }
+        data.write_all(&self.string_data)?;
+        self.data_spilled += self.string_data.len() as u64;
+        self.string_data.clear();
+        self.string_offsets.clear();
+        self.string_offsets.push(last);
+        Ok(())
+    }
+
     /// Appends the game records to the games file and the position entries
     /// to a new sorted run, and empties both tables.
     fn spill_tables(&mut self) -> io::Result<()> {
@@ -617,6 +685,9 @@ impl Builder {
             Ok(())
         };
         put(&mut out, &[0u8; HEADER_SIZE], &mut at)?;
+        // No name is added any more.
+        self.lookup = FastMap::default();
+        self.lookup_memory = 0;
 
         // A spilled builder spills its last entries too, so that only the
         // merge's buffers and the directory are in memory while it writes.
@@ -631,17 +702,10 @@ impl Builder {
         let games_at = at;
         let mut games_crc = crc32fast::Hasher::new();
         if let Some(spilled) = self.spill.as_mut().and_then(|s| s.games.take()) {
-            let mut spilled = spilled.into_inner().map_err(|e| e.into_error())?;
-            spilled.seek(SeekFrom::Start(0))?;
-            let mut buffer = vec![0u8; 1 << 20];
-            loop {
-                let n = spilled.read(&mut buffer)?;
-                if n == 0 {
-                    break;
-                }
-                games_crc.update(&buffer[..n]);
-                put(&mut out, &buffer[..n], &mut at)?;
-            }
+            copy_back(spilled, &mut |bytes| {
+                games_crc.update(bytes);
+                put(&mut out, bytes, &mut at)
+            })?;
         }
         games_crc.update(&self.games);
         put(&mut out, &self.games, &mut at)?;
@@ -652,6 +716,15 @@ impl Builder {
 
         let strings_at = at;
         let mut strings_crc = crc32fast::Hasher::new();
+        let spilled_names = self.spill.as_mut().and_then(|s| s.names.take());
+        let mut spilled_data = None;
+        if let Some((offsets, data)) = spilled_names {
+            copy_back(offsets, &mut |bytes| {
+                strings_crc.update(bytes);
+                put(&mut out, bytes, &mut at)
+            })?;
+            spilled_data = Some(data);
+        }
         let mut offsets = Vec::with_capacity(self.string_offsets.len() * 8);
         for o in &self.string_offsets {
             offsets.extend_from_slice(&o.to_le_bytes());
@@ -660,8 +733,19 @@ impl Builder {
         put(&mut out, &offsets, &mut at)?;
         drop(offsets);
         let data_at = at;
+        if let Some(data) = spilled_data {
+            copy_back(data, &mut |bytes| {
+                strings_crc.update(bytes);
+                put(&mut out, bytes, &mut at)
+            })?;
+        }
         strings_crc.update(&self.string_data);
         put(&mut out, &self.string_data, &mut at)?;
+        if at - data_at != self.data_spilled + self.string_data.len() as u64
+            || data_at - strings_at != 8 * (self.strings + 1)
+        {
+            return Err(io::Error::other("the spilled name table is incomplete"));
+        }
         pad(&mut out, &mut at)?;
 
         let bits = layout::bucket_bits(self.positions);
@@ -745,7 +829,7 @@ impl Builder {
         set(header::PGN_TAIL_CRC, &pgn.tail_crc.to_le_bytes());
         set(header::BUCKET_BITS, &bits.to_le_bytes());
         set(header::GAMES, &self.game_count.to_le_bytes());
-        let strings = (self.string_offsets.len() - 1) as u64;
+        let strings = self.strings;
         set(header::STRINGS, &strings.to_le_bytes());
         set(header::POSITIONS, &index.to_le_bytes());
         set(header::FILE_SIZE, &size.to_le_bytes());
@@ -771,6 +855,24 @@ impl Builder {
             bytes: size,
             runs: self.runs(),
         })
+    }
+}
+
+/// Reads a spilled file from its start and hands its bytes to `put`, a
+/// megabyte at a time.
+fn copy_back(
+    file: BufWriter<std::fs::File>,
+    put: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut file = file.into_inner().map_err(|e| e.into_error())?;
+    file.seek(SeekFrom::Start(0))?;
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buffer)?;
+        if n == 0 {
+            return Ok(());
+        }
+        put(&buffer[..n])?;
     }
 }
 
@@ -1066,6 +1168,72 @@ mod tests {
             cascaded > 0,
             "no build had runs merged before the last merge"
         );
+    }
+
+    /// Property: with a name cache that overflows again and again, names
+    /// are stored more than once, and the index answers every name query as
+    /// one that stores each once; spilled or not, the bytes are the same.
+    #[test]
+    fn an_overflowing_name_cache_stores_names_again_and_answers_the_same() {
+        use crate::filter::Filter;
+        use crate::tags::Needle;
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.pgn");
+        std::fs::write(&pgn, b"*\n").unwrap();
+        let fingerprint = Fingerprint::of(&pgn).unwrap();
+        for seed in 1..=4u64 {
+            let build = |cache: u64, memory: Option<u64>, name: &str| {
+                let spill_dir = tempfile::tempdir().unwrap();
+                let mut builder = match memory {
+                    Some(m) => Builder::bounded(m, spill_dir.path()),
+                    None => Builder::new(),
+                };
+                builder.name_cache = cache;
+                for batch in random_batches(seed) {
+                    builder.add(batch).unwrap();
+                }
+                let path = dir.path().join(name);
+                let summary = builder.write(&path, &fingerprint).unwrap();
+                (summary, std::fs::read(&path).unwrap(), path)
+            };
+            let (once, _, once_path) = build(NAME_CACHE, None, "once.pgnkit-index");
+            let (again, bytes, again_path) = build(2_000, None, "again.pgnkit-index");
+            let (_, spilled, _) = build(2_000, Some(3_000), "spilled.pgnkit-index");
+            assert!(bytes == spilled, "seed {seed}: spilling changed the bytes");
+            if once.games > 50 {
+                assert!(
+                    again.strings > once.strings,
+                    "seed {seed}: no name stored twice"
+                );
+            }
+            let open = |path: &Path| crate::Index::open(path, &pgn, &fingerprint).unwrap();
+            let (once, again) = (open(&once_path), open(&again_path));
+            for needle in [
+                "White 1",
+                "White 7",
+                "Black 12",
+                "Black 4999",
+                "k 3",
+                "nobody",
+            ] {
+                for filter in [
+                    Filter {
+                        white: Some(Needle::new(needle)),
+                        ..Filter::default()
+                    },
+                    Filter {
+                        player: Some(Needle::new(needle)),
+                        ..Filter::default()
+                    },
+                ] {
+                    assert_eq!(
+                        once.search(&filter, None).unwrap(),
+                        again.search(&filter, None).unwrap(),
+                        "seed {seed}, {needle}"
+                    );
+                }
+            }
+        }
     }
 
     /// A failed write of a spilled build (here: the index's directory does
