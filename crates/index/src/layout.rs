@@ -47,7 +47,11 @@
 //!  54  reserved   u16
 //!
 //! strings: S+1 u64 offsets into the string bytes (string i is
-//!   bytes[off[i]..off[i+1]], UTF-8), then the bytes, padded to 8.
+//!   bytes[off[i]..off[i+1]], UTF-8), then the bytes, padded to 8. Ids
+//!   are given in order of first appearance; a name is stored once while
+//!   the writer's name cache holds it, so in a file of millions of
+//!   distinct names some are stored more than once (readers must not
+//!   assume one id per name).
 //!
 //! position table: P entries of 8 bytes, sorted by (key, game):
 //!   0  key bits   u32   bits 63-b .. 32-b of the Zobrist key (the 32 bits

@@ -206,7 +206,8 @@ impl Index {
         self.games
     }
 
-    /// Number of distinct strings in the name table.
+    /// Number of strings in the name table (a name may be stored more than
+    /// once: see [`NAME_CACHE`](crate::writer::NAME_CACHE)).
     pub fn strings(&self) -> u64 {
         self.strings
     }

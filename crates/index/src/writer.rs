@@ -145,8 +145,8 @@ pub enum BuildError {
     /// More games than the format numbers (2^32 - 1).
     #[error("more than 4,294,967,295 games: split the file")]
     TooManyGames,
-    /// More distinct names than the format numbers (2^32 - 1).
-    #[error("more than 4,294,967,295 distinct names: split the file")]
+    /// More names than the format numbers (2^32 - 1).
+    #[error("more than 4,294,967,295 names: split the file")]
     TooManyStrings,
     /// A game too long for the game table (4 GiB or more).
     #[error(
