@@ -87,7 +87,8 @@ impl Record {
         // The encoding the replay found, found again from the same bytes.
         let encoding = GameText::new(bytes, self.span.clone()).encoding();
         Words {
-            words: main_words(&self.game(bytes), encoding),
+            words: main_words(&self.game(bytes), encoding, self.span.start),
+            base: self.span.start,
             bytes,
             encoding,
             language: self.language,
@@ -199,8 +200,9 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
     }
 }
 
-/// The spans of the main-line words of `game` that are no annotations.
-fn main_words(game: &Game<'_>, encoding: Encoding) -> Vec<Range<usize>> {
+/// The spans of the main-line words of `game` that are no annotations,
+/// packed (see [`Words::words`]) from `base`, the game's start.
+fn main_words(game: &Game<'_>, encoding: Encoding, base: usize) -> Vec<u64> {
     let mut depth = 0u32;
     let mut out = Vec::new();
     for t in &game.tokens {
@@ -210,7 +212,7 @@ fn main_words(game: &Game<'_>, encoding: Encoding) -> Vec<Range<usize>> {
             TokenKind::Word
                 if depth == 0 && parse_annotation(&encoding.decode(t.text)).is_none() =>
             {
-                out.push(t.span.clone());
+                out.push(pack(&t.span, base));
             }
             _ => {}
         }
@@ -228,10 +230,25 @@ fn san(pos: &Chess, m: &Move) -> String {
     s
 }
 
+/// Bits of a packed word span for its length (the rest are for its start).
+const LENGTH_BITS: u32 = 24;
+
+/// A word's span in 8 bytes: its start from `base` in the high 40 bits
+/// (1 TB), its length in the low 24 (a word longer than 16 MB, which no
+/// move is, is cut there).
+fn pack(span: &Range<usize>, base: usize) -> u64 {
+    let start = span.start.saturating_sub(base) as u64;
+    let len = (span.len() as u64).min((1 << LENGTH_BITS) - 1);
+    (start.min((1 << (64 - LENGTH_BITS)) - 1) << LENGTH_BITS) | len
+}
+
 /// A record's main-line words (their spans in the file's bytes), and the
 /// language they are read in.
 struct Words<'a> {
-    words: Vec<Range<usize>>,
+    /// Packed spans ([`pack`]): 8 bytes a word, for games of millions.
+    words: Vec<u64>,
+    /// Where the game starts in `bytes`.
+    base: usize,
     bytes: &'a [u8],
     encoding: Encoding,
     language: Language,
@@ -240,23 +257,28 @@ struct Words<'a> {
 impl Words<'_> {
     /// Word `k` and its byte offset.
     fn get(&self, k: usize) -> Option<(String, usize)> {
-        let span = self.words.get(k)?;
-        let raw = self.bytes.get(span.clone())?;
-        Some((self.encoding.decode(raw).into_owned(), span.start))
+        let packed = *self.words.get(k)?;
+        let start = self
+            .base
+            .checked_add(usize::try_from(packed >> LENGTH_BITS).ok()?)?;
+        let len = usize::try_from(packed & ((1 << LENGTH_BITS) - 1)).ok()?;
+        let raw = self.bytes.get(start..start.checked_add(len)?)?;
+        Some((self.encoding.decode(raw).into_owned(), start))
     }
 }
 
 /// Compares two records of one game (from the files `a` and `b`), ply by ply.
-fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> Comparison {
+/// `merge`: keep the merged line (for the merged PGN).
+fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record), merge: bool) -> Comparison {
     let wa = a.1.words(a.0);
     let wb = b.1.words(b.0);
-    let mut c = compare(a.1.start(), &wa, &wb);
+    let mut c = compare(a.1.start(), &wa, &wb, merge);
     c.words = (wa.words.len(), wb.words.len());
     c
 }
 
 /// Compares the words of two records of one game from `start`, ply by ply.
-fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
+fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>, merge: bool) -> Comparison {
     let mut c = Comparison::default();
     let mut pos = start;
     let (mut i, mut j) = (0usize, 0usize);
@@ -273,7 +295,9 @@ fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
         let mb = wb.as_ref().and_then(|(t, _)| resolve(t, &pos, b.language));
         if ma.is_some() && ma == mb {
             if let Some(m) = ma {
-                c.detail().merged.push(m);
+                if merge {
+                    c.detail().merged.push(m);
+                }
                 pos.play_unchecked(m);
             }
             i += 1;
@@ -320,7 +344,9 @@ fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
         match choice {
             Some((m, di, dj)) => {
                 d.merged = Some(san(&pos, &m));
-                c.detail().merged.push(m);
+                if merge {
+                    c.detail().merged.push(m);
+                }
                 pos.play_unchecked(m);
                 c.detail().differences.push(d);
                 i += di;
@@ -511,7 +537,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let (mut games_with, mut total) = (0usize, 0usize);
     let comparisons: Vec<Comparison> = pairs
         .iter()
-        .map(|(ra, rb)| compare_records((fa.bytes, ra), (fb.bytes, rb)))
+        .map(|(ra, rb)| compare_records((fa.bytes, ra), (fb.bytes, rb), args.output.is_some()))
         .collect();
     // Lines and columns of every difference, each file read once forward
     // (pairs by tags may visit B's games in any order).
