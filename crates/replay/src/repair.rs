@@ -288,6 +288,13 @@ impl Line {
                 .set_replay(c.follow.complete, Some(c.follow.replayed));
             return vec![c];
         }
+        // A move with a stray control character in it that reads as a move
+        // without it, and after which the game replays to the end: that.
+        if let Some(c) = self.stray_fix(k, pos, ply) {
+            return std::iter::once(c)
+                .chain(strike.filter(|s| s.follow.complete))
+                .collect();
+        }
         let Some(word) = self.words.get(k) else {
             return Vec::new();
         };
@@ -464,6 +471,33 @@ impl Line {
             follow,
             full: false,
             resume: Some((pos.clone(), k + 1, ply)),
+        })
+    }
+
+    /// Word `k` read without its stray control characters, if it then is a
+    /// legal move in `pos` after which the rest of the game replays.
+    fn stray_fix(&mut self, k: usize, pos: &Chess, ply: u32) -> Option<Candidate> {
+        let text = without_strays(&self.words.get(k)?.text)?;
+        let m = parse_move(&text).ok()?.resolve(pos, self.lang).ok()?;
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        let follow = self.follow(after.clone(), k + 1, ply + 1, usize::MAX);
+        if !follow.complete {
+            return None;
+        }
+        let mut suggestion = Suggestion::Replace {
+            san: san(pos, m),
+            confirmed: false,
+            replays: None,
+            reason: "a stray control character".to_owned(),
+        };
+        suggestion.set_replay(true, Some(follow.replayed + 1));
+        Some(Candidate {
+            suggestion,
+            cost: 0.1,
+            follow,
+            full: true,
+            resume: Some((after, k + 1, ply + 1)),
         })
     }
 
@@ -989,16 +1023,7 @@ impl Written {
                 }
             }
         }
-        let stripped = text.contains(char::is_control).then(|| {
-            let s: String = text.chars().filter(|c| !c.is_control()).collect();
-            // `\u{0}12.O-O-O`: the stray glued the move number to the move.
-            let rest = s.trim_start_matches(|c: char| c.is_ascii_digit());
-            let rest = match rest.strip_prefix('.') {
-                Some(r) if rest.len() < s.len() => r.trim_start_matches('.'),
-                _ => &s,
-            };
-            normalize(rest)
-        });
+        let stripped = without_strays(text).map(|s| normalize(&s));
         Written {
             plain,
             mirrored,
@@ -1062,6 +1087,21 @@ impl Written {
         }
         best
     }
+}
+
+/// The word without its control characters (a NUL byte, an escape), and
+/// without the move number they glued to it (`\u{0}12.O-O-O`); `None`
+/// when it has none.
+fn without_strays(text: &str) -> Option<String> {
+    if !text.contains(char::is_control) {
+        return None;
+    }
+    let s: String = text.chars().filter(|c| !c.is_control()).collect();
+    let rest = s.trim_start_matches(|c: char| c.is_ascii_digit());
+    Some(match rest.strip_prefix('.') {
+        Some(r) if rest.len() < s.len() => r.trim_start_matches('.').to_owned(),
+        _ => s,
+    })
 }
 
 fn is_file(c: char) -> bool {
