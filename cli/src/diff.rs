@@ -268,17 +268,16 @@ impl Words<'_> {
 }
 
 /// Compares two records of one game (from the files `a` and `b`), ply by ply.
-/// `merge`: keep the merged line (for the merged PGN).
-fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record), merge: bool) -> Comparison {
+fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> Comparison {
     let wa = a.1.words(a.0);
     let wb = b.1.words(b.0);
-    let mut c = compare(a.1.start(), &wa, &wb, merge);
+    let mut c = compare(a.1.start(), &wa, &wb);
     c.words = (wa.words.len(), wb.words.len());
     c
 }
 
 /// Compares the words of two records of one game from `start`, ply by ply.
-fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>, merge: bool) -> Comparison {
+fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
     let mut c = Comparison::default();
     let mut pos = start;
     let (mut i, mut j) = (0usize, 0usize);
@@ -295,9 +294,7 @@ fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>, merge: bool) -> Compariso
         let mb = wb.as_ref().and_then(|(t, _)| resolve(t, &pos, b.language));
         if ma.is_some() && ma == mb {
             if let Some(m) = ma {
-                if merge {
-                    c.detail().merged.push(m);
-                }
+                c.detail().merged.push(m);
                 pos.play_unchecked(m);
             }
             i += 1;
@@ -344,9 +341,7 @@ fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>, merge: bool) -> Compariso
         match choice {
             Some((m, di, dj)) => {
                 d.merged = Some(san(&pos, &m));
-                if merge {
-                    c.detail().merged.push(m);
-                }
+                c.detail().merged.push(m);
                 pos.play_unchecked(m);
                 c.detail().differences.push(d);
                 i += di;
@@ -537,7 +532,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let (mut games_with, mut total) = (0usize, 0usize);
     let comparisons: Vec<Comparison> = pairs
         .iter()
-        .map(|(ra, rb)| compare_records((fa.bytes, ra), (fb.bytes, rb), args.output.is_some()))
+        .map(|(ra, rb)| compare_records((fa.bytes, ra), (fb.bytes, rb)))
         .collect();
     // Lines and columns of every difference, each file read once forward
     // (pairs by tags may visit B's games in any order).

@@ -95,4 +95,15 @@ fn identical_records_agree() {
     let w = fixture("white.pgn");
     let recs = records(&["diff", "--format", "json", &w, &w], 0);
     assert!(recs.iter().all(|r| r["type"] != "difference"));
+    // Each game record carries the merged line (no -o needed): game 1 of
+    // the fixture is the Havana game of 29 moves, ending 29...Rf4+.
+    let games: Vec<&Value> = recs.iter().filter(|r| r["type"] == "game").collect();
+    assert_eq!(games.len(), 2);
+    let merged = games[0]["merged"].as_str().unwrap_or("");
+    assert!(
+        merged.starts_with("1. e4 e5 2. Nf3 Nc6 3. d4 exd4"),
+        "{merged}"
+    );
+    assert!(merged.ends_with("29. Kxe4 Rf4+"), "{merged}");
+    assert_eq!(games[0]["merged_complete"], true);
 }
