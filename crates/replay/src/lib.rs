@@ -31,16 +31,17 @@
 
 pub mod dead;
 pub mod diagnostic;
+pub mod json;
 pub mod movetext;
 pub mod outcome;
 pub mod repair;
 pub mod setup;
-pub mod text;
 
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
-pub use movetext::{MoveEvent, Visitor};
+pub use movetext::{MoveEvent, MoveWriter, Visitor};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
-pub use text::{Encoding, GameText};
+pub use pgnkit_pgn::text;
+pub use pgnkit_pgn::text::{Encoding, GameText};
 
 use pgnkit_notation::{Language, LanguageSet, parse_move};
 use pgnkit_pgn::{Game, SyntaxErrorKind};
@@ -238,6 +239,7 @@ pub fn replay_game_with<V: Visitor>(
     report.start = start.position.clone();
 
     let mut lang = options.language.unwrap_or(Language::En);
+    visitor.on_start(&start.position);
     let mut pass = replay_movetext(game, text, &start.position, lang, visitor);
     if options.language.is_none()
         && pass
@@ -248,6 +250,7 @@ pub fn replay_game_with<V: Visitor>(
             .filter(|&l| repair::language_is_evident(game, encoding, &start.position, l))
     {
         visitor.restart();
+        visitor.on_start(&start.position);
         lang = better;
         pass = replay_movetext(game, text, &start.position, lang, visitor);
     }
