@@ -89,10 +89,7 @@ fn parse_target(s: &str) -> Result<String, String> {
 }
 
 fn parse_lang(s: &str) -> Result<Language, String> {
-    Language::from_code(s).ok_or_else(|| {
-        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
-        format!("unknown language `{s}`; use one of {}", codes.join(" "))
-    })
+    Language::parse(s).map_err(|e| e.to_string())
 }
 
 /// Everything a worker needs to convert a chunk.

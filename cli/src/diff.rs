@@ -23,7 +23,7 @@ use pgnkit_replay::{Encoding, GameText, Options, replay_game};
 use serde_json::json;
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::args::Format;
+use crate::args::{Format, InputLang, parse_input_lang};
 use crate::location::Cursor;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
 
@@ -39,9 +39,10 @@ pub struct DiffArgs {
     /// Output format (default: human on a terminal, json otherwise).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Piece-letter language of both records (default: detected per game).
-    #[arg(long, value_name = "LANG")]
-    pub input_lang: Option<String>,
+    /// Piece-letter language of both records: `auto` (default) detects it
+    /// per game; a code (en de fr ru …) reads only that language plus English SAN.
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    pub input_lang: InputLang,
     /// Also write the merged games as PGN to FILE (replaced atomically).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<String>,
@@ -486,13 +487,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     } else {
         Format::Json
     });
-    let language = match args.input_lang.as_deref() {
-        None | Some("auto") => None,
-        Some(code) => Some(
-            Language::from_code(code)
-                .ok_or_else(|| anyhow::anyhow!("unknown language `{code}`"))?,
-        ),
-    };
+    let language = args.input_lang.forced();
     let bytes_a =
         std::fs::read(&args.a).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.a))?;
     let bytes_b =

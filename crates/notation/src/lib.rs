@@ -41,7 +41,7 @@ pub mod token;
 pub mod write;
 
 pub use detect::{Detection, detect_language};
-pub use language::{Language, LanguageSet};
+pub use language::{Language, LanguageSet, UnknownLanguage};
 pub use line::Line;
 pub use read::{ReadError, ResolveError, read_move};
 pub use token::{
