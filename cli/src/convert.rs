@@ -19,14 +19,12 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use pgnkit_notation::{Language, Line, MoveToken, Notation, Style, parse_move};
+use pgnkit_notation::{Language, Notation, Style};
 use pgnkit_pgn::write::{Moves, Writer};
-use pgnkit_pgn::{Game, Reader, Token, TokenKind};
-use pgnkit_replay::outcome;
+use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{
-    Encoding, GameReport, GameResult, GameText, MoveWriter, Options, json, replay_game_with,
+    Detail, Encoding, GameReport, GameText, MoveWriter, Options, json, replay_game_with,
 };
-use shakmaty::{Chess, Color, Position};
 
 use crate::args::{Format, InputArgs};
 use crate::driver::{Buffers, Driver, Progress};
@@ -104,10 +102,6 @@ pub struct Config {
     pub skip_invalid: bool,
     /// How diagnostics are printed (to locate them for it).
     pub diagnostics: Format,
-    /// Take the fast path for plain games (off with the environment
-    /// variable `PGNKIT_CONVERT_FULL_REPLAY=1`, to check that both paths
-    /// write the same).
-    pub fast: bool,
 }
 
 /// Counts over a run.
@@ -159,7 +153,6 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
     // read as a move number in PGN movetext).
     let mut conversion = Moves::new(config.style.is_ascii());
     let mut writer = Writer::new();
-    let mut fast = FastScratch::default();
     let mut out = ChunkOut {
         out: buffers.take(chunk.range.len() + chunk.range.len() / 2),
         records: Vec::new(),
@@ -180,20 +173,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
             }
             continue;
         }
-        conversion.reset();
         let text = GameText::new(data, game.span.clone());
-        // The fast path reads English SAN only: not when another language is forced.
-        if config.fast
-            && config.format == OutputFormat::Pgn
-            && config.options.language.is_none_or(|l| l == Language::En)
-            && let Some(plies) = fast_game(&game, &text, &config.style, &mut conversion, &mut fast)
-        {
-            out.totals.games += 1;
-            out.totals.plies += u64::from(plies);
-            writer.write_game(&mut out.out, data, &game, &text, &conversion);
-            index += 1;
-            continue;
-        }
         let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
         let report = replay_game_with(data, &game, &config.options, &mut recorder);
         let errors = report.errors();
@@ -229,204 +209,6 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
         index += 1;
     }
     out
-}
-
-/// A line being replayed by [`fast_game`].
-struct FastLine {
-    line: Line,
-    /// The position before the line's last move (valid when `has_before`),
-    /// kept only when a variation follows that move.
-    before: Line,
-    has_before: bool,
-}
-
-/// Buffers [`fast_game`] reuses from game to game.
-#[derive(Default)]
-struct FastScratch {
-    lines: Vec<FastLine>,
-    /// The main line's moves, for the repetition check at the end.
-    main: Vec<shakmaty::Move>,
-}
-
-/// Converts a plain game without the full replay: standard start position,
-/// UTF-8, no broken structure, every word English SAN (with glyphs) or an
-/// annotation, every move legal, and a final position whose status (mate,
-/// stalemate, dead position, a fivefold repetition or 75-move rule on the
-/// way) agrees with the recorded result. Such a game has no error, which is
-/// all `convert` reports. Gives the main-line plies, or `None` when the
-/// game needs the full replay (which then redoes everything, diagnostics
-/// and language detection included).
-fn fast_game(
-    game: &Game<'_>,
-    text: &GameText<'_>,
-    style: &Style,
-    conversion: &mut Moves,
-    scratch: &mut FastScratch,
-) -> Option<u32> {
-    if !game.errors.is_empty()
-        || text.encoding() != Encoding::Utf8
-        || game
-            .tags
-            .iter()
-            .any(|t| matches!(t.name, b"FEN" | b"Variant" | b"SetUp"))
-    {
-        return None;
-    }
-    // Rulings the full replay makes from the tags: the Result tag against
-    // the termination marker, and a loss on time (Law 6.9).
-    let tag_result = game
-        .tag("Result")
-        .and_then(|t| pgnkit_pgn::GameResult::from_bytes(t.value().trim_ascii()));
-    if tag_result.is_some() && game.result().is_some() && tag_result != game.result() {
-        return None;
-    }
-    if game
-        .tag("Termination")
-        .is_some_and(|t| pgnkit_replay::lost_on_time(&String::from_utf8_lossy(&t.value())))
-    {
-        return None;
-    }
-    let lines = &mut scratch.lines;
-    lines.clear();
-    let start = Line::new(Chess::default());
-    lines.push(FastLine {
-        line: start.clone(),
-        before: start,
-        has_before: false,
-    });
-    let main = &mut scratch.main;
-    main.clear();
-    let mut max_clock = 0u32;
-    for (index, token) in game.tokens.iter().enumerate() {
-        match token.kind {
-            TokenKind::Word => {
-                let depth = lines.len().saturating_sub(1);
-                let line = lines.last_mut()?;
-                let m = match line.line.read_plain_san(token.text) {
-                    Some(m) => m,
-                    None => {
-                        let Some(mt) = fast_move_token(&token, text) else {
-                            pgnkit_notation::parse_annotation(
-                                &text.slice(token.span.clone(), token.text),
-                            )?;
-                            continue;
-                        };
-                        line.line.resolve(&mt, Language::En).ok()?
-                    }
-                };
-                line.has_before = pgnkit_replay::movetext::variation_follows(&game.tokens, index);
-                if line.has_before {
-                    line.before.clone_from(&line.line);
-                }
-                let pos = line.line.position();
-                let number = pos.fullmoves().get();
-                let white = pos.turn() == Color::White;
-                let text_start = conversion.text_buffer().len();
-                line.line.write_and_play(m, style, conversion.text_buffer());
-                conversion.record(index, text_start, 0, number, white);
-                if depth == 0 {
-                    main.push(m);
-                    max_clock = max_clock.max(line.line.position().halfmoves());
-                }
-            }
-            TokenKind::OpenVariation => {
-                let parent = lines.last()?;
-                if !parent.has_before {
-                    return None;
-                }
-                let start = parent.before.clone();
-                lines.push(FastLine {
-                    line: start.clone(),
-                    before: start,
-                    has_before: false,
-                });
-            }
-            TokenKind::CloseVariation => {
-                if lines.len() < 2 {
-                    return None;
-                }
-                lines.pop();
-            }
-            // Not replayed: the full replay reports it.
-            TokenKind::DeepVariation => return None,
-            _ => {}
-        }
-    }
-    if lines.len() != 1 {
-        return None;
-    }
-    let end = lines.first()?.line.position();
-    // What the record says, read as the full replay reads it.
-    let recorded = match game.tag("Result") {
-        Some(tag) => std::str::from_utf8(&tag.value())
-            .ok()
-            .and_then(GameResult::from_tag),
-        None => game.result().and_then(|r| GameResult::from_tag(r.as_str())),
-    };
-    // A game the rules ended must be recorded with the rules' result (or
-    // `*`); the full replay says what is wrong otherwise.
-    let status = outcome::position_status(end);
-    // A game that ends dead may have been dead before its last move: the
-    // full replay reports the moves after that.
-    if matches!(
-        status,
-        outcome::Status::InsufficientMaterial | outcome::Status::DeadPosition
-    ) {
-        return None;
-    }
-    if let Some(rule) = outcome::rule_result(status, end.turn())
-        && recorded.is_some_and(|written| written != rule)
-    {
-        return None;
-    }
-    // A fivefold repetition or the 75-move rule on the way drew the game:
-    // the full replay checks the result against them.
-    let decisive = matches!(
-        recorded,
-        Some(GameResult::WhiteWins | GameResult::BlackWins)
-    );
-    if max_clock >= 16 && decisive && automatic_draw(main) {
-        return None;
-    }
-    u32::try_from(main.len()).ok()
-}
-
-/// Whether the rules drew the game of these main-line moves automatically
-/// (fivefold repetition, 75-move rule) on the way.
-fn automatic_draw(main: &[shakmaty::Move]) -> bool {
-    let mut pos = Chess::default();
-    let mut tracker = outcome::Tracker::new(&pos);
-    let mut before = pos.clone();
-    for (ply, m) in (1u32..).zip(main) {
-        before.clone_from(&pos);
-        pos.play_unchecked(*m);
-        tracker.push(&before, *m, &pos, ply);
-        if tracker.automatic_end().is_some() {
-            return true;
-        }
-    }
-    false
-}
-
-fn starts_like_san(text: &[u8]) -> bool {
-    matches!(
-        text.first(),
-        Some(b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O')
-    )
-}
-
-/// The move token of a word that starts like English SAN and is no
-/// annotation word (the replay reads annotations first: `ch`, `ep` ...).
-fn fast_move_token(token: &Token<'_>, text: &GameText<'_>) -> Option<MoveToken> {
-    if !starts_like_san(token.text)
-        || matches!(
-            token.text,
-            b"ch" | b"ch." | b"check" | b"ep" | b"e.p." | b"e.p" | b"e."
-        )
-    {
-        return None;
-    }
-    parse_move(&text.slice(token.span.clone(), token.text)).ok()
 }
 
 fn locate_errors(
@@ -509,11 +291,18 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         options: Options {
             language: args.input.input_lang.forced(),
             suggestions: true,
+            // Errors are all `convert` reports: plain games take the
+            // replay's fast lane (off with the environment variable
+            // `PGNKIT_CONVERT_FULL_REPLAY=1`, to check that both write the same).
+            detail: if std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_none_or(|v| v != "1") {
+                Detail::Errors
+            } else {
+                Detail::Full
+            },
         },
         format: args.format,
         skip_invalid: args.skip_invalid,
         diagnostics: args.diagnostics,
-        fast: std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_none_or(|v| v != "1"),
     };
     let driver = Driver::new(args.input.jobs)?;
     let buffers = Buffers::default();

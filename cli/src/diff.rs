@@ -169,6 +169,7 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
     let options = Options {
         language,
         suggestions: false,
+        ..Options::default()
     };
     let mut game = Game::default();
     while reader.read_game(&mut game) {

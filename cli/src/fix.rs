@@ -170,6 +170,7 @@ fn replay_and_rule(
     let options = Options {
         language: Some(lang),
         suggestions: false,
+        ..Options::default()
     };
     let report = replay_game(text, &game, &options);
     let before = counts.check_marks;

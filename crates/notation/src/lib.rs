@@ -49,4 +49,5 @@ pub use token::{
 };
 pub use write::{
     CaptureMark, CastlingMark, Notation, Style, move_to_string, write_move, write_move_after,
+    write_move_checked,
 };

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use pgnkit_notation::{
     Annotation, Language, Line as Play, MoveToken, Notation, ResolveError, Style, Suffix,
-    parse_annotation, parse_move, write_move, write_move_after,
+    parse_annotation, parse_move, write_move, write_move_checked,
 };
 use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, TokenKind, Tokens};
@@ -32,6 +32,9 @@ pub struct MoveEvent<'a> {
     pub played: Move,
     /// The position after the move.
     pub after: &'a Chess,
+    /// Whether the move gives check (the side to move in `after` is in
+    /// check).
+    pub check: bool,
     /// 1-based ply of the move in its line (counted from the game's start).
     pub ply: u32,
     /// 0 in the main line, 1 in a variation, 2 in a variation of a variation …
@@ -129,7 +132,14 @@ impl Visitor for MoveWriter<'_> {
             event.before.fullmoves().get(),
             event.before.turn() == Color::White,
             |text, uci_text| {
-                write_move_after(event.before, &event.played, event.after, style, text);
+                write_move_checked(
+                    event.before,
+                    &event.played,
+                    event.after,
+                    event.check,
+                    style,
+                    text,
+                );
                 if let Some(uci) = uci {
                     write_move(event.before, &event.played, uci, uci_text);
                 }
@@ -442,6 +452,7 @@ pub fn replay_movetext<V: Visitor>(
                                 before: before.position(),
                                 played: m,
                                 after: play.position(),
+                                check: play.in_check(),
                                 ply,
                                 depth: line.depth,
                                 key,
