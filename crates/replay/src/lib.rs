@@ -32,6 +32,7 @@
 pub mod dead;
 pub mod diagnostic;
 mod fast;
+pub mod fix;
 pub mod json;
 pub mod movetext;
 pub mod outcome;
