@@ -300,17 +300,37 @@ fn width(text: &[u8]) -> usize {
 pub struct Movetext<'o> {
     out: &'o mut Vec<u8>,
     column: usize,
+    width: usize,
 }
 
 impl<'o> Movetext<'o> {
     /// Starts movetext at the beginning of a line of `out`.
     pub fn new(out: &'o mut Vec<u8>) -> Movetext<'o> {
-        Movetext { out, column: 0 }
+        Movetext {
+            out,
+            column: 0,
+            width: LINE_WIDTH,
+        }
+    }
+
+    /// Starts movetext that is never wrapped: one line (but for comments
+    /// with line breaks), for a movetext shown inside other text.
+    pub fn unwrapped(out: &'o mut Vec<u8>) -> Movetext<'o> {
+        Movetext {
+            out,
+            column: 0,
+            width: usize::MAX,
+        }
     }
 
     fn separate(&mut self, first_line_width: usize) {
         if self.column > 0 {
-            if self.column + 1 + first_line_width >= LINE_WIDTH {
+            if self
+                .column
+                .saturating_add(1)
+                .saturating_add(first_line_width)
+                >= self.width
+            {
                 self.out.push(b'\n');
                 self.column = 0;
             } else {
@@ -742,6 +762,13 @@ impl Writer {
         }
         write_tags(out, game, source, &mut self.order);
         write_movetext(out, input, game, source, moves, &mut self.item, first_tag);
+    }
+
+    /// Writes only the tag section of `game` in export order (and the
+    /// empty line after it, if it has tags): for a caller that writes the
+    /// movetext itself with a [`Movetext`].
+    pub fn write_tags(&mut self, out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>) {
+        write_tags(out, game, source, &mut self.order);
     }
 }
 

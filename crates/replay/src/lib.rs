@@ -29,6 +29,7 @@
 //! assert!(report.diagnostics.is_empty());
 //! ```
 
+pub mod compare;
 pub mod dead;
 pub mod diagnostic;
 mod fast;
