@@ -72,12 +72,16 @@ pub(crate) fn replay<V: Visitor>(
         return None;
     }
     let start = Line::new(Chess::default());
-    let mut lines = vec![FastLine {
+    let mut lines = Vec::with_capacity(4);
+    lines.push(FastLine {
         line: start.clone(),
         before: start,
         has_before: false,
-    }];
-    let mut main: Vec<MainMove> = Vec::new();
+    });
+    // Two moves for every three tokens (`12.`, White's, Black's) in most
+    // games: no reallocation on the way.
+    let mut main: Vec<MainMove> =
+        Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4);
     let mut max_clock = 0u32;
     let mut before = Chess::default();
     for (index, token) in game.tokens.iter().enumerate() {
