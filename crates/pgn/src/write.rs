@@ -993,6 +993,77 @@ fn itoa_buf(mut n: u32) -> Digits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Reader;
+
+    /// Writes the first game of `pgn`, the words listed in `moves` (token
+    /// text, full-move number, White) taken as moves and written in capitals.
+    fn write(pgn: &[u8], moves: &[(&str, u32, bool)]) -> String {
+        let mut game = Game::default();
+        assert!(Reader::new(pgn).read_game(&mut game));
+        let mut written = Moves::new(true);
+        let mut next = moves.iter();
+        let mut expected = next.next();
+        for (i, t) in game.tokens.iter().enumerate() {
+            if let Some(&(word, number, white)) = expected
+                && t.kind == TokenKind::Word
+                && t.text == word.as_bytes()
+            {
+                written.push_with(i, number, white, |text, _| {
+                    text.push_str(&word.to_ascii_uppercase())
+                });
+                expected = next.next();
+            }
+        }
+        assert!(expected.is_none(), "a move was not found");
+        let mut out = Vec::new();
+        let text = GameText::new(pgn, game.span.clone());
+        Writer::new().write_game(&mut out, pgn, &game, &text, &written);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn tags_come_in_export_order_escaped_and_none_is_invented() {
+        let pgn = b"[Zeta \"z\"]\n[White \"A \\\"B\\\" C\"]\n[Annotator \"x\\\\y\"]\n[Event \"E\"]\n\n*\n";
+        assert_eq!(
+            write(pgn, &[]),
+            "[Event \"E\"]\n[White \"A \\\"B\\\" C\"]\n[Annotator \"x\\\\y\"]\n[Zeta \"z\"]\n\n*\n\n"
+        );
+    }
+
+    #[test]
+    fn black_moves_are_numbered_after_comments_nags_and_variations() {
+        let pgn = b"1. e4 {c} e5 2. f4 $2 exf4 (2... d5) 3. g3 *";
+        let moves = [
+            ("e4", 1, true),
+            ("e5", 1, false),
+            ("f4", 2, true),
+            ("exf4", 2, false),
+            ("d5", 2, false),
+            ("g3", 3, true),
+        ];
+        assert_eq!(
+            write(pgn, &moves),
+            "1. E4 {c} 1... E5 2. F4 $2 2... EXF4 ( 2... D5 ) 3. G3 *\n\n"
+        );
+    }
+
+    #[test]
+    fn glyphs_become_nags_and_the_rest_of_a_broken_line_is_kept_in_a_comment() {
+        // `Zz9` is no move: from there the line is kept as it was written.
+        let pgn = b"1. e4!? e5 2. Zz9 {why} Nc6 1-0";
+        let moves = [("e4!?", 1, true), ("e5", 1, false)];
+        assert_eq!(
+            write(pgn, &moves),
+            "1. E4!? $5 1... E5 {Zz9} {why} {Nc6} 1-0\n\n"
+        );
+    }
+
+    #[test]
+    fn null_moves_are_numbered_from_the_moves_around_them() {
+        let pgn = b"1. e4 -- 2. d4 Z0 3. c4 *";
+        let moves = [("e4", 1, true), ("d4", 2, true), ("c4", 3, true)];
+        assert_eq!(write(pgn, &moves), "1. E4 -- 2. D4 -- 3. C4 *\n\n");
+    }
 
     #[test]
     fn wraps_at_80_columns_and_keeps_comments_whole() {

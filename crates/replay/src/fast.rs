@@ -80,8 +80,7 @@ pub(crate) fn replay<V: Visitor>(
     });
     // Two moves for every three tokens (`12.`, White's, Black's) in most
     // games: no reallocation on the way.
-    let mut main: Vec<MainMove> =
-        Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4);
+    let mut main: Vec<MainMove> = Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4);
     let mut max_clock = 0u32;
     let mut before = Chess::default();
     for (index, token) in game.tokens.iter().enumerate() {
