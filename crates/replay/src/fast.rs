@@ -11,7 +11,7 @@
 //! the full replay redoes the game from the start, diagnostics and language
 //! detection included.
 
-use pgnkit_notation::{Language, Line, MoveToken, parse_annotation, parse_move};
+use pgnkit_notation::{Language, Line, MoveToken, parse_annotation, parse_move, write_move};
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Position};
 
@@ -102,23 +102,34 @@ pub(crate) fn replay<V: Visitor>(
                 if line.has_before {
                     line.before.clone_from(&line.line);
                 }
-                if V::WANTS_POSITIONS {
+                if let Some(w) = visitor.move_writing() {
+                    // Written while played: each position looked at once.
+                    let pos = line.line.position();
+                    let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
+                    let play = &mut line.line;
+                    w.moves.push_with(index, number, white, |text, uci_text| {
+                        if let Some(uci) = w.uci {
+                            write_move(play.position(), &m, uci, uci_text);
+                        }
+                        play.write_and_play(m, w.style, text);
+                    });
+                } else if V::WANTS_POSITIONS {
                     before.clone_from(line.line.position());
-                }
-                line.line.play(m);
-                let after = line.line.position();
-                if V::WANTS_POSITIONS {
+                    line.line.play(m);
                     visitor.on_move(&MoveEvent {
                         token: index,
                         before: &before,
                         played: m,
-                        after,
+                        after: line.line.position(),
                         check: line.line.in_check(),
                         ply: ply_of(&before),
                         depth: u32::try_from(depth).unwrap_or(u32::MAX),
                         key: None,
                     });
+                } else {
+                    line.line.play(m);
                 }
+                let after = line.line.position();
                 if depth == 0 {
                     main.push(MainMove {
                         token: u32::try_from(index).unwrap_or(u32::MAX),

@@ -41,7 +41,7 @@ pub mod repair;
 pub mod setup;
 
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
-pub use movetext::{MoveEvent, MoveWriter, Visitor};
+pub use movetext::{MoveEvent, MoveWriter, MoveWriting, Visitor};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
 pub use pgnkit_pgn::text;
 pub use pgnkit_pgn::text::{Encoding, GameText};

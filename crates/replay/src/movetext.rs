@@ -62,6 +62,24 @@ pub trait Visitor {
     fn on_move(&mut self, event: &MoveEvent<'_>) {
         let _ = event;
     }
+    /// For a visitor that only writes each move into a [`Moves`] (as
+    /// [`MoveWriter`] does): where and how. The replay may then write each
+    /// move itself while it plays it, looking at each position once,
+    /// instead of calling [`Visitor::on_move`]; the moves written are the
+    /// same.
+    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
+        None
+    }
+}
+
+/// Where and how a [`Visitor`] writes moves ([`Visitor::move_writing`]).
+pub struct MoveWriting<'a> {
+    /// The style of the written form.
+    pub style: &'a Style,
+    /// The style of the UCI form, if it is written too.
+    pub uci: Option<&'a Style>,
+    /// Where the moves go.
+    pub moves: &'a mut Moves,
 }
 
 impl Visitor for () {
@@ -116,6 +134,14 @@ impl<'m> MoveWriter<'m> {
 }
 
 impl Visitor for MoveWriter<'_> {
+    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
+        Some(MoveWriting {
+            style: &self.style,
+            uci: self.uci.as_ref(),
+            moves: self.moves,
+        })
+    }
+
     fn restart(&mut self) {
         self.moves.reset();
     }
