@@ -11,6 +11,9 @@
 //! the full replay redoes the game from the start, diagnostics and language
 //! detection included.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use pgnkit_notation::{Language, Line, MoveToken, parse_annotation, parse_move, write_move};
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Position};
@@ -165,12 +168,6 @@ pub(crate) fn replay<V: Visitor>(
         return None;
     }
     let end = lines.first()?.line.position();
-    // A fivefold repetition or the 75-move rule on the way drew the game
-    // (a fivefold repetition needs 16 plies without a capture or a pawn
-    // move): the full replay says how.
-    if max_clock >= 16 && may_repeat_or_exceed(&main, max_clock) && automatic_draw(&main) {
-        return None;
-    }
     // What the record says, read as the full replay reads it.
     let recorded = match game.tag("Result") {
         Some(tag) => std::str::from_utf8(&tag.value())
@@ -178,6 +175,26 @@ pub(crate) fn replay<V: Visitor>(
             .and_then(GameResult::from_tag),
         None => game.result().and_then(|r| GameResult::from_tag(r.as_str())),
     };
+    // A fivefold repetition or the 75-move rule on the way drew the game
+    // (a fivefold repetition needs 16 plies without a capture or a pawn
+    // move): that is its status. Moves after it are legal chess played on
+    // (a warning, which this lane leaves out); a decisive record of a game
+    // the rules drew at its last move is an error: the full replay says it.
+    if max_clock >= 16
+        && may_repeat_or_exceed(&main, max_clock)
+        && let Some((status, ply)) = automatic_draw(&main)
+    {
+        let at_the_end = usize::try_from(ply).is_ok_and(|p| p >= main.len());
+        if at_the_end && recorded.is_some_and(|written| written != GameResult::Draw) {
+            return None;
+        }
+        return Some(Fast {
+            moves: main,
+            status,
+            undecided: false,
+            turn: end.turn(),
+        });
+    }
     let last = outcome::final_status(end);
     // A game that ends dead may have been dead before its last move: the
     // full replay reports the moves after that.
@@ -222,20 +239,14 @@ fn may_repeat_or_exceed(main: &[MainMove], max_clock: u32) -> bool {
     if max_clock >= 150 {
         return true;
     }
-    // The start position is the first of the first run.
+    // The placement hashes of the current run (the start position is the
+    // first of the first run), looked at when the run ends.
     let mut run: Vec<u64> = vec![0];
     let mut hash = 0u64;
-    let repeated = |run: &mut Vec<u64>| {
-        if run.len() < 17 {
-            return false;
-        }
-        run.sort_unstable();
-        run.windows(5).any(|w| w[0] == w[4])
-    };
     for (ply, m) in main.iter().enumerate() {
         let white = ply % 2 == 0;
         if m.played.is_zeroing() {
-            if repeated(&mut run) {
+            if seen_five_times(&mut run) {
                 return true;
             }
             run.clear();
@@ -270,12 +281,53 @@ fn may_repeat_or_exceed(main: &[MainMove], max_clock: u32) -> bool {
         // The side to move after the move is part of the position.
         run.push(hash ^ u64::from(white));
     }
-    repeated(&mut run)
+    seen_five_times(&mut run)
 }
 
-/// Whether the rules drew the game of these main-line moves automatically
-/// (fivefold repetition, 75-move rule) on the way.
-fn automatic_draw(main: &[MainMove]) -> bool {
+/// Whether a hash occurs five times in `run` (reordered): sorted when the
+/// run is short (the usual case), counted in a table when it is long, so
+/// that the time stays linear in the run.
+fn seen_five_times(run: &mut [u64]) -> bool {
+    // Five occurrences of a position are at least four plies apart.
+    if run.len() < 17 {
+        return false;
+    }
+    if run.len() <= 4096 {
+        run.sort_unstable();
+        return run.windows(5).any(|w| w.first() == w.last());
+    }
+    let mut counts: HashMap<u64, u8, BuildHasherDefault<Mixed>> = HashMap::default();
+    run.iter().any(|&h| {
+        let seen = counts.entry(h).or_insert(0);
+        *seen = seen.saturating_add(1);
+        *seen >= 5
+    })
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Mixed(u64);
+
+impl Hasher for Mixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The first automatic draw (fivefold repetition, 75-move rule) of the
+/// game of these main-line moves, and its ply, as the full replay's
+/// [`Tracker`] finds it.
+fn automatic_draw(main: &[MainMove]) -> Option<(Status, u32)> {
     let mut pos = Chess::default();
     let mut tracker = Tracker::new(&pos);
     let mut before = pos.clone();
@@ -283,11 +335,11 @@ fn automatic_draw(main: &[MainMove]) -> bool {
         before.clone_from(&pos);
         pos.play_unchecked(m.played);
         tracker.push(&before, m.played, &pos, ply);
-        if tracker.automatic_end().is_some() {
-            return true;
+        if let Some(end) = tracker.automatic_end() {
+            return Some(end);
         }
     }
-    false
+    None
 }
 
 fn starts_like_san(text: &[u8]) -> bool {
