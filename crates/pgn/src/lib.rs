@@ -6,7 +6,7 @@
 //! [`TokenKind::Word`], whatever its notation or alphabet (`Nf3`, `e2-e4`, `Кf3`, `♘f3`, `e8Q`, Latin-1
 //! junk): deciding what a word means is the job of the replay layer.
 //!
-//! It also writes games back: [`write`] is the PGN export format (tag order, escaping, line width,
+//! It also writes games back: [`write`](mod@write) is the PGN export format (tag order, escaping, line width,
 //! move numbers, NAGs), for moves rendered by the caller; [`text`] decodes a game's bytes (UTF-8, or
 //! Windows-1252 when a game is not UTF-8).
 //!
