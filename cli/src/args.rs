@@ -118,18 +118,11 @@ impl InputLang {
 
 /// Reads `--input-lang` (shared by every command that reads games).
 pub fn parse_input_lang(s: &str) -> Result<InputLang, String> {
-    if s.eq_ignore_ascii_case("auto") {
-        return Ok(InputLang::Auto);
+    match Language::parse_or_auto(s) {
+        Ok(None) => Ok(InputLang::Auto),
+        Ok(Some(l)) => Ok(InputLang::Forced(l)),
+        Err(e) => Err(e.to_string()),
     }
-    Language::from_code(s)
-        .map(InputLang::Forced)
-        .ok_or_else(|| {
-            let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
-            format!(
-                "unknown language `{s}`; use auto or one of {}",
-                codes.join(" ")
-            )
-        })
 }
 
 /// `pgnkit check`.

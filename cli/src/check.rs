@@ -283,6 +283,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let options = Options {
         language: args.input.input_lang.forced(),
         suggestions: !args.no_suggestions,
+        ..Options::default()
     };
     let driver = Driver::new(args.input.jobs)?;
     let mut fixed = match (&args.output, args.fix) {

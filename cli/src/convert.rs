@@ -5,7 +5,7 @@
 //! renders each move played (main line and variations) in the target
 //! [`Style`] into one reused buffer, by token index; then the game's tokens
 //! are walked once to write the game in PGN export format
-//! ([`export`]) or as one JSON object a line (`--format json`).
+//! ([`pgnkit_pgn::write`]) or as one JSON object a line (`--format json`).
 //!
 //! Games with an error are converted up to the error, the rest of the line
 //! kept verbatim in a comment, and the error reported on standard error the
@@ -15,22 +15,17 @@
 //! `-o FILE`, to a temporary file in FILE's folder renamed to FILE at the
 //! end, so a failed run never leaves half a file in place of a good one.
 
-use std::collections::HashSet;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use pgnkit_notation::{
-    Language, Line, MoveToken, Notation, Style, parse_move, write_move, write_move_after,
-};
-use pgnkit_pgn::{Game, Reader, Token, TokenKind};
-use pgnkit_replay::outcome;
+use pgnkit_notation::{Language, Notation, Style};
+use pgnkit_pgn::write::{Moves, Writer};
+use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{
-    Encoding, GameReport, GameResult, GameText, MoveEvent, Options, Visitor, replay_game_with,
+    Detail, Encoding, GameReport, GameText, MoveWriter, Options, json, replay_game_with,
 };
-use shakmaty::{Chess, Color, Position};
 
-use self::export::{Conversion, NullPlaces, Scratch, VerbatimPiece, Word};
 use crate::args::{Format, InputArgs};
 use crate::driver::{Buffers, Driver, Progress};
 use crate::input::{Chunk, Input};
@@ -38,9 +33,6 @@ use crate::location::{Cursor, count_lines};
 use crate::output::OutputFile;
 use crate::render::{self, Located};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
-
-#[path = "export.rs"]
-pub mod export;
 
 /// What `convert` writes.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,10 +87,7 @@ fn parse_target(s: &str) -> Result<String, String> {
 }
 
 fn parse_lang(s: &str) -> Result<Language, String> {
-    Language::from_code(s).ok_or_else(|| {
-        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
-        format!("unknown language `{s}`; use one of {}", codes.join(" "))
-    })
+    Language::parse(s).map_err(|e| e.to_string())
 }
 
 /// Everything a worker needs to convert a chunk.
@@ -113,10 +102,6 @@ pub struct Config {
     pub skip_invalid: bool,
     /// How diagnostics are printed (to locate them for it).
     pub diagnostics: Format,
-    /// Take the fast path for plain games (off with the environment
-    /// variable `PGNKIT_CONVERT_FULL_REPLAY=1`, to check that both paths
-    /// write the same).
-    pub fast: bool,
 }
 
 /// Counts over a run.
@@ -159,46 +144,6 @@ pub struct ChunkOut {
     pub lines: usize,
 }
 
-/// Renders every move the replay plays into a [`Conversion`].
-struct Recorder<'c> {
-    style: Style,
-    uci: Option<Style>,
-    conversion: &'c mut Conversion,
-}
-
-impl Visitor for Recorder<'_> {
-    fn restart(&mut self) {
-        self.conversion.restart();
-    }
-
-    fn on_move(&mut self, event: &MoveEvent<'_>) {
-        let text_start = self.conversion.text_buffer().len();
-        write_move_after(
-            event.before,
-            &event.played,
-            event.after,
-            &self.style,
-            self.conversion.text_buffer(),
-        );
-        let uci_start = self.conversion.uci_buffer().len();
-        if let Some(uci) = &self.uci {
-            write_move(
-                event.before,
-                &event.played,
-                uci,
-                self.conversion.uci_buffer(),
-            );
-        }
-        self.conversion.record(
-            event.token,
-            text_start,
-            uci_start,
-            event.before.fullmoves().get(),
-            event.before.turn() == Color::White,
-        );
-    }
-}
-
 /// Converts the games of one chunk.
 pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> ChunkOut {
     let data: &[u8] = &chunk.data;
@@ -206,9 +151,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
     let mut game = Game::default();
     // Null moves are written `--` in every notation (UCI's `0000` would
     // read as a move number in PGN movetext).
-    let mut conversion = Conversion::new(config.style.is_ascii());
-    let mut scratch = Scratch::default();
-    let mut fast = FastScratch::default();
+    let mut conversion = Moves::new(config.style.is_ascii());
+    let mut writer = Writer::new();
     let mut out = ChunkOut {
         out: buffers.take(chunk.range.len() + chunk.range.len() / 2),
         records: Vec::new(),
@@ -217,8 +161,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
         lines: count_lines(chunk.bytes()),
     };
     let mut cursor = Cursor::new(data, chunk.range.start);
-    let uci =
-        (config.format == OutputFormat::Json).then(|| Style::new(Notation::Uci, Language::En));
+    let uci = config.format == OutputFormat::Json;
     let mut index = 0u64;
     while reader.read_game(&mut game) {
         if game.is_comment_only() {
@@ -230,31 +173,9 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
             }
             continue;
         }
-        conversion.reset();
         let text = GameText::new(data, game.span.clone());
-        // The fast path reads English SAN only: not when another language is forced.
-        if config.fast
-            && config.format == OutputFormat::Pgn
-            && config.options.language.is_none_or(|l| l == Language::En)
-            && let Some(plies) = fast_game(&game, &text, &config.style, &mut conversion, &mut fast)
-        {
-            out.totals.games += 1;
-            out.totals.plies += u64::from(plies);
-            export::write_game(&mut out.out, data, &game, &text, &conversion, &mut scratch);
-            index += 1;
-            continue;
-        }
-        conversion.reset();
-        let mut recorder = Recorder {
-            style: config.style,
-            uci,
-            conversion: &mut conversion,
-        };
+        let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
         let report = replay_game_with(data, &game, &config.options, &mut recorder);
-        conversion.set_start(
-            report.start.fullmoves().get(),
-            report.start.turn() == Color::White,
-        );
         let errors = report.errors();
         out.totals.games += 1;
         out.totals.errors += errors as u64;
@@ -276,16 +197,11 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
         } else {
             match config.format {
                 OutputFormat::Pgn => {
-                    export::write_game(&mut out.out, data, &game, &text, &conversion, &mut scratch);
+                    writer.write_game(&mut out.out, data, &game, &text, &conversion);
                 }
                 OutputFormat::Json => {
                     out.records.push((index, out.out.len()));
-                    let start = out.out.len();
-                    let record = json_game(data, &game, &text, &report, &conversion, errors);
-                    if write_json_game(&mut out.out, &record, &conversion).is_err() {
-                        out.out.truncate(start);
-                        out.out.extend_from_slice(b"{}");
-                    }
+                    json::write_game(&mut out.out, data, &game, &report, &conversion);
                     out.out.push(b'\n');
                 }
             }
@@ -293,204 +209,6 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
         index += 1;
     }
     out
-}
-
-/// A line being replayed by [`fast_game`].
-struct FastLine {
-    line: Line,
-    /// The position before the line's last move (valid when `has_before`),
-    /// kept only when a variation follows that move.
-    before: Line,
-    has_before: bool,
-}
-
-/// Buffers [`fast_game`] reuses from game to game.
-#[derive(Default)]
-struct FastScratch {
-    lines: Vec<FastLine>,
-    /// The main line's moves, for the repetition check at the end.
-    main: Vec<shakmaty::Move>,
-}
-
-/// Converts a plain game without the full replay: standard start position,
-/// UTF-8, no broken structure, every word English SAN (with glyphs) or an
-/// annotation, every move legal, and a final position whose status (mate,
-/// stalemate, dead position, a fivefold repetition or 75-move rule on the
-/// way) agrees with the recorded result. Such a game has no error, which is
-/// all `convert` reports. Gives the main-line plies, or `None` when the
-/// game needs the full replay (which then redoes everything, diagnostics
-/// and language detection included).
-fn fast_game(
-    game: &Game<'_>,
-    text: &GameText<'_>,
-    style: &Style,
-    conversion: &mut Conversion,
-    scratch: &mut FastScratch,
-) -> Option<u32> {
-    if !game.errors.is_empty()
-        || text.encoding() != Encoding::Utf8
-        || game
-            .tags
-            .iter()
-            .any(|t| matches!(t.name, b"FEN" | b"Variant" | b"SetUp"))
-    {
-        return None;
-    }
-    // Rulings the full replay makes from the tags: the Result tag against
-    // the termination marker, and a loss on time (Law 6.9).
-    let tag_result = game
-        .tag("Result")
-        .and_then(|t| pgnkit_pgn::GameResult::from_bytes(t.value().trim_ascii()));
-    if tag_result.is_some() && game.result().is_some() && tag_result != game.result() {
-        return None;
-    }
-    if game
-        .tag("Termination")
-        .is_some_and(|t| pgnkit_replay::lost_on_time(&String::from_utf8_lossy(&t.value())))
-    {
-        return None;
-    }
-    let lines = &mut scratch.lines;
-    lines.clear();
-    let start = Line::new(Chess::default());
-    lines.push(FastLine {
-        line: start.clone(),
-        before: start,
-        has_before: false,
-    });
-    let main = &mut scratch.main;
-    main.clear();
-    let mut max_clock = 0u32;
-    for (index, token) in game.tokens.iter().enumerate() {
-        match token.kind {
-            TokenKind::Word => {
-                let depth = lines.len().saturating_sub(1);
-                let line = lines.last_mut()?;
-                let m = match line.line.read_plain_san(token.text) {
-                    Some(m) => m,
-                    None => {
-                        let Some(mt) = fast_move_token(&token, text) else {
-                            pgnkit_notation::parse_annotation(
-                                &text.slice(token.span.clone(), token.text),
-                            )?;
-                            continue;
-                        };
-                        line.line.resolve(&mt, Language::En).ok()?
-                    }
-                };
-                line.has_before = pgnkit_replay::movetext::variation_follows(&game.tokens, index);
-                if line.has_before {
-                    line.before.clone_from(&line.line);
-                }
-                let pos = line.line.position();
-                let number = pos.fullmoves().get();
-                let white = pos.turn() == Color::White;
-                let text_start = conversion.text_buffer().len();
-                line.line.write_and_play(m, style, conversion.text_buffer());
-                conversion.record(index, text_start, 0, number, white);
-                if depth == 0 {
-                    main.push(m);
-                    max_clock = max_clock.max(line.line.position().halfmoves());
-                }
-            }
-            TokenKind::OpenVariation => {
-                let parent = lines.last()?;
-                if !parent.has_before {
-                    return None;
-                }
-                let start = parent.before.clone();
-                lines.push(FastLine {
-                    line: start.clone(),
-                    before: start,
-                    has_before: false,
-                });
-            }
-            TokenKind::CloseVariation => {
-                if lines.len() < 2 {
-                    return None;
-                }
-                lines.pop();
-            }
-            // Not replayed: the full replay reports it.
-            TokenKind::DeepVariation => return None,
-            _ => {}
-        }
-    }
-    if lines.len() != 1 {
-        return None;
-    }
-    let end = lines.first()?.line.position();
-    // What the record says, read as the full replay reads it.
-    let recorded = match game.tag("Result") {
-        Some(tag) => std::str::from_utf8(&tag.value())
-            .ok()
-            .and_then(GameResult::from_tag),
-        None => game.result().and_then(|r| GameResult::from_tag(r.as_str())),
-    };
-    // A game the rules ended must be recorded with the rules' result (or
-    // `*`); the full replay says what is wrong otherwise.
-    let status = outcome::position_status(end);
-    // A game that ends dead may have been dead before its last move: the
-    // full replay reports the moves after that.
-    if matches!(
-        status,
-        outcome::Status::InsufficientMaterial | outcome::Status::DeadPosition
-    ) {
-        return None;
-    }
-    if let Some(rule) = outcome::rule_result(status, end.turn())
-        && recorded.is_some_and(|written| written != rule)
-    {
-        return None;
-    }
-    // A fivefold repetition or the 75-move rule on the way drew the game:
-    // the full replay checks the result against them.
-    let decisive = matches!(
-        recorded,
-        Some(GameResult::WhiteWins | GameResult::BlackWins)
-    );
-    if max_clock >= 16 && decisive && automatic_draw(main) {
-        return None;
-    }
-    u32::try_from(main.len()).ok()
-}
-
-/// Whether the rules drew the game of these main-line moves automatically
-/// (fivefold repetition, 75-move rule) on the way.
-fn automatic_draw(main: &[shakmaty::Move]) -> bool {
-    let mut pos = Chess::default();
-    let mut tracker = outcome::Tracker::new(&pos);
-    let mut before = pos.clone();
-    for (ply, m) in (1u32..).zip(main) {
-        before.clone_from(&pos);
-        pos.play_unchecked(*m);
-        tracker.push(&before, *m, &pos, ply);
-        if tracker.automatic_end().is_some() {
-            return true;
-        }
-    }
-    false
-}
-
-fn starts_like_san(text: &[u8]) -> bool {
-    matches!(
-        text.first(),
-        Some(b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O')
-    )
-}
-
-/// The move token of a word that starts like English SAN and is no
-/// annotation word (the replay reads annotations first: `ch`, `ep` ...).
-fn fast_move_token(token: &Token<'_>, text: &GameText<'_>) -> Option<MoveToken> {
-    if !starts_like_san(token.text)
-        || matches!(
-            token.text,
-            b"ch" | b"ch." | b"check" | b"ep" | b"e.p." | b"e.p" | b"e."
-        )
-    {
-        return None;
-    }
-    parse_move(&text.slice(token.span.clone(), token.text)).ok()
 }
 
 fn locate_errors(
@@ -522,572 +240,6 @@ fn locate_errors(
             game_name: name.clone(),
         });
     }
-}
-
-/// "No index" in the record's links.
-const NONE: u32 = u32::MAX;
-
-/// An index as a link of the record (the record of one game never has
-/// `u32::MAX` nodes: its game would have more tokens than memory holds).
-fn link(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(NONE)
-}
-
-/// What a node of the JSON record is.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum NodeKind {
-    /// A converted move: `value` is its slot in the [`Conversion`].
-    Move,
-    /// A null move: `value` is its full-move number.
-    Null { white: bool },
-    /// Text not converted: `value` is its index in [`JsonGame::texts`].
-    Unconverted,
-}
-
-/// One item of a line of the JSON record: a move, a null move or
-/// unconverted text, 16 bytes. The written forms stay in the game's
-/// [`Conversion`]; comments, NAGs and variations, rare, are apart.
-struct Node {
-    kind: NodeKind,
-    value: u32,
-    /// The next item of the same line (`NONE`: the last).
-    next: u32,
-    /// Index in [`JsonGame::extras`] (`NONE`: no comments, NAGs nor
-    /// variations).
-    extra: u32,
-}
-
-/// The comments, NAGs and variations of a move.
-#[derive(Default)]
-struct Extras {
-    comments_before: Vec<String>,
-    nags: Vec<u8>,
-    comments: Vec<String>,
-    /// Indices in [`JsonGame::lines`].
-    variations: Vec<u32>,
-}
-
-/// A line of the record: its first and last items (`NONE` when empty).
-#[derive(Clone, Copy)]
-struct JsonLine {
-    first: u32,
-    last: u32,
-}
-
-/// One game's JSON record, flat: every item of every line (the main line
-/// and each variation) in one vector, linked by index. Building, writing
-/// and dropping it never recurse on the depth of the variations, and it
-/// costs 16 bytes a move plus 8 a line (the moves' written forms are those
-/// of the [`Conversion`]).
-///
-/// [`write_json_game`] writes it as
-/// `{"tags":{…},"comments":[…],"moves":[…],"result":…,"status":…,"plies":…,"language":…,"errors":…}`
-/// (`comments` only when there are some), each move as
-/// `{"comments_before":[…],"number":…,"side":…,"move":…,"uci":…,"nags":[…],"comments":[…],"variations":[[…],…]}`
-/// (the lists only when not empty) and unconverted text as
-/// `{"unconverted":…}`.
-#[derive(Default)]
-struct JsonGame {
-    /// Tags in export order (the first tag of each name).
-    tags: Vec<(String, String)>,
-    comments: Vec<String>,
-    nodes: Vec<Node>,
-    extras: Vec<Extras>,
-    texts: Vec<String>,
-    lines: Vec<JsonLine>,
-    /// The main line's index in `lines`.
-    main: u32,
-    result: &'static str,
-    status: &'static str,
-    plies: u32,
-    language: &'static str,
-    errors: usize,
-}
-
-/// What waits in a line being built for its next move: comments, and
-/// variations that came before any move.
-#[derive(Default)]
-struct Waiting {
-    before: Vec<String>,
-    variations: Vec<u32>,
-}
-
-/// A line being built.
-struct OpenLine {
-    id: u32,
-    waiting: Option<Box<Waiting>>,
-}
-
-impl OpenLine {
-    fn has_before(&self) -> bool {
-        self.waiting.as_ref().is_some_and(|w| !w.before.is_empty())
-    }
-
-    fn waiting(&mut self) -> &mut Waiting {
-        self.waiting.get_or_insert_with(Box::default)
-    }
-}
-
-impl JsonGame {
-    /// A new empty line.
-    fn open(&mut self) -> OpenLine {
-        self.lines.push(JsonLine {
-            first: NONE,
-            last: NONE,
-        });
-        OpenLine {
-            id: link(self.lines.len() - 1),
-            waiting: None,
-        }
-    }
-
-    /// The last item of line `id` if it is a move (or null move).
-    fn last_move(&self, id: u32) -> Option<u32> {
-        let last = self.lines.get(id as usize)?.last;
-        let node = self.nodes.get(last as usize)?;
-        (node.kind != NodeKind::Unconverted).then_some(last)
-    }
-
-    /// The extras of node `k`, made when it has none.
-    fn extras(&mut self, k: u32) -> Option<&mut Extras> {
-        let node = self.nodes.get_mut(k as usize)?;
-        if node.extra == NONE {
-            node.extra = link(self.extras.len());
-            self.extras.push(Extras::default());
-        }
-        self.extras.get_mut(node.extra as usize)
-    }
-
-    /// Appends an item to line `id`.
-    fn append(&mut self, id: u32, node: Node) -> u32 {
-        let k = link(self.nodes.len());
-        self.nodes.push(node);
-        if let Some(line) = self.lines.get_mut(id as usize) {
-            match self.nodes.get_mut(line.last as usize) {
-                Some(last) => last.next = k,
-                None => line.first = k,
-            }
-            line.last = k;
-        }
-        k
-    }
-
-    /// Appends a move to `line`, with the comments and variations waiting.
-    fn push_move(&mut self, line: &mut OpenLine, kind: NodeKind, value: u32) {
-        let k = self.append(
-            line.id,
-            Node {
-                kind,
-                value,
-                next: NONE,
-                extra: NONE,
-            },
-        );
-        if let Some(w) = line.waiting.take()
-            && let Some(e) = self.extras(k)
-        {
-            e.comments_before = w.before;
-            e.variations = w.variations;
-        }
-    }
-
-    /// Appends unconverted text to `line`.
-    fn push_text(&mut self, line: &OpenLine, text: String) {
-        let value = link(self.texts.len());
-        self.texts.push(text);
-        self.append(
-            line.id,
-            Node {
-                kind: NodeKind::Unconverted,
-                value,
-                next: NONE,
-                extra: NONE,
-            },
-        );
-    }
-
-    /// A NAG of the line's last move (dropped where there is none).
-    fn nag(&mut self, line: &OpenLine, n: u8) {
-        if let Some(k) = self.last_move(line.id)
-            && let Some(e) = self.extras(k)
-        {
-            e.nags.push(n);
-        }
-    }
-
-    /// A comment: the last move's, or waiting for the next one.
-    fn comment(&mut self, line: &mut OpenLine, text: String) {
-        if !line.has_before()
-            && let Some(k) = self.last_move(line.id)
-            && let Some(e) = self.extras(k)
-        {
-            e.comments.push(text);
-        } else {
-            line.waiting().before.push(text);
-        }
-    }
-
-    /// Ends `line`: comments left at its end go to its last move (or, in a
-    /// line without moves, to `leftover`). Variations still waiting are
-    /// dropped. Gives the line's index.
-    fn finish(&mut self, line: OpenLine, leftover: &mut Vec<String>) -> u32 {
-        let before = line.waiting.map(|w| w.before).unwrap_or_default();
-        if !before.is_empty() {
-            match self.last_move(line.id) {
-                Some(k) => {
-                    if let Some(e) = self.extras(k) {
-                        e.comments.extend(before);
-                    }
-                }
-                None => leftover.extend(before),
-            }
-        }
-        line.id
-    }
-
-    fn is_empty_line(&self, id: u32) -> bool {
-        self.lines.get(id as usize).is_none_or(|l| l.first == NONE)
-    }
-
-    /// Appends the items of line `from` to line `to`.
-    fn splice(&mut self, to: u32, from: u32) {
-        let Some(&JsonLine { first, last }) = self.lines.get(from as usize) else {
-            return;
-        };
-        if first == NONE {
-            return;
-        }
-        let Some(line) = self.lines.get_mut(to as usize) else {
-            return;
-        };
-        match self.nodes.get_mut(line.last as usize) {
-            Some(tail) => tail.next = first,
-            None => line.first = first,
-        }
-        line.last = last;
-        if let Some(emptied) = self.lines.get_mut(from as usize) {
-            *emptied = JsonLine {
-                first: NONE,
-                last: NONE,
-            };
-        }
-    }
-}
-
-fn json_game(
-    input: &[u8],
-    game: &Game<'_>,
-    source: &GameText<'_>,
-    report: &GameReport,
-    moves: &Conversion,
-    errors: usize,
-) -> JsonGame {
-    let mut order = Vec::new();
-    export::tag_order(game, &mut order);
-    let mut g = JsonGame::default();
-    // The names taken (a set: a game may have very many tags).
-    let mut seen: HashSet<String> = HashSet::with_capacity(order.len());
-    for &i in &order {
-        if let Some(t) = game.tags.get(i) {
-            let name = source.decode(t.name).into_owned();
-            if seen.insert(name.clone()) {
-                g.tags.push((name, source.decode(&t.value()).into_owned()));
-            }
-        }
-    }
-    let main = g.open();
-    let mut lines: Vec<OpenLine> = vec![main];
-    let mut leftover: Vec<String> = Vec::new();
-    // Computed at the first null move, for the whole game.
-    let mut nulls: Option<NullPlaces> = None;
-    let mut cursor = 0usize;
-    let mut i = 0usize;
-    while let Some(t) = game.tokens.get(i) {
-        let depth = lines.len().saturating_sub(1);
-        let Some(line) = lines.last_mut() else { break };
-        match t.kind {
-            TokenKind::Word => {
-                let text = source.decode(t.text);
-                if moves.get_next(i, &mut cursor).is_some() {
-                    g.push_move(line, NodeKind::Move, link(cursor));
-                    let (nag, draw) = export::attached_marks(t.text, &text);
-                    if let Some(n) = nag {
-                        g.nag(line, n);
-                    }
-                    if draw {
-                        g.comment(line, "(=)".to_owned());
-                    }
-                } else if export::is_null_word(&text)
-                    && let Some((number, white)) = nulls
-                        .get_or_insert_with(|| NullPlaces::new(game, source, moves))
-                        .get(i)
-                {
-                    g.push_move(line, NodeKind::Null { white }, number);
-                } else {
-                    match export::classify_word(&text) {
-                        Word::Nag(n) => g.nag(line, n),
-                        Word::DrawOffer => g.comment(line, "(=)".to_owned()),
-                        Word::Mark => {}
-                        Word::Dead => {
-                            let end = export::line_end(game, i, depth);
-                            let mut text = String::new();
-                            export::verbatim_pieces(input, game, i, end, |p| {
-                                if !text.is_empty() {
-                                    text.push(' ');
-                                }
-                                match p {
-                                    VerbatimPiece::Text(raw) => text.push_str(&source.decode(raw)),
-                                    VerbatimPiece::Comment(c) => {
-                                        text.push('{');
-                                        text.push_str(&export::comment_text(&c, source));
-                                        text.push('}');
-                                    }
-                                }
-                            });
-                            g.push_text(line, text);
-                            i = end;
-                            continue;
-                        }
-                    }
-                }
-            }
-            TokenKind::Nag(n) => g.nag(line, n),
-            TokenKind::Comment => {
-                g.comment(line, export::comment_text(&t, source).into_owned());
-            }
-            TokenKind::OpenVariation if export::draw_offer_at(game, i) => {
-                g.comment(line, "(=)".to_owned());
-                i += 3;
-                continue;
-            }
-            TokenKind::OpenVariation => {
-                let child = g.open();
-                lines.push(child);
-            }
-            TokenKind::CloseVariation => close_variation(&mut g, &mut lines, &mut leftover),
-            // Read, never replayed: kept as the text it was.
-            TokenKind::DeepVariation => g.push_text(line, source.decode(t.text).into_owned()),
-            TokenKind::MoveNumber { .. } | TokenKind::Result(_) | TokenKind::Escape => {}
-        }
-        i += 1;
-    }
-    while lines.len() > 1 {
-        close_variation(&mut g, &mut lines, &mut leftover);
-    }
-    let mut main = match lines.pop() {
-        Some(line) => line,
-        None => g.open(),
-    };
-    let variations = main
-        .waiting
-        .as_mut()
-        .map(|w| std::mem::take(&mut w.variations))
-        .unwrap_or_default();
-    let main = g.finish(main, &mut leftover);
-    // Variations after the last move (or in a game without moves).
-    if !variations.is_empty() {
-        if let Some(k) = g.last_move(main)
-            && let Some(e) = g.extras(k)
-        {
-            e.variations.extend(variations);
-        } else {
-            for v in variations {
-                g.splice(main, v);
-            }
-        }
-    }
-    g.main = main;
-    g.comments = leftover;
-    g.result = export::result_marker(game, source);
-    g.status = report.status.as_str();
-    g.plies = report.plies;
-    g.language = report.language.code();
-    g.errors = errors;
-    g
-}
-
-/// Ends the innermost variation: it becomes a variation of its parent's
-/// last move (or waits for the parent's next move).
-fn close_variation(g: &mut JsonGame, lines: &mut Vec<OpenLine>, leftover: &mut Vec<String>) {
-    if lines.len() < 2 {
-        return;
-    }
-    let Some(line) = lines.pop() else { return };
-    let mut lost = Vec::new();
-    let id = g.finish(line, &mut lost);
-    let Some(parent) = lines.last_mut() else {
-        leftover.extend(lost);
-        return;
-    };
-    // A variation with only comments: they stay comments of the parent.
-    for c in lost {
-        g.comment(parent, c);
-    }
-    if g.is_empty_line(id) {
-        return;
-    }
-    if !parent.has_before()
-        && let Some(k) = g.last_move(parent.id)
-        && let Some(e) = g.extras(k)
-    {
-        e.variations.push(id);
-    } else {
-        parent.waiting().variations.push(id);
-    }
-}
-
-/// Writes a JSON string.
-fn json_str(out: &mut Vec<u8>, s: &str) -> serde_json::Result<()> {
-    serde_json::to_writer(&mut *out, s)
-}
-
-/// Writes a JSON array of strings.
-fn json_strs(out: &mut Vec<u8>, list: &[String]) -> serde_json::Result<()> {
-    serde_json::to_writer(&mut *out, list)
-}
-
-/// Where [`write_json_game`] is in the tree of lines.
-enum Frame {
-    /// Writing a line: `node` is its next item (`NONE`: the line is done).
-    Line { node: u32, first: bool },
-    /// Writing the variations of the move whose extras are `extra`.
-    Variations { extra: u32, next: u32 },
-}
-
-/// Writes one move (or null move) of `g` up to its variations, without the
-/// closing `}`.
-fn write_move_fields(
-    out: &mut Vec<u8>,
-    g: &JsonGame,
-    moves: &Conversion,
-    node: &Node,
-    extras: Option<&Extras>,
-) -> serde_json::Result<()> {
-    let (number, white, text, uci) = match node.kind {
-        NodeKind::Move => match moves.at(node.value as usize) {
-            Some(m) => (m.number, m.white, m.text, m.uci),
-            None => (0, true, "", ""),
-        },
-        NodeKind::Null { white } => (node.value, white, moves.null_text(), "0000"),
-        NodeKind::Unconverted => {
-            let text = g.texts.get(node.value as usize).map_or("", String::as_str);
-            out.extend_from_slice(b"{\"unconverted\":");
-            return json_str(out, text);
-        }
-    };
-    out.push(b'{');
-    if let Some(e) = extras.filter(|e| !e.comments_before.is_empty()) {
-        out.extend_from_slice(b"\"comments_before\":");
-        json_strs(out, &e.comments_before)?;
-        out.push(b',');
-    }
-    out.extend_from_slice(b"\"number\":");
-    serde_json::to_writer(&mut *out, &number)?;
-    out.extend_from_slice(if white {
-        b",\"side\":\"white\",\"move\":"
-    } else {
-        b",\"side\":\"black\",\"move\":"
-    });
-    json_str(out, text)?;
-    out.extend_from_slice(b",\"uci\":");
-    json_str(out, uci)?;
-    if let Some(e) = extras {
-        if !e.nags.is_empty() {
-            out.extend_from_slice(b",\"nags\":");
-            serde_json::to_writer(&mut *out, &e.nags)?;
-        }
-        if !e.comments.is_empty() {
-            out.extend_from_slice(b",\"comments\":");
-            json_strs(out, &e.comments)?;
-        }
-    }
-    Ok(())
-}
-
-/// Writes `g` as one JSON object (the shape [`JsonGame`] describes), with
-/// an explicit stack: as deep as the variations go, no recursion.
-fn write_json_game(out: &mut Vec<u8>, g: &JsonGame, moves: &Conversion) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"tags\":{");
-    for (k, (name, value)) in g.tags.iter().enumerate() {
-        if k > 0 {
-            out.push(b',');
-        }
-        json_str(out, name)?;
-        out.push(b':');
-        json_str(out, value)?;
-    }
-    out.push(b'}');
-    if !g.comments.is_empty() {
-        out.extend_from_slice(b",\"comments\":");
-        json_strs(out, &g.comments)?;
-    }
-    out.extend_from_slice(b",\"moves\":[");
-    let first = g.lines.get(g.main as usize).map_or(NONE, |l| l.first);
-    let mut stack = vec![Frame::Line {
-        node: first,
-        first: true,
-    }];
-    while let Some(frame) = stack.last_mut() {
-        match frame {
-            Frame::Line { node, first } => {
-                let Some(n) = g.nodes.get(*node as usize) else {
-                    out.push(b']');
-                    stack.pop();
-                    continue;
-                };
-                if !*first {
-                    out.push(b',');
-                }
-                *first = false;
-                *node = n.next;
-                let extras = g.extras.get(n.extra as usize);
-                write_move_fields(out, g, moves, n, extras)?;
-                match extras {
-                    Some(e) if !e.variations.is_empty() && n.kind != NodeKind::Unconverted => {
-                        out.extend_from_slice(b",\"variations\":[");
-                        stack.push(Frame::Variations {
-                            extra: n.extra,
-                            next: 0,
-                        });
-                    }
-                    _ => out.push(b'}'),
-                }
-            }
-            Frame::Variations { extra, next } => {
-                let Some(&line) = g
-                    .extras
-                    .get(*extra as usize)
-                    .and_then(|e| e.variations.get(*next as usize))
-                else {
-                    out.extend_from_slice(b"]}");
-                    stack.pop();
-                    continue;
-                };
-                if *next > 0 {
-                    out.push(b',');
-                }
-                *next += 1;
-                out.push(b'[');
-                let first = g.lines.get(line as usize).map_or(NONE, |l| l.first);
-                stack.push(Frame::Line {
-                    node: first,
-                    first: true,
-                });
-            }
-        }
-    }
-    out.extend_from_slice(b",\"result\":");
-    json_str(out, g.result)?;
-    out.extend_from_slice(b",\"status\":");
-    json_str(out, g.status)?;
-    out.extend_from_slice(b",\"plies\":");
-    serde_json::to_writer(&mut *out, &g.plies)?;
-    out.extend_from_slice(b",\"language\":");
-    json_str(out, g.language)?;
-    out.extend_from_slice(b",\"errors\":");
-    serde_json::to_writer(&mut *out, &g.errors)?;
-    out.push(b'}');
-    Ok(())
 }
 
 /// Where the converted games go.
@@ -1139,11 +291,18 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         options: Options {
             language: args.input.input_lang.forced(),
             suggestions: true,
+            // Errors are all `convert` reports: plain games take the
+            // replay's fast lane (off with the environment variable
+            // `PGNKIT_CONVERT_FULL_REPLAY=1`, to check that both write the same).
+            detail: if std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_none_or(|v| v != "1") {
+                Detail::Errors
+            } else {
+                Detail::Full
+            },
         },
         format: args.format,
         skip_invalid: args.skip_invalid,
         diagnostics: args.diagnostics,
-        fast: std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_none_or(|v| v != "1"),
     };
     let driver = Driver::new(args.input.jobs)?;
     let buffers = Buffers::default();

@@ -17,13 +17,15 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::Range;
 
 use clap::Args;
-use pgnkit_notation::{Language, Notation, Style, parse_annotation, parse_move, write_move};
-use pgnkit_pgn::{Game, Reader, TokenKind};
-use pgnkit_replay::{Encoding, GameText, Options, replay_game};
+use pgnkit_notation::Language;
+use pgnkit_pgn::write::{Movetext, Writer};
+use pgnkit_pgn::{Game, GameResult, Reader};
+use pgnkit_replay::compare::{Comparison, Difference, Words, compare};
+use pgnkit_replay::{GameText, Options, replay_game};
 use serde_json::json;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color};
 
-use crate::args::Format;
+use crate::args::{Format, InputLang, parse_input_lang};
 use crate::location::Cursor;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
 
@@ -39,9 +41,10 @@ pub struct DiffArgs {
     /// Output format (default: human on a terminal, json otherwise).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Piece-letter language of both records (default: detected per game).
-    #[arg(long, value_name = "LANG")]
-    pub input_lang: Option<String>,
+    /// Piece-letter language of both records: `auto` (default) detects it
+    /// per game; a code (en de fr ru …) reads only that language plus English SAN.
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    pub input_lang: InputLang,
     /// Also write the merged games as PGN to FILE (replaced atomically).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<String>,
@@ -86,13 +89,7 @@ impl Record {
     fn words<'a>(&self, bytes: &'a [u8]) -> Words<'a> {
         // The encoding the replay found, found again from the same bytes.
         let encoding = GameText::new(bytes, self.span.clone()).encoding();
-        Words {
-            words: main_words(&self.game(bytes), encoding, self.span.start),
-            base: self.span.start,
-            bytes,
-            encoding,
-            language: self.language,
-        }
+        Words::new(&self.game(bytes), bytes, encoding, self.language)
     }
 }
 
@@ -103,72 +100,13 @@ struct File<'a> {
     records: Vec<Record>,
 }
 
-/// A place where the records differ.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Difference {
-    /// 1-based ply.
-    pub ply: u32,
-    /// The word in A (`None`: A has no move here).
-    pub a: Option<String>,
-    /// The word in B.
-    pub b: Option<String>,
-    /// Byte offsets of the words.
-    pub byte_a: Option<usize>,
-    /// Byte offset in B.
-    pub byte_b: Option<usize>,
-    /// Whether A's word is a legal move here (`None`: not known, the merged
-    /// game stopped before).
-    pub a_legal: Option<bool>,
-    /// Whether B's word is a legal move here.
-    pub b_legal: Option<bool>,
-    /// What the merged game took (SAN), if anything.
-    pub merged: Option<String>,
-    /// The side to move, when known.
-    pub side: Option<Color>,
-    /// The move number, when known.
-    pub move_number: Option<u32>,
-}
-
-/// The comparison of one pair of records: 24 bytes when the records are
-/// empty (every pair's is kept until the output is written).
-#[derive(Debug, Clone, Default)]
-pub struct Comparison {
-    /// The differences and the merged line, when there is any.
-    detail: Option<Box<Detail>>,
-    /// The merged game reached the end of both records.
-    pub complete: bool,
-    /// Main-line words of A and of B.
-    pub words: (usize, usize),
-}
-
-#[derive(Debug, Clone, Default)]
-struct Detail {
-    differences: Vec<Difference>,
-    merged: Vec<Move>,
-}
-
-impl Comparison {
-    /// Every difference, in order.
-    pub fn differences(&self) -> &[Difference] {
-        self.detail.as_ref().map_or(&[], |d| &d.differences)
-    }
-
-    /// The merged main line, from the records' start.
-    pub fn merged(&self) -> &[Move] {
-        self.detail.as_ref().map_or(&[], |d| &d.merged)
-    }
-
-    fn detail(&mut self) -> &mut Detail {
-        self.detail.get_or_insert_with(Box::default)
-    }
-}
-
 fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> File<'a> {
     let mut reader = Reader::new(bytes);
     let mut records = Vec::new();
     let options = Options {
         language,
         suggestions: false,
+        ..Options::default()
     };
     let mut game = Game::default();
     while reader.read_game(&mut game) {
@@ -200,195 +138,13 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
     }
 }
 
-/// The spans of the main-line words of `game` that are no annotations,
-/// packed (see [`Words::words`]) from `base`, the game's start.
-fn main_words(game: &Game<'_>, encoding: Encoding, base: usize) -> Vec<u64> {
-    let mut depth = 0u32;
-    let mut out = Vec::new();
-    for t in &game.tokens {
-        match t.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word
-                if depth == 0 && parse_annotation(&encoding.decode(t.text)).is_none() =>
-            {
-                out.push(pack(&t.span, base));
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-fn resolve(text: &str, pos: &Chess, lang: Language) -> Option<Move> {
-    parse_move(text).ok()?.resolve(pos, lang).ok()
-}
-
-fn san(pos: &Chess, m: &Move) -> String {
-    let mut s = String::new();
-    write_move(pos, m, &Style::new(Notation::San, Language::En), &mut s);
-    s
-}
-
-/// Bits of a packed word span for its length (the rest are for its start).
-const LENGTH_BITS: u32 = 24;
-
-/// A word's span in 8 bytes: its start from `base` in the high 40 bits
-/// (1 TB), its length in the low 24 (a word longer than 16 MB, which no
-/// move is, is cut there).
-fn pack(span: &Range<usize>, base: usize) -> u64 {
-    let start = span.start.saturating_sub(base) as u64;
-    let len = (span.len() as u64).min((1 << LENGTH_BITS) - 1);
-    (start.min((1 << (64 - LENGTH_BITS)) - 1) << LENGTH_BITS) | len
-}
-
-/// A record's main-line words (their spans in the file's bytes), and the
-/// language they are read in.
-struct Words<'a> {
-    /// Packed spans ([`pack`]): 8 bytes a word, for games of millions.
-    words: Vec<u64>,
-    /// Where the game starts in `bytes`.
-    base: usize,
-    bytes: &'a [u8],
-    encoding: Encoding,
-    language: Language,
-}
-
-impl Words<'_> {
-    /// Word `k` and its byte offset.
-    fn get(&self, k: usize) -> Option<(String, usize)> {
-        let packed = *self.words.get(k)?;
-        let start = self
-            .base
-            .checked_add(usize::try_from(packed >> LENGTH_BITS).ok()?)?;
-        let len = usize::try_from(packed & ((1 << LENGTH_BITS) - 1)).ok()?;
-        let raw = self.bytes.get(start..start.checked_add(len)?)?;
-        Some((self.encoding.decode(raw).into_owned(), start))
-    }
-}
-
 /// Compares two records of one game (from the files `a` and `b`), ply by ply.
 fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> Comparison {
     let wa = a.1.words(a.0);
     let wb = b.1.words(b.0);
     let mut c = compare(a.1.start(), &wa, &wb);
-    c.words = (wa.words.len(), wb.words.len());
+    c.words = (wa.len(), wb.len());
     c
-}
-
-/// Compares the words of two records of one game from `start`, ply by ply.
-fn compare(start: Chess, a: &Words<'_>, b: &Words<'_>) -> Comparison {
-    let mut c = Comparison::default();
-    let mut pos = start;
-    let (mut i, mut j) = (0usize, 0usize);
-    let mut ply = 0u32;
-    let word = |r: &Words<'_>, k: usize| r.get(k);
-    loop {
-        let (wa, wb) = (word(a, i), word(b, j));
-        if wa.is_none() && wb.is_none() {
-            c.complete = true;
-            return c;
-        }
-        ply = ply.saturating_add(1);
-        let ma = wa.as_ref().and_then(|(t, _)| resolve(t, &pos, a.language));
-        let mb = wb.as_ref().and_then(|(t, _)| resolve(t, &pos, b.language));
-        if ma.is_some() && ma == mb {
-            if let Some(m) = ma {
-                c.detail().merged.push(m);
-                pos.play_unchecked(m);
-            }
-            i += 1;
-            j += 1;
-            continue;
-        }
-        let mut d = Difference {
-            ply,
-            a: wa.as_ref().map(|w| w.0.clone()),
-            b: wb.as_ref().map(|w| w.0.clone()),
-            byte_a: wa.as_ref().map(|w| w.1),
-            byte_b: wb.as_ref().map(|w| w.1),
-            a_legal: Some(ma.is_some()),
-            b_legal: Some(mb.is_some()),
-            merged: None,
-            side: Some(pos.turn()),
-            move_number: Some(pos.fullmoves().get()),
-        };
-        // A move left out by one record: after the other record's move, its
-        // next word and this record's word name the same move.
-        let left_out = |m: Move, x: &Words<'_>, xi: usize, y: &Words<'_>, yj: usize| {
-            let mut after = pos.clone();
-            after.play_unchecked(m);
-            let mx = x.get(xi).and_then(|(t, _)| resolve(&t, &after, x.language));
-            let my = y.get(yj).and_then(|(t, _)| resolve(&t, &after, y.language));
-            mx.is_some() && mx == my
-        };
-        let choice = match (ma, mb) {
-            (Some(m), None) if wb.is_some() && left_out(m, a, i + 1, b, j) => {
-                d.b = None;
-                d.byte_b = None;
-                d.b_legal = None;
-                Some((m, 1, 0))
-            }
-            (None, Some(m)) if wa.is_some() && left_out(m, b, j + 1, a, i) => {
-                d.a = None;
-                d.byte_a = None;
-                d.a_legal = None;
-                Some((m, 0, 1))
-            }
-            (Some(m), None) | (None, Some(m)) => Some((m, 1, 1)),
-            _ => None,
-        };
-        match choice {
-            Some((m, di, dj)) => {
-                d.merged = Some(san(&pos, &m));
-                c.detail().merged.push(m);
-                pos.play_unchecked(m);
-                c.detail().differences.push(d);
-                i += di;
-                j += dj;
-            }
-            None => {
-                // Both or neither legal: reported, not guessed. The rest is
-                // compared word by word only.
-                c.detail().differences.push(d);
-                i += 1;
-                j += 1;
-                ply_by_word(a, b, i, j, ply, &mut c);
-                return c;
-            }
-        }
-    }
-}
-
-/// After the merged game stopped: the words that differ, by position.
-fn ply_by_word(a: &Words<'_>, b: &Words<'_>, i: usize, j: usize, ply: u32, c: &mut Comparison) {
-    let n = (a.words.len() - i.min(a.words.len())).max(b.words.len() - j.min(b.words.len()));
-    for k in 0..n {
-        let wa = a.get(i + k);
-        let wb = b.get(j + k);
-        let same = match (&wa, &wb) {
-            (Some((x, _)), Some((y, _))) => {
-                x.trim_end_matches(['+', '#', '!', '?']) == y.trim_end_matches(['+', '#', '!', '?'])
-            }
-            _ => false,
-        };
-        if !same {
-            c.detail().differences.push(Difference {
-                ply: ply
-                    .saturating_add(1)
-                    .saturating_add(u32::try_from(k).unwrap_or(u32::MAX)),
-                byte_a: wa.as_ref().map(|w| w.1),
-                byte_b: wb.as_ref().map(|w| w.1),
-                a: wa.map(|w| w.0),
-                b: wb.map(|w| w.0),
-                a_legal: None,
-                b_legal: None,
-                merged: None,
-                side: None,
-                move_number: None,
-            });
-        }
-    }
 }
 
 /// Pairs of records, and the records left without a counterpart (`true`:
@@ -439,64 +195,39 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-/// The merged game as PGN: A's tags, the merged moves, and where the merge
-/// stopped a comment saying why.
-fn merged_pgn(a: &Record, bytes: &[u8], c: &Comparison) -> String {
-    let mut s = String::new();
+/// Appends the merged game to `out` in PGN export format (by the one
+/// writer): A's tags, the merged moves, and where the merge stopped a
+/// comment saying why.
+fn merged_pgn(a: &Record, bytes: &[u8], c: &Comparison, writer: &mut Writer, out: &mut Vec<u8>) {
     let game = a.game(bytes);
-    for t in &game.tags {
-        if let Some(raw) = bytes.get(t.span.clone()) {
-            s.push_str(&String::from_utf8_lossy(raw));
-            s.push('\n');
-        }
-    }
-    s.push('\n');
-    s.push_str(&movetext(&a.start(), c.merged()));
-    if !c.complete {
+    let source = GameText::new(bytes, game.span.clone());
+    writer.write_tags(out, &game, &source);
+    let mut mt = Movetext::new(out);
+    c.write_merged(&a.start(), &mut mt);
+    let result = if c.complete {
+        game.tag("Result")
+            .and_then(|t| GameResult::from_bytes(source.decode(&t.value()).trim().as_bytes()))
+            .map_or("*", |r| r.as_str())
+    } else {
         if let Some(d) = c.differences().iter().find(|d| d.merged.is_none()) {
             let why = match (d.a_legal, d.b_legal) {
                 (Some(true), Some(true)) => "both are legal",
                 _ => "neither is legal",
             };
-            s.push_str(&format!(
-                " {{pgnkit: the records differ here: A has \"{}\", B has \"{}\"; {why}}}",
-                d.a.as_deref().unwrap_or("nothing"),
-                d.b.as_deref().unwrap_or("nothing")
-            ));
+            mt.comment_any(
+                format!(
+                    "pgnkit: the records differ here: A has \"{}\", B has \"{}\"; {why}",
+                    d.a.as_deref().unwrap_or("nothing"),
+                    d.b.as_deref().unwrap_or("nothing")
+                )
+                .as_bytes(),
+            );
         }
-        s.push_str(" *\n\n");
-    } else {
-        let result = game
-            .tag("Result")
-            .map(|t| String::from_utf8_lossy(&t.value()).into_owned())
-            .unwrap_or_else(|| "*".to_owned());
-        s.push_str(&format!(" {result}\n\n"));
-    }
-    s
-}
-
-/// The moves played from `start` as SAN movetext with move numbers.
-fn movetext(start: &Chess, moves: &[Move]) -> String {
-    let mut s = String::new();
-    let mut number = start.fullmoves().get();
-    let mut white = start.turn() == Color::White;
-    let mut pos = start.clone();
-    for (k, m) in moves.iter().enumerate() {
-        if white {
-            s.push_str(&format!("{number}. "));
-        } else if k == 0 {
-            s.push_str(&format!("{number}... "));
-        }
-        s.push_str(&san(&pos, m));
-        pos.play_unchecked(*m);
-        s.push(' ');
-        if !white {
-            // A FEN may start at move 4294967295.
-            number = number.saturating_add(1);
-        }
-        white = !white;
-    }
-    s.trim_end().to_owned()
+        "*"
+    };
+    mt.item(result.as_bytes());
+    mt.finish();
+    out.push(b'\n');
 }
 
 /// Runs `pgnkit diff`.
@@ -507,13 +238,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     } else {
         Format::Json
     });
-    let language = match args.input_lang.as_deref() {
-        None | Some("auto") => None,
-        Some(code) => Some(
-            Language::from_code(code)
-                .ok_or_else(|| anyhow::anyhow!("unknown language `{code}`"))?,
-        ),
-    };
+    let language = args.input_lang.forced();
     let bytes_a =
         std::fs::read(&args.a).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.a))?;
     let bytes_b =
@@ -528,7 +253,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let (pairs, unpaired) = pair(&fa.records, &fb.records);
 
     let mut out = BufWriter::new(stdout.lock());
-    let mut merged_out = String::new();
+    let mut merged_out = Vec::new();
+    let mut writer = Writer::new();
     let (mut games_with, mut total) = (0usize, 0usize);
     let comparisons: Vec<Comparison> = pairs
         .iter()
@@ -565,7 +291,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
             c,
         )?;
         if args.output.is_some() {
-            merged_out.push_str(&merged_pgn(ra, fa.bytes, c));
+            merged_pgn(ra, fa.bytes, c, &mut writer, &mut merged_out);
         }
     }
     for (in_a, r) in &unpaired {
@@ -597,7 +323,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     if let Some(path) = &args.output {
-        write_atomic(path, merged_out.as_bytes())?;
+        write_atomic(path, &merged_out)?;
     }
     if !args.quiet && format != Format::Json {
         eprintln!(
@@ -694,7 +420,11 @@ fn write_comparison(
         game.tag(n)
             .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
     };
-    let merged = movetext(&ra.start(), c.merged());
+    let mut merged = Vec::new();
+    let mut mt = Movetext::unwrapped(&mut merged);
+    c.write_merged(&ra.start(), &mut mt);
+    mt.finish();
+    let merged = String::from_utf8_lossy(&merged).trim_end().to_owned();
     match format {
         Format::Json => {
             for d in c.differences() {

@@ -29,15 +29,12 @@
 //! problems for (100 a game; at most 16 passes): `check --fix` on
 //! its own output changes nothing more.
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::ops::Range;
 use std::path::Path;
 
-use pgnkit_notation::{Notation, Style, parse_annotation, parse_move, write_move};
 use pgnkit_pgn::{Game, Reader, TokenKind};
-use pgnkit_replay::{Code, Diagnostic, GameReport, GameResult, Options, Suggestion, replay_game};
-use shakmaty::{Chess, Move, Position, san::San};
+use pgnkit_replay::fix::{Edit, move_edits};
+use pgnkit_replay::{Code, Diagnostic, GameReport, GameResult, Options, replay_game};
 
 use crate::output::OutputFile;
 
@@ -73,15 +70,6 @@ impl FixCounts {
     }
 }
 
-/// One edit of a game's bytes: replace `range` (empty: insert) by `text`.
-struct Edit {
-    range: Range<usize>,
-    text: String,
-}
-
-/// A swap waiting for its second move: (ply, move in SAN).
-type PendingSwap = Option<(u32, String)>;
-
 /// Appends `game` (read from `data`) to `out` with each confirmed top fix
 /// of its main line applied, and the rules' certain rulings.
 pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fixed) {
@@ -89,7 +77,7 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
     let Some(bytes) = data.get(span.clone()) else {
         return;
     };
-    let repairs = edits(game, report);
+    let repairs = move_edits(game, report);
     let mut counts = FixCounts {
         moves: repairs.len() as u64,
         ..FixCounts::default()
@@ -170,6 +158,7 @@ fn replay_and_rule(
     let options = Options {
         language: Some(lang),
         suggestions: false,
+        ..Options::default()
     };
     let report = replay_game(text, &game, &options);
     let before = counts.check_marks;
@@ -295,209 +284,6 @@ fn ruling_edits(data: &[u8], game: &Game<'_>, result: GameResult, why: &str) -> 
         }
     }
     edits
-}
-
-/// The edits that apply the confirmed top fixes, in byte order.
-fn edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
-    let fixes: Vec<(Range<usize>, &Suggestion, String)> = report
-        .diagnostics
-        .iter()
-        .filter(|d| !d.variation)
-        .filter_map(|d| {
-            d.suggestions
-                .first()
-                .filter(|s| s.confirmed())
-                .map(|s| (d.span.clone(), s, alternatives(&d.suggestions)))
-        })
-        .collect();
-    let mut edits = Vec::new();
-    if fixes.is_empty() {
-        return edits;
-    }
-    let lang = report.language;
-    let style = Style::new(Notation::San, lang);
-    let mut pos: Chess = report.start.clone();
-    let mut ply = 0u32;
-    let mut depth = 0u32;
-    let mut swap: PendingSwap = None;
-    let mut used = vec![false; fixes.len()];
-    // The fixes by what they are looked up by (in fix order): inserts and
-    // swaps by ply, replacements by their token's start, so that each word
-    // looks at its own candidates only (linear in the words and fixes).
-    let mut inserts: HashMap<u32, Vec<usize>> = HashMap::new();
-    let mut swaps: HashMap<u32, Vec<usize>> = HashMap::new();
-    let mut replaces: HashMap<usize, Vec<usize>> = HashMap::new();
-    for (i, (s, f, _)) in fixes.iter().enumerate() {
-        match f {
-            Suggestion::Insert { ply, .. } => inserts.entry(*ply).or_default().push(i),
-            Suggestion::Swap { ply, .. } => swaps.entry(*ply).or_default().push(i),
-            Suggestion::Replace { .. } | Suggestion::Delete { .. } => {
-                replaces.entry(s.start).or_default().push(i)
-            }
-        }
-    }
-    // The first unused fix of `list` whose span passes `fits`.
-    let first = |list: Option<&Vec<usize>>,
-                 used: &[bool],
-                 fits: &dyn Fn(&Range<usize>) -> bool|
-     -> Option<usize> {
-        list?.iter().copied().find(|&i| {
-            !used.get(i).copied().unwrap_or(true) && fixes.get(i).is_some_and(|f| fits(&f.0))
-        })
-    };
-    for token in &game.tokens {
-        match token.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word if depth == 0 => {
-                let text = report.encoding.decode(token.text);
-                if parse_annotation(&text).is_some() {
-                    continue;
-                }
-                // A move left out before this one.
-                if let Some(i) = first(inserts.get(&ply.saturating_add(1)), &used, &|s| {
-                    s.start >= token.span.start
-                }) {
-                    if let Some(u) = used.get_mut(i) {
-                        *u = true;
-                    }
-                    let Some((_, Suggestion::Insert { san, .. }, also)) = fixes.get(i) else {
-                        break;
-                    };
-                    let Some(m) = san_move(&pos, san) else { break };
-                    let written = written(&pos, &m, &style);
-                    edits.push(Edit {
-                        range: token.span.start..token.span.start,
-                        text: format!(
-                            "{written} {{pgnkit: a move left out, \"{written}\" inserted{also}}} "
-                        ),
-                    });
-                    pos.play_unchecked(m);
-                    ply = ply.saturating_add(1);
-                }
-                let here = ply.saturating_add(1);
-                let replace = first(replaces.get(&token.span.start), &used, &|s| {
-                    *s == token.span
-                });
-                let swap_here = first(swaps.get(&here), &used, &|s| s.start >= token.span.start);
-                // The first in fix order, as a scan of every fix would find.
-                let fix = match (replace, swap_here) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
-                if let Some(i) = fix
-                    && let Some((_, Suggestion::Delete { reason, .. }, _)) = fixes.get(i)
-                {
-                    // A word that is no move: kept in a comment, not played.
-                    if let Some(u) = used.get_mut(i) {
-                        *u = true;
-                    }
-                    edits.push(Edit {
-                        range: token.span.clone(),
-                        text: format!("{{pgnkit: \"{}\" struck out: {reason}}}", shown(&text)),
-                    });
-                    continue;
-                }
-                let replacement: Option<(String, String)> =
-                    match fix.and_then(|i| fixes.get(i).map(|f| (i, f))) {
-                        Some((i, (_, Suggestion::Replace { san, .. }, also))) => {
-                            if let Some(u) = used.get_mut(i) {
-                                *u = true;
-                            }
-                            Some((san.clone(), also.clone()))
-                        }
-                        Some((i, (_, Suggestion::Swap { san, .. }, _))) => {
-                            if let Some(u) = used.get_mut(i) {
-                                *u = true;
-                            }
-                            swap = Some((here.saturating_add(2), san[1].clone()));
-                            Some((
-                                san[0].clone(),
-                                "; two moves written in swapped order".to_owned(),
-                            ))
-                        }
-                        _ => match &swap {
-                            Some((p, san)) if *p == here => {
-                                let s = san.clone();
-                                swap = None;
-                                Some((s, "; two moves written in swapped order".to_owned()))
-                            }
-                            _ => None,
-                        },
-                    };
-                let m = match replacement {
-                    Some((san, also)) => {
-                        let Some(m) = san_move(&pos, &san) else { break };
-                        let w = written(&pos, &m, &style);
-                        edits.push(Edit {
-                            range: token.span.clone(),
-                            text: format!(
-                                "{w} {{pgnkit: \"{}\" written, \"{w}\" applied{also}}}",
-                                shown(&text)
-                            ),
-                        });
-                        m
-                    }
-                    None => match parse_move(&text)
-                        .ok()
-                        .and_then(|t| t.resolve(&pos, lang).ok())
-                    {
-                        Some(m) => m,
-                        // An unconfirmed problem: the rest stays as written.
-                        None => break,
-                    },
-                };
-                pos.play_unchecked(m);
-                ply = ply.saturating_add(1);
-            }
-            _ => {}
-        }
-    }
-    edits.sort_by_key(|e| (e.range.start, e.range.end));
-    edits
-}
-
-/// The other confirmed suggestions, for the comment: "; also possible: Nh6".
-fn alternatives(suggestions: &[Suggestion]) -> String {
-    let others: Vec<&str> = suggestions
-        .iter()
-        .skip(1)
-        .filter(|s| s.confirmed())
-        .filter_map(|s| match s {
-            Suggestion::Replace { san, .. } | Suggestion::Insert { san, .. } => Some(san.as_str()),
-            Suggestion::Swap { .. } | Suggestion::Delete { .. } => None,
-        })
-        .collect();
-    if others.is_empty() {
-        String::new()
-    } else {
-        format!("; also possible: {}", others.join(", "))
-    }
-}
-
-/// A written word for a comment: control characters (a NUL byte) and `}`
-/// written as `\x00`, so that nothing ends the comment early.
-fn shown(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            // Control characters are U+0000 to U+009F: two hex digits.
-            if c.is_control() || c == '}' {
-                format!("\\x{:02X}", u32::from(c))
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-fn san_move(pos: &Chess, san: &str) -> Option<Move> {
-    san.parse::<San>().ok()?.to_move(pos).ok()
-}
-
-fn written(pos: &Chess, m: &Move, style: &Style) -> String {
-    let mut s = String::new();
-    write_move(pos, m, style, &mut s);
-    s
 }
 
 /// The `-o FILE` of `--fix`, put in place when every game is written

@@ -118,6 +118,7 @@ pub fn replay_options(lang: InputLang) -> Options {
     Options {
         language: lang.forced(),
         suggestions: false,
+        ..Options::default()
     }
 }
 

@@ -24,6 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let options = Options {
         language,
         suggestions: true,
+        ..Options::default()
     };
     let chunk = pgnkit::whole_chunk(data.to_vec());
     // Human format: the diagnostics carry their source lines too; each is

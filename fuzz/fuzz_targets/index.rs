@@ -47,6 +47,7 @@ fn setup() -> &'static Setup {
         let options = Options {
             language: None,
             suggestions: false,
+            ..Options::default()
         };
         while reader.read_game(&mut game) {
             let report = replay_game(&pgn, &game, &options);

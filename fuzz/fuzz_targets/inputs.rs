@@ -71,6 +71,7 @@ fuzz_target!(|data: &[u8]| {
     let options = Options {
         language: None,
         suggestions: true,
+        ..Options::default()
     };
     let mut read = Vec::new();
     let mut games = 0u64;

@@ -110,6 +110,7 @@ fuzz_target!(|data: &[u8]| {
                 &Options {
                     language,
                     suggestions: true,
+                    ..Options::default()
                 },
             );
             assert!(report.keys.len() == report.plies as usize + 1 || report.keys.is_empty());
@@ -122,6 +123,7 @@ fuzz_target!(|data: &[u8]| {
     let options = Options {
         language: None,
         suggestions: true,
+        ..Options::default()
     };
     let out = check_chunk(
         &pgnkit::whole_chunk(pgn),

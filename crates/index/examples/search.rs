@@ -25,6 +25,7 @@ fn build(pgn: &Path, fingerprint: &Fingerprint) -> Result<(), String> {
     let options = Options {
         language: None,
         suggestions: false,
+        ..Options::default()
     };
     let mut batch = Batch::new();
     let mut reader = Reader::new(&input);

@@ -29,7 +29,7 @@
 //! let mut reader = Reader::new(pgn);
 //! let mut game = Game::default();
 //! while reader.read_game(&mut game) {
-//!     let report = replay_game(pgn, &game, &Options { language: None, suggestions: false });
+//!     let report = replay_game(pgn, &game, &Options { language: None, suggestions: false, ..Options::default() });
 //!     batch.push(&GameFacts::new(pgn, 0, &game, Some(&report)), &report.keys);
 //! }
 //! let mut builder = Builder::new();

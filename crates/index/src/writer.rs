@@ -337,7 +337,7 @@ const MIN_RUN: u64 = 4 << 10;
 const NAME_OVERHEAD: u64 = 64;
 
 /// Memory of the table that finds a name already stored (estimated as
-/// [`NAME_OVERHEAD`] plus twice its text per name). When it is full it is
+/// 64 bytes plus twice its text per name). When it is full it is
 /// emptied, and a name seen before is stored again under a new id: a
 /// database of millions of distinct names (one Site per lichess game) is
 /// indexed in bounded memory, at the cost of some names stored twice.

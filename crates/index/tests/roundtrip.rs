@@ -31,6 +31,7 @@ fn build(
     let options = Options {
         language: None,
         suggestions: false,
+        ..Options::default()
     };
     let mut reader = Reader::new(pgn);
     let mut game = Game::default();

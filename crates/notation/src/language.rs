@@ -305,6 +305,52 @@ impl Language {
         })
     }
 
+    /// Reads a language code given by a user (a flag's value), as
+    /// [`Language::from_code`] does, with an error that lists the codes.
+    ///
+    /// ```
+    /// use pgnkit_notation::Language;
+    ///
+    /// assert_eq!(Language::parse("DE"), Ok(Language::De));
+    /// let err = Language::parse("xx").unwrap_err();
+    /// assert!(err.to_string().starts_with("unknown language `xx`; use one of en de fr"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`UnknownLanguage`] when `code` names no language.
+    pub fn parse(code: &str) -> Result<Language, UnknownLanguage> {
+        Language::from_code(code).ok_or_else(|| UnknownLanguage {
+            code: code.to_owned(),
+            auto: false,
+        })
+    }
+
+    /// Reads a language code or `auto` (any case), which gives `None`: the
+    /// language is to be detected (per game, for the replay).
+    ///
+    /// ```
+    /// use pgnkit_notation::Language;
+    ///
+    /// assert_eq!(Language::parse_or_auto("Auto"), Ok(None));
+    /// assert_eq!(Language::parse_or_auto("ru"), Ok(Some(Language::Ru)));
+    /// let err = Language::parse_or_auto("xx").unwrap_err();
+    /// assert!(err.to_string().starts_with("unknown language `xx`; use auto or one of en de"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`UnknownLanguage`] when `code` is neither `auto` nor a language.
+    pub fn parse_or_auto(code: &str) -> Result<Option<Language>, UnknownLanguage> {
+        if code.trim().eq_ignore_ascii_case("auto") {
+            return Ok(None);
+        }
+        Language::from_code(code)
+            .map(Some)
+            .ok_or_else(|| UnknownLanguage {
+                code: code.to_owned(),
+                auto: true,
+            })
+    }
+
     /// The language's English name: `"German"`.
     pub fn name(self) -> &'static str {
         self.table().name
@@ -347,6 +393,30 @@ impl std::fmt::Display for Language {
 /// A small `Copy` set of languages.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct LanguageSet(u64);
+
+/// A language code that names no language ([`Language::parse`]): it
+/// displays as `unknown language `xx`; use one of en de fr …`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLanguage {
+    code: String,
+    auto: bool,
+}
+
+impl std::fmt::Display for UnknownLanguage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown language `{}`; use ", self.code)?;
+        if self.auto {
+            f.write_str("auto or ")?;
+        }
+        f.write_str("one of")?;
+        for l in Language::ALL {
+            write!(f, " {}", l.code())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownLanguage {}
 
 impl LanguageSet {
     /// Every language.

@@ -41,7 +41,7 @@ pub mod token;
 pub mod write;
 
 pub use detect::{Detection, detect_language};
-pub use language::{Language, LanguageSet};
+pub use language::{Language, LanguageSet, UnknownLanguage};
 pub use line::Line;
 pub use read::{ReadError, ResolveError, read_move};
 pub use token::{
@@ -49,4 +49,5 @@ pub use token::{
 };
 pub use write::{
     CaptureMark, CastlingMark, Notation, Style, move_to_string, write_move, write_move_after,
+    write_move_checked,
 };

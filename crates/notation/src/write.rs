@@ -273,6 +273,22 @@ pub fn write_move_after(pos: &Chess, m: &Move, after: &Chess, style: &Style, out
 
 /// Whether the side to move, in check, has a legal move: quick when its
 /// king can step out of check, else by generating the moves.
+/// [`write_move_after`] for a caller that knows whether the move gives
+/// check (`gives_check`: the side to move in `after` is in check), which
+/// spares looking again.
+pub fn write_move_checked(
+    pos: &Chess,
+    m: &Move,
+    after: &Chess,
+    gives_check: bool,
+    style: &Style,
+    out: &mut String,
+) {
+    if write_body(pos, m, style, out) && gives_check {
+        out.push(if has_evasion(after) { '+' } else { '#' });
+    }
+}
+
 pub(crate) fn has_evasion(pos: &Chess) -> bool {
     let board = pos.board();
     let turn = pos.turn();

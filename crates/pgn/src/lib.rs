@@ -6,6 +6,10 @@
 //! [`TokenKind::Word`], whatever its notation or alphabet (`Nf3`, `e2-e4`, `Кf3`, `♘f3`, `e8Q`, Latin-1
 //! junk): deciding what a word means is the job of the replay layer.
 //!
+//! It also writes games back: [`write`](mod@write) is the PGN export format (tag order, escaping, line width,
+//! move numbers, NAGs), for moves rendered by the caller; [`text`] decodes a game's bytes (UTF-8, or
+//! Windows-1252 when a game is not UTF-8).
+//!
 //! ```
 //! use pgnkit_pgn::{Game, GameResult, Reader, TokenKind};
 //!
@@ -108,6 +112,8 @@ mod movetext;
 mod reader;
 mod scan;
 mod tag;
+pub mod text;
+pub mod write;
 
 pub use boundary::{game_starts_near, split_at_games};
 pub use game::{

@@ -48,6 +48,7 @@ fn build(files: &[String]) {
     let options = Options {
         language: None,
         suggestions: false,
+        ..Options::default()
     };
     for file in files {
         let Ok(bytes) = std::fs::read(file) else {

@@ -129,6 +129,7 @@ fn load(files: &[String]) -> Vec<Clean> {
     let options = Options {
         language: Some(Language::En),
         suggestions: false,
+        ..Options::default()
     };
     for f in files {
         let Ok(bytes) = std::fs::read(f) else {

@@ -29,18 +29,22 @@
 //! assert!(report.diagnostics.is_empty());
 //! ```
 
+pub mod compare;
 pub mod dead;
 pub mod diagnostic;
+mod fast;
+pub mod fix;
+pub mod json;
 pub mod movetext;
 pub mod outcome;
 pub mod repair;
 pub mod setup;
-pub mod text;
 
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
-pub use movetext::{MoveEvent, Visitor};
+pub use movetext::{MoveEvent, MoveWriter, MoveWriting, Visitor};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
-pub use text::{Encoding, GameText};
+pub use pgnkit_pgn::text;
+pub use pgnkit_pgn::text::{Encoding, GameText};
 
 use pgnkit_notation::{Language, LanguageSet, parse_move};
 use pgnkit_pgn::{Game, SyntaxErrorKind};
@@ -58,6 +62,8 @@ pub struct Options {
     /// Look for what the writer probably meant at each error (scoresheet
     /// repair). Costs a little time on games with errors only.
     pub suggestions: bool,
+    /// What the caller needs of the report.
+    pub detail: Detail,
 }
 
 impl Default for Options {
@@ -65,8 +71,26 @@ impl Default for Options {
         Options {
             language: None,
             suggestions: true,
+            detail: Detail::Full,
         }
     }
+}
+
+/// What a caller needs of a [`GameReport`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything: every diagnostic, the claims, the Zobrist keys.
+    #[default]
+    Full,
+    /// The errors, the status and result, the main-line moves, and the
+    /// moves shown to the [`Visitor`] (what a converter needs): a game
+    /// without error may then be reported without its warnings, its
+    /// [`claims`](GameReport::claims) and its [`keys`](GameReport::keys)
+    /// (and its [`MoveEvent::key`]s are `None`). Plain games (standard
+    /// start, UTF-8, English SAN, no error) are then replayed by a faster
+    /// lane; everything else as with [`Detail::Full`]. With a forced
+    /// [`Options::language`] other than English, the same as `Full`.
+    Errors,
 }
 
 /// Everything the replay found out about one game.
@@ -138,6 +162,13 @@ pub fn replay_game_with<V: Visitor>(
     visitor: &mut V,
 ) -> GameReport {
     let text = GameText::new(input, game.span.clone());
+    if options.detail == Detail::Errors && options.language.is_none_or(|l| l == Language::En) {
+        visitor.on_start(&Chess::default());
+        if let Some(fast) = fast::replay(game, &text, visitor) {
+            return fast_report(game, &text, fast);
+        }
+        visitor.restart();
+    }
     let encoding = text.encoding();
     let mut head = Diagnostics::default();
     if let Encoding::Windows1252 { first_invalid } = encoding {
@@ -238,6 +269,7 @@ pub fn replay_game_with<V: Visitor>(
     report.start = start.position.clone();
 
     let mut lang = options.language.unwrap_or(Language::En);
+    visitor.on_start(&start.position);
     let mut pass = replay_movetext(game, text, &start.position, lang, visitor);
     if options.language.is_none()
         && pass
@@ -248,6 +280,7 @@ pub fn replay_game_with<V: Visitor>(
             .filter(|&l| repair::language_is_evident(game, encoding, &start.position, l))
     {
         visitor.restart();
+        visitor.on_start(&start.position);
         lang = better;
         pass = replay_movetext(game, text, &start.position, lang, visitor);
     }
@@ -258,6 +291,33 @@ pub fn replay_game_with<V: Visitor>(
     }
     finish(game, &mut report, pass, head);
     report
+}
+
+/// The report of a game the fast lane replayed: a game without error.
+fn fast_report(game: &Game<'_>, text: &GameText<'_>, fast: fast::Fast) -> GameReport {
+    let result = match fast.status {
+        Status::Checkmate => Some(GameResult::win_for(!fast.turn)),
+        s => outcome::rule_result(s, fast.turn),
+    };
+    GameReport {
+        diagnostics: Vec::new(),
+        omitted: Omitted::default(),
+        plies: u32::try_from(fast.moves.len()).unwrap_or(u32::MAX),
+        status: fast.status,
+        result,
+        result_tag: game
+            .tag("Result")
+            .map(|t| text.decode(&t.value()).into_owned()),
+        ruling: None,
+        claims: Vec::new(),
+        language: Language::En,
+        chess960: false,
+        start: Chess::default(),
+        moves: fast.moves,
+        keys: Vec::new(),
+        encoding: Encoding::Utf8,
+        dead_undecided: fast.undecided,
+    }
 }
 
 /// Chooses the language under which the main line replays farthest, if one

@@ -10,9 +10,10 @@
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, Line as Play, MoveToken, ResolveError, Suffix, parse_annotation,
-    parse_move,
+    Annotation, Language, Line as Play, MoveToken, Notation, ResolveError, Style, Suffix,
+    parse_annotation, parse_move, write_move, write_move_checked,
 };
+use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
@@ -31,6 +32,9 @@ pub struct MoveEvent<'a> {
     pub played: Move,
     /// The position after the move.
     pub after: &'a Chess,
+    /// Whether the move gives check (the side to move in `after` is in
+    /// check).
+    pub check: bool,
     /// 1-based ply of the move in its line (counted from the game's start).
     pub ply: u32,
     /// 0 in the main line, 1 in a variation, 2 in a variation of a variation …
@@ -45,6 +49,11 @@ pub trait Visitor {
     /// The replay starts again (under another piece-letter language):
     /// forget the moves seen so far for this game.
     fn restart(&mut self) {}
+    /// The replay of the movetext starts from `start` (the standard
+    /// position or the FEN tag's), again after each [`Visitor::restart`].
+    fn on_start(&mut self, start: &Chess) {
+        let _ = start;
+    }
     /// Whether [`Visitor::on_move`] wants to see the moves (with the
     /// positions before and after them). A visitor that does not spares the
     /// replay a copy of the position per move.
@@ -53,10 +62,116 @@ pub trait Visitor {
     fn on_move(&mut self, event: &MoveEvent<'_>) {
         let _ = event;
     }
+    /// For a visitor that only writes each move into a [`Moves`] (as
+    /// [`MoveWriter`] does): where and how. The replay may then write each
+    /// move itself while it plays it, looking at each position once,
+    /// instead of calling [`Visitor::on_move`]; the moves written are the
+    /// same.
+    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
+        None
+    }
+}
+
+/// Where and how a [`Visitor`] writes moves ([`Visitor::move_writing`]).
+pub struct MoveWriting<'a> {
+    /// The style of the written form.
+    pub style: &'a Style,
+    /// The style of the UCI form, if it is written too.
+    pub uci: Option<&'a Style>,
+    /// Where the moves go.
+    pub moves: &'a mut Moves,
 }
 
 impl Visitor for () {
     const WANTS_POSITIONS: bool = false;
+}
+
+/// A [`Visitor`] that writes every move played (main line and variations)
+/// in a [`Style`] into a [`Moves`], by token index: what the
+/// [PGN writer](pgnkit_pgn::write::Writer) and the [JSON record](crate::json)
+/// write for each move.
+///
+/// ```
+/// use pgnkit_notation::{Language, Notation, Style};
+/// use pgnkit_pgn::text::GameText;
+/// use pgnkit_pgn::write::{Moves, Writer};
+/// use pgnkit_pgn::{Game, Reader};
+/// use pgnkit_replay::{MoveWriter, Options, replay_game_with};
+///
+/// let pgn = "[Event \"Moscou\"]\n\n1. e4 c5 (1... e5 2. Cf3) 2. Cf3 d6 *\n".as_bytes();
+/// let mut game = Game::default();
+/// assert!(Reader::new(pgn).read_game(&mut game));
+/// let mut moves = Moves::new(false);
+/// let figurine = Style::new(Notation::Figurine, Language::En);
+/// let report = replay_game_with(pgn, &game, &Options::default(), &mut MoveWriter::new(figurine, false, &mut moves));
+/// assert_eq!(report.language, Language::Fr);
+///
+/// let mut out = Vec::new();
+/// Writer::new().write_game(&mut out, pgn, &game, &GameText::new(pgn, game.span.clone()), &moves);
+/// assert_eq!(
+///     String::from_utf8(out)?,
+///     "[Event \"Moscou\"]\n\n1. e4 c5 ( 1... e5 2. ♘f3 ) 2. ♘f3 d6 *\n\n"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct MoveWriter<'m> {
+    style: Style,
+    uci: Option<Style>,
+    moves: &'m mut Moves,
+}
+
+impl<'m> MoveWriter<'m> {
+    /// Writes moves in `style` into `moves` (emptied first), and in UCI too
+    /// when `uci`.
+    pub fn new(style: Style, uci: bool, moves: &'m mut Moves) -> MoveWriter<'m> {
+        moves.reset();
+        MoveWriter {
+            style,
+            uci: uci.then(|| Style::new(Notation::Uci, Language::En)),
+            moves,
+        }
+    }
+}
+
+impl Visitor for MoveWriter<'_> {
+    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
+        Some(MoveWriting {
+            style: &self.style,
+            uci: self.uci.as_ref(),
+            moves: self.moves,
+        })
+    }
+
+    fn restart(&mut self) {
+        self.moves.reset();
+    }
+
+    fn on_start(&mut self, start: &Chess) {
+        self.moves
+            .set_start(start.fullmoves().get(), start.turn() == Color::White);
+    }
+
+    fn on_move(&mut self, event: &MoveEvent<'_>) {
+        let (style, uci) = (&self.style, &self.uci);
+        self.moves.push_with(
+            event.token,
+            event.before.fullmoves().get(),
+            event.before.turn() == Color::White,
+            |text, uci_text| {
+                write_move_checked(
+                    event.before,
+                    &event.played,
+                    event.after,
+                    event.check,
+                    style,
+                    text,
+                );
+                if let Some(uci) = uci {
+                    write_move(event.before, &event.played, uci, uci_text);
+                }
+            },
+        );
+    }
 }
 
 /// Whether a variation (which needs the position before the move at
@@ -363,6 +478,7 @@ pub fn replay_movetext<V: Visitor>(
                                 before: before.position(),
                                 played: m,
                                 after: play.position(),
+                                check: play.in_check(),
                                 ply,
                                 depth: line.depth,
                                 key,

@@ -34,6 +34,7 @@ fn replay_all(pgn: &[u8]) -> Vec<GameReport> {
     let options = Options {
         language: None,
         suggestions: false,
+        ..Options::default()
     };
     let mut reader = Reader::new(pgn);
     let mut game = Game::default();

@@ -17,6 +17,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// Finds the encoding of `bytes`.
+    #[inline]
     pub fn detect(bytes: &[u8]) -> Encoding {
         match std::str::from_utf8(bytes) {
             Ok(_) => Encoding::Utf8,
@@ -27,6 +28,7 @@ impl Encoding {
     }
 
     /// Decodes a slice of the game (a token, a tag value, a comment).
+    #[inline]
     pub fn decode<'a>(self, bytes: &'a [u8]) -> Cow<'a, str> {
         match self {
             Encoding::Utf8 => match std::str::from_utf8(bytes) {
@@ -71,6 +73,7 @@ impl From<Encoding> for GameText<'_> {
 
 impl<'a> GameText<'a> {
     /// The text of the game at `span` of `input`.
+    #[inline]
     pub fn new(input: &'a [u8], span: std::ops::Range<usize>) -> GameText<'a> {
         let bytes = input.get(span.clone()).unwrap_or_default();
         match std::str::from_utf8(bytes) {
@@ -90,6 +93,7 @@ impl<'a> GameText<'a> {
     }
 
     /// The encoding the game is read in.
+    #[inline]
     pub fn encoding(&self) -> Encoding {
         self.encoding
     }
@@ -98,6 +102,7 @@ impl<'a> GameText<'a> {
     /// comment, a tag's name or value), without validating it again. Bytes
     /// from elsewhere (an unescaped copy of a value) are decoded on their
     /// own.
+    #[inline]
     pub fn decode<'b>(&self, bytes: &'b [u8]) -> Cow<'b, str>
     where
         'a: 'b,
@@ -116,6 +121,7 @@ impl<'a> GameText<'a> {
     }
 
     /// The text of a token with `bytes` at `span` (absolute in the input).
+    #[inline]
     pub fn slice(&self, span: std::ops::Range<usize>, bytes: &'a [u8]) -> Cow<'a, str> {
         if let Some(s) = self.utf8 {
             let range = span

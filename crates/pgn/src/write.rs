@@ -1,28 +1,88 @@
-//! The PGN export format (PGN standard §8): what `pgnkit convert` writes.
+//! Writing games in the PGN export format (PGN standard §8).
+//!
+//! A [`Writer`] writes a game read by the [`Reader`](crate::Reader) with its
+//! moves in any notation: the caller renders each move (usually while
+//! replaying the game: `pgnkit-replay`'s `MoveWriter` does it in any
+//! notation and language) into a [`Moves`], by token index, and the writer
+//! walks the game's tokens once to write it:
 //!
 //! - Tags: the seven-tag roster first, in its order (Event, Site, Date,
 //!   Round, White, Black, Result), then every other tag in ASCII order of
-//!   its name (PGN §8.1.1; duplicates kept, in input order). Values are decoded to UTF-8 and escaped (`\\`,
-//!   `\"`). No tag is invented, dropped or changed.
+//!   its name (PGN §8.1.1; duplicates kept, in input order). Values are
+//!   decoded to UTF-8 and escaped (`\\`, `\"`). No tag is invented,
+//!   dropped or changed.
 //! - Movetext: one space between items, lines shorter than [`LINE_WIDTH`]
 //!   characters. A comment is never broken: it is kept
 //!   byte for byte, so a line holding a long comment may be longer.
-//! - Move numbers are regenerated from the positions: `12.` before every
+//! - Move numbers are regenerated from the [`Moves`]: `12.` before every
 //!   White move, `12...` before a Black move that opens a line (the game, a
 //!   variation) or follows a comment, a NAG or a variation (PGN §8.2.2.2).
+//!   Null moves (`--`, `Z0`, `0000`) are written `--`, numbered from the
+//!   moves around them ([`NullPlaces`]).
 //! - Move glyphs (`!`, `?!`, attached or as words) become NAGs (`$1`, `$6`);
-//!   check and mate marks are recomputed by the writer; a draw offer
-//!   (`(=)`, `=`) is kept as the comment `{(=)}`.
+//!   check and mate marks are the caller's (a word `+` or `ep` is dropped);
+//!   a draw offer (`(=)`, `=`) is kept as the comment `{(=)}`.
 //! - Comments, NAGs, variations and the result stay where they were. `;`
 //!   comments become `{}` comments unless their text holds a `}`.
 //! - From the first word of a line (the game or a variation) that is not a
-//!   replayed move, the rest of that line is kept verbatim in a comment
-//!   (the line's own comments stay comments of their own), so that nothing
-//!   written is lost.
+//!   move of the [`Moves`], the rest of that line is kept verbatim in a
+//!   comment (the line's own comments stay comments of their own), so that
+//!   nothing written is lost.
+//!
+//! The writer knows no chess rule: which word is a move, and how it is
+//! written, is what the [`Moves`] say.
+//!
+//! # Example
+//!
+//! Writing a game in long algebraic notation, its moves read and written
+//! with [`pgnkit_notation`] (a game with variations is best replayed by
+//! `pgnkit-replay`, which gives each move its position):
+//!
+//! ```
+//! use pgnkit_notation::{Language, Line, Notation, Style, parse_move};
+//! use pgnkit_pgn::text::GameText;
+//! use pgnkit_pgn::write::{Moves, Writer};
+//! use pgnkit_pgn::{Game, Reader, TokenKind};
+//! use shakmaty::{Chess, Color, Position};
+//!
+//! let pgn = b"[White \"Anna\"]\n[Event \"Club \\\"Victory\\\"\"]\n\n1.e4 e5 2.Nf3!? {develops} Nc6 1-0\n";
+//! let mut game = Game::default();
+//! assert!(Reader::new(pgn).read_game(&mut game));
+//!
+//! let lan = Style::new(Notation::Lan, Language::En);
+//! let mut moves = Moves::new(lan.is_ascii());
+//! let mut line = Line::new(Chess::default());
+//! for (index, token) in game.tokens.iter().enumerate() {
+//!     let Ok(word) = std::str::from_utf8(token.text) else { continue };
+//!     if token.kind != TokenKind::Word {
+//!         continue;
+//!     }
+//!     let Some(m) = parse_move(word).ok().and_then(|t| line.resolve(&t, Language::En).ok()) else {
+//!         continue;
+//!     };
+//!     let (number, white) = (line.position().fullmoves().get(), line.position().turn() == Color::White);
+//!     moves.push_with(index, number, white, |text, _uci| line.write_and_play(m, &lan, text));
+//! }
+//!
+//! let mut out = Vec::new();
+//! let text = GameText::new(pgn, game.span.clone());
+//! Writer::new().write_game(&mut out, pgn, &game, &text, &moves);
+//! assert_eq!(
+//!     String::from_utf8(out)?,
+//!     "[Event \"Club \\\"Victory\\\"\"]\n[White \"Anna\"]\n\n\
+//!      1. e2-e4 e7-e5 2. Ng1-f3 $5 {develops} 2... Nb8-c6 1-0\n\n"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use pgnkit_notation::{Annotation, parse_annotation, parse_move};
-use pgnkit_pgn::{Game, Token, TokenKind};
-use pgnkit_replay::GameText;
+
+use crate::text::GameText;
+use crate::{Game, GameResult, Token, TokenKind};
+
+/// The written form of a null move (`--`, `Z0`, `0000` read): `--` in
+/// every notation (`0000` would read as a move number in movetext).
+pub const NULL_MOVE: &str = "--";
 
 /// The tags every exported game starts with, in this order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -32,18 +92,18 @@ pub const SEVEN_TAG_ROSTER: [&str; 7] =
 /// "less than 80 printing characters"), comments longer than that aside.
 pub const LINE_WIDTH: usize = 80;
 
-/// A replayed move rendered in the target notation.
-#[derive(Copy, Clone, Debug)]
+/// A move rendered in the target notation.
 ///
 /// 20 bytes: a game of millions of plies keeps one per move.
+#[derive(Copy, Clone, Debug)]
 struct Slot {
     /// The move's token index in the game.
     token: u32,
     /// The full-move number of the move.
     number: u32,
-    /// Where it starts in [`Conversion::text`].
+    /// Where it starts in [`Moves::text`].
     text_start: u32,
-    /// Where its UCI form starts in [`Conversion::uci`].
+    /// Where its UCI form starts in [`Moves::uci`].
     uci_start: u32,
     /// The length of its written form (one move: never near 64 KiB).
     text_len: u16,
@@ -53,11 +113,13 @@ struct Slot {
     white: bool,
 }
 
-/// The moves of one game rendered in the target notation, by token index.
+/// The moves of one game, rendered in the target notation, by token index:
+/// what [`Writer::write_game`] writes for each move word.
 ///
-/// Reused from game to game: [`Conversion::reset`] keeps the buffers.
+/// Reused from game to game: [`Moves::reset`] keeps the buffers. Compact:
+/// 20 bytes a move plus its text, for games of millions of plies.
 #[derive(Default, Debug)]
-pub struct Conversion {
+pub struct Moves {
     text: String,
     uci: String,
     /// The moves in token order (a replay meets them in that order).
@@ -68,9 +130,9 @@ pub struct Conversion {
     start: Option<Place>,
 }
 
-/// One converted move, as [`Conversion::get_next`] gives it.
+/// One written move, as [`Moves::get_next`] and [`Moves::at`] give it.
 #[derive(Copy, Clone, Debug)]
-pub struct ConvertedMove<'a> {
+pub struct WrittenMove<'a> {
     /// The move in the target notation.
     pub text: &'a str,
     /// Its width in characters.
@@ -83,13 +145,13 @@ pub struct ConvertedMove<'a> {
     pub white: bool,
 }
 
-impl Conversion {
+impl Moves {
     /// A conversion whose written forms are all ASCII when `ascii` (which
     /// makes their widths cheap).
-    pub fn new(ascii: bool) -> Conversion {
-        Conversion {
+    pub fn new(ascii: bool) -> Moves {
+        Moves {
             ascii,
-            ..Conversion::default()
+            ..Moves::default()
         }
     }
 
@@ -108,15 +170,21 @@ impl Conversion {
         self.start = Some((number, white));
     }
 
-    /// The written form of a null move (`--`, `Z0`, `0000` read): `--` in
-    /// every notation (`0000` would read as a move number in movetext).
-    pub fn null_text(&self) -> &'static str {
-        "--"
-    }
-
-    /// Forgets every move (the replay starts again).
-    pub fn restart(&mut self) {
-        self.reset();
+    /// Records the move of token `token` (an index in
+    /// [`Game::tokens`]), played at full-move `number` by White when
+    /// `white`: `write` appends its written form to the first buffer and,
+    /// if it is wanted, its UCI form to the second.
+    pub fn push_with(
+        &mut self,
+        token: usize,
+        number: u32,
+        white: bool,
+        write: impl FnOnce(&mut String, &mut String),
+    ) {
+        let text_start = self.text.len();
+        let uci_start = self.uci.len();
+        write(&mut self.text, &mut self.uci);
+        self.record(token, text_start, uci_start, number, white);
     }
 
     /// The text buffer the next move's written form is appended to.
@@ -130,7 +198,9 @@ impl Conversion {
     }
 
     /// Records that token `token` is a move whose written form is
-    /// `text[text_start..]` and UCI form `uci[uci_start..]`.
+    /// `text[text_start..]` and UCI form `uci[uci_start..]` of the buffers
+    /// ([`Moves::text_buffer`], [`Moves::uci_buffer`]); [`Moves::push_with`]
+    /// says the same more simply.
     pub fn record(
         &mut self,
         token: usize,
@@ -164,7 +234,7 @@ impl Conversion {
     /// a reader that asks for tokens in increasing order: `cursor` (0 at the
     /// start) remembers where it is.
     #[inline]
-    pub fn get_next(&self, token: usize, cursor: &mut usize) -> Option<ConvertedMove<'_>> {
+    pub fn get_next(&self, token: usize, cursor: &mut usize) -> Option<WrittenMove<'_>> {
         while self
             .slots
             .get(*cursor)
@@ -179,15 +249,15 @@ impl Conversion {
     }
 
     /// The converted move in slot `slot`: the `cursor` of
-    /// [`Conversion::get_next`] when it found a move.
-    pub fn at(&self, slot: usize) -> Option<ConvertedMove<'_>> {
+    /// [`Moves::get_next`] when it found a move.
+    pub fn at(&self, slot: usize) -> Option<WrittenMove<'_>> {
         self.slots.get(slot).map(|s| self.converted(s))
     }
 
     #[inline]
-    fn converted(&self, slot: &Slot) -> ConvertedMove<'_> {
+    fn converted(&self, slot: &Slot) -> WrittenMove<'_> {
         let text = part(&self.text, slot.text_start, usize::from(slot.text_len));
-        ConvertedMove {
+        WrittenMove {
             text,
             width: if self.ascii {
                 text.len()
@@ -201,9 +271,8 @@ impl Conversion {
     }
 }
 
-/// `s[a..b]`, cheaply when empty.
-#[inline]
 /// `s[start..start + len]`, cheaply when empty.
+#[inline]
 fn part(s: &str, start: u32, len: usize) -> &str {
     if len == 0 {
         ""
@@ -231,17 +300,37 @@ fn width(text: &[u8]) -> usize {
 pub struct Movetext<'o> {
     out: &'o mut Vec<u8>,
     column: usize,
+    width: usize,
 }
 
 impl<'o> Movetext<'o> {
     /// Starts movetext at the beginning of a line of `out`.
     pub fn new(out: &'o mut Vec<u8>) -> Movetext<'o> {
-        Movetext { out, column: 0 }
+        Movetext {
+            out,
+            column: 0,
+            width: LINE_WIDTH,
+        }
+    }
+
+    /// Starts movetext that is never wrapped: one line (but for comments
+    /// with line breaks), for a movetext shown inside other text.
+    pub fn unwrapped(out: &'o mut Vec<u8>) -> Movetext<'o> {
+        Movetext {
+            out,
+            column: 0,
+            width: usize::MAX,
+        }
     }
 
     fn separate(&mut self, first_line_width: usize) {
         if self.column > 0 {
-            if self.column + 1 + first_line_width >= LINE_WIDTH {
+            if self
+                .column
+                .saturating_add(1)
+                .saturating_add(first_line_width)
+                >= self.width
+            {
                 self.out.push(b'\n');
                 self.column = 0;
             } else {
@@ -475,7 +564,7 @@ struct NullLine {
 ///
 /// A null move takes the place after its line's ply before it (move or null
 /// move), or, first in its line, the place the line starts at: the game's
-/// start position ([`Conversion::set_start`]) or, for a variation, the
+/// start position ([`Moves::set_start`]) or, for a variation, the
 /// place of the parent's ply it replaces. Where neither is known, null
 /// moves are placed back from the line's next move. Linear in the tokens,
 /// with no recursion, however many null moves or variations there are.
@@ -489,7 +578,7 @@ pub struct NullPlaces {
 impl NullPlaces {
     /// The places of the null moves of `game`, whose moves are converted
     /// in `moves`.
-    pub fn new(game: &Game<'_>, source: &GameText<'_>, moves: &Conversion) -> NullPlaces {
+    pub fn new(game: &Game<'_>, source: &GameText<'_>, moves: &Moves) -> NullPlaces {
         let mut places: Vec<(u32, Option<Place>)> = Vec::new();
         let mut lines = vec![NullLine {
             last: None,
@@ -636,35 +725,51 @@ pub enum VerbatimPiece<'t> {
     Comment(Token<'t>),
 }
 
-/// Writes `game` (read from `input`, its moves converted in `moves`) in
-/// export format to `out`, followed by an empty line.
-pub fn write_game(
-    out: &mut Vec<u8>,
-    input: &[u8],
-    game: &Game<'_>,
-    source: &GameText<'_>,
-    moves: &Conversion,
-    scratch: &mut Scratch,
-) {
-    let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
-    // Escape lines before the tag section stay before it.
-    for t in &game.tokens {
-        if t.kind == TokenKind::Escape && t.span.start < first_tag {
-            out.push(b'%');
-            out.extend_from_slice(source.decode(t.text).as_bytes());
-            out.push(b'\n');
-        }
+/// Writes games in the PGN export format (see the [module](self)).
+///
+/// Keeps a few buffers from game to game.
+#[derive(Default, Debug)]
+pub struct Writer {
+    order: Vec<usize>,
+    item: Vec<u8>,
+}
+
+impl Writer {
+    /// A writer.
+    pub fn new() -> Writer {
+        Writer::default()
     }
-    write_tags(out, game, source, &mut scratch.order);
-    write_movetext(
-        out,
-        input,
-        game,
-        source,
-        moves,
-        &mut scratch.item,
-        first_tag,
-    );
+
+    /// Writes `game` (read from `input`, decoded by `source`, its moves
+    /// written in `moves`) in export format to `out`, followed by an empty
+    /// line.
+    pub fn write_game(
+        &mut self,
+        out: &mut Vec<u8>,
+        input: &[u8],
+        game: &Game<'_>,
+        source: &GameText<'_>,
+        moves: &Moves,
+    ) {
+        let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
+        // Escape lines before the tag section stay before it.
+        for t in &game.tokens {
+            if t.kind == TokenKind::Escape && t.span.start < first_tag {
+                out.push(b'%');
+                out.extend_from_slice(source.decode(t.text).as_bytes());
+                out.push(b'\n');
+            }
+        }
+        write_tags(out, game, source, &mut self.order);
+        write_movetext(out, input, game, source, moves, &mut self.item, first_tag);
+    }
+
+    /// Writes only the tag section of `game` in export order (and the
+    /// empty line after it, if it has tags): for a caller that writes the
+    /// movetext itself with a [`Movetext`].
+    pub fn write_tags(&mut self, out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>) {
+        write_tags(out, game, source, &mut self.order);
+    }
 }
 
 /// Writes the tag section in export order, and the empty line after it.
@@ -693,7 +798,7 @@ fn write_movetext(
     input: &[u8],
     game: &Game<'_>,
     source: &GameText<'_>,
-    moves: &Conversion,
+    moves: &Moves,
     item: &mut Vec<u8>,
     first_tag: usize,
 ) {
@@ -742,7 +847,7 @@ fn write_movetext(
                         } else if need_number {
                             push_number(item, number, b"... ");
                         }
-                        item.extend_from_slice(moves.null_text().as_bytes());
+                        item.extend_from_slice(NULL_MOVE.as_bytes());
                         mt.item(item);
                         need_number = false;
                         i += 1;
@@ -843,9 +948,7 @@ pub fn result_marker(game: &Game<'_>, source: &GameText<'_>) -> &'static str {
         return r.as_str();
     }
     game.tag("Result")
-        .and_then(|t| {
-            pgnkit_pgn::GameResult::from_bytes(source.decode(&t.value()).trim().as_bytes())
-        })
+        .and_then(|t| GameResult::from_bytes(source.decode(&t.value()).trim().as_bytes()))
         .map_or("*", |r| r.as_str())
 }
 
@@ -887,16 +990,80 @@ fn itoa_buf(mut n: u32) -> Digits {
     Digits { buf, start }
 }
 
-/// Buffers reused from game to game.
-#[derive(Default, Debug)]
-pub struct Scratch {
-    order: Vec<usize>,
-    item: Vec<u8>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Reader;
+
+    /// Writes the first game of `pgn`, the words listed in `moves` (token
+    /// text, full-move number, White) taken as moves and written in capitals.
+    fn write(pgn: &[u8], moves: &[(&str, u32, bool)]) -> String {
+        let mut game = Game::default();
+        assert!(Reader::new(pgn).read_game(&mut game));
+        let mut written = Moves::new(true);
+        let mut next = moves.iter();
+        let mut expected = next.next();
+        for (i, t) in game.tokens.iter().enumerate() {
+            if let Some(&(word, number, white)) = expected
+                && t.kind == TokenKind::Word
+                && t.text == word.as_bytes()
+            {
+                written.push_with(i, number, white, |text, _| {
+                    text.push_str(&word.to_ascii_uppercase())
+                });
+                expected = next.next();
+            }
+        }
+        assert!(expected.is_none(), "a move was not found");
+        let mut out = Vec::new();
+        let text = GameText::new(pgn, game.span.clone());
+        Writer::new().write_game(&mut out, pgn, &game, &text, &written);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn tags_come_in_export_order_escaped_and_none_is_invented() {
+        let pgn = b"[Zeta \"z\"]\n[White \"A \\\"B\\\" C\"]\n[Annotator \"x\\\\y\"]\n[Event \"E\"]\n\n*\n";
+        assert_eq!(
+            write(pgn, &[]),
+            "[Event \"E\"]\n[White \"A \\\"B\\\" C\"]\n[Annotator \"x\\\\y\"]\n[Zeta \"z\"]\n\n*\n\n"
+        );
+    }
+
+    #[test]
+    fn black_moves_are_numbered_after_comments_nags_and_variations() {
+        let pgn = b"1. e4 {c} e5 2. f4 $2 exf4 (2... d5) 3. g3 *";
+        let moves = [
+            ("e4", 1, true),
+            ("e5", 1, false),
+            ("f4", 2, true),
+            ("exf4", 2, false),
+            ("d5", 2, false),
+            ("g3", 3, true),
+        ];
+        assert_eq!(
+            write(pgn, &moves),
+            "1. E4 {c} 1... E5 2. F4 $2 2... EXF4 ( 2... D5 ) 3. G3 *\n\n"
+        );
+    }
+
+    #[test]
+    fn glyphs_become_nags_and_the_rest_of_a_broken_line_is_kept_in_a_comment() {
+        // `Zz9` is no move: from there the line is kept as it was written.
+        let pgn = b"1. e4!? e5 2. Zz9 {why} Nc6 1-0";
+        let moves = [("e4!?", 1, true), ("e5", 1, false)];
+        assert_eq!(
+            write(pgn, &moves),
+            "1. E4!? $5 1... E5 {Zz9} {why} {Nc6} 1-0\n\n"
+        );
+    }
+
+    #[test]
+    fn null_moves_are_numbered_from_the_moves_around_them() {
+        let pgn = b"1. e4 -- 2. d4 Z0 3. c4 *";
+        let moves = [("e4", 1, true), ("d4", 2, true), ("c4", 3, true)];
+        assert_eq!(write(pgn, &moves), "1. E4 -- 2. D4 -- 3. C4 *\n\n");
+    }
 
     #[test]
     fn wraps_at_80_columns_and_keeps_comments_whole() {

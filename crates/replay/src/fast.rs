@@ -1,0 +1,364 @@
+//! The fast lane of the replay, for plain games when the caller asked for
+//! errors only ([`Detail::Errors`](crate::Detail::Errors)).
+//!
+//! A plain game starts from the standard position, is UTF-8, has no broken
+//! structure, and every word of it is plain English SAN (with glyphs) or an
+//! annotation; every move is legal, and the final position's status (mate,
+//! stalemate, no fivefold repetition or 75-move rule on the way, no dead
+//! position) agrees with the recorded result. Such a game has no error, and
+//! its report is made here without the full replay's bookkeeping (no
+//! Zobrist keys, no claims, no warnings). Anything else gives `None`, and
+//! the full replay redoes the game from the start, diagnostics and language
+//! detection included.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use pgnkit_notation::{Language, Line, MoveToken, parse_annotation, parse_move, write_move};
+use pgnkit_pgn::{Game, Token, TokenKind};
+use shakmaty::{Chess, Color, Position};
+
+use crate::movetext::{MainMove, MoveEvent, Visitor, variation_follows};
+use crate::outcome::{self, GameResult, Status, Tracker};
+use crate::text::{Encoding, GameText};
+
+/// A line being replayed by [`replay`].
+struct FastLine {
+    line: Line,
+    /// The position before the line's last move (valid when `has_before`),
+    /// kept only when a variation follows that move.
+    before: Line,
+    has_before: bool,
+}
+
+/// What the fast lane found out about a plain game: the rest of the
+/// report is the full replay's for a game without errors.
+pub(crate) struct Fast {
+    /// The main-line moves.
+    pub moves: Vec<MainMove>,
+    /// The final status (never dead: those games take the full replay).
+    pub status: Status,
+    /// The dead-position search at the end ran out of budget.
+    pub undecided: bool,
+    /// The final position's side to move.
+    pub turn: Color,
+}
+
+/// Replays a plain game, showing its moves to `visitor`; `None` (after
+/// which the visitor must be restarted) when the game is not plain.
+pub(crate) fn replay<V: Visitor>(
+    game: &Game<'_>,
+    text: &GameText<'_>,
+    visitor: &mut V,
+) -> Option<Fast> {
+    if !game.errors.is_empty()
+        || text.encoding() != Encoding::Utf8
+        || game
+            .tags
+            .iter()
+            .any(|t| matches!(t.name, b"FEN" | b"Variant" | b"SetUp"))
+    {
+        return None;
+    }
+    // Rulings the full replay makes from the tags: the Result tag against
+    // the termination marker, and a loss on time (Law 6.9).
+    let tag_result = game
+        .tag("Result")
+        .and_then(|t| pgnkit_pgn::GameResult::from_bytes(t.value().trim_ascii()));
+    if tag_result.is_some() && game.result().is_some() && tag_result != game.result() {
+        return None;
+    }
+    if game
+        .tag("Termination")
+        .is_some_and(|t| crate::lost_on_time(&String::from_utf8_lossy(&t.value())))
+    {
+        return None;
+    }
+    let start = Line::new(Chess::default());
+    let mut lines = Vec::with_capacity(4);
+    lines.push(FastLine {
+        line: start.clone(),
+        before: start,
+        has_before: false,
+    });
+    // Two moves for every three tokens (`12.`, White's, Black's) in most
+    // games: no reallocation on the way.
+    let mut main: Vec<MainMove> = Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4);
+    let mut max_clock = 0u32;
+    let mut before = Chess::default();
+    for (index, token) in game.tokens.iter().enumerate() {
+        match token.kind {
+            TokenKind::Word => {
+                let depth = lines.len().saturating_sub(1);
+                let line = lines.last_mut()?;
+                let m = match line.line.read_plain_san(token.text) {
+                    Some(m) => m,
+                    None => {
+                        let Some(mt) = fast_move_token(&token, text) else {
+                            parse_annotation(&text.slice(token.span.clone(), token.text))?;
+                            continue;
+                        };
+                        line.line.resolve(&mt, Language::En).ok()?
+                    }
+                };
+                line.has_before = variation_follows(&game.tokens, index);
+                if line.has_before {
+                    line.before.clone_from(&line.line);
+                }
+                if let Some(w) = visitor.move_writing() {
+                    // Written while played: each position looked at once.
+                    let pos = line.line.position();
+                    let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
+                    let play = &mut line.line;
+                    w.moves.push_with(index, number, white, |text, uci_text| {
+                        if let Some(uci) = w.uci {
+                            write_move(play.position(), &m, uci, uci_text);
+                        }
+                        play.write_and_play(m, w.style, text);
+                    });
+                } else if V::WANTS_POSITIONS {
+                    before.clone_from(line.line.position());
+                    line.line.play(m);
+                    visitor.on_move(&MoveEvent {
+                        token: index,
+                        before: &before,
+                        played: m,
+                        after: line.line.position(),
+                        check: line.line.in_check(),
+                        ply: ply_of(&before),
+                        depth: u32::try_from(depth).unwrap_or(u32::MAX),
+                        key: None,
+                    });
+                } else {
+                    line.line.play(m);
+                }
+                let after = line.line.position();
+                if depth == 0 {
+                    main.push(MainMove {
+                        token: u32::try_from(index).unwrap_or(u32::MAX),
+                        played: m,
+                    });
+                    max_clock = max_clock.max(after.halfmoves());
+                }
+            }
+            TokenKind::OpenVariation => {
+                let parent = lines.last()?;
+                if !parent.has_before {
+                    return None;
+                }
+                let start = parent.before.clone();
+                lines.push(FastLine {
+                    line: start.clone(),
+                    before: start,
+                    has_before: false,
+                });
+            }
+            TokenKind::CloseVariation => {
+                if lines.len() < 2 {
+                    return None;
+                }
+                lines.pop();
+            }
+            // Not replayed: the full replay reports it.
+            TokenKind::DeepVariation => return None,
+            _ => {}
+        }
+    }
+    if lines.len() != 1 {
+        return None;
+    }
+    let end = lines.first()?.line.position();
+    // What the record says, read as the full replay reads it.
+    let recorded = match game.tag("Result") {
+        Some(tag) => std::str::from_utf8(&tag.value())
+            .ok()
+            .and_then(GameResult::from_tag),
+        None => game.result().and_then(|r| GameResult::from_tag(r.as_str())),
+    };
+    // A fivefold repetition or the 75-move rule on the way drew the game
+    // (a fivefold repetition needs 16 plies without a capture or a pawn
+    // move): that is its status. Moves after it are legal chess played on
+    // (a warning, which this lane leaves out); a decisive record of a game
+    // the rules drew at its last move is an error: the full replay says it.
+    if max_clock >= 16
+        && may_repeat_or_exceed(&main, max_clock)
+        && let Some((status, ply)) = automatic_draw(&main)
+    {
+        let at_the_end = usize::try_from(ply).is_ok_and(|p| p >= main.len());
+        if at_the_end && recorded.is_some_and(|written| written != GameResult::Draw) {
+            return None;
+        }
+        return Some(Fast {
+            moves: main,
+            status,
+            undecided: false,
+            turn: end.turn(),
+        });
+    }
+    let last = outcome::final_status(end);
+    // A game that ends dead may have been dead before its last move: the
+    // full replay reports the moves after that.
+    if matches!(
+        last.status,
+        Status::InsufficientMaterial | Status::DeadPosition
+    ) {
+        return None;
+    }
+    // A game the rules ended must be recorded with the rules' result (or
+    // `*`); the full replay says what is wrong otherwise.
+    if let Some(rule) = outcome::rule_result(last.status, end.turn())
+        && recorded.is_some_and(|written| written != rule)
+    {
+        return None;
+    }
+    Some(Fast {
+        moves: main,
+        status: last.status,
+        undecided: last.undecided,
+        turn: end.turn(),
+    })
+}
+
+/// The 1-based ply of the move played in `pos`, counted from the standard
+/// start position.
+fn ply_of(pos: &Chess) -> u32 {
+    let black = u32::from(pos.turn() == Color::Black);
+    (pos.fullmoves().get() - 1)
+        .saturating_mul(2)
+        .saturating_add(black)
+        .saturating_add(1)
+}
+
+/// A quick filter before [`automatic_draw`]: `false` when neither the
+/// 75-move rule (a clock of 150 plies) nor a fivefold repetition can have
+/// come on the way. Equal positions have equal piece placements; the
+/// placements within each run of moves without a capture or a pawn move
+/// are hashed incrementally from the moves alone, and a fivefold repetition
+/// needs one of them five times.
+fn may_repeat_or_exceed(main: &[MainMove], max_clock: u32) -> bool {
+    if max_clock >= 150 {
+        return true;
+    }
+    // The placement hashes of the current run (the start position is the
+    // first of the first run), looked at when the run ends.
+    let mut run: Vec<u64> = vec![0];
+    let mut hash = 0u64;
+    for (ply, m) in main.iter().enumerate() {
+        let white = ply % 2 == 0;
+        if m.played.is_zeroing() {
+            if seen_five_times(&mut run) {
+                return true;
+            }
+            run.clear();
+            hash = 0;
+        }
+        let piece = |role: shakmaty::Role, sq: shakmaty::Square| {
+            let k = (u64::from(white) << 10) | ((role as u64) << 6) | u64::from(u32::from(sq));
+            k.wrapping_add(1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29)
+                .wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        };
+        match m.played {
+            shakmaty::Move::Castle { king, rook } => {
+                let (k, r) = m.played.castling_side().map_or((king, rook), |side| {
+                    let color = if white { Color::White } else { Color::Black };
+                    (side.king_to(color), side.rook_to(color))
+                });
+                hash ^= piece(shakmaty::Role::King, king) ^ piece(shakmaty::Role::King, k);
+                hash ^= piece(shakmaty::Role::Rook, rook) ^ piece(shakmaty::Role::Rook, r);
+            }
+            _ => {
+                if let Some(from) = m.played.from() {
+                    hash ^= piece(m.played.role(), from);
+                }
+                hash ^= piece(
+                    m.played.promotion().unwrap_or(m.played.role()),
+                    m.played.to(),
+                );
+            }
+        }
+        // The side to move after the move is part of the position.
+        run.push(hash ^ u64::from(white));
+    }
+    seen_five_times(&mut run)
+}
+
+/// Whether a hash occurs five times in `run` (reordered): sorted when the
+/// run is short (the usual case), counted in a table when it is long, so
+/// that the time stays linear in the run.
+fn seen_five_times(run: &mut [u64]) -> bool {
+    // Five occurrences of a position are at least four plies apart.
+    if run.len() < 17 {
+        return false;
+    }
+    if run.len() <= 4096 {
+        run.sort_unstable();
+        return run.windows(5).any(|w| w.first() == w.last());
+    }
+    let mut counts: HashMap<u64, u8, BuildHasherDefault<Mixed>> = HashMap::default();
+    run.iter().any(|&h| {
+        let seen = counts.entry(h).or_insert(0);
+        *seen = seen.saturating_add(1);
+        *seen >= 5
+    })
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Mixed(u64);
+
+impl Hasher for Mixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The first automatic draw (fivefold repetition, 75-move rule) of the
+/// game of these main-line moves, and its ply, as the full replay's
+/// [`Tracker`] finds it.
+fn automatic_draw(main: &[MainMove]) -> Option<(Status, u32)> {
+    let mut pos = Chess::default();
+    let mut tracker = Tracker::new(&pos);
+    let mut before = pos.clone();
+    for (ply, m) in (1u32..).zip(main) {
+        before.clone_from(&pos);
+        pos.play_unchecked(m.played);
+        tracker.push(&before, m.played, &pos, ply);
+        if let Some(end) = tracker.automatic_end() {
+            return Some(end);
+        }
+    }
+    None
+}
+
+fn starts_like_san(text: &[u8]) -> bool {
+    matches!(
+        text.first(),
+        Some(b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O')
+    )
+}
+
+/// The move token of a word that starts like English SAN and is no
+/// annotation word (the replay reads annotations first: `ch`, `ep` ...).
+fn fast_move_token(token: &Token<'_>, text: &GameText<'_>) -> Option<MoveToken> {
+    if !starts_like_san(token.text)
+        || matches!(
+            token.text,
+            b"ch" | b"ch." | b"check" | b"ep" | b"e.p." | b"e.p" | b"e."
+        )
+    {
+        return None;
+    }
+    parse_move(&text.slice(token.span.clone(), token.text)).ok()
+}

@@ -1,0 +1,139 @@
+//! The replay's fast lane for plain games (`Detail::Errors`) against the
+//! full replay (`Detail::Full`), on the real games of `testdata/`: the same
+//! errors, status, result, plies, language and main-line moves, and the
+//! same moves shown to the visitor, written the same way.
+
+use pgnkit_notation::{Language, Notation, Style};
+use pgnkit_pgn::write::Moves;
+use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::{Detail, GameReport, MoveWriter, Options, replay_game_with};
+
+fn replay(pgn: &[u8], game: &Game<'_>, detail: Detail) -> (GameReport, Vec<String>) {
+    let mut moves = Moves::new(true);
+    let options = Options {
+        detail,
+        ..Options::default()
+    };
+    let style = Style::new(Notation::Lan, Language::En);
+    let report = replay_game_with(
+        pgn,
+        game,
+        &options,
+        &mut MoveWriter::new(style, true, &mut moves),
+    );
+    let written = (0..)
+        .map_while(|k| moves.at(k))
+        .map(|m| format!("{} {}{} {} {}", m.number, m.white, m.text, m.uci, m.width))
+        .collect();
+    (report, written)
+}
+
+/// Asserts that both replays agree on the games of `pgn`; gives how many
+/// games the fast lane took.
+fn agree(pgn: &[u8], name: &str) -> (usize, usize, usize) {
+    let (mut games, mut with_errors, mut fast_lane) = (0, 0, 0);
+    let mut reader = Reader::new(pgn);
+    let mut game = Game::default();
+    while reader.read_game(&mut game) {
+        if game.is_comment_only() {
+            continue;
+        }
+        games += 1;
+        let (full, full_moves) = replay(pgn, &game, Detail::Full);
+        let (fast, fast_moves) = replay(pgn, &game, Detail::Errors);
+        let at = format!("{name} at byte {}", game.span.start);
+        let errors = |r: &GameReport| -> Vec<String> {
+            r.diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| format!("{} {:?} {}", d.code, d.span, d.message))
+                .collect()
+        };
+        assert_eq!(errors(&full), errors(&fast), "{at}");
+        assert_eq!(full.errors(), fast.errors(), "{at}");
+        if full.errors() > 0 {
+            with_errors += 1;
+        }
+        // The full replay always keeps the start position's key.
+        if fast.keys.is_empty() {
+            fast_lane += 1;
+        }
+        assert_eq!(full.status, fast.status, "{at}");
+        assert_eq!(full.result, fast.result, "{at}");
+        assert_eq!(full.ruling, fast.ruling, "{at}");
+        assert_eq!(full.result_tag, fast.result_tag, "{at}");
+        assert_eq!(full.plies, fast.plies, "{at}");
+        assert_eq!(full.language, fast.language, "{at}");
+        assert_eq!(full.encoding, fast.encoding, "{at}");
+        assert_eq!(full.start, fast.start, "{at}");
+        assert_eq!(full.dead_undecided, fast.dead_undecided, "{at}");
+        let main = |r: &GameReport| -> Vec<(u32, String)> {
+            r.moves
+                .iter()
+                .map(|m| (m.token, format!("{:?}", m.played)))
+                .collect()
+        };
+        assert_eq!(main(&full), main(&fast), "{at}");
+        assert_eq!(full_moves, fast_moves, "{at}");
+    }
+    (games, with_errors, fast_lane)
+}
+
+#[test]
+fn automatic_draws_are_the_same_in_both_lanes() {
+    let shuffle = "Nf3 Nf6 Ng1 Ng8 ".repeat(4);
+    let mut pgn = String::new();
+    // A fivefold repetition at the last move, recorded as a draw, unknown,
+    // and as a win (an error); then with moves played on after it.
+    for result in ["1/2-1/2", "*", "1-0", "0-1"] {
+        pgn.push_str(&format!("[Result \"{result}\"]\n\n{shuffle}{result}\n\n"));
+        pgn.push_str(&format!(
+            "[Result \"{result}\"]\n\n{shuffle}e4 e5 {result}\n\n"
+        ));
+    }
+    // Repetitions broken by pawn moves (the start placement three times,
+    // the one after them four: no fivefold), and a placement seen five
+    // times with the castling rights lost on the way (not the same position).
+    pgn.push_str(&format!(
+        "{}e4 e5 {}1-0\n\n",
+        "Nf3 Nf6 Ng1 Ng8 ".repeat(2),
+        "Nf3 Nf6 Ng1 Ng8 ".repeat(3)
+    ));
+    pgn.push_str("1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8 6. Ke2 Ke7 7. Ke1 Ke8 8. Ke2 Ke7 9. Ke1 Ke8 1-0\n\n");
+    let (games, with_errors, fast_lane) = agree(pgn.as_bytes(), "repetitions");
+    assert_eq!(games, 10);
+    assert_eq!(
+        with_errors, 2,
+        "the two wins recorded for a game drawn at its last move"
+    );
+    assert_eq!(fast_lane, 8);
+}
+
+#[test]
+fn the_fast_lane_reports_and_writes_what_the_full_replay_does() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
+    let mut files = Vec::new();
+    for sub in ["convert", "check", "dead", "repair"] {
+        let Ok(entries) = std::fs::read_dir(format!("{dir}/{sub}")) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if e.path().extension().is_some_and(|x| x == "pgn") {
+                files.push(e.path());
+            }
+        }
+    }
+    assert!(files.len() > 10, "the fixtures are there");
+    let (mut games, mut with_errors, mut fast_lane) = (0, 0, 0);
+    for path in files {
+        let pgn = std::fs::read(&path).expect("readable");
+        let (g, e, f) = agree(&pgn, &path.display().to_string());
+        games += g;
+        with_errors += e;
+        fast_lane += f;
+    }
+    assert!(
+        games > 1000 && with_errors > 10 && fast_lane > 500,
+        "{games} games, {with_errors} with errors, {fast_lane} by the fast lane"
+    );
+}
