@@ -25,6 +25,29 @@ fn errors(file: &str) -> Vec<Value> {
         .collect()
 }
 
+/// `check --fix` of fixture `name` (exit status 1: it has errors): the
+/// temporary directory (kept while it lives), the fixed file and its text.
+fn fixed(name: &str) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("fixed.pgn").to_string_lossy().into_owned();
+    Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "json",
+            "--fix",
+            "-o",
+            &path,
+            &fixture(name),
+        ])
+        .assert()
+        .code(1);
+    let text = std::fs::read_to_string(&path).expect("fixed file");
+    (dir, path, text)
+}
+
 /// The SAN (or swap pair, or "insert ply SAN") of each suggestion.
 fn suggestions(d: &Value) -> Vec<String> {
     d["suggestions"]
@@ -142,24 +165,7 @@ fn human_output_says_what_was_meant() {
 
 #[test]
 fn fix_writes_a_game_that_replays_cleanly() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let fixed = dir.path().join("fixed.pgn");
-    let fixed_s = fixed.to_string_lossy().into_owned();
-    Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args([
-            "check",
-            "-q",
-            "--format",
-            "json",
-            "--fix",
-            "-o",
-            &fixed_s,
-            &fixture("several.pgn"),
-        ])
-        .assert()
-        .code(1);
-    let text = std::fs::read_to_string(&fixed).expect("fixed file");
+    let (_dir, fixed_s, text) = fixed("several.pgn");
     assert!(
         text.contains("11.Be5 {pgnkit: \"Bc5\" written, \"Be5\" applied}"),
         "{text}"
@@ -179,24 +185,7 @@ fn fix_writes_a_game_that_replays_cleanly() {
 
 #[test]
 fn fix_applies_inserts_and_swaps_and_keeps_every_game() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let fixed = dir.path().join("fixed.pgn");
-    let fixed_s = fixed.to_string_lossy().into_owned();
-    Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args([
-            "check",
-            "-q",
-            "--format",
-            "json",
-            "--fix",
-            "-o",
-            &fixed_s,
-            &fixture("slips.pgn"),
-        ])
-        .assert()
-        .code(1);
-    let text = std::fs::read_to_string(&fixed).expect("fixed file");
+    let (_dir, fixed_s, text) = fixed("slips.pgn");
     assert_eq!(text.matches("[Event ").count(), 10);
     assert!(
         text.contains("exf3 {pgnkit: a move left out, \"exf3\" inserted"),
@@ -289,22 +278,7 @@ fn a_word_that_is_no_move_is_struck_out_and_the_rest_of_the_game_checked() {
 
 #[test]
 fn fix_strikes_out_a_stray_word_into_a_comment() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let fixed = dir.path().join("fixed.pgn");
-    let fixed_s = fixed.to_string_lossy().into_owned();
-    Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args([
-            "check",
-            "-q",
-            "--fix",
-            "-o",
-            &fixed_s,
-            &fixture("stray.pgn"),
-        ])
-        .assert()
-        .code(1);
-    let text = std::fs::read_to_string(&fixed).expect("fixed file");
+    let (_dir, fixed_s, text) = fixed("stray.pgn");
     assert!(
         text.contains("16.Qf5 d5 {pgnkit: \"d5\" struck out: the same move written twice} 17.g4"),
         "{text}"

@@ -679,9 +679,10 @@ fn explore(pos: &Chess, winner: Option<Color>, mut nodes: u32) -> Explored {
     Explored::NoMate
 }
 
-/// Zobrist keys are random already: they hash as themselves.
+/// Zobrist keys (and other hashes) are random already: they hash as
+/// themselves.
 #[derive(Default, Clone, Copy)]
-struct Keyed;
+pub(crate) struct Keyed;
 
 impl std::hash::BuildHasher for Keyed {
     type Hasher = KeyHasher;
@@ -690,8 +691,9 @@ impl std::hash::BuildHasher for Keyed {
     }
 }
 
+/// The hasher of [`Keyed`].
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl std::hash::Hasher for KeyHasher {
     fn finish(&self) -> u64 {

@@ -12,12 +12,12 @@
 //! detection included.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use pgnkit_notation::{Language, Line, MoveToken, parse_annotation, parse_move, write_move};
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Position};
 
+use crate::dead::Keyed;
 use crate::movetext::{MainMove, MoveEvent, Visitor, variation_follows};
 use crate::outcome::{self, GameResult, Status, Tracker};
 use crate::text::{Encoding, GameText};
@@ -296,32 +296,12 @@ fn seen_five_times(run: &mut [u64]) -> bool {
         run.sort_unstable();
         return run.windows(5).any(|w| w.first() == w.last());
     }
-    let mut counts: HashMap<u64, u8, BuildHasherDefault<Mixed>> = HashMap::default();
+    let mut counts: HashMap<u64, u8, Keyed> = HashMap::default();
     run.iter().any(|&h| {
         let seen = counts.entry(h).or_insert(0);
         *seen = seen.saturating_add(1);
         *seen >= 5
     })
-}
-
-/// A hasher for keys that are hashes already.
-#[derive(Default)]
-struct Mixed(u64);
-
-impl Hasher for Mixed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 /// The first automatic draw (fivefold repetition, 75-move rule) of the
