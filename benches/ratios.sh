@@ -9,7 +9,8 @@
 # usage: benches/ratios.sh [FILE]      (RUNS=5 rounds by default)
 #
 # FILE defaults to the corpus's benchmark input (bench/real.pgn, 66 MB);
-# the one-run comparison on 1 GiB with hyperfine is benches/run.sh.
+# the one-run comparison on 1 GiB with hyperfine is benches/run.sh. (It
+# replaces benches/convert.sh, best-of-3 and not alternated.)
 # Needs pgn-extract (apt-get install pgn-extract); without it the rows and
 # ratios against it are left out, and said so.
 set -euo pipefail
@@ -42,6 +43,9 @@ add "pgnkit check -j2" "$P check -j2 --quiet --format json $F"
 add "plain-validator" "$V --threads 1 $F"
 add "pgnkit convert --to lan -j1" "$P convert -q --to lan -j1 $F"
 add "pgnkit convert --to uci -j1" "$P convert -q --to uci -j1 $F"
+add "pgnkit convert --to san -j1" "$P convert -q --to san -j1 $F"
+add "plain-validator --convert lan" "$V --convert lan $F"
+add "plain-validator --convert uci" "$V --convert uci $F"
 # The index is written beside its PGN: a link in TMPDIR stands for the input.
 link="${TMPDIR:-/tmp}/pgnkit-ratios-$$.pgn"
 ln -sf "$input" "$link"
@@ -87,6 +91,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 printf '\n| goal | wall | user |\n|---|---:|---:|\n'
 printf '| `check -j1` / plain validator: at most 1.0x its time | %sx | %sx |\n' \
   "$(ratio "${wall[pgnkit check -j1]}" "${wall[plain-validator]}")" "$(ratio "${user[pgnkit check -j1]}" "${user[plain-validator]}")"
+printf '| `convert --to lan -j1` / plain converter (main line only, no comments, no checks) | %sx | %sx |\n' \
+  "$(ratio "${wall[pgnkit convert --to lan -j1]}" "${wall[plain-validator --convert lan]}")" "$(ratio "${user[pgnkit convert --to lan -j1]}" "${user[plain-validator --convert lan]}")"
 printf '| `index` speed / `check -j2` speed: at least 0.75 | %s | — |\n' \
   "$(ratio "${wall[pgnkit check -j2]}" "${wall[pgnkit index]}")"
 if [ "$have_extract" = 1 ]; then
