@@ -134,7 +134,8 @@ fn human_output_shows_the_line_a_caret_and_help() {
         ))
         .stdout(predicate::str::contains("languages.pgn:34:34"))
         .stdout(predicate::str::contains("^^^^"))
-        .stdout(predicate::str::contains("help: did you mean Ne4?"))
+        // In the writer's own notation: Spanish SAN, with the check mark.
+        .stdout(predicate::str::contains("help: did you mean Ce4+?"))
         .stderr(predicate::str::contains(
             "checked 1 file: 7 games (1 with errors), 1 error",
         ));

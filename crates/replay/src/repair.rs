@@ -125,6 +125,9 @@ struct Candidate {
     full: bool,
     /// How to go on from the fix: the position after it and the next word.
     resume: Option<(Chess, usize, u32)>,
+    /// The suggested moves as the writer writes them (SAN in the game's
+    /// language), for the help text; the suggestion itself keeps SAN.
+    shown: Vec<String>,
 }
 
 impl Candidate {
@@ -336,6 +339,7 @@ impl Line {
             after.play_unchecked(m);
             let follow = self.follow(after.clone(), k + 1, ply + 1, SCREEN_PLIES);
             cands.push(Candidate {
+                shown: vec![self.written(pos, m)],
                 suggestion: Suggestion::Replace {
                     san: san(pos, m),
                     confirmed: false,
@@ -384,6 +388,7 @@ impl Line {
                     continue;
                 }
                 inserts.push(Candidate {
+                    shown: vec![self.written(&base, x)],
                     suggestion: Suggestion::Insert {
                         ply: at,
                         san: san(&base, x),
@@ -462,6 +467,7 @@ impl Line {
         };
         let follow = self.follow(pos.clone(), k + 1, ply, SCREEN_PLIES);
         Some(Candidate {
+            shown: Vec::new(),
             suggestion: Suggestion::Delete {
                 confirmed: false,
                 replays: None,
@@ -493,12 +499,20 @@ impl Line {
         };
         suggestion.set_replay(true, Some(follow.replayed + 1));
         Some(Candidate {
+            shown: vec![self.written(pos, m)],
             suggestion,
             cost: 0.1,
             follow,
             full: true,
             resume: Some((after, k + 1, ply + 1)),
         })
+    }
+
+    /// `m` in `pos` as the writer writes moves: SAN in the game's language.
+    fn written(&self, pos: &Chess, m: Move) -> String {
+        let mut out = String::new();
+        write_move(pos, &m, &Style::new(Notation::San, self.lang), &mut out);
+        out
     }
 
     /// Words `k` and `k + 2` played in the other order from `pos`.
@@ -516,6 +530,7 @@ impl Line {
         let mut follow = follow;
         follow.replayed += 2;
         Some(Candidate {
+            shown: vec![self.written(pos, m2), self.written(&p2, m1)],
             suggestion: Suggestion::Swap {
                 ply,
                 san: [san(pos, m2), san(&p2, m1)],
@@ -698,26 +713,27 @@ pub fn suggest(
 
     let plies_total = line.words.len() as u32;
     for (n, f) in findings.into_iter().enumerate() {
-        let mut suggestions: Vec<Suggestion> = f
+        let mut found: Vec<(Suggestion, Vec<String>)> = f
             .candidates
             .into_iter()
             .take(MAX_SUGGESTIONS)
-            .map(|c| c.suggestion)
+            .map(|c| (c.suggestion, c.shown))
             .collect();
         // Where a fix lets the rest of the game replay, fixes that do not
         // are noise.
-        if suggestions.iter().any(Suggestion::confirmed) {
-            suggestions.retain(Suggestion::confirmed);
+        if found.iter().any(|(s, _)| s.confirmed()) {
+            found.retain(|(s, _)| s.confirmed());
         }
-        if chain_complete && let Some(top) = suggestions.first_mut() {
+        if chain_complete && let Some((top, _)) = found.first_mut() {
             set_confirmed(top);
         }
         let rest = plies_total.saturating_sub(f.word as u32 + 1);
-        let lines: Vec<String> = suggestions
+        let lines: Vec<String> = found
             .iter()
             .enumerate()
-            .map(|(i, s)| help_line(s, rest, chain_complete && i == 0))
+            .map(|(i, (s, shown))| help_line(s, shown, rest, chain_complete && i == 0))
             .collect();
+        let suggestions: Vec<Suggestion> = found.into_iter().map(|(s, _)| s).collect();
         if n == 0 {
             let Some(diag) = failure.diagnostic.and_then(|i| pass.diagnostics.get_mut(i)) else {
                 return;
@@ -809,7 +825,11 @@ fn missing_move(diag: &mut Diagnostic, suggestions: &[Suggestion]) {
     }
 }
 
-fn help_line(s: &Suggestion, rest: u32, with_later: bool) -> String {
+/// The help line of suggestion `s`; `shown`: its moves as the writer
+/// writes them (the suggestion's SAN where there are none).
+fn help_line(s: &Suggestion, shown: &[String], rest: u32, with_later: bool) -> String {
+    let move_at =
+        |i: usize, san: &str| -> String { shown.get(i).cloned().unwrap_or_else(|| san.to_owned()) };
     let then = |confirmed: bool, replays: Option<u32>| {
         let later = if with_later {
             ", with the fixes suggested for the later errors"
@@ -841,7 +861,11 @@ fn help_line(s: &Suggestion, rest: u32, with_later: bool) -> String {
             } else {
                 format!(" — {reason}")
             };
-            format!("did you mean {san}? {}{why}", then(*confirmed, *replays))
+            format!(
+                "did you mean {}? {}{why}",
+                move_at(0, san),
+                then(*confirmed, *replays)
+            )
         }
         Suggestion::Insert {
             ply,
@@ -850,7 +874,8 @@ fn help_line(s: &Suggestion, rest: u32, with_later: bool) -> String {
             replays,
             ..
         } => format!(
-            "a move may be missing: insert {san} as ply {ply} {}",
+            "a move may be missing: insert {} as ply {ply} {}",
+            move_at(0, san),
             then(*confirmed, *replays)
         ),
         Suggestion::Swap {
@@ -860,8 +885,8 @@ fn help_line(s: &Suggestion, rest: u32, with_later: bool) -> String {
             ..
         } => format!(
             "two moves may be swapped: play {} before {} {}",
-            san[0],
-            san[1],
+            move_at(0, &san[0]),
+            move_at(1, &san[1]),
             then(*confirmed, *replays)
         ),
         Suggestion::Delete {
