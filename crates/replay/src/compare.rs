@@ -32,10 +32,12 @@
 
 use std::ops::Range;
 
-use pgnkit_notation::{Language, Notation, Style, parse_annotation, parse_move, write_move};
+use pgnkit_notation::{Language, Notation, Style, parse_move, write_move};
+use pgnkit_pgn::Game;
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::write::Movetext;
-use pgnkit_pgn::{Game, TokenKind};
+
+use crate::movetext::main_line_words;
 use shakmaty::{Chess, Color, Move, Position};
 
 /// A place where the records differ.
@@ -101,21 +103,9 @@ impl Comparison {
 /// The spans of the main-line words of `game` that are no annotations,
 /// packed (see [`pack`]) from `base`, the game's start.
 fn main_words(game: &Game<'_>, encoding: Encoding, base: usize) -> Vec<u64> {
-    let mut depth = 0u32;
-    let mut out = Vec::new();
-    for t in &game.tokens {
-        match t.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word
-                if depth == 0 && parse_annotation(&encoding.decode(t.text)).is_none() =>
-            {
-                out.push(pack(&t.span, base));
-            }
-            _ => {}
-        }
-    }
-    out
+    main_line_words(game, encoding)
+        .map(|t| pack(&t.span, base))
+        .collect()
 }
 
 fn resolve(text: &str, pos: &Chess, lang: Language) -> Option<Move> {

@@ -23,6 +23,7 @@ use pgnkit_notation::{Notation, Style, parse_annotation, parse_move, write_move}
 use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Move, Position, san::San};
 
+use crate::movetext::main_line_words;
 use crate::{GameReport, Suggestion};
 
 /// One edit of a game's bytes: replace `range` (offsets in the input;
@@ -68,7 +69,7 @@ pub fn move_edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
         .iter()
         .filter(|f| matches!(f.1, Suggestion::Delete { .. }))
         .count();
-    let fixes = if strikes > 0 && strikes >= main_words(game, report) {
+    let fixes = if strikes > 0 && strikes >= main_line_words(game, report.encoding).count() {
         fixes
             .into_iter()
             .filter(|f| !matches!(f.1, Suggestion::Delete { .. }))
@@ -238,26 +239,6 @@ fn alternatives(suggestions: &[Suggestion]) -> String {
     } else {
         format!("; also possible: {}", others.join(", "))
     }
-}
-
-/// The words of `game`'s main line that are no annotations.
-fn main_words(game: &Game<'_>, report: &GameReport) -> usize {
-    let mut depth = 0u32;
-    let mut n = 0;
-    for token in &game.tokens {
-        match token.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word
-                if depth == 0
-                    && parse_annotation(&report.encoding.decode(token.text)).is_none() =>
-            {
-                n += 1;
-            }
-            _ => {}
-        }
-    }
-    n
 }
 
 /// A written word for a comment: control characters (a NUL byte) and `}`

@@ -13,8 +13,9 @@ use pgnkit_notation::{
     Annotation, Language, Line as Play, MoveToken, Notation, ResolveError, Style, Suffix,
     parse_annotation, parse_move, write_move, write_move_checked,
 };
+use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::write::Moves;
-use pgnkit_pgn::{Game, TokenKind, Tokens};
+use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
@@ -862,6 +863,28 @@ fn join_or(names: &[String]) -> String {
             format!("{} and `{last}`", head.join(", "))
         }
     }
+}
+
+/// The words of `game`'s main line (outside every variation) that are no
+/// annotation (`!?`, `+-`, …): the moves as written, and words that fail
+/// to be moves. `diff` compares them, `--fix` counts them.
+pub(crate) fn main_line_words<'g, 'a>(
+    game: &'g Game<'a>,
+    encoding: Encoding,
+) -> impl Iterator<Item = Token<'a>> + 'g {
+    let mut depth = 0u32;
+    game.tokens.iter().filter(move |t| match t.kind {
+        TokenKind::OpenVariation => {
+            depth += 1;
+            false
+        }
+        TokenKind::CloseVariation => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        TokenKind::Word => depth == 0 && parse_annotation(&encoding.decode(t.text)).is_none(),
+        _ => false,
+    })
 }
 
 /// Replays only the main line under `lang` and says how many plies pass

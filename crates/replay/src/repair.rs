@@ -273,31 +273,62 @@ impl Line {
             return Vec::new();
         };
         // 0. The word is no move of the game: struck out, the next word is
-        //    this ply's move. Junk (`\`, `##comment`) is no slip of the pen:
-        //    striking it out is all there is to suggest.
+        //    this ply's move.
         let strike = self.strike_out(k, pos, ply);
-        if junk {
-            let Some(mut c) = strike.filter(|c| c.follow.complete || c.follow.replayed > 0) else {
-                return Vec::new();
-            };
-            if !c.follow.complete
-                && c.follow.stop.is_none()
-                && let Some((after, next, next_ply)) = c.resume.clone()
-            {
-                c.follow = self.follow(after, next, next_ply, usize::MAX);
-            }
-            c.full = true;
-            c.suggestion
-                .set_replay(c.follow.complete, Some(c.follow.replayed));
-            return vec![c];
-        }
-        // A move with a stray control character in it that reads as a move
-        // without it, and after which the game replays to the end: that.
-        if let Some(c) = self.stray_fix(k, pos, ply) {
-            return std::iter::once(c)
+        let mut cands: Vec<Candidate> = if junk {
+            // Junk (`\`, `##comment`) is no slip of the pen: striking it out
+            // is all there is to suggest, if the words after it then replay.
+            strike
+                .into_iter()
+                .filter(|c| c.follow.complete || c.follow.replayed > 0)
+                .collect()
+        } else if let Some(c) = self.stray_fix(k, pos, ply) {
+            // A move with a stray control character in it that reads as a
+            // move without it, after which the game replays to the end.
+            std::iter::once(c)
                 .chain(strike.filter(|s| s.follow.complete))
-                .collect();
+                .collect()
+        } else {
+            let mut slips = self.slips(k, pos, ply, recent);
+            slips.extend(strike);
+            slips
+        };
+
+        // Follow the best to the end.
+        rank(&mut cands);
+        for c in cands.iter_mut().take(MAX_CONFIRM) {
+            if c.follow.complete || c.follow.stop.is_some() {
+                c.full = true;
+                continue;
+            }
+            if let Some((after, next, next_ply)) = c.resume.clone() {
+                c.follow = self.follow(after, next, next_ply, usize::MAX);
+                c.full = true;
+            }
         }
+        for c in &mut cands {
+            // A struck-out word is no ply of its own.
+            let replays = match c.suggestion {
+                Suggestion::Delete { .. } => c.follow.replayed,
+                _ => c.follow.replayed + 1,
+            };
+            c.suggestion.set_replay(c.follow.complete, Some(replays));
+        }
+        rank(&mut cands);
+        dedup(&mut cands);
+        cands
+    }
+
+    /// The slips of the pen that may have made word `k` fail in `pos`
+    /// (ply `ply`), each screened by a short replay: steps 1 to 4 of
+    /// [`Line::candidates`].
+    fn slips(
+        &mut self,
+        k: usize,
+        pos: &Chess,
+        ply: u32,
+        recent: &[(usize, Chess)],
+    ) -> Vec<Candidate> {
         let Some(word) = self.words.get(k) else {
             return Vec::new();
         };
@@ -407,8 +438,6 @@ impl Line {
         inserts.truncate(SCREEN);
         cands.extend(inserts);
 
-        cands.extend(strike);
-
         // 4. Two moves of one side written in swapped order: the token and
         //    the word two plies later, or the word two plies earlier and
         //    the token.
@@ -422,28 +451,6 @@ impl Line {
             cands.push(c);
         }
 
-        // Follow the best to the end.
-        rank(&mut cands);
-        for c in cands.iter_mut().take(MAX_CONFIRM) {
-            if c.follow.complete || c.follow.stop.is_some() {
-                c.full = true;
-                continue;
-            }
-            if let Some((after, next, next_ply)) = c.resume.clone() {
-                c.follow = self.follow(after, next, next_ply, usize::MAX);
-                c.full = true;
-            }
-        }
-        for c in &mut cands {
-            // A struck-out word is no ply of its own.
-            let replays = match c.suggestion {
-                Suggestion::Delete { .. } => c.follow.replayed,
-                _ => c.follow.replayed + 1,
-            };
-            c.suggestion.set_replay(c.follow.complete, Some(replays));
-        }
-        rank(&mut cands);
-        dedup(&mut cands);
         cands
     }
 
@@ -491,16 +498,14 @@ impl Line {
         if !follow.complete {
             return None;
         }
-        let mut suggestion = Suggestion::Replace {
-            san: san(pos, m),
-            confirmed: false,
-            replays: None,
-            reason: "a stray control character".to_owned(),
-        };
-        suggestion.set_replay(true, Some(follow.replayed + 1));
         Some(Candidate {
             shown: vec![self.written(pos, m)],
-            suggestion,
+            suggestion: Suggestion::Replace {
+                san: san(pos, m),
+                confirmed: false,
+                replays: None,
+                reason: "a stray control character".to_owned(),
+            },
             cost: 0.1,
             follow,
             full: true,
