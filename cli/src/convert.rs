@@ -32,6 +32,7 @@ use crate::input::{Chunk, Input};
 use crate::location::{Cursor, count_lines};
 use crate::output::OutputFile;
 use crate::render::{self, Located};
+use crate::spool::{SPOOL_LIMIT, Spool};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
 
 /// What `convert` writes.
@@ -131,11 +132,12 @@ impl Totals {
 
 /// What a worker gives back for one chunk.
 pub struct ChunkOut {
-    /// The converted games, in order.
-    pub out: Vec<u8>,
+    /// The converted games, in order (beyond [`SPOOL_LIMIT`] bytes, in a
+    /// temporary file).
+    pub out: Spool,
     /// JSON only: for each game written, its 0-based index in the chunk and
     /// where its record starts in `out` (the sink writes the record's head).
-    pub records: Vec<(u64, usize)>,
+    pub records: Vec<(u64, u64)>,
     /// Errors of the chunk's games, game numbers relative to the chunk.
     pub diagnostics: Vec<Located>,
     /// Counts.
@@ -145,7 +147,11 @@ pub struct ChunkOut {
 }
 
 /// Converts the games of one chunk.
-pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> ChunkOut {
+///
+/// # Errors
+/// When the output spilled beyond [`SPOOL_LIMIT`] cannot be written to its
+/// temporary file.
+pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::Result<ChunkOut> {
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
@@ -154,7 +160,10 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
     let mut conversion = Moves::new(config.style.is_ascii());
     let mut writer = Writer::new();
     let mut out = ChunkOut {
-        out: buffers.take(chunk.range.len() + chunk.range.len() / 2),
+        out: Spool::new(
+            buffers.take((chunk.range.len() + chunk.range.len() / 2).min(SPOOL_LIMIT)),
+            SPOOL_LIMIT,
+        ),
         records: Vec::new(),
         diagnostics: Vec::new(),
         totals: Totals::default(),
@@ -167,9 +176,10 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
         if game.is_comment_only() {
             // `%` lines or a lone comment between games: no game, kept as it is.
             if config.format == OutputFormat::Pgn {
-                out.out
-                    .extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
-                out.out.extend_from_slice(b"\n\n");
+                let buf = out.out.buffer();
+                buf.extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
+                buf.extend_from_slice(b"\n\n");
+                out.out.settle()?;
             }
             continue;
         }
@@ -197,18 +207,19 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> Chunk
         } else {
             match config.format {
                 OutputFormat::Pgn => {
-                    writer.write_game(&mut out.out, data, &game, &text, &conversion);
+                    writer.write_game(out.out.buffer(), data, &game, &text, &conversion);
+                    out.out.settle()?;
                 }
                 OutputFormat::Json => {
                     out.records.push((index, out.out.len()));
-                    json::write_game(&mut out.out, data, &game, &report, &conversion);
-                    out.out.push(b'\n');
+                    json::write_game(&mut out.out, data, &game, &report, &conversion)?;
+                    out.out.write_all(b"\n")?;
                 }
             }
         }
         index += 1;
     }
-    out
+    Ok(out)
 }
 
 fn locate_errors(
@@ -344,6 +355,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             &progress,
             |chunk| convert_chunk(chunk, &config, &buffers),
             |chunk, chunk_out| {
+                let chunk_out = chunk_out?;
                 bytes += chunk.range.len() as u64;
                 // Bounded far below the maximum (see `args::MAX_GAME_OFFSET`);
                 // saturating all the same.
@@ -353,15 +365,17 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                     render::diagnostic(&mut err, config.diagnostics, color, &name, &l)?;
                 }
                 let w = sink.writer();
+                let end = chunk_out.out.len();
+                let mut spooled = chunk_out.out.into_reader()?;
                 match config.format {
-                    OutputFormat::Pgn => w.write_all(&chunk_out.out)?,
+                    OutputFormat::Pgn => spooled.copy_rest(w)?,
                     OutputFormat::Json => {
                         let ends = chunk_out
                             .records
                             .iter()
                             .skip(1)
                             .map(|r| r.1)
-                            .chain(std::iter::once(chunk_out.out.len()));
+                            .chain(std::iter::once(end));
                         for (&(index, start), end) in chunk_out.records.iter().zip(ends) {
                             // `{"type":"game","file":…,"game":N,` then the record without its `{`.
                             head.clear();
@@ -370,7 +384,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                             let number = games_before.saturating_add(index).saturating_add(1);
                             write!(head, ",\"game\":{number},")?;
                             w.write_all(&head)?;
-                            w.write_all(chunk_out.out.get(start + 1..end).unwrap_or_default())?;
+                            spooled.copy(1, &mut io::sink())?;
+                            spooled.copy(end.saturating_sub(start).saturating_sub(1), w)?;
                         }
                     }
                 }
@@ -378,7 +393,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 lines_before = lines_before.saturating_add(chunk_out.lines);
                 file_totals.add(&chunk_out.totals);
                 progress.games(file_totals.games);
-                buffers.give(chunk_out.out);
+                buffers.give(spooled.into_buffer());
                 Ok(())
             },
         );

@@ -24,6 +24,7 @@ pub mod output;
 pub mod render;
 pub mod search;
 pub mod shard;
+pub mod spool;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -88,7 +89,28 @@ pub fn whole_chunk(data: Vec<u8>) -> input::Chunk {
 /// ([`convert::convert_chunk`]), without files or threads: the converted
 /// games (PGN or JSON lines, without the per-record head the sink adds),
 /// the diagnostics and the counts.
-pub fn convert_bytes(data: &[u8], config: &convert::Config) -> convert::ChunkOut {
+///
+/// # Errors
+/// Those of the temporary file of an output beyond
+/// [`spool::SPOOL_LIMIT`] bytes.
+pub fn convert_bytes(data: &[u8], config: &convert::Config) -> std::io::Result<Converted> {
     let chunk = whole_chunk(data.to_vec());
-    convert::convert_chunk(&chunk, config, &driver::Buffers::default())
+    let converted = convert::convert_chunk(&chunk, config, &driver::Buffers::default())?;
+    let mut out = Vec::new();
+    converted.out.into_reader()?.copy_rest(&mut out)?;
+    Ok(Converted {
+        out,
+        diagnostics: converted.diagnostics,
+        totals: converted.totals,
+    })
+}
+
+/// What [`convert_bytes`] gives.
+pub struct Converted {
+    /// The converted games.
+    pub out: Vec<u8>,
+    /// Errors of the games, game numbers from 0.
+    pub diagnostics: Vec<render::Located>,
+    /// Counts.
+    pub totals: convert::Totals,
 }

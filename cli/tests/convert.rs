@@ -715,3 +715,59 @@ fn a_forced_language_is_read_even_where_english_would_also_replay() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+#[test]
+fn a_game_whose_output_is_larger_than_memory_keeps_comes_out_whole_and_in_order() {
+    // A chunk keeps its first 8 MB of output in memory and the rest in a
+    // temporary file (`cli/src/spool.rs`). One game of 400,000 plies (a
+    // knight out and back, then a real game's moves after it) is about
+    // 20 MB of JSON and 4 MB of LAN: both come out whole, the game after it
+    // too, in input order, with one thread or two.
+    let real = std::fs::read(fixture("twic944-games700-999.pgn")).expect("fixture");
+    let real = &real[..cut(&real, 6000)];
+    let mut pgn = String::from("[Event \"long\"]\n\n");
+    let cycles = 100_000u32;
+    for k in 0..cycles {
+        pgn.push_str(&format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * k + 1, 2 * k + 2));
+    }
+    pgn.push_str("1/2-1/2\n\n");
+    let mut input = pgn.into_bytes();
+    input.extend_from_slice(real);
+    let plies = 4 * cycles as usize;
+    for jobs in ["-j1", "-j2"] {
+        let json = pgnkit(
+            &["convert", jobs, "-q", "--format", "json", "-"],
+            Some(&input),
+        );
+        let lines: Vec<serde_json::Value> = json
+            .text()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is one JSON record"))
+            .collect();
+        assert!(lines.len() >= 2, "the long game and the games after it");
+        assert_eq!(lines[0]["game"], 1);
+        let moves = lines[0]["moves"].as_array().expect("moves");
+        assert_eq!(moves.len(), plies, "every ply of the long game");
+        assert_eq!(moves[plies - 1]["uci"], "f6g8");
+        assert_eq!(moves[plies - 1]["number"], 2 * cycles);
+        for (k, record) in lines.iter().enumerate() {
+            assert_eq!(record["game"], k + 1, "records in input order");
+        }
+        let lan = pgnkit(&["convert", jobs, "-q", "--to", "lan", "-"], Some(&input));
+        let text = lan.text();
+        assert_eq!(
+            text.matches("Ng1-f3").count(),
+            cycles as usize + real_count(real, "Ng1-f3")
+        );
+        assert!(text.contains(&format!("{}. Nf3-g1 Nf6-g8", 2 * cycles)));
+        assert_eq!(games(text.as_bytes()).len(), lines.len());
+    }
+}
+
+/// How often `lan` is written when the games of `pgn` are converted to LAN.
+fn real_count(pgn: &[u8], lan: &str) -> usize {
+    pgnkit(&["convert", "-q", "--to", "lan", "-"], Some(pgn))
+        .text()
+        .matches(lan)
+        .count()
+}

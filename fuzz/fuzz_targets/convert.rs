@@ -52,7 +52,9 @@ fuzz_target!(|data: &[u8]| {
         skip_invalid: last & 1 == 1,
         diagnostics: Format::Json,
     };
-    let out = pgnkit::convert_bytes(pgn, &config(true));
+    let Ok(out) = pgnkit::convert_bytes(pgn, &config(true)) else {
+        panic!("converting in memory failed");
+    };
     assert!(out.totals.games_with_errors <= out.totals.games);
     assert!(out.totals.skipped <= out.totals.games_with_errors);
     for l in &out.diagnostics {
@@ -63,7 +65,9 @@ fuzz_target!(|data: &[u8]| {
     }
     match format {
         OutputFormat::Pgn => {
-            let slow = pgnkit::convert_bytes(pgn, &config(false));
+            let Ok(slow) = pgnkit::convert_bytes(pgn, &config(false)) else {
+                panic!("converting in memory failed");
+            };
             if out.out != slow.out {
                 panic!(
                     "the fast path and the full replay write different PGN:\n--- fast\n{}\n--- full\n{}",

@@ -94,33 +94,43 @@ pub const LINE_WIDTH: usize = 80;
 
 /// A move rendered in the target notation.
 ///
-/// 20 bytes: a game of millions of plies keeps one per move.
+/// 16 bytes: a game of millions of plies keeps one per move.
 #[derive(Copy, Clone, Debug)]
 struct Slot {
     /// The move's token index in the game.
     token: u32,
-    /// The full-move number of the move.
-    number: u32,
-    /// Where it starts in [`Moves::text`].
-    text_start: u32,
-    /// Where its UCI form starts in [`Moves::uci`].
-    uci_start: u32,
+    /// Where its written form starts in [`Moves::text`]; its UCI form
+    /// follows it there.
+    start: u32,
+    /// The full-move number of the move times two, plus one when White
+    /// played it.
+    place: u32,
     /// The length of its written form (one move: never near 64 KiB).
     text_len: u16,
     /// The length of its UCI form (0 when UCI is not kept).
     uci_len: u8,
-    /// Whether White played it.
-    white: bool,
+}
+
+impl Slot {
+    fn number(&self) -> u32 {
+        self.place >> 1
+    }
+
+    fn white(&self) -> bool {
+        self.place & 1 == 1
+    }
 }
 
 /// The moves of one game, rendered in the target notation, by token index:
 /// what [`Writer::write_game`] writes for each move word.
 ///
 /// Reused from game to game: [`Moves::reset`] keeps the buffers. Compact:
-/// 20 bytes a move plus its text, for games of millions of plies.
+/// 16 bytes a move plus its text, for games of millions of plies.
 #[derive(Default, Debug)]
 pub struct Moves {
+    /// The written forms, each followed by its UCI form when it is kept.
     text: String,
+    /// Where the UCI form of the move being written goes first.
     uci: String,
     /// The moves in token order (a replay meets them in that order).
     slots: Vec<Slot>,
@@ -181,42 +191,17 @@ impl Moves {
         white: bool,
         write: impl FnOnce(&mut String, &mut String),
     ) {
-        let text_start = self.text.len();
-        let uci_start = self.uci.len();
+        let start = self.text.len();
+        self.uci.clear();
         write(&mut self.text, &mut self.uci);
-        self.record(token, text_start, uci_start, number, white);
-    }
-
-    /// The text buffer the next move's written form is appended to.
-    pub fn text_buffer(&mut self) -> &mut String {
-        &mut self.text
-    }
-
-    /// The text buffer the next move's UCI form is appended to.
-    pub fn uci_buffer(&mut self) -> &mut String {
-        &mut self.uci
-    }
-
-    /// Records that token `token` is a move whose written form is
-    /// `text[text_start..]` and UCI form `uci[uci_start..]` of the buffers
-    /// ([`Moves::text_buffer`], [`Moves::uci_buffer`]); [`Moves::push_with`]
-    /// says the same more simply.
-    pub fn record(
-        &mut self,
-        token: usize,
-        text_start: usize,
-        uci_start: usize,
-        number: u32,
-        white: bool,
-    ) {
+        let text_len = self.text.len().saturating_sub(start);
+        self.text.push_str(&self.uci);
         let slot = Slot {
             token: to_u32(token),
-            number,
-            text_start: to_u32(text_start),
-            uci_start: to_u32(uci_start),
-            text_len: u16::try_from(self.text.len().saturating_sub(text_start)).unwrap_or(u16::MAX),
-            uci_len: u8::try_from(self.uci.len().saturating_sub(uci_start)).unwrap_or(u8::MAX),
-            white,
+            start: to_u32(start),
+            place: number.saturating_mul(2).saturating_add(u32::from(white)),
+            text_len: u16::try_from(text_len).unwrap_or(u16::MAX),
+            uci_len: u8::try_from(self.uci.len()).unwrap_or(u8::MAX),
         };
         match self.slots.last() {
             Some(last) if last.token >= slot.token => {
@@ -256,7 +241,8 @@ impl Moves {
 
     #[inline]
     fn converted(&self, slot: &Slot) -> WrittenMove<'_> {
-        let text = part(&self.text, slot.text_start, usize::from(slot.text_len));
+        let text_len = usize::from(slot.text_len);
+        let text = part(&self.text, slot.start as usize, text_len);
         WrittenMove {
             text,
             width: if self.ascii {
@@ -264,20 +250,23 @@ impl Moves {
             } else {
                 text.chars().count()
             },
-            uci: part(&self.uci, slot.uci_start, usize::from(slot.uci_len)),
-            number: slot.number,
-            white: slot.white,
+            uci: part(
+                &self.text,
+                (slot.start as usize).saturating_add(text_len),
+                usize::from(slot.uci_len),
+            ),
+            number: slot.number(),
+            white: slot.white(),
         }
     }
 }
 
 /// `s[start..start + len]`, cheaply when empty.
 #[inline]
-fn part(s: &str, start: u32, len: usize) -> &str {
+fn part(s: &str, start: usize, len: usize) -> &str {
     if len == 0 {
         ""
     } else {
-        let start = start as usize;
         s.get(start..start.saturating_add(len)).unwrap_or_default()
     }
 }
@@ -570,16 +559,35 @@ struct NullLine {
 /// with no recursion, however many null moves or variations there are.
 #[derive(Default, Debug)]
 pub struct NullPlaces {
-    /// Token index and place of every null move, in token order (12 bytes
-    /// each: a game may hold millions).
-    places: Vec<(u32, Option<Place>)>,
+    /// Token index and place of every null move, in token order (8 bytes
+    /// each: a game may hold millions), the place packed by [`pack_place`].
+    places: Vec<(u32, u32)>,
+}
+
+/// A place in a `u32`: 0 for none, else one more than its full-move
+/// number times two plus one for White (a null move placed back from move
+/// 1 has the number 0).
+fn pack_place(place: Option<Place>) -> u32 {
+    place.map_or(0, |(number, white)| {
+        number
+            .min(u32::MAX / 2 - 1)
+            .saturating_mul(2)
+            .saturating_add(u32::from(white))
+            .saturating_add(1)
+    })
+}
+
+/// The place [`pack_place`] packed.
+fn unpack_place(packed: u32) -> Option<Place> {
+    let p = packed.checked_sub(1)?;
+    Some((p >> 1, p & 1 == 1))
 }
 
 impl NullPlaces {
     /// The places of the null moves of `game`, whose moves are converted
     /// in `moves`.
     pub fn new(game: &Game<'_>, source: &GameText<'_>, moves: &Moves) -> NullPlaces {
-        let mut places: Vec<(u32, Option<Place>)> = Vec::new();
+        let mut places: Vec<(u32, u32)> = Vec::new();
         let mut lines = vec![NullLine {
             last: None,
             next: moves.start,
@@ -611,7 +619,7 @@ impl NullPlaces {
                         for &k in line.pending.iter().rev() {
                             at = before(at);
                             if let Some(slot) = places.get_mut(k) {
-                                slot.1 = Some(at);
+                                slot.1 = pack_place(Some(at));
                             }
                         }
                         line.pending.clear();
@@ -622,13 +630,13 @@ impl NullPlaces {
                     {
                         match line.next {
                             Some(place) if line.pending.is_empty() => {
-                                places.push((i, Some(place)));
+                                places.push((i, pack_place(Some(place))));
                                 line.last = Some(place);
                                 line.next = Some(after(place));
                             }
                             _ => {
                                 line.pending.push(places.len());
-                                places.push((i, None));
+                                places.push((i, 0));
                             }
                         }
                     }
@@ -643,7 +651,7 @@ impl NullPlaces {
     pub fn get(&self, i: usize) -> Option<Place> {
         let i = u32::try_from(i).ok()?;
         let at = self.places.binary_search_by_key(&i, |p| p.0).ok()?;
-        self.places.get(at).and_then(|p| p.1)
+        self.places.get(at).and_then(|p| unpack_place(p.1))
     }
 }
 

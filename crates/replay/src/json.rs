@@ -21,7 +21,7 @@
 //! let report = replay_game_with(pgn, &game, &Options::default(), &mut writer);
 //!
 //! let mut out = Vec::new();
-//! json::write_game(&mut out, pgn, &game, &report, &moves);
+//! json::write_game(&mut out, pgn, &game, &report, &moves)?;
 //! assert_eq!(
 //!     String::from_utf8(out)?,
 //!     concat!(
@@ -36,6 +36,7 @@
 //! ```
 
 use std::collections::HashSet;
+use std::io::{self, Write};
 
 use pgnkit_pgn::text::GameText;
 use pgnkit_pgn::write::{self as export, Moves, NULL_MOVE, NullPlaces, VerbatimPiece, Word};
@@ -52,20 +53,56 @@ use crate::GameReport;
 /// `{"comments_before":[…],"number":…,"side":…,"move":…,"uci":…,"nags":[…],"comments":[…],"variations":[[…],…]}`
 /// (the lists only when not empty), text not converted
 /// `{"unconverted":…}`. Tags are in export order, the first of each name.
-pub fn write_game(
-    out: &mut Vec<u8>,
+///
+/// The record goes to `out` in pieces of about 64 KiB as it is written (a
+/// game of millions of moves is never held whole as text); the only errors
+/// are `out`'s.
+pub fn write_game<W: Write + ?Sized>(
+    out: &mut W,
     input: &[u8],
     game: &Game<'_>,
     report: &GameReport,
     moves: &Moves,
-) {
-    let start = out.len();
+) -> io::Result<()> {
     let source = GameText::new(input, game.span.clone());
     let record = json_game(input, game, &source, report, moves, report.errors());
-    if write_json_game(out, &record, moves).is_err() {
-        out.truncate(start);
-        out.extend_from_slice(b"{}");
+    let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
+    write_json_game(
+        &mut Flushing { buf: &mut buf, out },
+        game,
+        &source,
+        &record,
+        moves,
+    )?;
+    out.write_all(&buf)
+}
+
+/// The record is written to a buffer handed on to the writer every
+/// `FLUSH_AT` bytes: a game of millions of moves is never held whole.
+const FLUSH_AT: usize = 64 << 10;
+
+/// A buffer in front of a writer.
+struct Flushing<'a, W: Write + ?Sized> {
+    buf: &'a mut Vec<u8>,
+    out: &'a mut W,
+}
+
+impl<W: Write + ?Sized> Flushing<'_, W> {
+    /// Hands the buffer on once it is full.
+    fn flush_full(&mut self) -> io::Result<()> {
+        if self.buf.len() >= FLUSH_AT {
+            self.out.write_all(self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
     }
+}
+
+/// The place `k` plies after the place (`number`, `white`), the number
+/// saturating.
+fn place_after((number, white): (u32, bool), k: u32) -> (u32, bool) {
+    let ply = u64::from(number) * 2 + u64::from(!white) + u64::from(k);
+    (u32::try_from(ply / 2).unwrap_or(u32::MAX), ply % 2 == 0)
 }
 
 /// "No index" in the record's links.
@@ -82,6 +119,14 @@ fn link(n: usize) -> u32 {
 enum NodeKind {
     /// A converted move: `value` is its slot in the [`Moves`].
     Move,
+    /// Converted moves of consecutive slots, none with comments, NAGs or
+    /// variations: `value` is the first slot, `extra` the last (a line of
+    /// millions of plain moves is one node).
+    Run,
+    /// Null moves one after the other, none with comments, NAGs or
+    /// variations: `value` is the full-move number of the first, played by
+    /// White when `white`; `extra` is how many follow it.
+    NullRun { white: bool },
     /// A null move: `value` is its full-move number.
     Null { white: bool },
     /// Text not converted: `value` is its index in [`JsonGame::texts`].
@@ -132,8 +177,9 @@ struct JsonLine {
 /// `{"unconverted":…}`.
 #[derive(Default)]
 struct JsonGame {
-    /// Tags in export order (the first tag of each name).
-    tags: Vec<(String, String)>,
+    /// Tags in export order (the first tag of each name), as indices in
+    /// [`Game::tags`].
+    tags: Vec<usize>,
     comments: Vec<String>,
     nodes: Vec<Node>,
     extras: Vec<Extras>,
@@ -185,16 +231,111 @@ impl JsonGame {
         }
     }
 
-    /// The last item of line `id` if it is a move (or null move).
-    fn last_move(&self, id: u32) -> Option<u32> {
+    /// The last item of line `id` if it is a move (or null move), to
+    /// give it extras: a run of moves gives up its last move for that.
+    fn last_move(&mut self, id: u32) -> Option<u32> {
         let last = self.lines.get(id as usize)?.last;
-        let node = self.nodes.get(last as usize)?;
-        (node.kind != NodeKind::Unconverted).then_some(last)
+        let node = self.nodes.get_mut(last as usize)?;
+        match node.kind {
+            NodeKind::Unconverted => None,
+            NodeKind::Run => {
+                let end = node.extra;
+                node.extra = end.saturating_sub(1);
+                if node.extra <= node.value {
+                    node.kind = NodeKind::Move;
+                    node.extra = NONE;
+                }
+                Some(self.append(
+                    id,
+                    Node {
+                        kind: NodeKind::Move,
+                        value: end,
+                        next: NONE,
+                        extra: NONE,
+                    },
+                ))
+            }
+            NodeKind::NullRun { white } => {
+                let count = node.extra;
+                let (number, white_last) = place_after((node.value, white), count);
+                node.extra = count.saturating_sub(1);
+                if node.extra == 0 {
+                    node.kind = NodeKind::Null { white };
+                    node.extra = NONE;
+                }
+                Some(self.append(
+                    id,
+                    Node {
+                        kind: NodeKind::Null { white: white_last },
+                        value: number,
+                        next: NONE,
+                        extra: NONE,
+                    },
+                ))
+            }
+            NodeKind::Move | NodeKind::Null { .. } => Some(last),
+        }
+    }
+
+    /// Extends the run of null moves that ends line `id` with a null move
+    /// at (`number`, `white`) if it is the next place; whether it did.
+    fn extend_null_run(&mut self, id: u32, number: u32, white: bool) -> bool {
+        let Some(line) = self.lines.get(id as usize) else {
+            return false;
+        };
+        let Some(node) = self.nodes.get_mut(line.last as usize) else {
+            return false;
+        };
+        match node.kind {
+            NodeKind::NullRun { white: first }
+                if node.extra < NONE - 1
+                    && place_after((node.value, first), node.extra.saturating_add(1))
+                        == (number, white) =>
+            {
+                node.extra += 1;
+                true
+            }
+            NodeKind::Null { white: first }
+                if node.extra == NONE && place_after((node.value, first), 1) == (number, white) =>
+            {
+                node.kind = NodeKind::NullRun { white: first };
+                node.extra = 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Extends the run of moves that ends line `id` with the move of slot
+    /// `slot` if it is the next slot; whether it did.
+    fn extend_run(&mut self, id: u32, slot: u32) -> bool {
+        let Some(line) = self.lines.get(id as usize) else {
+            return false;
+        };
+        let Some(node) = self.nodes.get_mut(line.last as usize) else {
+            return false;
+        };
+        match node.kind {
+            NodeKind::Run if node.extra.checked_add(1) == Some(slot) => {
+                node.extra = slot;
+                true
+            }
+            NodeKind::Move if node.extra == NONE && node.value.checked_add(1) == Some(slot) => {
+                node.kind = NodeKind::Run;
+                node.extra = slot;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The extras of node `k`, made when it has none.
     fn extras(&mut self, k: u32) -> Option<&mut Extras> {
         let node = self.nodes.get_mut(k as usize)?;
+        if matches!(node.kind, NodeKind::Run | NodeKind::NullRun { .. }) {
+            // `extra` is the run's length ([`JsonGame::last_move`] splits runs).
+            return None;
+        }
         if node.extra == NONE {
             node.extra = link(self.extras.len());
             self.extras.push(Extras::default());
@@ -218,6 +359,16 @@ impl JsonGame {
 
     /// Appends a move to `line`, with the comments and variations waiting.
     fn push_move(&mut self, line: &mut OpenLine, kind: NodeKind, value: u32) {
+        if line.waiting.is_none() {
+            let extended = match kind {
+                NodeKind::Move => self.extend_run(line.id, value),
+                NodeKind::Null { white } => self.extend_null_run(line.id, value, white),
+                _ => false,
+            };
+            if extended {
+                return;
+            }
+        }
         let k = self.append(
             line.id,
             Node {
@@ -329,16 +480,14 @@ fn json_game(
     let mut order = Vec::new();
     export::tag_order(game, &mut order);
     let mut g = JsonGame::default();
-    // The names taken (a set: a game may have very many tags).
-    let mut seen: HashSet<String> = HashSet::with_capacity(order.len());
-    for &i in &order {
-        if let Some(t) = game.tags.get(i) {
-            let name = source.decode(t.name).into_owned();
-            if seen.insert(name.clone()) {
-                g.tags.push((name, source.decode(&t.value()).into_owned()));
-            }
-        }
-    }
+    // The names taken (a set: a game may have very many tags). A name
+    // decodes to one text, so two tags of one name have the same bytes.
+    let mut seen: HashSet<&[u8]> = HashSet::with_capacity(order.len());
+    g.tags = order
+        .into_iter()
+        .filter(|&i| game.tags.get(i).is_some_and(|t| seen.insert(t.name)))
+        .collect();
+    drop(seen);
     let main = g.open();
     let mut lines: Vec<OpenLine> = vec![main];
     let mut leftover: Vec<String> = Vec::new();
@@ -481,13 +630,18 @@ fn close_variation(g: &mut JsonGame, lines: &mut Vec<OpenLine>, leftover: &mut V
 }
 
 /// Writes a JSON string.
-fn json_str(out: &mut Vec<u8>, s: &str) -> serde_json::Result<()> {
-    serde_json::to_writer(&mut *out, s)
+fn json_str(out: &mut Vec<u8>, s: &str) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, s).map_err(io::Error::other)
 }
 
 /// Writes a JSON array of strings.
-fn json_strs(out: &mut Vec<u8>, list: &[String]) -> serde_json::Result<()> {
-    serde_json::to_writer(&mut *out, list)
+fn json_strs(out: &mut Vec<u8>, list: &[String]) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, list).map_err(io::Error::other)
+}
+
+/// Writes a number.
+fn json_number(out: &mut Vec<u8>, n: impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, &n).map_err(io::Error::other)
 }
 
 /// Where [`write_json_game`] is in the tree of lines.
@@ -504,17 +658,18 @@ fn write_move_fields(
     out: &mut Vec<u8>,
     g: &JsonGame,
     moves: &Moves,
-    node: &Node,
+    kind: NodeKind,
+    value: u32,
     extras: Option<&Extras>,
-) -> serde_json::Result<()> {
-    let (number, white, text, uci) = match node.kind {
-        NodeKind::Move => match moves.at(node.value as usize) {
+) -> io::Result<()> {
+    let (number, white, text, uci) = match kind {
+        NodeKind::Move | NodeKind::Run => match moves.at(value as usize) {
             Some(m) => (m.number, m.white, m.text, m.uci),
             None => (0, true, "", ""),
         },
-        NodeKind::Null { white } => (node.value, white, NULL_MOVE, "0000"),
+        NodeKind::Null { white } | NodeKind::NullRun { white } => (value, white, NULL_MOVE, "0000"),
         NodeKind::Unconverted => {
-            let text = g.texts.get(node.value as usize).map_or("", String::as_str);
+            let text = g.texts.get(value as usize).map_or("", String::as_str);
             out.extend_from_slice(b"{\"unconverted\":");
             return json_str(out, text);
         }
@@ -526,7 +681,7 @@ fn write_move_fields(
         out.push(b',');
     }
     out.extend_from_slice(b"\"number\":");
-    serde_json::to_writer(&mut *out, &number)?;
+    json_number(out, number)?;
     out.extend_from_slice(if white {
         b",\"side\":\"white\",\"move\":"
     } else {
@@ -538,7 +693,7 @@ fn write_move_fields(
     if let Some(e) = extras {
         if !e.nags.is_empty() {
             out.extend_from_slice(b",\"nags\":");
-            serde_json::to_writer(&mut *out, &e.nags)?;
+            json_number(out, &e.nags)?;
         }
         if !e.comments.is_empty() {
             out.extend_from_slice(b",\"comments\":");
@@ -550,51 +705,86 @@ fn write_move_fields(
 
 /// Writes `g` as one JSON object (the shape [`JsonGame`] describes), with
 /// an explicit stack: as deep as the variations go, no recursion.
-fn write_json_game(out: &mut Vec<u8>, g: &JsonGame, moves: &Moves) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"tags\":{");
-    for (k, (name, value)) in g.tags.iter().enumerate() {
+fn write_json_game<W: Write + ?Sized>(
+    w: &mut Flushing<'_, W>,
+    game: &Game<'_>,
+    source: &GameText<'_>,
+    g: &JsonGame,
+    moves: &Moves,
+) -> io::Result<()> {
+    w.buf.extend_from_slice(b"{\"tags\":{");
+    for (k, tag) in g.tags.iter().filter_map(|&i| game.tags.get(i)).enumerate() {
         if k > 0 {
-            out.push(b',');
+            w.buf.push(b',');
         }
-        json_str(out, name)?;
-        out.push(b':');
-        json_str(out, value)?;
+        json_str(w.buf, &source.decode(tag.name))?;
+        w.buf.push(b':');
+        json_str(w.buf, &source.decode(&tag.value()))?;
+        w.flush_full()?;
     }
-    out.push(b'}');
+    w.buf.push(b'}');
     if !g.comments.is_empty() {
-        out.extend_from_slice(b",\"comments\":");
-        json_strs(out, &g.comments)?;
+        w.buf.extend_from_slice(b",\"comments\":");
+        json_strs(w.buf, &g.comments)?;
     }
-    out.extend_from_slice(b",\"moves\":[");
+    w.buf.extend_from_slice(b",\"moves\":[");
     let first = g.lines.get(g.main as usize).map_or(NONE, |l| l.first);
     let mut stack = vec![Frame::Line {
         node: first,
         first: true,
     }];
     while let Some(frame) = stack.last_mut() {
+        w.flush_full()?;
         match frame {
             Frame::Line { node, first } => {
                 let Some(n) = g.nodes.get(*node as usize) else {
-                    out.push(b']');
+                    w.buf.push(b']');
                     stack.pop();
                     continue;
                 };
                 if !*first {
-                    out.push(b',');
+                    w.buf.push(b',');
                 }
                 *first = false;
                 *node = n.next;
+                match n.kind {
+                    NodeKind::Run => {
+                        for slot in n.value..=n.extra {
+                            if slot > n.value {
+                                w.buf.push(b',');
+                            }
+                            write_move_fields(w.buf, g, moves, NodeKind::Move, slot, None)?;
+                            w.buf.push(b'}');
+                            w.flush_full()?;
+                        }
+                        continue;
+                    }
+                    NodeKind::NullRun { white } => {
+                        for k in 0..=n.extra {
+                            if k > 0 {
+                                w.buf.push(b',');
+                            }
+                            let (number, white) = place_after((n.value, white), k);
+                            let kind = NodeKind::Null { white };
+                            write_move_fields(w.buf, g, moves, kind, number, None)?;
+                            w.buf.push(b'}');
+                            w.flush_full()?;
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
                 let extras = g.extras.get(n.extra as usize);
-                write_move_fields(out, g, moves, n, extras)?;
+                write_move_fields(w.buf, g, moves, n.kind, n.value, extras)?;
                 match extras {
                     Some(e) if !e.variations.is_empty() && n.kind != NodeKind::Unconverted => {
-                        out.extend_from_slice(b",\"variations\":[");
+                        w.buf.extend_from_slice(b",\"variations\":[");
                         stack.push(Frame::Variations {
                             extra: n.extra,
                             next: 0,
                         });
                     }
-                    _ => out.push(b'}'),
+                    _ => w.buf.push(b'}'),
                 }
             }
             Frame::Variations { extra, next } => {
@@ -603,15 +793,15 @@ fn write_json_game(out: &mut Vec<u8>, g: &JsonGame, moves: &Moves) -> serde_json
                     .get(*extra as usize)
                     .and_then(|e| e.variations.get(*next as usize))
                 else {
-                    out.extend_from_slice(b"]}");
+                    w.buf.extend_from_slice(b"]}");
                     stack.pop();
                     continue;
                 };
                 if *next > 0 {
-                    out.push(b',');
+                    w.buf.push(b',');
                 }
                 *next += 1;
-                out.push(b'[');
+                w.buf.push(b'[');
                 let first = g.lines.get(line as usize).map_or(NONE, |l| l.first);
                 stack.push(Frame::Line {
                     node: first,
@@ -620,16 +810,17 @@ fn write_json_game(out: &mut Vec<u8>, g: &JsonGame, moves: &Moves) -> serde_json
             }
         }
     }
+    let out = &mut *w.buf;
     out.extend_from_slice(b",\"result\":");
     json_str(out, g.result)?;
     out.extend_from_slice(b",\"status\":");
     json_str(out, g.status)?;
     out.extend_from_slice(b",\"plies\":");
-    serde_json::to_writer(&mut *out, &g.plies)?;
+    json_number(out, g.plies)?;
     out.extend_from_slice(b",\"language\":");
     json_str(out, g.language)?;
     out.extend_from_slice(b",\"errors\":");
-    serde_json::to_writer(&mut *out, &g.errors)?;
+    json_number(out, g.errors)?;
     out.push(b'}');
     Ok(())
 }

@@ -361,12 +361,12 @@ fn detect_language(
         .map(|(_, lang)| lang)
 }
 
-fn finish(game: &Game<'_>, report: &mut GameReport, pass: Pass, mut head: Diagnostics) {
+fn finish(game: &Game<'_>, report: &mut GameReport, mut pass: Pass, mut head: Diagnostics) {
     let pos = &pass.final_position;
     let pass_auto = pass.tracker.automatic_end();
     report.plies = pass.plies;
     report.claims = pass.tracker.claims();
-    report.keys = pass.tracker.keys().to_vec();
+    report.keys = pass.tracker.take_keys();
     report.moves = pass.main_moves;
     head.extend(pass.diagnostics);
 

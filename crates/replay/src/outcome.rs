@@ -727,6 +727,12 @@ impl Tracker {
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }
+
+    /// Takes the keys of the main line's positions (see [`Tracker::keys`]),
+    /// leaving none: a game of millions of plies does not copy them.
+    pub fn take_keys(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.keys)
+    }
 }
 
 #[cfg(test)]
