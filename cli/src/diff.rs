@@ -66,14 +66,42 @@ struct Record {
     language: Language,
     /// The starting position, when it is not the standard one.
     start: Option<Box<Chess>>,
-    /// Round, White and Black, when the game has all three.
-    key: Option<Box<PairKey>>,
+    /// Round, White and Black, as its tags give them (trimmed), when it
+    /// has any of them.
+    names: Option<Box<Names>>,
 }
 
-/// Round, White and Black of a game.
-type PairKey = (String, String, String);
+/// Round, White and Black of a game (the values of its tags, trimmed).
+#[derive(Default)]
+struct Names {
+    round: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+}
+
+/// Round, White and Black of a game that has all three (none empty, `?`
+/// nor `-`): what pairs it with the other file's record of the game.
+type PairKey<'r> = (&'r str, &'r str, &'r str);
 
 impl Record {
+    fn names(&self) -> &Names {
+        static NONE: Names = Names {
+            round: None,
+            white: None,
+            black: None,
+        };
+        self.names.as_deref().unwrap_or(&NONE)
+    }
+
+    fn key(&self) -> Option<PairKey<'_>> {
+        fn known(v: &Option<String>) -> Option<&str> {
+            v.as_deref()
+                .filter(|v| !v.is_empty() && *v != "?" && *v != "-")
+        }
+        let n = self.names.as_deref()?;
+        Some((known(&n.round)?, known(&n.white)?, known(&n.black)?))
+    }
+
     fn start(&self) -> Chess {
         self.start.as_deref().cloned().unwrap_or_default()
     }
@@ -117,18 +145,20 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
         let tag = |n: &str| {
             game.tag(n)
                 .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
-                .filter(|v| !v.is_empty() && v != "?" && v != "-")
         };
-        let key = match (tag("Round"), tag("White"), tag("Black")) {
-            (Some(r), Some(w), Some(b)) => Some(Box::new((r, w, b))),
-            _ => None,
+        let names = Names {
+            round: tag("Round"),
+            white: tag("White"),
+            black: tag("Black"),
         };
+        let names = (names.round.is_some() || names.white.is_some() || names.black.is_some())
+            .then(|| Box::new(names));
         records.push(Record {
             number: u32::try_from(records.len() + 1).unwrap_or(u32::MAX),
             span: game.span.clone(),
             language: report.language,
             start: (report.start != Chess::default()).then(|| Box::new(report.start.clone())),
-            key,
+            names,
         });
     }
     File {
@@ -154,13 +184,13 @@ type Pairing<'r> = (Vec<(&'r Record, &'r Record)>, Vec<(bool, &'r Record)>);
 /// The pairs of records to compare: by Round, White and Black when every
 /// game has them, else by order. Unpaired records are returned apart.
 fn pair<'r>(a: &'r [Record], b: &'r [Record]) -> Pairing<'r> {
-    let key = |r: &'r Record| r.key.as_deref();
+    let key = |r: &'r Record| r.key();
     let keyed = a.iter().chain(b.iter()).all(|r| key(r).is_some());
     let mut pairs = Vec::new();
     let mut unpaired = Vec::new();
     if keyed {
         // Queues: taking the first of many games with one key stays O(1).
-        let mut index: HashMap<&PairKey, VecDeque<&Record>> = HashMap::new();
+        let mut index: HashMap<PairKey<'r>, VecDeque<&Record>> = HashMap::new();
         for r in b {
             if let Some(k) = key(r) {
                 index.entry(k).or_default().push_back(r);
@@ -168,7 +198,7 @@ fn pair<'r>(a: &'r [Record], b: &'r [Record]) -> Pairing<'r> {
         }
         for r in a {
             let found = key(r)
-                .and_then(|k| index.get_mut(k))
+                .and_then(|k| index.get_mut(&k))
                 .and_then(VecDeque::pop_front);
             match found {
                 Some(other) => pairs.push((r, other)),
@@ -406,6 +436,27 @@ impl Places {
     }
 }
 
+/// The `game` record of `diff --format json`, written as it is (the
+/// merged moves of a long game are not copied): the fields in the order
+/// every other record of `diff` has them, `type` first and then by name.
+#[derive(serde::Serialize)]
+struct GameRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    black: Option<&'a str>,
+    differences: usize,
+    file_a: &'a str,
+    file_b: &'a str,
+    game_a: u32,
+    game_b: u32,
+    merged: &'a str,
+    merged_complete: bool,
+    plies_a: usize,
+    plies_b: usize,
+    round: Option<&'a str>,
+    white: Option<&'a str>,
+}
+
 fn write_comparison(
     out: &mut dyn Write,
     format: Format,
@@ -415,16 +466,15 @@ fn write_comparison(
     rb: &Record,
     c: &Comparison,
 ) -> io::Result<()> {
-    let game = ra.game(fa.bytes);
-    let tag = |n: &str| {
-        game.tag(n)
-            .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
+    let names = ra.names();
+    // The merged moves, written only where they are shown.
+    let merged_moves = || {
+        let mut merged = Vec::new();
+        let mut mt = Movetext::unwrapped(&mut merged);
+        c.write_merged(&ra.start(), &mut mt);
+        mt.finish();
+        merged
     };
-    let mut merged = Vec::new();
-    let mut mt = Movetext::unwrapped(&mut merged);
-    c.write_merged(&ra.start(), &mut mt);
-    mt.finish();
-    let merged = String::from_utf8_lossy(&merged).trim_end().to_owned();
     match format {
         Format::Json => {
             for d in c.differences() {
@@ -438,16 +488,28 @@ fn write_comparison(
                 });
                 typed(out, "difference", &record)?;
             }
-            let record = json!({
-                "file_a": fa.name, "game_a": ra.number, "file_b": fb.name, "game_b": rb.number,
-                "white": tag("White"), "black": tag("Black"), "round": tag("Round"),
-                "plies_a": c.words.0, "plies_b": c.words.1,
-                "differences": c.differences().len(), "merged_complete": c.complete, "merged": merged,
-            });
-            typed(out, "game", &record)
+            let merged = merged_moves();
+            let merged = String::from_utf8_lossy(&merged);
+            let record = GameRecord {
+                kind: "game",
+                black: names.black.as_deref(),
+                differences: c.differences().len(),
+                file_a: fa.name,
+                file_b: fb.name,
+                game_a: ra.number,
+                game_b: rb.number,
+                merged: merged.trim_end(),
+                merged_complete: c.complete,
+                plies_a: c.words.0,
+                plies_b: c.words.1,
+                round: names.round.as_deref(),
+                white: names.white.as_deref(),
+            };
+            serde_json::to_writer(&mut *out, &record)?;
+            writeln!(out)
         }
         Format::Human | Format::Github => {
-            let name = match (tag("White"), tag("Black")) {
+            let name = match (&names.white, &names.black) {
                 (Some(w), Some(b)) => format!(" ({w} - {b})"),
                 _ => String::new(),
             };
@@ -498,14 +560,16 @@ fn write_comparison(
                     show(&d.b, d.b_legal)
                 )?;
             }
+            let merged = merged_moves();
             writeln!(
                 out,
-                "  merged{}: {merged}",
+                "  merged{}: {}",
                 if c.complete {
                     ""
                 } else {
                     " (stops at the first undecided difference)"
-                }
+                },
+                String::from_utf8_lossy(&merged).trim_end()
             )
         }
     }
