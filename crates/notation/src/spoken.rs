@@ -1,25 +1,57 @@
-//! The spoken form of a move, for announcing moves aloud (FIDE Laws, guidelines
+//! The spoken form of a move, for announcing moves aloud (FIDE Laws, rules
 //! for visually impaired players) and for screen readers.
 //!
-//! German, as the Laws prescribe: piece name, origin square, `schlägt` for a
-//! capture, destination square, then `en passant`, `wird Dame`, `Schach`,
-//! `Matt`; files are Anna, Bella, Cäsar, David, Eva, Felix, Gustav, Hektor and
-//! ranks eins to acht; castling is `kurze Rochade` / `lange Rochade`.
-//! Example: `Springer Gustav eins Felix drei`, `Bauer Eva fünf schlägt David
-//! sechs en passant`. English (`Knight g1 to f3`, `Pawn e7 to e8 promotes to
-//! Queen, check`) is written for [`Language::En`]; every other language gets
-//! German. Both read back.
+//! Every language of [`Language`] has a table of words, as data: the six
+//! piece names, the numbers one to eight, and the words for a capture, a
+//! promotion, en passant, the two castlings, check and mate. A move is said
+//! as the piece, its origin square, the capture word if it captures, its
+//! destination square, then en passant, the promotion and check or mate.
+//! Files are the phonetic names of the Laws (Anna, Bella, Cäsar, David, Eva,
+//! Felix, Gustav, Hektor in German; Cesar and Hector in the Latin-script
+//! languages; Анна … Гектор in Russian, Ukrainian and Bulgarian); ranks are
+//! the numbers in the players' language. English keeps the squares as
+//! written (`Knight g1 to f3`).
+//!
+//! ```
+//! use pgnkit_notation::{Language, Notation, Style, write_move};
+//! use shakmaty::{Chess, Square, Role, Move};
+//!
+//! let m = Move::Normal { role: Role::Knight, from: Square::G1, capture: None,
+//!                        to: Square::F3, promotion: None };
+//! let mut out = String::new();
+//! write_move(&Chess::default(), &m, &Style::new(Notation::Spoken, Language::De), &mut out);
+//! assert_eq!(out, "Springer Gustav eins Felix drei");
+//! out.clear();
+//! write_move(&Chess::default(), &m, &Style::new(Notation::Spoken, Language::Fr), &mut out);
+//! assert_eq!(out, "cavalier Gustav un Felix trois");
+//! ```
+//!
+//! Spoken moves read back in any of these languages (the words of one
+//! language, or German and English mixed, in any case).
 
 use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
 
 use crate::language::Language;
 use crate::token::{Body, Coords, MoveToken, Suffix, spoken_token};
 
+/// How a vocabulary says a square.
+enum Squares {
+    /// As written: `g1`.
+    Coordinates,
+    /// A phonetic file name and a number word: `Gustav eins`.
+    Named {
+        files: &'static [&'static str; 8],
+        ranks: [&'static str; 8],
+    },
+}
+
+/// The words of one language.
 struct Vocab {
+    language: Language,
+    /// Pawn, knight, bishop, rook, queen, king.
     pieces: [&'static str; 6],
-    /// `None`: squares are written as `g1`.
-    files: Option<[&'static str; 8]>,
-    ranks: Option<[&'static str; 8]>,
+    squares: Squares,
+    /// Said between two squares of a move that captures nothing.
     to: Option<&'static str>,
     capture: &'static str,
     promotes: &'static str,
@@ -30,63 +62,635 @@ struct Vocab {
     mate: &'static str,
 }
 
-static GERMAN: Vocab = Vocab {
-    pieces: ["Bauer", "Springer", "Läufer", "Turm", "Dame", "König"],
-    files: Some([
-        "Anna", "Bella", "Cäsar", "David", "Eva", "Felix", "Gustav", "Hektor",
-    ]),
-    ranks: Some([
-        "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht",
-    ]),
-    to: None,
-    capture: "schlägt",
-    promotes: "wird",
-    en_passant: "en passant",
-    short_castle: "kurze Rochade",
-    long_castle: "lange Rochade",
-    check: "Schach",
-    mate: "Matt",
-};
+/// The files as the Laws name them, in German.
+static GERMAN_FILES: [&str; 8] = [
+    "Anna", "Bella", "Cäsar", "David", "Eva", "Felix", "Gustav", "Hektor",
+];
+/// The same names as the Laws' English text spells them.
+static LATIN_FILES: [&str; 8] = [
+    "Anna", "Bella", "Cesar", "David", "Eva", "Felix", "Gustav", "Hector",
+];
+/// The same names in Cyrillic.
+static CYRILLIC_FILES: [&str; 8] = [
+    "Анна",
+    "Белла",
+    "Цезарь",
+    "Давид",
+    "Ева",
+    "Феликс",
+    "Густав",
+    "Гектор",
+];
 
-static ENGLISH: Vocab = Vocab {
-    pieces: ["Pawn", "Knight", "Bishop", "Rook", "Queen", "King"],
-    files: None,
-    ranks: None,
-    to: Some("to"),
-    capture: "takes",
-    promotes: "promotes to",
-    en_passant: "en passant",
-    short_castle: "short castling",
-    long_castle: "long castling",
-    check: "check",
-    mate: "checkmate",
-};
+/// One table per language of [`Language::ALL`]; a test checks that each
+/// language has exactly one.
+static TABLES: [Vocab; 30] = [
+    Vocab {
+        language: Language::En,
+        pieces: ["Pawn", "Knight", "Bishop", "Rook", "Queen", "King"],
+        squares: Squares::Coordinates,
+        to: Some("to"),
+        capture: "takes",
+        promotes: "promotes to",
+        en_passant: "en passant",
+        short_castle: "short castling",
+        long_castle: "long castling",
+        check: "check",
+        mate: "checkmate",
+    },
+    Vocab {
+        language: Language::De,
+        pieces: ["Bauer", "Springer", "Läufer", "Turm", "Dame", "König"],
+        squares: Squares::Named {
+            files: &GERMAN_FILES,
+            ranks: [
+                "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht",
+            ],
+        },
+        to: None,
+        capture: "schlägt",
+        promotes: "wird",
+        en_passant: "en passant",
+        short_castle: "kurze Rochade",
+        long_castle: "lange Rochade",
+        check: "Schach",
+        mate: "Matt",
+    },
+    Vocab {
+        language: Language::Fr,
+        pieces: ["pion", "cavalier", "fou", "tour", "dame", "roi"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit",
+            ],
+        },
+        to: None,
+        capture: "prend",
+        promotes: "devient",
+        en_passant: "en passant",
+        short_castle: "petit roque",
+        long_castle: "grand roque",
+        check: "échec",
+        mate: "échec et mat",
+    },
+    Vocab {
+        language: Language::Es,
+        pieces: ["peón", "caballo", "alfil", "torre", "dama", "rey"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho",
+            ],
+        },
+        to: None,
+        capture: "captura",
+        promotes: "corona",
+        en_passant: "al paso",
+        short_castle: "enroque corto",
+        long_castle: "enroque largo",
+        check: "jaque",
+        mate: "jaque mate",
+    },
+    Vocab {
+        language: Language::It,
+        pieces: ["pedone", "cavallo", "alfiere", "torre", "donna", "re"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "uno", "due", "tre", "quattro", "cinque", "sei", "sette", "otto",
+            ],
+        },
+        to: None,
+        capture: "prende",
+        promotes: "promuove a",
+        en_passant: "en passant",
+        short_castle: "arrocco corto",
+        long_castle: "arrocco lungo",
+        check: "scacco",
+        mate: "scacco matto",
+    },
+    Vocab {
+        language: Language::Pt,
+        pieces: ["peão", "cavalo", "bispo", "torre", "dama", "rei"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "um", "dois", "três", "quatro", "cinco", "seis", "sete", "oito",
+            ],
+        },
+        to: None,
+        capture: "captura",
+        promotes: "promove a",
+        en_passant: "en passant",
+        short_castle: "roque pequeno",
+        long_castle: "roque grande",
+        check: "xeque",
+        mate: "xeque-mate",
+    },
+    Vocab {
+        language: Language::Ca,
+        pieces: ["peó", "cavall", "alfil", "torre", "dama", "rei"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["u", "dos", "tres", "quatre", "cinc", "sis", "set", "vuit"],
+        },
+        to: None,
+        capture: "captura",
+        promotes: "corona",
+        en_passant: "en passant",
+        short_castle: "enroc curt",
+        long_castle: "enroc llarg",
+        check: "escac",
+        mate: "escac i mat",
+    },
+    Vocab {
+        language: Language::Nl,
+        pieces: ["pion", "paard", "loper", "toren", "dame", "koning"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht",
+            ],
+        },
+        to: None,
+        capture: "slaat",
+        promotes: "promoveert tot",
+        en_passant: "en passant",
+        short_castle: "korte rokade",
+        long_castle: "lange rokade",
+        check: "schaak",
+        mate: "schaakmat",
+    },
+    Vocab {
+        language: Language::Da,
+        pieces: ["bonde", "springer", "løber", "tårn", "dronning", "konge"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["en", "to", "tre", "fire", "fem", "seks", "syv", "otte"],
+        },
+        to: None,
+        capture: "slår",
+        promotes: "bliver til",
+        en_passant: "en passant",
+        short_castle: "kort rokade",
+        long_castle: "lang rokade",
+        check: "skak",
+        mate: "skakmat",
+    },
+    Vocab {
+        language: Language::No,
+        pieces: ["bonde", "springer", "løper", "tårn", "dronning", "konge"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["en", "to", "tre", "fire", "fem", "seks", "sju", "åtte"],
+        },
+        to: None,
+        capture: "slår",
+        promotes: "blir til",
+        en_passant: "en passant",
+        short_castle: "kort rokade",
+        long_castle: "lang rokade",
+        check: "sjakk",
+        mate: "sjakkmatt",
+    },
+    Vocab {
+        language: Language::Sv,
+        pieces: ["bonde", "springare", "löpare", "torn", "dam", "kung"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["ett", "två", "tre", "fyra", "fem", "sex", "sju", "åtta"],
+        },
+        to: None,
+        capture: "slår",
+        promotes: "blir",
+        en_passant: "en passant",
+        short_castle: "kort rockad",
+        long_castle: "lång rockad",
+        check: "schack",
+        mate: "schack matt",
+    },
+    Vocab {
+        language: Language::Fi,
+        pieces: ["sotilas", "ratsu", "lähetti", "torni", "daami", "kuningas"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "yksi",
+                "kaksi",
+                "kolme",
+                "neljä",
+                "viisi",
+                "kuusi",
+                "seitsemän",
+                "kahdeksan",
+            ],
+        },
+        to: None,
+        capture: "lyö",
+        promotes: "korottuu",
+        en_passant: "ohestalyönti",
+        short_castle: "lyhyt linnoitus",
+        long_castle: "pitkä linnoitus",
+        check: "shakki",
+        mate: "matti",
+    },
+    Vocab {
+        language: Language::Is,
+        pieces: ["peð", "riddari", "biskup", "hrókur", "drottning", "kóngur"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "einn", "tveir", "þrír", "fjórir", "fimm", "sex", "sjö", "átta",
+            ],
+        },
+        to: None,
+        capture: "drepur",
+        promotes: "verður",
+        en_passant: "í framhjáhlaupi",
+        short_castle: "stutt hrókun",
+        long_castle: "löng hrókun",
+        check: "skák",
+        mate: "mát",
+    },
+    Vocab {
+        language: Language::Et,
+        pieces: ["ettur", "ratsu", "oda", "vanker", "lipp", "kuningas"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "üks", "kaks", "kolm", "neli", "viis", "kuus", "seitse", "kaheksa",
+            ],
+        },
+        to: None,
+        capture: "lööb",
+        promotes: "muutub",
+        en_passant: "möödaminnes",
+        short_castle: "lühike vangerdus",
+        long_castle: "pikk vangerdus",
+        check: "tuli",
+        mate: "matt",
+    },
+    Vocab {
+        language: Language::Pl,
+        pieces: ["pionek", "skoczek", "goniec", "wieża", "hetman", "król"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "jeden", "dwa", "trzy", "cztery", "pięć", "sześć", "siedem", "osiem",
+            ],
+        },
+        to: None,
+        capture: "bije",
+        promotes: "promuje na",
+        en_passant: "w przelocie",
+        short_castle: "krótka roszada",
+        long_castle: "długa roszada",
+        check: "szach",
+        mate: "szach mat",
+    },
+    Vocab {
+        language: Language::Cs,
+        pieces: ["pěšec", "jezdec", "střelec", "věž", "dáma", "král"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["jedna", "dvě", "tři", "čtyři", "pět", "šest", "sedm", "osm"],
+        },
+        to: None,
+        capture: "bere",
+        promotes: "mění se v",
+        en_passant: "mimochodem",
+        short_castle: "malá rošáda",
+        long_castle: "velká rošáda",
+        check: "šach",
+        mate: "mat",
+    },
+    Vocab {
+        language: Language::Sk,
+        pieces: ["pešiak", "jazdec", "strelec", "veža", "dáma", "kráľ"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "jeden", "dva", "tri", "štyri", "päť", "šesť", "sedem", "osem",
+            ],
+        },
+        to: None,
+        capture: "berie",
+        promotes: "mení sa na",
+        en_passant: "mimochodom",
+        short_castle: "malá rošáda",
+        long_castle: "veľká rošáda",
+        check: "šach",
+        mate: "mat",
+    },
+    Vocab {
+        language: Language::Hu,
+        pieces: ["gyalog", "huszár", "futó", "bástya", "vezér", "király"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["egy", "kettő", "három", "négy", "öt", "hat", "hét", "nyolc"],
+        },
+        to: None,
+        capture: "üti",
+        promotes: "átváltozik",
+        en_passant: "menet közben",
+        short_castle: "rövid sáncolás",
+        long_castle: "hosszú sáncolás",
+        check: "sakk",
+        mate: "matt",
+    },
+    Vocab {
+        language: Language::Ro,
+        pieces: ["pion", "cal", "nebun", "turn", "damă", "rege"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "unu", "doi", "trei", "patru", "cinci", "șase", "șapte", "opt",
+            ],
+        },
+        to: None,
+        capture: "ia",
+        promotes: "devine",
+        en_passant: "en passant",
+        short_castle: "rocadă mică",
+        long_castle: "rocadă mare",
+        check: "șah",
+        mate: "mat",
+    },
+    Vocab {
+        language: Language::Ru,
+        pieces: ["пешка", "конь", "слон", "ладья", "ферзь", "король"],
+        squares: Squares::Named {
+            files: &CYRILLIC_FILES,
+            ranks: [
+                "один",
+                "два",
+                "три",
+                "четыре",
+                "пять",
+                "шесть",
+                "семь",
+                "восемь",
+            ],
+        },
+        to: None,
+        capture: "бьёт",
+        promotes: "превращается в",
+        en_passant: "на проходе",
+        short_castle: "короткая рокировка",
+        long_castle: "длинная рокировка",
+        check: "шах",
+        mate: "мат",
+    },
+    Vocab {
+        language: Language::Uk,
+        pieces: ["пішак", "кінь", "слон", "тура", "ферзь", "король"],
+        squares: Squares::Named {
+            files: &CYRILLIC_FILES,
+            ranks: [
+                "один",
+                "два",
+                "три",
+                "чотири",
+                "п'ять",
+                "шість",
+                "сім",
+                "вісім",
+            ],
+        },
+        to: None,
+        capture: "б'є",
+        promotes: "перетворюється на",
+        en_passant: "на проході",
+        short_castle: "коротка рокіровка",
+        long_castle: "довга рокіровка",
+        check: "шах",
+        mate: "мат",
+    },
+    Vocab {
+        language: Language::Bg,
+        pieces: ["пешка", "кон", "офицер", "топ", "дама", "цар"],
+        squares: Squares::Named {
+            files: &CYRILLIC_FILES,
+            ranks: [
+                "едно",
+                "две",
+                "три",
+                "четири",
+                "пет",
+                "шест",
+                "седем",
+                "осем",
+            ],
+        },
+        to: None,
+        capture: "взима",
+        promotes: "става",
+        en_passant: "ан пасан",
+        short_castle: "малка рокада",
+        long_castle: "голяма рокада",
+        check: "шах",
+        mate: "мат",
+    },
+    Vocab {
+        language: Language::Sr,
+        pieces: ["pešak", "skakač", "lovac", "top", "dama", "kralj"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "jedan", "dva", "tri", "četiri", "pet", "šest", "sedam", "osam",
+            ],
+        },
+        to: None,
+        capture: "uzima",
+        promotes: "postaje",
+        en_passant: "en passant",
+        short_castle: "mala rokada",
+        long_castle: "velika rokada",
+        check: "šah",
+        mate: "mat",
+    },
+    Vocab {
+        language: Language::Tr,
+        pieces: ["piyon", "at", "fil", "kale", "vezir", "şah"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["bir", "iki", "üç", "dört", "beş", "altı", "yedi", "sekiz"],
+        },
+        to: None,
+        capture: "alır",
+        promotes: "terfi",
+        en_passant: "geçerken alma",
+        short_castle: "kısa rok",
+        long_castle: "uzun rok",
+        check: "şah çek",
+        mate: "mat",
+    },
+    Vocab {
+        language: Language::El,
+        pieces: [
+            "πιόνι",
+            "ίππος",
+            "αξιωματικός",
+            "πύργος",
+            "βασίλισσα",
+            "βασιλιάς",
+        ],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "ένα",
+                "δύο",
+                "τρία",
+                "τέσσερα",
+                "πέντε",
+                "έξι",
+                "επτά",
+                "οκτώ",
+            ],
+        },
+        to: None,
+        capture: "παίρνει",
+        promotes: "γίνεται",
+        en_passant: "αν πασάν",
+        short_castle: "μικρό ροκέ",
+        long_castle: "μεγάλο ροκέ",
+        check: "σαχ",
+        mate: "ματ",
+    },
+    Vocab {
+        language: Language::Lt,
+        pieces: [
+            "pėstininkas",
+            "žirgas",
+            "rikis",
+            "bokštas",
+            "valdovė",
+            "karalius",
+        ],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "vienas", "du", "trys", "keturi", "penki", "šeši", "septyni", "aštuoni",
+            ],
+        },
+        to: None,
+        capture: "kerta",
+        promotes: "virsta",
+        en_passant: "praeinant",
+        short_castle: "trumpoji rokiruotė",
+        long_castle: "ilgoji rokiruotė",
+        check: "šachas",
+        mate: "matas",
+    },
+    Vocab {
+        language: Language::Id,
+        pieces: ["pion", "kuda", "gajah", "benteng", "menteri", "raja"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "satu", "dua", "tiga", "empat", "lima", "enam", "tujuh", "delapan",
+            ],
+        },
+        to: None,
+        capture: "makan",
+        promotes: "promosi",
+        en_passant: "en passant",
+        short_castle: "rokade pendek",
+        long_castle: "rokade panjang",
+        check: "skak",
+        mate: "skakmat",
+    },
+    Vocab {
+        language: Language::Af,
+        pieces: ["pion", "ruiter", "loper", "toring", "dame", "koning"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["een", "twee", "drie", "vier", "vyf", "ses", "sewe", "agt"],
+        },
+        to: None,
+        capture: "slaan",
+        promotes: "word",
+        en_passant: "en passant",
+        short_castle: "kort rokade",
+        long_castle: "lang rokade",
+        check: "skaak",
+        mate: "skaakmat",
+    },
+    Vocab {
+        language: Language::Lv,
+        pieces: [
+            "bandinieks",
+            "zirgs",
+            "laidnis",
+            "tornis",
+            "dāma",
+            "karalis",
+        ],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: [
+                "viens", "divi", "trīs", "četri", "pieci", "seši", "septiņi", "astoņi",
+            ],
+        },
+        to: None,
+        capture: "sit",
+        promotes: "pārvēršas par",
+        en_passant: "garāmejot",
+        short_castle: "īsā rokāde",
+        long_castle: "garā rokāde",
+        check: "šahs",
+        mate: "mats",
+    },
+    Vocab {
+        language: Language::Sl,
+        pieces: ["kmet", "skakač", "lovec", "trdnjava", "dama", "kralj"],
+        squares: Squares::Named {
+            files: &LATIN_FILES,
+            ranks: ["ena", "dve", "tri", "štiri", "pet", "šest", "sedem", "osem"],
+        },
+        to: None,
+        capture: "vzame",
+        promotes: "postane",
+        en_passant: "en passant",
+        short_castle: "kratka rokada",
+        long_castle: "dolga rokada",
+        check: "šah",
+        mate: "mat",
+    },
+];
 
-fn vocab(lang: Language) -> &'static Vocab {
-    if lang == Language::En {
-        &ENGLISH
-    } else {
-        &GERMAN
-    }
+/// The words of `language`; `None` for a language without a table.
+fn vocab(language: Language) -> Option<&'static Vocab> {
+    TABLES.iter().find(|v| v.language == language)
+}
+
+/// Whether moves can be spoken in `language` (every language pgnkit reads
+/// has a table today; a new language gets one before it is listed here).
+pub fn has_words(language: Language) -> bool {
+    vocab(language).is_some()
 }
 
 fn push_square(v: &Vocab, sq: Square, out: &mut String) {
-    match (v.files, v.ranks) {
-        (Some(files), Some(ranks)) => {
+    match &v.squares {
+        Squares::Named { files, ranks } => {
             out.push_str(files[usize::from(sq.file())]);
             out.push(' ');
             out.push_str(ranks[usize::from(sq.rank())]);
         }
-        _ => {
+        Squares::Coordinates => {
             out.push(sq.file().char());
             out.push(sq.rank().char());
         }
     }
 }
 
-/// Writes the spoken form of `m` (legal in `pos`).
-pub(crate) fn write(pos: &Chess, m: &Move, lang: Language, out: &mut String) {
-    let v = vocab(lang);
+/// Writes the spoken form of `m` (legal in `pos`) in `language`, in English
+/// for a language without a table (see [`has_words`]).
+pub(crate) fn write(pos: &Chess, m: &Move, language: Language, out: &mut String) {
+    let Some(v) = vocab(language).or_else(|| vocab(Language::En)) else {
+        return;
+    };
     match *m {
         Move::Castle { king, rook } => {
             out.push_str(if rook.file() > king.file() {
@@ -132,25 +736,125 @@ pub(crate) fn write(pos: &Chess, m: &Move, lang: Language, out: &mut String) {
     }
 }
 
+/// What a word or phrase of a spoken move says.
+#[derive(Clone, Copy)]
+enum Said {
+    Capture,
+    To,
+    Promotes,
+    EnPassant,
+    Castle(CastlingSide),
+    Check,
+    Mate,
+}
+
+/// Words read in every language besides the tables' (the forms the reader
+/// took before there were tables).
+static ALSO: [(&str, Said); 12] = [
+    ("x", Said::Capture),
+    ("captures", Said::Capture),
+    ("-", Said::To),
+    ("nach", Said::To),
+    ("in", Said::To),
+    ("promotes", Said::Promotes),
+    ("umwandlung", Said::Promotes),
+    ("mate", Said::Mate),
+    ("schachmatt", Said::Mate),
+    ("short castles", Said::Castle(CastlingSide::KingSide)),
+    ("long castles", Said::Castle(CastlingSide::QueenSide)),
+    ("castles short", Said::Castle(CastlingSide::KingSide)),
+];
+
+impl Vocab {
+    fn phrases(&self) -> impl Iterator<Item = (&'static str, Said)> + '_ {
+        [
+            (self.capture, Said::Capture),
+            (self.promotes, Said::Promotes),
+            (self.en_passant, Said::EnPassant),
+            (self.short_castle, Said::Castle(CastlingSide::KingSide)),
+            (self.long_castle, Said::Castle(CastlingSide::QueenSide)),
+            (self.check, Said::Check),
+            (self.mate, Said::Mate),
+        ]
+        .into_iter()
+        .chain(self.to.map(|t| (t, Said::To)))
+    }
+}
+
 fn eq_word(word: &str, target: &str) -> bool {
     word.chars()
         .flat_map(char::to_lowercase)
         .eq(target.chars().flat_map(char::to_lowercase))
 }
 
-fn lookup<const N: usize>(word: &str, table: &[&'static str; N]) -> Option<usize> {
+fn lookup(word: &str, table: &[&'static str]) -> Option<usize> {
     table.iter().position(|t| eq_word(word, t))
 }
 
-/// Reads a spoken move (German or English words, any case); `None` if the
+/// The number of words of `phrase` that `words` starts with, if it starts
+/// with all of them.
+fn starts_with(words: &[&str], phrase: &str) -> Option<usize> {
+    let mut n = 0;
+    for p in phrase.split(' ') {
+        if !eq_word(words.get(n)?, p) {
+            return None;
+        }
+        n += 1;
+    }
+    Some(n)
+}
+
+/// The longest phrase of `vocabs` (or of [`ALSO`]) that `words` starts with.
+fn phrase(words: &[&str], vocabs: &[&Vocab]) -> Option<(Said, usize)> {
+    vocabs
+        .iter()
+        .flat_map(|v| v.phrases())
+        .chain(ALSO.iter().copied())
+        .filter_map(|(p, said)| starts_with(words, p).map(|n| (said, n)))
+        .max_by_key(|&(_, n)| n)
+}
+
+fn file_named(word: &str) -> Option<File> {
+    [&GERMAN_FILES, &LATIN_FILES, &CYRILLIC_FILES]
+        .iter()
+        .find_map(|files| lookup(word, &files[..]))
+        .or_else(|| lookup(word, &["Caesar", "Hektor"]).map(|i| [2, 7][i]))
+        .and_then(|i| u32::try_from(i).ok())
+        .map(File::new)
+}
+
+fn rank_named(word: &str, vocabs: &[&Vocab]) -> Option<Rank> {
+    vocabs
+        .iter()
+        .find_map(|v| match &v.squares {
+            Squares::Named { ranks, .. } => lookup(word, &ranks[..]),
+            Squares::Coordinates => None,
+        })
+        .or_else(|| {
+            word.parse::<usize>()
+                .ok()
+                .filter(|n| (1..=8).contains(n))
+                .map(|n| n - 1)
+        })
+        .and_then(|i| u32::try_from(i).ok())
+        .map(Rank::new)
+}
+
+/// Reads a spoken move (in any language's words, any case); `None` if the
 /// words are not a spoken move.
-pub(crate) fn parse(text: &[char]) -> Option<MoveToken> {
-    let text: String = text.iter().collect();
+pub(crate) fn parse(text: &str) -> Option<MoveToken> {
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
         .map(|w| w.trim_end_matches(['.', '!']))
         .filter(|w| !w.is_empty())
         .collect();
+    // German and English words mixed, as the reader has always taken them;
+    // then each language on its own.
+    let mixed = [vocab(Language::De)?, vocab(Language::En)?];
+    read_words(&words, &mixed).or_else(|| TABLES.iter().find_map(|v| read_words(&words, &[v])))
+}
+
+fn read_words(words: &[&str], vocabs: &[&Vocab]) -> Option<MoveToken> {
     let mut piece = None;
     let mut squares: [Option<Square>; 2] = [None, None];
     let mut nsq = 0;
@@ -160,84 +864,68 @@ pub(crate) fn parse(text: &[char]) -> Option<MoveToken> {
     let mut en_passant = false;
     let mut suffix = Suffix::None;
     let mut castle: Option<CastlingSide> = None;
-    let mut castle_word = false;
     let mut pending_file: Option<File> = None;
-    let mut first = true;
-    for w in words {
-        let is_first = std::mem::replace(&mut first, false);
+    let mut i = 0;
+    while let Some(&w) = words.get(i) {
+        let first = i == 0;
         if let Some(f) = pending_file.take() {
-            let r = [&GERMAN, &ENGLISH]
-                .iter()
-                .find_map(|v| v.ranks.and_then(|ranks| lookup(w, &ranks)))
-                .or_else(|| {
-                    w.parse::<u32>()
-                        .ok()
-                        .filter(|n| (1..=8).contains(n))
-                        .map(|n| n as usize - 1)
-                })?;
-            if nsq == 2 {
-                return None;
-            }
-            squares[nsq] = Some(Square::from_coords(f, Rank::new(u32::try_from(r).ok()?)));
+            let r = rank_named(w, vocabs)?;
+            *squares.get_mut(nsq)? = Some(Square::from_coords(f, r));
             nsq += 1;
+            i += 1;
             continue;
         }
-        if let Some(i) = [&GERMAN, &ENGLISH]
+        if let Some((said, n)) = phrase(&words[i..], vocabs) {
+            match said {
+                Said::Castle(side) if first => castle = Some(side),
+                _ if first => return None,
+                Said::Castle(_) => return None,
+                Said::Capture => capture = true,
+                Said::To => {}
+                Said::Promotes => promoting = true,
+                Said::EnPassant => en_passant = true,
+                Said::Check => suffix = Suffix::Check,
+                Said::Mate => suffix = Suffix::Mate,
+            }
+            i += n;
+            continue;
+        }
+        if let Some(role) = vocabs
             .iter()
             .find_map(|v| lookup(w, &v.pieces))
+            .map(|i| Role::ALL[i])
         {
-            let role = Role::ALL[i];
-            if promoting {
+            if promoting && promotion.is_none() {
                 promotion = Some(role);
             } else if piece.is_none() && nsq == 0 {
                 piece = Some(role);
             } else {
                 return None;
             }
+            i += 1;
             continue;
         }
-        if is_first
-            && piece.is_none()
-            && !["kurze", "short", "lange", "long"]
-                .iter()
-                .any(|k| eq_word(w, k))
-        {
+        if first {
             return None;
         }
-        if let Some(i) = GERMAN.files.and_then(|f| lookup(w, &f)) {
-            pending_file = Some(File::new(u32::try_from(i).ok()?));
-            continue;
-        }
-        if w.len() == 2
+        if let Some(f) = file_named(w) {
+            pending_file = Some(f);
+        } else if w.len() == 2
             && w.is_ascii()
             && let Ok(sq) = Square::from_ascii(w.as_bytes())
         {
-            if nsq == 2 {
-                return None;
-            }
-            squares[nsq] = Some(sq);
+            *squares.get_mut(nsq)? = Some(sq);
             nsq += 1;
-            continue;
+        } else {
+            return None;
         }
-        let lw = w.to_lowercase();
-        match lw.as_str() {
-            "schlägt" | "takes" | "captures" | "x" => capture = true,
-            "nach" | "to" | "-" | "in" => {}
-            "wird" | "promotes" | "umwandlung" => promoting = true,
-            "en" | "passant" => en_passant = true,
-            "schach" | "check" => suffix = Suffix::Check,
-            "matt" | "checkmate" | "mate" | "schachmatt" => suffix = Suffix::Mate,
-            "kurze" | "short" => castle = Some(CastlingSide::KingSide),
-            "lange" | "long" => castle = Some(CastlingSide::QueenSide),
-            "rochade" | "castling" | "castles" => castle_word = true,
-            _ => return None,
-        }
+        i += 1;
     }
     if pending_file.is_some() || promoting && promotion.is_none() {
         return None;
     }
     if let Some(side) = castle {
-        if !castle_word || nsq != 0 || piece.is_some() {
+        if nsq != 0 || piece.is_some() || capture || promoting || en_passant {
             return None;
         }
         return Some(spoken_token(Body::Castle(side), None, None, suffix, false));
@@ -262,4 +950,33 @@ pub(crate) fn parse(text: &[char]) -> Option<MoveToken> {
         suffix,
         en_passant,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_exactly_one_table() {
+        for &language in Language::ALL {
+            let n = TABLES.iter().filter(|v| v.language == language).count();
+            assert_eq!(n, 1, "{language:?}");
+        }
+        assert_eq!(TABLES.len(), Language::ALL.len());
+    }
+
+    #[test]
+    fn no_word_of_a_table_means_two_things() {
+        for v in &TABLES {
+            let mut words: Vec<String> = v.pieces.iter().map(|p| p.to_lowercase()).collect();
+            words.extend(v.phrases().map(|(p, _)| p.to_lowercase()));
+            if let Squares::Named { files, .. } = &v.squares {
+                words.extend(files.iter().map(|f| f.to_lowercase()));
+            }
+            let n = words.len();
+            words.sort();
+            words.dedup();
+            assert_eq!(words.len(), n, "{:?}", v.language);
+        }
+    }
 }

@@ -647,7 +647,20 @@ fn ends_move(c: char) -> bool {
         || is_figurine(c).is_some()
 }
 
+/// The longest spoken move read, in bytes (a spoken move is several words
+/// and longer than [`MAX_TOKEN_CHARS`]).
+const MAX_SPOKEN_BYTES: usize = 512;
+
 fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
+    // Spoken moves are read from the words as written: the look-alike
+    // normalization below (Cyrillic х as a capture mark) is for letters.
+    let words = text.trim();
+    if words.len() <= MAX_SPOKEN_BYTES
+        && words.contains(char::is_whitespace)
+        && let Some(token) = spoken::parse(words)
+    {
+        return Ok(token);
+    }
     let buf = Buf::from_str(text)?;
     let mut s = buf.as_slice();
     // trim whitespace at both ends
@@ -656,11 +669,6 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
     }
     if s.is_empty() {
         return Err(ParseError::Empty);
-    }
-    if s.iter().any(|c| c.is_whitespace())
-        && let Some(token) = spoken::parse(s)
-    {
-        return Ok(token);
     }
 
     let marks = peel_marks(s)?;

@@ -12,7 +12,8 @@
 //!   standard chess, king-takes-rook in Chess960 positions.
 //! - `Figurine`: SAN with the figurine of the moving side's colour (`♘f3`
 //!   for White, `♞f6` for Black; promotion `e8=♕`).
-//! - `Spoken`: see [`crate::spoken`] (German per the FIDE Laws; English for `en`).
+//! - `Spoken`: see [`crate::spoken`] (words of every language; the files by the
+//!   phonetic names of the FIDE Laws; English keeps the squares).
 //!
 //! The Russian scoresheet preset ([`Style::RU_SCORESHEET`]) writes Russian
 //! letters, `:` for captures, `0-0` castling and FIDE-style promotion

@@ -4,7 +4,7 @@
 //! Default run (debug, CI): every legal move of every main-line position of
 //! testdata/notation (over 100,000 positions), each move in one style chosen
 //! in rotation among all styles (SAN and LAN in every language, UCI,
-//! figurine, spoken German and English, the Russian scoresheet), read back
+//! figurine, spoken in every language, the Russian scoresheet), read back
 //! under that style's language (language-neutral styles under a rotating
 //! language); plus English SAN for every legal move of every 4th position
 //! (the reader's fast path), and every style for the move played in every
@@ -23,11 +23,10 @@ fn styles() -> Vec<Style> {
     for &lang in Language::ALL {
         v.push(Style::new(Notation::San, lang));
         v.push(Style::new(Notation::Lan, lang));
+        v.push(Style::new(Notation::Spoken, lang));
     }
     v.push(Style::new(Notation::Uci, Language::En));
     v.push(Style::new(Notation::Figurine, Language::En));
-    v.push(Style::new(Notation::Spoken, Language::En));
-    v.push(Style::new(Notation::Spoken, Language::De));
     v.push(Style::RU_SCORESHEET);
     v.push(Style {
         notation: Notation::Lan,
