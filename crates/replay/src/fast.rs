@@ -1,5 +1,6 @@
 //! The fast lane of the replay, for plain games when the caller asked for
-//! errors only ([`Detail::Errors`](crate::Detail::Errors)).
+//! errors only ([`Detail::Errors`](crate::Detail::Errors)) or for the
+//! diagnostics only ([`Detail::Diagnostics`](crate::Detail::Diagnostics)).
 //!
 //! A plain game starts from the standard position, is UTF-8, has no broken
 //! structure, and every word of it is plain English SAN (with glyphs) or an
@@ -10,10 +11,19 @@
 //! Zobrist keys, no claims, no warnings). Anything else gives `None`, and
 //! the full replay redoes the game from the start, diagnostics and language
 //! detection included.
+//!
+//! For [`Detail::Diagnostics`](crate::Detail::Diagnostics) the lane also
+//! gives `None` where the full replay would give a warning: a check or
+//! mate mark missing or wrong (judged inline, as each move is played), a
+//! move number that does not match, a mark written as a word of its own,
+//! moves after an automatic draw. A game it takes then has no diagnostic
+//! at all.
 
 use std::collections::HashMap;
 
-use pgnkit_notation::{Language, Line, MoveToken, parse_annotation, parse_move, write_move};
+use pgnkit_notation::{
+    Annotation, Language, Line, MoveToken, Suffix, parse_annotation, parse_move, write_move,
+};
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Position};
 
@@ -29,6 +39,29 @@ struct FastLine {
     /// kept only when a variation follows that move.
     before: Line,
     has_before: bool,
+    /// The mark written on the line's last move when that move gave check
+    /// and whether it mated is not known yet (diagnostics only): the next
+    /// move played in the line says it did not, the end of the line looks.
+    unjudged: Option<Suffix>,
+}
+
+/// Whether the full replay finds the check or mate mark `written` right
+/// on a move that gave check (`check`) and mated (`mate`).
+fn mark_is_right(written: Suffix, check: bool, mate: bool) -> bool {
+    match written {
+        Suffix::None => !check,
+        Suffix::Check => check && !mate,
+        Suffix::Mate => mate,
+        // `++` is judged by the full replay.
+        Suffix::DoubleCheck => false,
+    }
+}
+
+/// Whether the mark left unjudged on `line`'s last move is right, the line
+/// having ended (mate is looked at only now).
+fn ends_right(line: &FastLine) -> bool {
+    line.unjudged
+        .is_none_or(|w| mark_is_right(w, true, line.line.is_checkmate()))
 }
 
 /// What the fast lane found out about a plain game: the rest of the
@@ -45,13 +78,16 @@ pub(crate) struct Fast {
 }
 
 /// Replays a plain game, showing its moves to `visitor`; `None` (after
-/// which the visitor must be restarted) when the game is not plain.
+/// which the visitor must be restarted) when the game is not plain, or,
+/// with `diagnostics`, when the full replay would warn about it.
 pub(crate) fn replay<V: Visitor>(
     game: &Game<'_>,
     text: &GameText<'_>,
     visitor: &mut V,
+    diagnostics: bool,
 ) -> Option<Fast> {
     if !game.errors.is_empty()
+        || game.omitted_errors > 0
         || text.encoding() != Encoding::Utf8
         || game
             .tags
@@ -80,6 +116,7 @@ pub(crate) fn replay<V: Visitor>(
         line: start.clone(),
         before: start,
         has_before: false,
+        unjudged: None,
     });
     // Two moves for every three tokens (`12.`, White's, Black's) in most
     // games: no reallocation on the way.
@@ -91,16 +128,39 @@ pub(crate) fn replay<V: Visitor>(
             TokenKind::Word => {
                 let depth = lines.len().saturating_sub(1);
                 let line = lines.last_mut()?;
-                let m = match line.line.read_plain_san(token.text) {
-                    Some(m) => m,
+                let (m, written) = match line.line.read_plain_san(token.text) {
+                    Some(m) => (m, Suffix::of_plain_san(token.text)),
                     None => {
                         let Some(mt) = fast_move_token(&token, text) else {
-                            parse_annotation(&text.slice(token.span.clone(), token.text))?;
+                            let word = text.slice(token.span.clone(), token.text);
+                            let annotation = parse_annotation(&word)?;
+                            // A mark of its own changes the move's mark; a
+                            // word that reads as a move (a null move) is one.
+                            if diagnostics
+                                && (matches!(
+                                    annotation,
+                                    Annotation::Check | Annotation::DoubleCheck | Annotation::Mate
+                                ) || parse_move(word.trim_start_matches(['.', '…'])).is_ok())
+                            {
+                                return None;
+                            }
                             continue;
                         };
-                        line.line.resolve(&mt, Language::En).ok()?
+                        if diagnostics && matches!(token.text.first(), Some(b'.' | 0xE2)) {
+                            return None;
+                        }
+                        (line.line.resolve(&mt, Language::En).ok()?, mt.suffix())
                     }
                 };
+                if diagnostics {
+                    // The move before gave check; this one is legal, so it
+                    // did not mate.
+                    if let Some(w) = line.unjudged.take()
+                        && !mark_is_right(w, true, false)
+                    {
+                        return None;
+                    }
+                }
                 line.has_before = variation_follows(&game.tokens, index);
                 if line.has_before {
                     line.before.clone_from(&line.line);
@@ -132,6 +192,23 @@ pub(crate) fn replay<V: Visitor>(
                 } else {
                     line.line.play(m);
                 }
+                if diagnostics {
+                    let check = line.line.in_check();
+                    if !check {
+                        if written != Suffix::None {
+                            return None;
+                        }
+                    } else if written == Suffix::None {
+                        // UCI never marks checks.
+                        if !is_uci(token.text) {
+                            return None;
+                        }
+                    } else if written == Suffix::DoubleCheck {
+                        return None;
+                    } else {
+                        line.unjudged = Some(written);
+                    }
+                }
                 let after = line.line.position();
                 if depth == 0 {
                     main.push(MainMove {
@@ -151,13 +228,24 @@ pub(crate) fn replay<V: Visitor>(
                     line: start.clone(),
                     before: start,
                     has_before: false,
+                    unjudged: None,
                 });
             }
             TokenKind::CloseVariation => {
                 if lines.len() < 2 {
                     return None;
                 }
-                lines.pop();
+                let line = lines.pop()?;
+                if diagnostics && !ends_right(&line) {
+                    return None;
+                }
+            }
+            TokenKind::MoveNumber { number, black } if diagnostics => {
+                // The full replay's move-number warning.
+                let pos = lines.last()?.line.position();
+                if number != pos.fullmoves().get() || (black && pos.turn() == Color::White) {
+                    return None;
+                }
             }
             // Not replayed: the full replay reports it.
             TokenKind::DeepVariation => return None,
@@ -165,6 +253,9 @@ pub(crate) fn replay<V: Visitor>(
         }
     }
     if lines.len() != 1 {
+        return None;
+    }
+    if diagnostics && !ends_right(lines.first()?) {
         return None;
     }
     let end = lines.first()?.line.position();
@@ -185,6 +276,10 @@ pub(crate) fn replay<V: Visitor>(
         && let Some((status, ply)) = automatic_draw(&main)
     {
         let at_the_end = usize::try_from(ply).is_ok_and(|p| p >= main.len());
+        // Moves after it: a warning.
+        if diagnostics && !at_the_end {
+            return None;
+        }
         if at_the_end && recorded.is_some_and(|written| written != GameResult::Draw) {
             return None;
         }
@@ -320,6 +415,16 @@ fn automatic_draw(main: &[MainMove]) -> Option<(Status, u32)> {
         }
     }
     None
+}
+
+/// Is `word` a UCI move (`e2e4`, `e7e8q`), as the full replay tells?
+fn is_uci(word: &[u8]) -> bool {
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    match *word {
+        [a, b, c, d] => square(a, b) && square(c, d),
+        [a, b, c, d, p] => square(a, b) && square(c, d) && matches!(p, b'q' | b'r' | b'b' | b'n'),
+        _ => false,
+    }
 }
 
 fn starts_like_san(text: &[u8]) -> bool {
