@@ -27,9 +27,10 @@ use pgnkit_notation::{
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Position};
 
+use crate::Detail;
 use crate::dead::Keyed;
 use crate::movetext::{MainMove, MoveEvent, Visitor, variation_follows};
-use crate::outcome::{self, GameResult, Status, Tracker};
+use crate::outcome::{self, GameResult, KeyStep, Status, Tracker};
 use crate::text::{Encoding, GameText};
 
 /// A line being replayed by [`replay`].
@@ -75,17 +76,23 @@ pub(crate) struct Fast {
     pub undecided: bool,
     /// The final position's side to move.
     pub turn: Color,
+    /// The key of every main-line position, the start included
+    /// ([`Detail::Keys`] only; empty otherwise).
+    pub keys: Vec<u64>,
 }
 
 /// Replays a plain game, showing its moves to `visitor`; `None` (after
 /// which the visitor must be restarted) when the game is not plain, or,
-/// with `diagnostics`, when the full replay would warn about it.
+/// with [`Detail::Diagnostics`], when the full replay would warn about it.
+/// With [`Detail::Keys`] the main line's position keys are computed too.
 pub(crate) fn replay<V: Visitor>(
     game: &Game<'_>,
     text: &GameText<'_>,
     visitor: &mut V,
-    diagnostics: bool,
+    detail: Detail,
 ) -> Option<Fast> {
+    let diagnostics = detail == Detail::Diagnostics;
+    let with_keys = detail == Detail::Keys;
     if !game.errors.is_empty()
         || game.omitted_errors > 0
         || text.encoding() != Encoding::Utf8
@@ -123,6 +130,11 @@ pub(crate) fn replay<V: Visitor>(
     let mut main: Vec<MainMove> = Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4);
     let mut max_clock = 0u32;
     let mut before = Chess::default();
+    let mut keys: Vec<u64> = Vec::new();
+    if with_keys {
+        keys.reserve(main.capacity() + 1);
+        keys.push(outcome::position_key(&before));
+    }
     for (index, token) in game.tokens.iter().enumerate() {
         match token.kind {
             TokenKind::Word => {
@@ -161,6 +173,13 @@ pub(crate) fn replay<V: Visitor>(
                         return None;
                     }
                 }
+                let step = (with_keys && depth == 0).then(|| {
+                    KeyStep::new(
+                        line.line.position(),
+                        keys.last().copied().unwrap_or_default(),
+                        m,
+                    )
+                });
                 line.has_before = variation_follows(&game.tokens, index);
                 if line.has_before {
                     line.before.clone_from(&line.line);
@@ -210,6 +229,9 @@ pub(crate) fn replay<V: Visitor>(
                     }
                 }
                 let after = line.line.position();
+                if let Some(step) = step {
+                    keys.push(step.finish(after));
+                }
                 if depth == 0 {
                     main.push(MainMove {
                         token: u32::try_from(index).unwrap_or(u32::MAX),
@@ -288,6 +310,7 @@ pub(crate) fn replay<V: Visitor>(
             status,
             undecided: false,
             turn: end.turn(),
+            keys,
         });
     }
     let last = outcome::final_status(end);
@@ -311,6 +334,7 @@ pub(crate) fn replay<V: Visitor>(
         status: last.status,
         undecided: last.undecided,
         turn: end.turn(),
+        keys,
     })
 }
 

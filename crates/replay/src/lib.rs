@@ -101,6 +101,15 @@ pub enum Detail {
     /// faster lane. With a forced [`Options::language`] other than English,
     /// the same as `Full`.
     Diagnostics,
+    /// What an index needs: the errors (counted as with [`Detail::Full`]),
+    /// the plies, the status and result, the main-line moves and the
+    /// [`keys`](GameReport::keys) of every main-line position, as with
+    /// `Full`; a game without error may then be reported without its
+    /// warnings and its [`claims`](GameReport::claims) (and its
+    /// [`MoveEvent::key`]s are `None`). Plain games are replayed by the
+    /// faster lane, as for [`Detail::Errors`]. With a forced
+    /// [`Options::language`] other than English, the same as `Full`.
+    Keys,
 }
 
 /// Everything the replay found out about one game.
@@ -174,7 +183,7 @@ pub fn replay_game_with<V: Visitor>(
     let text = GameText::new(input, game.span.clone());
     let fast_lane = match options.detail {
         Detail::Full => false,
-        Detail::Errors => true,
+        Detail::Errors | Detail::Keys => true,
         // The warnings about the tag section, which the lane does not see.
         Detail::Diagnostics => {
             let mut tags = Diagnostics::default();
@@ -184,8 +193,7 @@ pub fn replay_game_with<V: Visitor>(
     };
     if fast_lane && options.language.is_none_or(|l| l == Language::En) {
         visitor.on_start(&Chess::default());
-        let diagnostics = options.detail == Detail::Diagnostics;
-        if let Some(fast) = fast::replay(game, &text, visitor, diagnostics) {
+        if let Some(fast) = fast::replay(game, &text, visitor, options.detail) {
             return fast_report(game, &text, fast);
         }
         visitor.restart();
@@ -340,7 +348,7 @@ fn fast_report(game: &Game<'_>, text: &GameText<'_>, fast: fast::Fast) -> GameRe
         chess960: false,
         start: Chess::default(),
         moves: fast.moves,
-        keys: Vec::new(),
+        keys: fast.keys,
         encoding: Encoding::Utf8,
         dead_undecided: fast.undecided,
     }

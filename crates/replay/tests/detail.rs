@@ -86,8 +86,36 @@ fn agree(pgn: &[u8], name: &str) -> Counts {
     counts
 }
 
-#[test]
-fn diagnostics_level_reports_what_the_full_replay_does_on_testdata() {
+/// What `Detail::Keys` promises of a report: the errors, plies, status,
+/// result, main-line moves and keys.
+fn keys_projection(r: &GameReport) -> String {
+    let errors: Vec<String> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{d:?}"))
+        .collect();
+    let moves: Vec<String> = r
+        .moves
+        .iter()
+        .map(|m| format!("{} {:?}", m.token, m.played))
+        .collect();
+    format!(
+        "{errors:#?}\nerrors {}\nplies {}\nstatus {:?}\nresult {:?}\ntag {:?}\nencoding {:?}\n\
+         undecided {}\nmoves {moves:?}\nkeys {:?}",
+        r.errors(),
+        r.plies,
+        r.status,
+        r.result,
+        r.result_tag,
+        r.encoding,
+        r.dead_undecided,
+        r.keys,
+    )
+}
+
+/// The `*.pgn` files of `testdata/`.
+fn testdata_files() -> Vec<std::path::PathBuf> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
     let mut files = Vec::new();
     for sub in [
@@ -104,8 +132,43 @@ fn diagnostics_level_reports_what_the_full_replay_does_on_testdata() {
     }
     files.sort();
     assert!(files.len() > 50, "the fixtures are there");
+    files
+}
+
+#[test]
+fn keys_level_reports_what_the_full_replay_does_on_testdata() {
+    let (mut games, mut fast_lane, mut keys) = (0, 0, 0);
+    for path in testdata_files() {
+        let pgn = std::fs::read(&path).expect("readable");
+        let mut reader = Reader::new(&pgn);
+        let mut game = Game::default();
+        while reader.read_game(&mut game) {
+            if game.is_comment_only() {
+                continue;
+            }
+            games += 1;
+            let full = replay(&pgn, &game, Detail::Full);
+            let cheap = replay(&pgn, &game, Detail::Keys);
+            let at = format!("{} at byte {}", path.display(), game.span.start);
+            assert_eq!(keys_projection(&full), keys_projection(&cheap), "{at}");
+            keys += cheap.keys.len();
+            // The fast lane leaves the warnings and claims out: where the
+            // full replay has some, that tells which lane took the game.
+            if cheap.warnings() != full.warnings() || cheap.claims != full.claims {
+                fast_lane += 1;
+            }
+        }
+    }
+    assert!(
+        games > 3000 && fast_lane > 100 && keys > 100_000,
+        "{games} games, {fast_lane} by the fast lane, {keys} keys"
+    );
+}
+
+#[test]
+fn diagnostics_level_reports_what_the_full_replay_does_on_testdata() {
     let mut total = Counts::default();
-    for path in files {
+    for path in testdata_files() {
         let pgn = std::fs::read(&path).expect("readable");
         let c = agree(&pgn, &path.display().to_string());
         total.games += c.games;
