@@ -4,7 +4,7 @@
 use std::io::{self, BufWriter, IsTerminal, Write};
 
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Claim, GameReport, Options, Status, replay_game};
+use pgnkit_replay::{Claim, Detail, GameReport, Options, Status, replay_game};
 use serde::Serialize;
 
 use crate::args::{CheckArgs, Format};
@@ -283,7 +283,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let options = Options {
         language: args.input.input_lang.forced(),
         suggestions: !args.no_suggestions,
-        ..Options::default()
+        // The claims are printed with `--games` only, and `--fix` rewrites
+        // from the full report.
+        detail: if args.games || args.fix {
+            Detail::Full
+        } else {
+            Detail::Diagnostics
+        },
     };
     let driver = Driver::new(args.input.jobs)?;
     let mut fixed = match (&args.output, args.fix) {

@@ -22,7 +22,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use pgnkit_index::{Batch, Builder, Fingerprint, GameFacts, Summary, index_path};
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Options, replay_game_with};
+use pgnkit_replay::{Detail, Options, replay_game_with};
 
 use crate::EXIT_OK;
 use crate::args::{InputLang, parse_input_lang};
@@ -118,7 +118,8 @@ pub fn replay_options(lang: InputLang) -> Options {
     Options {
         language: lang.forced(),
         suggestions: false,
-        ..Options::default()
+        // The index keeps the errors, plies, status and keys only.
+        detail: Detail::Keys,
     }
 }
 

@@ -235,6 +235,8 @@ pub struct Tokens<'a> {
     /// The input the spans are offsets in.
     input: &'a [u8],
     packed: Vec<Packed>,
+    /// A [`TokenKind::OpenVariation`] is among the tokens.
+    variations: bool,
 }
 
 /// One token in 16 bytes: `head` is the start offset (48 bits) above the kind code and flags (16 bits);
@@ -349,6 +351,24 @@ impl<'a> Tokens<'a> {
         self.packed.is_empty()
     }
 
+    /// Whether a variation opens among the tokens (a
+    /// [`TokenKind::OpenVariation`]): a game without any needs no
+    /// variation bookkeeping.
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader};
+    ///
+    /// let mut game = Game::default();
+    /// Reader::new(b"1. e4 (1. d4) e5 *").read_game(&mut game);
+    /// assert!(game.tokens.has_variations());
+    /// Reader::new(b"1. e4 {(1. d4)} e5 *").read_game(&mut game);
+    /// assert!(!game.tokens.has_variations());
+    /// ```
+    #[inline]
+    pub fn has_variations(&self) -> bool {
+        self.variations
+    }
+
     /// The token at `index`, if any.
     #[inline]
     pub fn get(&self, index: usize) -> Option<Token<'a>> {
@@ -396,16 +416,19 @@ impl<'a> Tokens<'a> {
     pub(crate) fn reset(&mut self, input: &'a [u8]) {
         self.input = input;
         self.packed.clear();
+        self.variations = false;
     }
 
     pub(crate) fn clear(&mut self) {
         self.packed.clear();
+        self.variations = false;
     }
 
     /// Appends a token; `text` lies within `span`, at most one byte shorter at each end. A span longer
     /// than `u32::MAX` bytes is cut into tokens of the same kind.
     #[inline(always)]
     pub(crate) fn push(&mut self, kind: TokenKind, text: Range<usize>, span: Range<usize>) {
+        self.variations |= kind == TokenKind::OpenVariation;
         if span.end - span.start <= u32::MAX as usize {
             self.packed.push(Packed::new(kind, &span, &text));
         } else {

@@ -1,5 +1,6 @@
 //! The fast lane of the replay, for plain games when the caller asked for
-//! errors only ([`Detail::Errors`](crate::Detail::Errors)).
+//! errors only ([`Detail::Errors`](crate::Detail::Errors)) or for the
+//! diagnostics only ([`Detail::Diagnostics`](crate::Detail::Diagnostics)).
 //!
 //! A plain game starts from the standard position, is UTF-8, has no broken
 //! structure, and every word of it is plain English SAN (with glyphs) or an
@@ -10,16 +11,26 @@
 //! Zobrist keys, no claims, no warnings). Anything else gives `None`, and
 //! the full replay redoes the game from the start, diagnostics and language
 //! detection included.
+//!
+//! For [`Detail::Diagnostics`](crate::Detail::Diagnostics) the lane also
+//! gives `None` where the full replay would give a warning: a check or
+//! mate mark missing or wrong (judged inline, as each move is played), a
+//! move number that does not match, a mark written as a word of its own,
+//! moves after an automatic draw. A game it takes then has no diagnostic
+//! at all.
 
 use std::collections::HashMap;
 
-use pgnkit_notation::{Language, Line, MoveToken, parse_annotation, parse_move, write_move};
+use pgnkit_notation::{
+    Annotation, Language, Line, MoveToken, Suffix, parse_annotation, parse_move, write_move,
+};
 use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Position};
 
+use crate::Detail;
 use crate::dead::Keyed;
 use crate::movetext::{MainMove, MoveEvent, Visitor, variation_follows};
-use crate::outcome::{self, GameResult, Status, Tracker};
+use crate::outcome::{self, GameResult, KeyStep, Status, Tracker};
 use crate::text::{Encoding, GameText};
 
 /// A line being replayed by [`replay`].
@@ -29,6 +40,29 @@ struct FastLine {
     /// kept only when a variation follows that move.
     before: Line,
     has_before: bool,
+    /// The mark written on the line's last move when that move gave check
+    /// and whether it mated is not known yet (diagnostics only): the next
+    /// move played in the line says it did not, the end of the line looks.
+    unjudged: Option<Suffix>,
+}
+
+/// Whether the full replay finds the check or mate mark `written` right
+/// on a move that gave check (`check`) and mated (`mate`).
+fn mark_is_right(written: Suffix, check: bool, mate: bool) -> bool {
+    match written {
+        Suffix::None => !check,
+        Suffix::Check => check && !mate,
+        Suffix::Mate => mate,
+        // `++` is judged by the full replay.
+        Suffix::DoubleCheck => false,
+    }
+}
+
+/// Whether the mark left unjudged on `line`'s last move is right, the line
+/// having ended (mate is looked at only now).
+fn ends_right(line: &FastLine) -> bool {
+    line.unjudged
+        .is_none_or(|w| mark_is_right(w, true, line.line.is_checkmate()))
 }
 
 /// What the fast lane found out about a plain game: the rest of the
@@ -42,16 +76,25 @@ pub(crate) struct Fast {
     pub undecided: bool,
     /// The final position's side to move.
     pub turn: Color,
+    /// The key of every main-line position, the start included
+    /// ([`Detail::Keys`] only; empty otherwise).
+    pub keys: Vec<u64>,
 }
 
 /// Replays a plain game, showing its moves to `visitor`; `None` (after
-/// which the visitor must be restarted) when the game is not plain.
+/// which the visitor must be restarted) when the game is not plain, or,
+/// with [`Detail::Diagnostics`], when the full replay would warn about it.
+/// With [`Detail::Keys`] the main line's position keys are computed too.
 pub(crate) fn replay<V: Visitor>(
     game: &Game<'_>,
     text: &GameText<'_>,
     visitor: &mut V,
+    detail: Detail,
 ) -> Option<Fast> {
+    let diagnostics = detail == Detail::Diagnostics;
+    let with_keys = detail == Detail::Keys;
     if !game.errors.is_empty()
+        || game.omitted_errors > 0
         || text.encoding() != Encoding::Utf8
         || game
             .tags
@@ -80,27 +123,63 @@ pub(crate) fn replay<V: Visitor>(
         line: start.clone(),
         before: start,
         has_before: false,
+        unjudged: None,
     });
     // Two moves for every three tokens (`12.`, White's, Black's) in most
     // games: no reallocation on the way.
     let mut main: Vec<MainMove> = Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4);
     let mut max_clock = 0u32;
     let mut before = Chess::default();
+    let mut keys: Vec<u64> = Vec::new();
+    if with_keys {
+        keys.reserve(main.capacity() + 1);
+        keys.push(outcome::position_key(&before));
+    }
     for (index, token) in game.tokens.iter().enumerate() {
         match token.kind {
             TokenKind::Word => {
                 let depth = lines.len().saturating_sub(1);
                 let line = lines.last_mut()?;
-                let m = match line.line.read_plain_san(token.text) {
-                    Some(m) => m,
+                let (m, written) = match line.line.read_plain_san(token.text) {
+                    Some(m) => (m, Suffix::of_plain_san(token.text)),
                     None => {
                         let Some(mt) = fast_move_token(&token, text) else {
-                            parse_annotation(&text.slice(token.span.clone(), token.text))?;
+                            let word = text.slice(token.span.clone(), token.text);
+                            let annotation = parse_annotation(&word)?;
+                            // A mark of its own changes the move's mark; a
+                            // word that reads as a move (a null move) is one.
+                            if diagnostics
+                                && (matches!(
+                                    annotation,
+                                    Annotation::Check | Annotation::DoubleCheck | Annotation::Mate
+                                ) || parse_move(word.trim_start_matches(['.', '…'])).is_ok())
+                            {
+                                return None;
+                            }
                             continue;
                         };
-                        line.line.resolve(&mt, Language::En).ok()?
+                        if diagnostics && matches!(token.text.first(), Some(b'.' | 0xE2)) {
+                            return None;
+                        }
+                        (line.line.resolve(&mt, Language::En).ok()?, mt.suffix())
                     }
                 };
+                if diagnostics {
+                    // The move before gave check; this one is legal, so it
+                    // did not mate.
+                    if let Some(w) = line.unjudged.take()
+                        && !mark_is_right(w, true, false)
+                    {
+                        return None;
+                    }
+                }
+                let step = (with_keys && depth == 0).then(|| {
+                    KeyStep::new(
+                        line.line.position(),
+                        keys.last().copied().unwrap_or_default(),
+                        m,
+                    )
+                });
                 line.has_before = variation_follows(&game.tokens, index);
                 if line.has_before {
                     line.before.clone_from(&line.line);
@@ -132,7 +211,27 @@ pub(crate) fn replay<V: Visitor>(
                 } else {
                     line.line.play(m);
                 }
+                if diagnostics {
+                    let check = line.line.in_check();
+                    if !check {
+                        if written != Suffix::None {
+                            return None;
+                        }
+                    } else if written == Suffix::None {
+                        // UCI never marks checks.
+                        if !is_uci(token.text) {
+                            return None;
+                        }
+                    } else if written == Suffix::DoubleCheck {
+                        return None;
+                    } else {
+                        line.unjudged = Some(written);
+                    }
+                }
                 let after = line.line.position();
+                if let Some(step) = step {
+                    keys.push(step.finish(after));
+                }
                 if depth == 0 {
                     main.push(MainMove {
                         token: u32::try_from(index).unwrap_or(u32::MAX),
@@ -151,13 +250,24 @@ pub(crate) fn replay<V: Visitor>(
                     line: start.clone(),
                     before: start,
                     has_before: false,
+                    unjudged: None,
                 });
             }
             TokenKind::CloseVariation => {
                 if lines.len() < 2 {
                     return None;
                 }
-                lines.pop();
+                let line = lines.pop()?;
+                if diagnostics && !ends_right(&line) {
+                    return None;
+                }
+            }
+            TokenKind::MoveNumber { number, black } if diagnostics => {
+                // The full replay's move-number warning.
+                let pos = lines.last()?.line.position();
+                if number != pos.fullmoves().get() || (black && pos.turn() == Color::White) {
+                    return None;
+                }
             }
             // Not replayed: the full replay reports it.
             TokenKind::DeepVariation => return None,
@@ -165,6 +275,9 @@ pub(crate) fn replay<V: Visitor>(
         }
     }
     if lines.len() != 1 {
+        return None;
+    }
+    if diagnostics && !ends_right(lines.first()?) {
         return None;
     }
     let end = lines.first()?.line.position();
@@ -185,6 +298,10 @@ pub(crate) fn replay<V: Visitor>(
         && let Some((status, ply)) = automatic_draw(&main)
     {
         let at_the_end = usize::try_from(ply).is_ok_and(|p| p >= main.len());
+        // Moves after it: a warning.
+        if diagnostics && !at_the_end {
+            return None;
+        }
         if at_the_end && recorded.is_some_and(|written| written != GameResult::Draw) {
             return None;
         }
@@ -193,6 +310,7 @@ pub(crate) fn replay<V: Visitor>(
             status,
             undecided: false,
             turn: end.turn(),
+            keys,
         });
     }
     let last = outcome::final_status(end);
@@ -216,6 +334,7 @@ pub(crate) fn replay<V: Visitor>(
         status: last.status,
         undecided: last.undecided,
         turn: end.turn(),
+        keys,
     })
 }
 
@@ -320,6 +439,16 @@ fn automatic_draw(main: &[MainMove]) -> Option<(Status, u32)> {
         }
     }
     None
+}
+
+/// Is `word` a UCI move (`e2e4`, `e7e8q`), as the full replay tells?
+fn is_uci(word: &[u8]) -> bool {
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    match *word {
+        [a, b, c, d] => square(a, b) && square(c, d),
+        [a, b, c, d, p] => square(a, b) && square(c, d) && matches!(p, b'q' | b'r' | b'b' | b'n'),
+        _ => false,
+    }
 }
 
 fn starts_like_san(text: &[u8]) -> bool {

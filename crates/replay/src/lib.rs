@@ -91,6 +91,25 @@ pub enum Detail {
     /// lane; everything else as with [`Detail::Full`]. With a forced
     /// [`Options::language`] other than English, the same as `Full`.
     Errors,
+    /// What `check` prints without `--games`: every diagnostic (errors and
+    /// warnings, kept and omitted), the plies, the status and result, the
+    /// main-line moves, and whether a dead-position search ran out of
+    /// budget, all as with [`Detail::Full`]; the
+    /// [`claims`](GameReport::claims) and [`keys`](GameReport::keys) may be
+    /// left empty (and [`MoveEvent::key`]s `None`). Plain games (as for
+    /// [`Detail::Errors`]) without any diagnostic are then replayed by the
+    /// faster lane. With a forced [`Options::language`] other than English,
+    /// the same as `Full`.
+    Diagnostics,
+    /// What an index needs: the errors (counted as with [`Detail::Full`]),
+    /// the plies, the status and result, the main-line moves and the
+    /// [`keys`](GameReport::keys) of every main-line position, as with
+    /// `Full`; a game without error may then be reported without its
+    /// warnings and its [`claims`](GameReport::claims) (and its
+    /// [`MoveEvent::key`]s are `None`). Plain games are replayed by the
+    /// faster lane, as for [`Detail::Errors`]. With a forced
+    /// [`Options::language`] other than English, the same as `Full`.
+    Keys,
 }
 
 /// Everything the replay found out about one game.
@@ -162,9 +181,19 @@ pub fn replay_game_with<V: Visitor>(
     visitor: &mut V,
 ) -> GameReport {
     let text = GameText::new(input, game.span.clone());
-    if options.detail == Detail::Errors && options.language.is_none_or(|l| l == Language::En) {
+    let fast_lane = match options.detail {
+        Detail::Full => false,
+        Detail::Errors | Detail::Keys => true,
+        // The warnings about the tag section, which the lane does not see.
+        Detail::Diagnostics => {
+            let mut tags = Diagnostics::default();
+            repeated_tags(game, Encoding::Utf8, &mut tags);
+            tags.is_empty() && !empty_game(game)
+        }
+    };
+    if fast_lane && options.language.is_none_or(|l| l == Language::En) {
         visitor.on_start(&Chess::default());
-        if let Some(fast) = fast::replay(game, &text, visitor) {
+        if let Some(fast) = fast::replay(game, &text, visitor, options.detail) {
             return fast_report(game, &text, fast);
         }
         visitor.restart();
@@ -190,7 +219,7 @@ pub fn replay_game_with<V: Visitor>(
     }
     head.count_many(Code::Syntax, game.omitted_errors);
     repeated_tags(game, encoding, &mut head);
-    if game.result_token.is_none() && !game.has_movetext() && !game.tags.is_empty() {
+    if empty_game(game) {
         let mut d = Diagnostic::new(
             Code::Syntax,
             game.span.clone(),
@@ -293,6 +322,11 @@ pub fn replay_game_with<V: Visitor>(
     report
 }
 
+/// A game with a tag section but neither moves nor a result (a warning).
+fn empty_game(game: &Game<'_>) -> bool {
+    game.result_token.is_none() && !game.has_movetext() && !game.tags.is_empty()
+}
+
 /// The report of a game the fast lane replayed: a game without error.
 fn fast_report(game: &Game<'_>, text: &GameText<'_>, fast: fast::Fast) -> GameReport {
     let result = match fast.status {
@@ -314,7 +348,7 @@ fn fast_report(game: &Game<'_>, text: &GameText<'_>, fast: fast::Fast) -> GameRe
         chess960: false,
         start: Chess::default(),
         moves: fast.moves,
-        keys: Vec::new(),
+        keys: fast.keys,
         encoding: Encoding::Utf8,
         dead_undecided: fast.undecided,
     }

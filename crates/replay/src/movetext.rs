@@ -192,6 +192,9 @@ impl Visitor for MoveWriter<'_> {
 /// assert!(!variation_follows(&game.tokens, 5));
 /// ```
 pub fn variation_follows(tokens: &Tokens<'_>, index: usize) -> bool {
+    if !tokens.has_variations() {
+        return false;
+    }
     let mut words = 0;
     for t in tokens.range(index.saturating_add(1)..tokens.len()) {
         match t.kind {
