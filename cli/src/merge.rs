@@ -16,9 +16,9 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Totals, summary_line};
 use crate::shard::Shard;
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_report::summary::{Totals, check_line as summary_line};
 
 /// `pgnkit merge-summaries`.
 #[derive(Args, Debug, Clone)]
@@ -235,6 +235,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
                 warnings: merged.warnings,
                 plies: merged.plies,
                 dead_undecided: merged.dead_undecided,
+                skipped: 0,
             };
             let mut line = summary_line(merged.files, &totals, merged.bytes, merged.seconds);
             line.push_str(&format!(
