@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn origin_counted_in_parallel_pieces_is_the_same() {
-        let data: &[u8] = include_bytes!("../../testdata/scale/gotd.pgn");
+        let data: &[u8] = include_bytes!("../../../testdata/scale/gotd.pgn");
         let mut reader = Reader::new(data);
         let mut game = Game::default();
         let mut starts = Vec::new();

@@ -1,9 +1,10 @@
 //! A run's counts and the summary lines that say them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Counts over a run: of a chunk, a file, all files, or merged shards.
-#[derive(Default, Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Default, Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Totals {
     /// Games read, readable or not.
     pub games: u64,
@@ -26,7 +27,9 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// Adds `o` to these counts (saturating: counts never wrap).
+    /// Adds `o` to these counts (saturating: counts never wrap): a chunk's
+    /// to its file's, a file's to the run's, a shard's summary to the
+    /// merged one (`pgnkit merge-summaries`).
     pub fn add(&mut self, o: &Totals) {
         self.games = self.games.saturating_add(o.games);
         self.games_with_errors = self.games_with_errors.saturating_add(o.games_with_errors);
