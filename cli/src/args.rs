@@ -1,6 +1,6 @@
 //! Every flag, defined once with its help text.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use pgnkit_notation::Language;
 
 /// Check, convert, index and search PGN chess databases in any notation and
@@ -30,16 +30,7 @@ pub enum Command {
     MergeSummaries(crate::merge::MergeArgs),
 }
 
-/// How diagnostics are printed.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// rustc-style messages with the source line and a caret (default on a terminal).
-    Human,
-    /// NDJSON on standard output: one object a line (default in pipes).
-    Json,
-    /// GitHub Actions annotations (`::error file=…`).
-    Github,
-}
+pub use pgnkit_report::Format;
 
 /// Options every command that reads games shares.
 #[derive(Args, Debug, Clone)]
@@ -69,13 +60,26 @@ pub struct InputArgs {
     /// add them up with `pgnkit merge-summaries`). Only for uncompressed
     /// regular files, not standard input or compressed files.
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<pgnkit_pgn::shard::Shard>,
     /// Add N to every game number (for a file that is a later piece of a
     /// larger one, cut by other means). Adds to what `--shard` computes. At
     /// most 2^53 - 1 (9007199254740991, the largest integer every JSON
     /// reader holds exactly); more is a usage error (exit status 2).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_game_offset)]
     pub game_offset: u64,
+}
+
+impl InputArgs {
+    /// Opens `path` as these flags say: `--shard K/N` cuts it to one shard
+    /// (refused for standard input and compressed files) and
+    /// `--game-offset N` is added to its game numbers. Every command that
+    /// reads games opens its inputs this way.
+    ///
+    /// # Errors
+    /// Those of [`crate::input::Input::open_with`].
+    pub fn open(&self, path: &str) -> Result<crate::input::Input, crate::input::Error> {
+        crate::input::Input::open_with(path, self.shard, self.jobs, self.game_offset)
+    }
 }
 
 /// The largest `--game-offset`: 2^53 - 1, the largest integer that every

@@ -22,16 +22,17 @@ use clap::{Args, ValueEnum};
 use pgnkit_notation::{Language, Notation, Style};
 use pgnkit_pgn::write::{Moves, Writer};
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{
-    Detail, Encoding, GameReport, GameText, MoveWriter, Options, json, replay_game_with,
-};
+use pgnkit_replay::{Detail, GameText, MoveWriter, Options, json, replay_game_with};
+
+use pgnkit_pgn::location::count_lines;
+use pgnkit_report::summary::{self, Totals};
+use pgnkit_report::{Located, Locator, render};
 
 use crate::args::{Format, InputArgs};
-use crate::driver::{Buffers, Driver, Progress};
-use crate::input::{Chunk, Input};
-use crate::location::{Cursor, count_lines};
+use crate::driver::Buffers;
+use crate::files::{At, Sink};
+use crate::input::Chunk;
 use crate::output::OutputFile;
-use crate::render::{self, Located};
 use crate::spool::{SPOOL_LIMIT, Spool};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
 
@@ -105,31 +106,6 @@ pub struct Config {
     pub diagnostics: Format,
 }
 
-/// Counts over a run.
-#[derive(Default, Debug, Clone)]
-pub struct Totals {
-    /// Games read, readable or not.
-    pub games: u64,
-    /// Games with at least one error.
-    pub games_with_errors: u64,
-    /// Games left out by `--skip-invalid`.
-    pub skipped: u64,
-    /// Errors.
-    pub errors: u64,
-    /// Main-line plies converted.
-    pub plies: u64,
-}
-
-impl Totals {
-    fn add(&mut self, o: &Totals) {
-        self.games += o.games;
-        self.games_with_errors += o.games_with_errors;
-        self.skipped += o.skipped;
-        self.errors += o.errors;
-        self.plies += o.plies;
-    }
-}
-
 /// What a worker gives back for one chunk.
 pub struct ChunkOut {
     /// The converted games, in order (beyond [`SPOOL_LIMIT`] bytes, in a
@@ -169,7 +145,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         totals: Totals::default(),
         lines: count_lines(chunk.bytes()),
     };
-    let mut cursor = Cursor::new(data, chunk.range.start);
+    let mut locator = Locator::new(data, chunk.range.start, chunk.base, config.diagnostics);
     let uci = config.format == OutputFormat::Json;
     let mut index = 0u64;
     while reader.read_game(&mut game) {
@@ -187,20 +163,10 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
         let report = replay_game_with(data, &game, &config.options, &mut recorder);
         let errors = report.errors();
-        out.totals.games += 1;
-        out.totals.errors += errors as u64;
-        out.totals.plies += u64::from(report.plies);
+        out.totals.game(errors, 0, report.plies);
         if errors > 0 {
-            out.totals.games_with_errors += 1;
-            locate_errors(
-                chunk,
-                &game,
-                &report,
-                index,
-                config,
-                &mut cursor,
-                &mut out.diagnostics,
-            );
+            let located = locator.locate(&game, &report, index, |d| d.is_error());
+            out.diagnostics.extend(located);
         }
         if errors > 0 && config.skip_invalid {
             out.totals.skipped += 1;
@@ -222,67 +188,100 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
     Ok(out)
 }
 
-fn locate_errors(
-    chunk: &Chunk,
-    game: &Game<'_>,
-    report: &GameReport,
-    index: u64,
-    config: &Config,
-    cursor: &mut Cursor<'_>,
-    into: &mut Vec<Located>,
-) {
-    let data: &[u8] = &chunk.data;
-    let name = crate::check::game_name(game, report);
-    let chars = report.encoding == Encoding::Utf8;
-    let errors: Vec<&pgnkit_replay::Diagnostic> =
-        report.diagnostics.iter().filter(|d| d.is_error()).collect();
-    let offsets: Vec<usize> = errors.iter().map(|d| d.span.start).collect();
-    let places = cursor.locate_many(&offsets, chars);
-    for (d, place) in errors.into_iter().zip(places) {
-        let source = (config.diagnostics == Format::Human)
-            .then(|| crate::check::source_line(data, &place.line_range, &d.span, report.encoding));
-        into.push(Located {
-            diagnostic: d.clone(),
-            game: index,
-            line: place.line,
-            column: place.column,
-            byte: chunk.base.saturating_add(d.span.start),
-            source,
-            game_name: name.clone(),
-        });
-    }
-}
-
 /// Where the converted games go.
-enum Sink {
+enum Output {
     Stdout(BufWriter<io::StdoutLock<'static>>),
     File(OutputFile),
 }
 
-impl Sink {
-    fn open(path: Option<&Path>) -> anyhow::Result<Sink> {
+impl Output {
+    fn open(path: Option<&Path>) -> anyhow::Result<Output> {
         match path.filter(|p| p.as_os_str() != "-") {
-            None => Ok(Sink::Stdout(BufWriter::with_capacity(
+            None => Ok(Output::Stdout(BufWriter::with_capacity(
                 1 << 16,
                 io::stdout().lock(),
             ))),
-            Some(path) => Ok(Sink::File(OutputFile::create(path)?)),
+            Some(path) => Ok(Output::File(OutputFile::create(path)?)),
         }
     }
 
     fn writer(&mut self) -> &mut dyn Write {
         match self {
-            Sink::Stdout(w) => w,
-            Sink::File(f) => f,
+            Output::Stdout(w) => w,
+            Output::File(f) => f,
         }
     }
 
     /// Flushes; a file is put in place.
     fn commit(self) -> anyhow::Result<()> {
         match self {
-            Sink::Stdout(mut w) => Ok(w.flush()?),
-            Sink::File(f) => f.commit(),
+            Output::Stdout(mut w) => Ok(w.flush()?),
+            Output::File(f) => f.commit(),
         }
+    }
+}
+
+/// Prints what the workers converted, chunk after chunk: the games to the
+/// output, the errors to standard error.
+pub struct Printer<'a> {
+    output: Output,
+    err: BufWriter<io::StderrLock<'static>>,
+    color: bool,
+    config: &'a Config,
+    buffers: &'a Buffers,
+    head: Vec<u8>,
+}
+
+impl Sink<io::Result<ChunkOut>> for Printer<'_> {
+    fn chunk(
+        &mut self,
+        at: &At<'_>,
+        _: &Chunk,
+        chunk_out: io::Result<ChunkOut>,
+    ) -> anyhow::Result<(Totals, usize)> {
+        let chunk_out = chunk_out?;
+        let format = self.config.diagnostics;
+        for mut l in chunk_out.diagnostics {
+            l.game = at.game(l.game);
+            l.line = at.line(l.line);
+            render::diagnostic(&mut self.err, format, self.color, at.name, &l)?;
+        }
+        let w = self.output.writer();
+        let end = chunk_out.out.len();
+        let mut spooled = chunk_out.out.into_reader()?;
+        match self.config.format {
+            OutputFormat::Pgn => spooled.copy_rest(w)?,
+            OutputFormat::Json => {
+                let ends = chunk_out
+                    .records
+                    .iter()
+                    .skip(1)
+                    .map(|r| r.1)
+                    .chain(std::iter::once(end));
+                for (&(index, start), end) in chunk_out.records.iter().zip(ends) {
+                    // `{"type":"game","file":…,"game":N,` then the record without its `{`.
+                    let head = &mut self.head;
+                    head.clear();
+                    head.extend_from_slice(b"{\"type\":\"game\",\"file\":");
+                    serde_json::to_writer(&mut *head, at.name)?;
+                    write!(head, ",\"game\":{},", at.game(index))?;
+                    w.write_all(head)?;
+                    spooled.copy(1, &mut io::sink())?;
+                    spooled.copy(end.saturating_sub(start).saturating_sub(1), w)?;
+                }
+            }
+        }
+        self.buffers.give(spooled.into_buffer());
+        Ok((chunk_out.totals, chunk_out.lines))
+    }
+
+    fn failure(&mut self, _: &str, name: Option<&str>, e: &anyhow::Error) -> io::Result<()> {
+        self.err.flush()?;
+        match name {
+            Some(name) => eprintln!("pgnkit: error: {name}: {e:#}"),
+            None => eprintln!("pgnkit: error: {e:#}"),
+        }
+        Ok(())
     }
 }
 
@@ -315,137 +314,43 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         skip_invalid: args.skip_invalid,
         diagnostics: args.diagnostics,
     };
-    let driver = Driver::new(args.input.jobs)?;
     let buffers = Buffers::default();
-    let files: Vec<String> = if args.input.files.is_empty() {
-        vec!["-".to_owned()]
-    } else {
-        args.input.files.clone()
-    };
-    let mut sink = Sink::open(args.output.as_deref())?;
     let stderr = io::stderr();
-    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut err = BufWriter::new(stderr.lock());
-
-    let mut totals = Totals::default();
-    let mut failed = false;
-    let mut bytes = 0u64;
-    let mut files_read = 0u64;
-    let started = std::time::Instant::now();
-    for path in &files {
-        let input = match Input::open_with(path, &args.input) {
-            Ok(i) => i,
-            Err(e) => {
-                failed = true;
-                err.flush()?;
-                eprintln!("pgnkit: error: {e:#}");
-                continue;
-            }
-        };
-        files_read += 1;
-        let name = input.name.clone();
-        let progress = Progress::new(args.input.quiet, input.len);
-        // With --shard / --game-offset, numbers stay those of the whole file.
-        let mut games_before = input.origin.games;
-        let mut lines_before = input.origin.lines;
-        let mut file_totals = Totals::default();
-        let mut head = Vec::new();
-        let result = driver.run(
-            input,
-            &progress,
-            |chunk| convert_chunk(chunk, &config, &buffers),
-            |chunk, chunk_out| {
-                let chunk_out = chunk_out?;
-                bytes += chunk.range.len() as u64;
-                // Bounded far below the maximum (see `args::MAX_GAME_OFFSET`);
-                // saturating all the same.
-                for mut l in chunk_out.diagnostics {
-                    l.game = l.game.saturating_add(games_before).saturating_add(1);
-                    l.line = l.line.saturating_add(lines_before).saturating_add(1);
-                    render::diagnostic(&mut err, config.diagnostics, color, &name, &l)?;
-                }
-                let w = sink.writer();
-                let end = chunk_out.out.len();
-                let mut spooled = chunk_out.out.into_reader()?;
-                match config.format {
-                    OutputFormat::Pgn => spooled.copy_rest(w)?,
-                    OutputFormat::Json => {
-                        let ends = chunk_out
-                            .records
-                            .iter()
-                            .skip(1)
-                            .map(|r| r.1)
-                            .chain(std::iter::once(end));
-                        for (&(index, start), end) in chunk_out.records.iter().zip(ends) {
-                            // `{"type":"game","file":…,"game":N,` then the record without its `{`.
-                            head.clear();
-                            head.extend_from_slice(b"{\"type\":\"game\",\"file\":");
-                            serde_json::to_writer(&mut head, &name)?;
-                            let number = games_before.saturating_add(index).saturating_add(1);
-                            write!(head, ",\"game\":{number},")?;
-                            w.write_all(&head)?;
-                            spooled.copy(1, &mut io::sink())?;
-                            spooled.copy(end.saturating_sub(start).saturating_sub(1), w)?;
-                        }
-                    }
-                }
-                games_before = games_before.saturating_add(chunk_out.totals.games);
-                lines_before = lines_before.saturating_add(chunk_out.lines);
-                file_totals.add(&chunk_out.totals);
-                progress.games(file_totals.games);
-                buffers.give(spooled.into_buffer());
-                Ok(())
-            },
-        );
-        progress.finish();
-        totals.add(&file_totals);
-        if let Err(e) = result {
-            if crate::output::is_broken_pipe(&e) {
-                return Err(e);
-            }
-            failed = true;
-            err.flush()?;
-            eprintln!("pgnkit: error: {name}: {e:#}");
-        }
-    }
+    let mut printer = Printer {
+        output: Output::open(args.output.as_deref())?,
+        color: stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        err: BufWriter::new(stderr.lock()),
+        config: &config,
+        buffers: &buffers,
+        head: Vec::new(),
+    };
+    let work = |chunk: &Chunk| convert_chunk(chunk, &config, &buffers);
+    let run = crate::files::run(&args.input, work, &mut printer)?;
+    let Printer {
+        output, mut err, ..
+    } = printer;
     err.flush()?;
-    let seconds = started.elapsed().as_secs_f64();
+    let mut failed = run.failed;
     if failed {
-        // The sink is dropped: a temporary file is removed, FILE untouched.
-        if let Sink::Stdout(mut w) = sink {
+        // The output is dropped: a temporary file is removed, FILE untouched.
+        if let Output::Stdout(mut w) = output {
             w.flush()?;
         } else if args.output.is_some() {
             eprintln!("pgnkit: error: nothing written: an input could not be read");
         }
-    } else if let Err(e) = sink.commit() {
+    } else if let Err(e) = output.commit() {
         eprintln!("pgnkit: error: {e:#}");
         failed = true;
     }
     if !args.input.quiet {
-        eprintln!("{}", summary_line(files_read, &totals, bytes, seconds));
+        let line = summary::convert_line(run.files, &run.totals, run.bytes, run.seconds);
+        eprintln!("{line}");
     }
     Ok(if failed {
         EXIT_FAILURE
-    } else if totals.errors > 0 {
+    } else if run.totals.errors > 0 {
         EXIT_PROBLEMS
     } else {
         EXIT_OK
     })
-}
-
-/// "converted 1 file: 1548 games (3 with errors, 3 left out), 123456 plies in 0.41 s (160.2 MB/s)"
-pub fn summary_line(files: u64, t: &Totals, bytes: u64, seconds: f64) -> String {
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let mut errors = format!("{} with errors", t.games_with_errors);
-    if t.skipped > 0 {
-        errors.push_str(&format!(", {} left out", t.skipped));
-    }
-    format!(
-        "converted {}: {} ({errors}), {} in {:.2} s ({:.1} MB/s)",
-        plural(files, "file", "files"),
-        plural(t.games, "game", "games"),
-        plural(t.plies, "ply", "plies"),
-        seconds,
-        bytes as f64 / 1e6 / seconds.max(1e-9)
-    )
 }

@@ -1,11 +1,15 @@
 //! `pgnkit`: check, convert, index and search PGN chess databases in any
 //! notation and language.
 //!
-//! The binary (`src/main.rs`) only calls [`main`]. The library is thin:
-//! flags ([`args`]), input ([`input`]: files are memory-mapped, standard
-//! input and compressed files are streamed), a parallel, ordered driver
-//! ([`driver`]), one module per command, and the printers that render
-//! diagnostics ([`render`]). It is a library so that the fuzz targets
+//! The binary (`src/main.rs`) only calls [`main`]. The library is glue:
+//! flags ([`args`]), a parallel, ordered driver ([`driver`]), the one file
+//! loop of the commands that read games ([`files`]), and one module per
+//! command that says what to do with a chunk and how to print it. The
+//! rules are in [`pgnkit_replay`]; input (files are memory-mapped,
+//! standard input and compressed files are streamed) in
+//! [`pgnkit_source`], re-exported as [`input`]; the printers of
+//! diagnostics, game records and summaries in [`pgnkit_report`] (its
+//! [`render`] re-exported). It is a library so that the fuzz targets
 //! (`fuzz/`) can reach the chunk-level functions of the commands
 //! ([`check::check_chunk`], [`convert::convert_chunk`], [`convert_bytes`])
 //! without files.
@@ -15,16 +19,17 @@ pub mod check;
 pub mod convert;
 pub mod diff;
 pub mod driver;
+pub mod files;
 pub mod fix;
 pub mod index;
-pub mod input;
-pub mod location;
 pub mod merge;
 pub mod output;
-pub mod render;
 pub mod search;
-pub mod shard;
 pub mod spool;
+
+pub use pgnkit_pgn::{location, shard};
+pub use pgnkit_report::render;
+pub use pgnkit_source as input;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -112,5 +117,5 @@ pub struct Converted {
     /// Errors of the games, game numbers from 0.
     pub diagnostics: Vec<render::Located>,
     /// Counts.
-    pub totals: convert::Totals,
+    pub totals: pgnkit_report::summary::Totals,
 }

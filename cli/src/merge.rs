@@ -16,9 +16,9 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Totals, summary_line};
 use crate::shard::Shard;
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_report::summary::{Totals, check_line as summary_line};
 
 /// `pgnkit merge-summaries`.
 #[derive(Args, Debug, Clone)]
@@ -52,12 +52,8 @@ pub enum MergeFormat {
 #[serde(default)]
 struct SummaryIn {
     files: u64,
-    games: u64,
-    games_with_errors: u64,
-    errors: u64,
-    warnings: u64,
-    plies: u64,
-    dead_undecided: u64,
+    #[serde(flatten)]
+    totals: Totals,
     bytes: u64,
     seconds: f64,
     shard: Option<String>,
@@ -69,18 +65,9 @@ pub struct Merged {
     r#type: &'static str,
     /// Distinct files: a file read in N shards counts once.
     pub files: u64,
-    /// Games, readable or not.
-    pub games: u64,
-    /// Games with at least one error.
-    pub games_with_errors: u64,
-    /// Errors.
-    pub errors: u64,
-    /// Warnings.
-    pub warnings: u64,
-    /// Main-line plies.
-    pub plies: u64,
-    /// Final positions the dead-position search left undecided.
-    pub dead_undecided: u64,
+    /// The counts, added up.
+    #[serde(flatten)]
+    pub totals: Totals,
     /// Bytes read.
     pub bytes: u64,
     /// The longest run's seconds (wall time when runs went side by side).
@@ -118,12 +105,7 @@ fn merge_lines(
             Some("summary") => {
                 let s: SummaryIn = serde_json::from_str(text)
                     .with_context(|| format!("{}: a summary record with wrong fields", at()))?;
-                merged.games += s.games;
-                merged.games_with_errors += s.games_with_errors;
-                merged.errors += s.errors;
-                merged.warnings += s.warnings;
-                merged.plies += s.plies;
-                merged.dead_undecided += s.dead_undecided;
+                merged.totals.add(&s.totals);
                 merged.bytes += s.bytes;
                 merged.seconds = merged.seconds.max(s.seconds);
                 merged.seconds_total += s.seconds;
@@ -228,15 +210,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
             out.write_all(b"\n")?;
         }
         MergeFormat::Human => {
-            let totals = Totals {
-                games: merged.games,
-                games_with_errors: merged.games_with_errors,
-                errors: merged.errors,
-                warnings: merged.warnings,
-                plies: merged.plies,
-                dead_undecided: merged.dead_undecided,
-            };
-            let mut line = summary_line(merged.files, &totals, merged.bytes, merged.seconds);
+            let mut line = summary_line(merged.files, &merged.totals, merged.bytes, merged.seconds);
             line.push_str(&format!(
                 "; {} summaries merged, {:.2} s in all",
                 merged.summaries, merged.seconds_total
@@ -255,7 +229,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
-    Ok(if merged.errors > 0 {
+    Ok(if merged.totals.errors > 0 {
         EXIT_PROBLEMS
     } else {
         EXIT_OK
@@ -312,10 +286,17 @@ mod tests {
         let r = merge_lines(text.as_bytes(), "t", &mut merged, &mut shards);
         assert!(r.is_ok());
         assert_eq!(
-            (merged.games, merged.games_with_errors, merged.errors),
+            (
+                merged.totals.games,
+                merged.totals.games_with_errors,
+                merged.totals.errors
+            ),
             (7, 1, 2)
         );
-        assert_eq!((merged.warnings, merged.plies, merged.bytes), (5, 100, 150));
+        assert_eq!(
+            (merged.totals.warnings, merged.totals.plies, merged.bytes),
+            (5, 100, 150)
+        );
         assert_eq!((merged.seconds, merged.seconds_total), (0.5, 0.75));
         assert_eq!((merged.summaries, merged.failures), (2, 1));
         assert_eq!(shard_files(&shards, false).ok(), Some(1));

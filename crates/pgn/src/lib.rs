@@ -107,10 +107,11 @@
 
 pub mod boundary;
 mod game;
-mod location;
+pub mod location;
 mod movetext;
 mod reader;
 mod scan;
+pub mod shard;
 mod tag;
 pub mod text;
 pub mod write;

@@ -2,6 +2,12 @@
 //!
 //! Lines are 1-based and end at `\n`, `\r\n` or a lone `\r`. Columns are 1-based and count characters:
 //! UTF-8 sequences count as one, each byte of invalid UTF-8 counts as one.
+//!
+//! For many offsets in order, a forward-only [`Cursor`] ([`cursor`]).
+
+pub mod cursor;
+
+pub use cursor::{Cursor, Place, count_lines};
 
 /// Line and column (both 1-based) of byte `offset` in `input`. An offset past the end is clamped to the
 /// end. O(offset): for many look-ups build a [`LineIndex`].

@@ -24,7 +24,10 @@ use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Move, Position, san::San};
 
 use crate::movetext::main_line_words;
+
+mod game;
 use crate::{GameReport, Suggestion};
+pub use game::{FixCounts, Fixed, fix_game};
 
 /// One edit of a game's bytes: replace `range` (offsets in the input;
 /// empty: insert) by `text`.

@@ -1,11 +1,11 @@
-//! Where games come from: files are memory-mapped; standard input and
+//! `pgnkit-source`: where games come from: files are memory-mapped; standard input and
 //! compressed files (`.zst`, `.gz`, `.bz2`, recognised by their magic bytes)
 //! are streamed. Either way the bytes are cut into chunks at game boundaries
 //! ([`pgnkit_pgn::game_starts_near`]), so that chunks can be replayed in
 //! parallel and give exactly the games of the whole.
 //!
 //! A mapped file can be cut to one shard (`--shard K/N`, see
-//! [`crate::shard`]); its [`Origin`] then tells how many games and lines
+//! [`pgnkit_pgn::shard`]); its [`Origin`] then tells how many games and lines
 //! come before, so that game and line numbers stay file-global.
 
 use std::fs::File;
@@ -13,11 +13,64 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::ops::Range;
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
 use memmap2::Mmap;
+use pgnkit_pgn::shard::{Origin, Shard};
 
-use crate::args::InputArgs;
-use crate::shard::{Origin, Shard};
+/// Why an input cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Standard input could not be read.
+    #[error("cannot read standard input")]
+    Stdin(#[source] io::Error),
+    /// The file could not be opened or read.
+    #[error("cannot read `{path}`")]
+    Read {
+        /// The path given.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// The path is a directory.
+    #[error("cannot read `{0}`: it is a directory")]
+    Directory(String),
+    /// The file could not be memory-mapped.
+    #[error("cannot map `{path}`")]
+    Map {
+        /// The path given.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// The input is binary data, not text (the message says what it is).
+    #[error("{0}")]
+    NotPgn(String),
+    /// `--shard` was asked of a stream, which cannot be cut.
+    #[error("--shard {shard} cannot cut `{name}`: {}", shard_refusal(*.compression))]
+    ShardOfStream {
+        /// The shard asked for.
+        shard: Shard,
+        /// The input's name.
+        name: String,
+        /// Its compression.
+        compression: Compression,
+    },
+}
+
+/// Why a stream cannot be cut to a shard.
+fn shard_refusal(compression: Compression) -> String {
+    if compression == Compression::None {
+        "it is a stream (standard input or a pipe) whose size is unknown; give a regular file"
+            .to_owned()
+    } else {
+        format!(
+            "it is {}-compressed, and a compressed stream can only be read from its start; \
+             decompress it first, or give each machine whole files",
+            compression.name()
+        )
+    }
+}
 
 /// Bytes of one chunk (a little more: chunks end at a game start).
 pub const CHUNK_SIZE: usize = 2 << 20;
@@ -138,25 +191,37 @@ impl Input {
     /// one shard (refused for standard input and compressed files) and
     /// `--game-offset N` is added to its game numbers. Every command that
     /// reads games should open its inputs this way.
-    pub fn open_with(path: &str, args: &InputArgs) -> anyhow::Result<Input> {
+    ///
+    /// `jobs` is how many threads may count what comes before a shard
+    /// (none or 0: all cores).
+    ///
+    /// # Errors
+    /// Those of [`Input::open`] and [`Input::into_shard`].
+    pub fn open_with(
+        path: &str,
+        shard: Option<Shard>,
+        jobs: Option<usize>,
+        game_offset: u64,
+    ) -> Result<Input, Error> {
         let mut input = Input::open(path)?;
-        if let Some(shard) = args.shard {
-            let threads = args
-                .jobs
+        if let Some(shard) = shard {
+            let threads = jobs
                 .filter(|&j| j > 0)
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             input = input.into_shard(shard, threads)?;
         }
-        input.origin.games = input.origin.games.saturating_add(args.game_offset);
+        input.origin.games = input.origin.games.saturating_add(game_offset);
         Ok(input)
     }
 
-    /// Cuts a mapped file to shard `shard` (see [`crate::shard`]) and counts
+    /// Cuts a mapped file to shard `shard` (see [`pgnkit_pgn::shard`]) and counts
     /// what comes before it with up to `threads` threads. Streams
     /// (standard input, pipes, compressed files) cannot be cut: their size
     /// is not known before they are read.
-    pub fn into_shard(mut self, shard: Shard, threads: usize) -> anyhow::Result<Input> {
-        let name = &self.name;
+    ///
+    /// # Errors
+    /// [`Error::ShardOfStream`] for a stream.
+    pub fn into_shard(mut self, shard: Shard, threads: usize) -> Result<Input, Error> {
         match &self.source {
             Source::Empty => {}
             Source::Mapped(map, range) => {
@@ -167,16 +232,13 @@ impl Input {
                 let cut = range.start + cut.start..range.start + cut.end;
                 self.source = Source::Mapped(map.clone(), cut);
             }
-            Source::Stream(_) if self.compression != Compression::None => bail!(
-                "--shard {shard} cannot cut `{name}`: it is {}-compressed, and a compressed \
-                 stream can only be read from its start; decompress it first, or give each \
-                 machine whole files",
-                self.compression.name()
-            ),
-            Source::Stream(_) => bail!(
-                "--shard {shard} cannot cut `{name}`: it is a stream (standard input or a \
-                 pipe) whose size is unknown; give a regular file"
-            ),
+            Source::Stream(_) => {
+                return Err(Error::ShardOfStream {
+                    shard,
+                    name: self.name,
+                    compression: self.compression,
+                });
+            }
         }
         self.shard = Some(shard);
         Ok(self)
@@ -203,17 +265,24 @@ impl Input {
     }
 
     /// Opens `path` (`-` is standard input).
-    pub fn open(path: &str) -> anyhow::Result<Input> {
+    ///
+    /// # Errors
+    /// When the file cannot be read or mapped, is a directory, or is not
+    /// text ([`binary_at`]).
+    pub fn open(path: &str) -> Result<Input, Error> {
+        let read = |source| Error::Read {
+            path: path.to_owned(),
+            source,
+        };
         if path == "-" {
             let stdin = BufReader::with_capacity(1 << 16, io::stdin());
-            return Input::stream("<stdin>".to_owned(), None, stdin)
-                .context("cannot read standard input");
+            return Input::stream("<stdin>".to_owned(), None, stdin).map_err(Error::Stdin);
         }
-        let meta = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
+        let meta = std::fs::metadata(path).map_err(read)?;
         if meta.is_dir() {
-            bail!("cannot read `{path}`: it is a directory");
+            return Err(Error::Directory(path.to_owned()));
         }
-        let file = File::open(path).with_context(|| format!("cannot read `{path}`"))?;
+        let file = File::open(path).map_err(read)?;
         let name = path.to_owned();
         if meta.len() == 0 {
             return Ok(Input {
@@ -228,25 +297,26 @@ impl Input {
         if !meta.is_file() {
             // A pipe or a device: stream it.
             let reader = BufReader::with_capacity(1 << 16, file);
-            return Input::stream(name, None, reader)
-                .with_context(|| format!("cannot read `{path}`"));
+            return Input::stream(name, None, reader).map_err(read);
         }
         // SAFETY: the map is read-only and private to this process. If another
         // process truncates the file while we read it, the OS may raise SIGBUS;
         // that is the documented risk every mmap-based reader (ripgrep included)
         // accepts for the speed.
         #[allow(unsafe_code)]
-        let map = unsafe { Mmap::map(&file) }.with_context(|| format!("cannot map `{path}`"))?;
+        let map = unsafe { Mmap::map(&file) }.map_err(|source| Error::Map {
+            path: path.to_owned(),
+            source,
+        })?;
         let _ = map.advise(memmap2::Advice::Sequential);
         if Compression::sniff(&map[..map.len().min(8)]) != Compression::None {
             drop(map);
             let reader = BufReader::with_capacity(1 << 20, file);
-            return Input::stream(name, Some(meta.len()), reader)
-                .with_context(|| format!("cannot read `{path}`"));
+            return Input::stream(name, Some(meta.len()), reader).map_err(read);
         }
         let len = map.len();
         if let Some(at) = binary_at(&map) {
-            bail!("{}", not_pgn(path, &map, at));
+            return Err(Error::NotPgn(not_pgn(path, &map, at)));
         }
         Ok(Input {
             name,

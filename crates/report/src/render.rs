@@ -8,7 +8,7 @@ use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
 use pgnkit_replay::{Diagnostic, Severity, Suggestion, diagnostic::side_name};
 use serde::Serialize;
 
-use crate::args::Format;
+use crate::Format;
 
 /// A diagnostic with everything a printer needs to say where it is.
 pub struct Located {

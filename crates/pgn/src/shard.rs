@@ -2,14 +2,14 @@
 //! independent processes (on N machines) cover every game exactly once.
 //!
 //! The file is cut into N equal byte ranges; every cut then moves forward to
-//! the next hard game start ([`pgnkit_pgn::game_starts_near`]), the same way
+//! the next hard game start ([`crate::game_starts_near`]), the same way
 //! for every K, so shard K holds exactly the games whose first byte lies in
 //! its range, and the N shards together hold every game once.
 //!
 //! So that the N outputs concatenated in K order are the unsharded output,
 //! a shard also knows its [`Origin`]: how many games and line breaks come
 //! before its first byte. Games are counted by lexing the prefix with
-//! [`pgnkit_pgn::Reader`] (no replay: several hundred MB/s), in parallel
+//! [`crate::Reader`] (no replay: several hundred MB/s), in parallel
 //! pieces cut at hard game starts; line breaks with
 //! [`crate::location::count_lines`].
 
@@ -17,7 +17,7 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
-use pgnkit_pgn::{Game, Reader};
+use crate::{Game, Reader};
 
 /// `--shard K/N`: the K-th (1-based) of N shards.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl Shard {
         }
         // i * len / n without overflow, whatever n is.
         let approx = (u128::from(i) * len as u128 / u128::from(self.n)) as usize;
-        pgnkit_pgn::game_starts_near(data, approx).map_or(len, |c| c.min(len))
+        crate::game_starts_near(data, approx).map_or(len, |c| c.min(len))
     }
 }
 
@@ -104,7 +104,7 @@ impl Origin {
         // Pieces cut at hard game starts, so lexing them apart gives exactly
         // the games of the whole prefix.
         let pieces = (start / piece.max(1)).clamp(1, threads * 4);
-        let ranges = pgnkit_pgn::split_at_games(prefix, pieces);
+        let ranges = crate::split_at_games(prefix, pieces);
         let count = |r: &Range<usize>| -> (u64, usize) {
             let mut reader = Reader::with_range(prefix, r.clone());
             let mut game = Game::default();
@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn origin_counted_in_parallel_pieces_is_the_same() {
-        let data: &[u8] = include_bytes!("../../testdata/scale/gotd.pgn");
+        let data: &[u8] = include_bytes!("../../../testdata/scale/gotd.pgn");
         let mut reader = Reader::new(data);
         let mut game = Game::default();
         let mut starts = Vec::new();

@@ -1,0 +1,134 @@
+//! The one file loop of the commands that read games (`check`, `convert`):
+//! opening every input (`-` or none: standard input) as the shared flags
+//! say, reporting the ones that cannot be read (the run goes on), the
+//! shard's origin, the progress bar, the chunks' results in input order
+//! ([`Driver`]) and the run's totals. A command says what to do with a
+//! chunk (on the workers) and how to print its result (a [`Sink`], on the
+//! calling thread).
+
+use std::time::Instant;
+
+use pgnkit_report::summary::Totals;
+
+use crate::args::InputArgs;
+use crate::driver::{Driver, Progress};
+use crate::input::Chunk;
+
+/// Where a chunk stands in its file: what comes before it.
+pub struct At<'a> {
+    /// The input's name in diagnostics (`<stdin>` for standard input).
+    pub name: &'a str,
+    /// Games before the chunk (the shard's and `--game-offset`'s included).
+    pub games: u64,
+    /// Line breaks before the chunk.
+    pub lines: usize,
+}
+
+impl At<'_> {
+    /// The 1-based number in its file of the chunk's game `index` (0-based).
+    /// Bounded far below `u64::MAX` (see `args::MAX_GAME_OFFSET`);
+    /// saturating all the same.
+    pub fn game(&self, index: u64) -> u64 {
+        self.games.saturating_add(index).saturating_add(1)
+    }
+
+    /// The 1-based line in its file of the chunk's line `line` (0-based).
+    pub fn line(&self, line: usize) -> usize {
+        line.saturating_add(self.lines).saturating_add(1)
+    }
+}
+
+/// How a command prints what its workers found.
+pub trait Sink<T> {
+    /// Prints the result of one chunk (chunks come in input order) and
+    /// gives its counts and the line breaks in it.
+    ///
+    /// # Errors
+    /// Those of writing, which end the input's run.
+    fn chunk(&mut self, at: &At<'_>, chunk: &Chunk, out: T) -> anyhow::Result<(Totals, usize)>;
+
+    /// Reports an input that could not be opened (`name` is none) or read
+    /// to its end (`name` is its name).
+    ///
+    /// # Errors
+    /// Those of writing the report.
+    fn failure(&mut self, path: &str, name: Option<&str>, e: &anyhow::Error)
+    -> std::io::Result<()>;
+}
+
+/// What a run of the file loop did.
+#[derive(Default)]
+pub struct Run {
+    /// Inputs opened.
+    pub files: u64,
+    /// Counts over every input.
+    pub totals: Totals,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+    /// Some input could not be opened or read to its end.
+    pub failed: bool,
+}
+
+/// Runs `work` on every chunk of every input of `args` and gives the results,
+/// in input order, to `sink`.
+///
+/// # Errors
+/// When the threads cannot be started, the reader of the output has gone
+/// (a broken pipe), or `sink` cannot report a failure.
+pub fn run<T: Send>(
+    args: &InputArgs,
+    work: impl Fn(&Chunk) -> T + Sync,
+    sink: &mut impl Sink<T>,
+) -> anyhow::Result<Run> {
+    let driver = Driver::new(args.jobs)?;
+    let stdin = ["-".to_owned()];
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    let mut run = Run::default();
+    let started = Instant::now();
+    for path in files {
+        let input = match args.open(path) {
+            Ok(i) => i,
+            Err(e) => {
+                run.failed = true;
+                sink.failure(path, None, &e.into())?;
+                continue;
+            }
+        };
+        run.files += 1;
+        let name = input.name.clone();
+        let progress = Progress::new(args.quiet, input.len);
+        // With --shard / --game-offset, numbers stay those of the whole file.
+        let mut at = At {
+            name: &name,
+            games: input.origin.games,
+            lines: input.origin.lines,
+        };
+        let mut file_totals = Totals::default();
+        let result = driver.run(input, &progress, &work, |chunk, out| {
+            run.bytes += chunk.range.len() as u64;
+            let (totals, lines) = sink.chunk(&at, chunk, out)?;
+            at.games = at.games.saturating_add(totals.games);
+            at.lines = at.lines.saturating_add(lines);
+            file_totals.add(&totals);
+            progress.games(file_totals.games);
+            Ok(())
+        });
+        progress.finish();
+        run.totals.add(&file_totals);
+        if let Err(e) = result {
+            if crate::output::is_broken_pipe(&e) {
+                return Err(e);
+            }
+            run.failed = true;
+            sink.failure(path, Some(&name), &e)?;
+        }
+    }
+    run.seconds = started.elapsed().as_secs_f64();
+    Ok(run)
+}

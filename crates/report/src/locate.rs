@@ -1,0 +1,124 @@
+//! Where a game's diagnostics are: from byte spans to line, column, byte
+//! offset, the game's name and (for humans) the source line with the token.
+
+use std::ops::Range;
+
+use pgnkit_pgn::Game;
+use pgnkit_pgn::location::Cursor;
+use pgnkit_replay::{Diagnostic, Encoding, GameReport};
+
+use crate::{Format, Located, render};
+
+/// Locates the diagnostics of the games of one chunk, game after game: a
+/// forward-only [`Cursor`], so locating stays linear in the chunk.
+pub struct Locator<'a> {
+    data: &'a [u8],
+    base: usize,
+    cursor: Cursor<'a>,
+    format: Format,
+    max_line: usize,
+}
+
+impl<'a> Locator<'a> {
+    /// A locator over the chunk of `data` that starts at `start`; `base` is
+    /// the offset of `data[0]` in the input (added to byte offsets). The
+    /// source line is kept only for [`Format::Human`].
+    pub fn new(data: &'a [u8], start: usize, base: usize, format: Format) -> Locator<'a> {
+        Locator {
+            data,
+            base,
+            cursor: Cursor::new(data, start),
+            format,
+            max_line: usize::MAX,
+        }
+    }
+
+    /// Lines longer than `bytes` (binary junk, a whole game on one line of
+    /// megabytes) are named by their line and column only, without the
+    /// source line.
+    pub fn max_line(mut self, bytes: usize) -> Locator<'a> {
+        self.max_line = bytes;
+        self
+    }
+
+    /// The diagnostics of `report` that `keep` keeps, located: game `index`
+    /// (in the chunk), lines counted from the chunk's start (0-based; the
+    /// caller adds the lines before the chunk and 1).
+    pub fn locate(
+        &mut self,
+        game: &Game<'_>,
+        report: &GameReport,
+        index: u64,
+        keep: impl Fn(&Diagnostic) -> bool,
+    ) -> Vec<Located> {
+        let name = game_name(game, report);
+        let chars = report.encoding == Encoding::Utf8;
+        let kept: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| keep(d)).collect();
+        let offsets: Vec<usize> = kept.iter().map(|d| d.span.start).collect();
+        let places = self.cursor.locate_many(&offsets, chars);
+        kept.into_iter()
+            .zip(places)
+            .map(|(d, place)| {
+                let showable = place.line_range.len() <= self.max_line;
+                let source = (self.format == Format::Human && showable)
+                    .then(|| source_line(self.data, &place.line_range, &d.span, report.encoding));
+                Located {
+                    diagnostic: d.clone(),
+                    game: index,
+                    line: place.line,
+                    column: place.column,
+                    byte: self.base.saturating_add(d.span.start),
+                    source,
+                    game_name: name.clone(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The name of a game for humans: "White - Black (Event)".
+pub fn game_name(game: &Game<'_>, report: &GameReport) -> Option<String> {
+    let tag = |n: &str| {
+        game.tag(n)
+            .map(|t| report.encoding.decode(&t.value()).trim().to_owned())
+            .filter(|v| !v.is_empty() && v != "?")
+    };
+    let (w, b, e) = (tag("White"), tag("Black"), tag("Event"));
+    if w.is_none() && b.is_none() && e.is_none() {
+        return None;
+    }
+    let mut s = format!(
+        "{} - {}",
+        w.as_deref().unwrap_or("?"),
+        b.as_deref().unwrap_or("?")
+    );
+    if let Some(e) = e {
+        s.push_str(&format!(" ({e})"));
+    }
+    Some(s)
+}
+
+/// The source line `line` of `data` decoded, and the range of the token
+/// `span` in it (clamped to the line: no offset can panic or wrap).
+pub fn source_line(
+    data: &[u8],
+    line: &Range<usize>,
+    span: &Range<usize>,
+    encoding: Encoding,
+) -> (String, Range<usize>) {
+    let text = data.get(line.clone()).unwrap_or_default();
+    let token_start = span.start.saturating_sub(line.start).min(text.len());
+    let token_end = span
+        .end
+        .min(line.end)
+        .saturating_sub(line.start)
+        .clamp(token_start, text.len());
+    let pre = encoding
+        .decode(text.get(..token_start).unwrap_or_default())
+        .len();
+    let tok = encoding
+        .decode(text.get(token_start..token_end).unwrap_or_default())
+        .len();
+    let decoded = encoding.decode(text).into_owned();
+    render::source_window(&decoded, pre..pre.saturating_add(tok))
+}
