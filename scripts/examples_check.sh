@@ -6,6 +6,8 @@
 #   pgnkit-pgn       examples/count.rs    games, tokens, syntax errors
 #   pgnkit-replay    examples/check.rs    one line per problem, exit status
 #   pgnkit-index     examples/search.rs   builds an index, then searches it
+#   pgnkit-source    examples/games.rs    counts games of files, stdin, compressed
+#   pgnkit-report    examples/lint.rs     rustc-style problems, JSON, exit status
 #
 # usage: scripts/examples_check.sh
 set -euo pipefail
@@ -13,7 +15,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
-cargo build -q --examples -p pgnkit-notation -p pgnkit-pgn -p pgnkit-replay -p pgnkit-index
+cargo build -q --examples -p pgnkit-notation -p pgnkit-pgn -p pgnkit-replay -p pgnkit-index \
+  -p pgnkit-source -p pgnkit-report
 ex="$target_dir/debug/examples"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -67,5 +70,29 @@ case "$by_fen" in
   "0 games" | "232 games" | "") expect "search by position finds some games, not all" "$by_fen" "between 1 and 231 games" ;;
   *) echo "ok: search finds $by_fen after 1. e4" ;;
 esac
+
+# pgnkit-source: a file, the same file gzipped on standard input, and a
+# directory, which is reported while the others are still counted.
+expect "games, a file" "$("$ex/games" testdata/repair/white.pgn)" \
+  "testdata/repair/white.pgn: 2 games, $(wc -c <testdata/repair/white.pgn | tr -d ' ') bytes"
+expect "games, gzip on standard input" "$(gzip -c testdata/repair/white.pgn | "$ex/games" -)" \
+  "-: 2 games, $(wc -c <testdata/repair/white.pgn | tr -d ' ') bytes"
+status=0
+out="$("$ex/games" testdata testdata/repair/black.pgn 2>"$tmp/stderr")" || status=$?
+expect "games, a directory: exit status" "$status" 2
+expect "games, a directory: the other file counted" "$out" \
+  "testdata/repair/black.pgn: 2 games, $(wc -c <testdata/repair/black.pgn | tr -d ' ') bytes"
+expect "games, a directory: the error" "$(cat "$tmp/stderr")" \
+  "testdata: error: cannot read \`testdata\`: it is a directory"
+
+# pgnkit-report: the first problem of a slip, rustc-style, then as JSON.
+status=0
+out="$("$ex/lint" testdata/repair/slips.pgn)" || status=$?
+expect "lint, exit status with errors" "$status" 1
+expect "lint, the first problem" "$(printf '%s\n' "$out" | head -n 2)" \
+  "$(printf '%s\n' 'error[illegal-move]: `Ng3` is not a legal move for white here' '  --> testdata/repair/slips.pgn:15:4')"
+json="$("$ex/lint" --json testdata/repair/slips.pgn)" || true
+expect "lint, JSON" "$(printf '%s\n' "$json" | head -n 1 | cut -d, -f 1-3)" \
+  '{"type":"diagnostic","severity":"error","code":"illegal-move"'
 
 exit "$failed"
