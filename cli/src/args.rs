@@ -144,7 +144,9 @@ pub struct CheckArgs {
     /// Warnings count for the exit status too.
     #[arg(long)]
     pub strict: bool,
-    /// Do not search for what the writer probably meant (faster on very broken files).
+    /// Do not search for what the writer probably meant (faster on very
+    /// broken files); with `--fix` the search still runs for the fixes, and
+    /// only the printed suggestions are left out.
     #[arg(long)]
     pub no_suggestions: bool,
     /// Write every game to the file given with -o, each confirmed top fix

@@ -137,6 +137,8 @@ struct Printer {
     out: BufWriter<io::StdoutLock<'static>>,
     format: Format,
     color: bool,
+    /// Whether suggestions are printed (`--no-suggestions`).
+    suggestions: bool,
     fixed: Option<FixOutput>,
 }
 
@@ -149,6 +151,9 @@ impl Sink<ChunkOut> for Printer {
         for g in c.games {
             let number = at.game(g.index);
             for mut l in g.diagnostics {
+                if !self.suggestions {
+                    l.diagnostic.suggestions.clear();
+                }
                 l.game = number;
                 l.line = at.line(l.line);
                 render::diagnostic(out, format, self.color, at.name, &l)?;
@@ -182,9 +187,16 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     } else {
         Format::Json
     });
+    let fixed = match (&args.output, args.fix) {
+        (Some(path), true) => Some(FixOutput::create(path)?),
+        _ => None,
+    };
+    let fix = fixed.is_some();
     let options = Options {
         language: args.input.input_lang.forced(),
-        suggestions: !args.no_suggestions,
+        // `--fix` applies the suggestions: with `--no-suggestions` they are
+        // still searched for it, and only left out of what is printed.
+        suggestions: !args.no_suggestions || fix,
         // The claims are printed with `--games` only, and `--fix` rewrites
         // from the full report.
         detail: if args.games || args.fix {
@@ -193,15 +205,11 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
             Detail::Diagnostics
         },
     };
-    let fixed = match (&args.output, args.fix) {
-        (Some(path), true) => Some(FixOutput::create(path)?),
-        _ => None,
-    };
-    let fix = fixed.is_some();
     let mut printer = Printer {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
         format,
         color,
+        suggestions: !args.no_suggestions,
         fixed,
     };
     let work = |chunk: &Chunk| check_chunk(chunk, &options, format, args.games, fix);

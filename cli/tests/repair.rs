@@ -328,3 +328,40 @@ fn fix_keeps_every_game_when_a_game_has_only_a_stray_word() {
     assert_eq!(games(&fixture("broken-tags.pgn")), 3);
     assert_eq!(games(&fixed_s), 3);
 }
+
+#[test]
+fn fix_with_no_suggestions_fixes_the_same_and_prints_no_suggestion() {
+    let (_dir, _, with) = fixed("slips.pgn");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("fixed.pgn");
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "json",
+            "--fix",
+            "--no-suggestions",
+            "-o",
+        ])
+        .arg(&path)
+        .arg(fixture("slips.pgn"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let without = std::fs::read_to_string(&path).expect("fixed file");
+    assert!(with.contains("{pgnkit:"), "the fixes are marked");
+    assert_eq!(without, with, "--no-suggestions changes no fix");
+    let diagnostics: Vec<Value> = String::from_utf8_lossy(&out)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "diagnostic")
+        .collect();
+    assert!(!diagnostics.is_empty());
+    for d in diagnostics {
+        assert_eq!(d["suggestions"], Value::Array(vec![]), "{d}");
+    }
+}
