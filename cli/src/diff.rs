@@ -28,6 +28,7 @@ use shakmaty::{Chess, Color};
 use crate::args::{Format, InputLang, parse_input_lang};
 use crate::location::Cursor;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_report::render::{escape_data, escape_property};
 
 /// `pgnkit diff`.
 #[derive(Args, Debug, Clone)]
@@ -269,10 +270,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         Format::Json
     });
     let language = args.input_lang.forced();
-    let bytes_a =
-        std::fs::read(&args.a).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.a))?;
-    let bytes_b =
-        std::fs::read(&args.b).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.b))?;
+    let bytes_a = read_input(&args.a)?;
+    let bytes_b = read_input(&args.b)?;
     for (name, bytes) in [(&args.a, &bytes_a), (&args.b, &bytes_b)] {
         if let Some(at) = crate::input::binary_at(bytes) {
             anyhow::bail!("{}", crate::input::not_pgn(name, bytes, at));
@@ -292,7 +291,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         .collect();
     // Lines and columns of every difference, each file read once forward
     // (pairs by tags may visit B's games in any order).
-    let (places_a, places_b) = if format == Format::Json {
+    let (places_a, places_b) = if format != Format::Human {
         let offsets = |side: fn(&Difference) -> Option<usize>| -> Vec<usize> {
             comparisons
                 .iter()
@@ -334,10 +333,18 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
                 )?;
                 writeln!(out)?;
             }
-            Format::Human | Format::Github => {
+            Format::Human => {
                 writeln!(
                     out,
                     "{file}: game {} has no counterpart in the other file",
+                    r.number
+                )?;
+            }
+            Format::Github => {
+                writeln!(
+                    out,
+                    "::warning file={}::game {} has no counterpart in the other file",
+                    escape_property(file),
                     r.number
                 )?;
             }
@@ -381,6 +388,17 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     })
 }
 
+/// The whole of one input, read as every command reads it: a file, `-` for
+/// standard input, or a compressed file (zstd, gzip, bzip2).
+fn read_input(name: &str) -> anyhow::Result<Vec<u8>> {
+    let input = crate::input::Input::open(name)?;
+    let mut bytes = Vec::new();
+    for chunk in input.chunks(1 << 22) {
+        bytes.extend_from_slice(chunk?.bytes());
+    }
+    Ok(bytes)
+}
+
 fn write_atomic(path: &str, bytes: &[u8]) -> anyhow::Result<()> {
     let mut out = crate::output::OutputFile::create(std::path::Path::new(path))?;
     out.write_all(bytes)
@@ -399,7 +417,7 @@ fn typed(out: &mut dyn Write, kind: &str, record: &serde_json::Value) -> io::Res
     }
 }
 
-/// Lines (0-based, as [`Cursor`] counts) and columns of byte offsets of
+/// Lines and columns (1-based) of byte offsets of
 /// one file, all found in one forward pass.
 #[derive(Default)]
 struct Places {
@@ -416,7 +434,7 @@ impl Places {
             found: offsets
                 .into_iter()
                 .zip(places)
-                .map(|(o, p)| (o, p.line, p.column))
+                .map(|(o, p)| (o, p.line.saturating_add(1), p.column))
                 .collect(),
         }
     }
@@ -508,7 +526,24 @@ fn write_comparison(
             serde_json::to_writer(&mut *out, &record)?;
             writeln!(out)
         }
-        Format::Human | Format::Github => {
+        Format::Github => {
+            for d in c.differences() {
+                // At the place in the second record, else in the first.
+                let (file, (line, column)) = if d.byte_b.is_some() {
+                    (fb.name, places_b.line_col(d.byte_b))
+                } else {
+                    (fa.name, places_a.line_col(d.byte_a))
+                };
+                let mut place = format!("file={}", escape_property(file));
+                if let (Some(line), Some(column)) = (line, column) {
+                    place.push_str(&format!(",line={line},col={column}"));
+                }
+                let text = format!("game {}: {}", ra.number, describe(d, fa.name, fb.name));
+                writeln!(out, "::warning {place}::{}", escape_data(&text))?;
+            }
+            Ok(())
+        }
+        Format::Human => {
             let name = match (&names.white, &names.black) {
                 (Some(w), Some(b)) => format!(" ({w} - {b})"),
                 _ => String::new(),
@@ -533,32 +568,7 @@ fn write_comparison(
                 }
             )?;
             for d in c.differences() {
-                let at = match (d.move_number, d.side) {
-                    (Some(n), Some(Color::White)) => format!("{n}."),
-                    (Some(n), Some(Color::Black)) => format!("{n}..."),
-                    _ => String::new(),
-                };
-                let show = |w: &Option<String>, legal: Option<bool>| match (w, legal) {
-                    (None, _) => "(no move)".to_owned(),
-                    (Some(w), Some(true)) => format!("{w} (legal)"),
-                    (Some(w), Some(false)) => format!("{w} (illegal)"),
-                    (Some(w), None) => w.clone(),
-                };
-                let verdict = match (&d.merged, d.a_legal, d.b_legal) {
-                    (Some(m), _, _) => format!("merged: {m}"),
-                    (None, Some(true), Some(true)) => "both legal: not merged".to_owned(),
-                    (None, Some(false), Some(false)) => "neither legal: not merged".to_owned(),
-                    _ => "after the merge stopped".to_owned(),
-                };
-                writeln!(
-                    out,
-                    "  ply {} {at}: {}: {}, {}: {} -> {verdict}",
-                    d.ply,
-                    fa.name,
-                    show(&d.a, d.a_legal),
-                    fb.name,
-                    show(&d.b, d.b_legal)
-                )?;
+                writeln!(out, "  {}", describe(d, fa.name, fb.name))?;
             }
             let merged = merged_moves();
             writeln!(
@@ -573,4 +583,32 @@ fn write_comparison(
             )
         }
     }
+}
+
+/// One difference in a sentence: `ply 42 21...: a.pgn: d4 (legal), b.pgn:
+/// d3 (illegal) -> merged: d4`.
+fn describe(d: &Difference, name_a: &str, name_b: &str) -> String {
+    let at = match (d.move_number, d.side) {
+        (Some(n), Some(Color::White)) => format!("{n}."),
+        (Some(n), Some(Color::Black)) => format!("{n}..."),
+        _ => String::new(),
+    };
+    let show = |w: &Option<String>, legal: Option<bool>| match (w, legal) {
+        (None, _) => "(no move)".to_owned(),
+        (Some(w), Some(true)) => format!("{w} (legal)"),
+        (Some(w), Some(false)) => format!("{w} (illegal)"),
+        (Some(w), None) => w.clone(),
+    };
+    let verdict = match (&d.merged, d.a_legal, d.b_legal) {
+        (Some(m), _, _) => format!("merged: {m}"),
+        (None, Some(true), Some(true)) => "both legal: not merged".to_owned(),
+        (None, Some(false), Some(false)) => "neither legal: not merged".to_owned(),
+        _ => "after the merge stopped".to_owned(),
+    };
+    format!(
+        "ply {} {at}: {name_a}: {}, {name_b}: {} -> {verdict}",
+        d.ply,
+        show(&d.a, d.a_legal),
+        show(&d.b, d.b_legal)
+    )
 }

@@ -107,3 +107,105 @@ fn identical_records_agree() {
     assert!(merged.ends_with("29. Kxe4 Rf4+"), "{merged}");
     assert_eq!(games[0]["merged_complete"], true);
 }
+
+/// The line (1-based) and column of `word` at byte `byte` of `file`, found
+/// in the text itself.
+fn place_of(file: &str, byte: usize) -> (usize, usize) {
+    let text = std::fs::read(file).expect("fixture");
+    let before = &text[..byte];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (line, byte - start + 1)
+}
+
+#[test]
+fn lines_and_columns_are_those_of_the_word_in_each_file() {
+    let (w, b) = (fixture("white.pgn"), fixture("black.pgn"));
+    let recs = records(&["diff", "--format", "json", &w, &b], 1);
+    let mut seen = 0;
+    for d in recs.iter().filter(|r| r["type"] == "difference") {
+        for (side, file) in [("a", &w), ("b", &b)] {
+            let Some(byte) = d[format!("byte_{side}")].as_u64() else {
+                continue;
+            };
+            let (line, column) = place_of(file, usize::try_from(byte).expect("byte"));
+            assert_eq!(d[format!("line_{side}")], line, "{d}");
+            assert_eq!(d[format!("column_{side}")], column, "{d}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 6, "{seen}");
+}
+
+#[test]
+fn compressed_files_and_standard_input_are_read_like_files() {
+    let (w, b) = (fixture("white.pgn"), fixture("black.pgn"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gz = dir.path().join("white.pgn.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, &std::fs::read(&w).expect("fixture")).expect("gzip");
+    std::fs::write(&gz, enc.finish().expect("gzip")).expect("write");
+    let gz = gz.to_string_lossy().into_owned();
+    let plain = records(&["diff", "--format", "json", &w, &b], 1);
+    let zipped = records(&["diff", "--format", "json", &gz, &b], 1);
+    let without_names = |recs: Vec<Value>| -> Vec<Value> {
+        recs.into_iter()
+            .map(|mut r| {
+                if let Some(o) = r.as_object_mut() {
+                    o.remove("file_a");
+                    o.remove("file_b");
+                }
+                r
+            })
+            .collect()
+    };
+    assert_eq!(without_names(zipped), without_names(plain.clone()));
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["diff", "--format", "json", &w, "-"])
+        .write_stdin(std::fs::read(&b).expect("fixture"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let piped: Vec<Value> = String::from_utf8_lossy(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json line"))
+        .collect();
+    assert_eq!(without_names(piped), without_names(plain));
+}
+
+#[test]
+fn github_format_annotates_each_difference_at_its_place() {
+    let (w, b) = (fixture("white.pgn"), fixture("black.pgn"));
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["diff", "--format", "github", &w, &b])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("::warning file=")),
+        "{text}"
+    );
+    // The first: black's d3 where white wrote d4, at its place in black.pgn.
+    let json = records(&["diff", "--format", "json", &w, &b], 1);
+    let first = &json[0];
+    assert!(
+        lines[0].contains(&format!(
+            "line={},col={}::game 1: ply 42",
+            first["line_b"], first["column_b"]
+        )),
+        "{}",
+        lines[0]
+    );
+}

@@ -170,13 +170,15 @@ pub fn diagnostic(
     }
 }
 
-fn escape_data(s: &str) -> String {
+/// A GitHub Actions message: `%`, CR and LF escaped.
+pub fn escape_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
-fn escape_property(s: &str) -> String {
+/// A GitHub Actions property value (`file=…`): also `:` and `,` escaped.
+pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
