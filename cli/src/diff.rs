@@ -26,7 +26,7 @@ use serde_json::json;
 use shakmaty::{Chess, Color};
 
 use crate::args::{Format, InputLang, parse_input_lang};
-use crate::location::Cursor;
+use crate::location::Places;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
 use pgnkit_report::render::{escape_data, escape_property};
 
@@ -414,43 +414,6 @@ fn typed(out: &mut dyn Write, kind: &str, record: &serde_json::Value) -> io::Res
         writeln!(out, "{{\"type\":\"{kind}\"}}")
     } else {
         writeln!(out, "{{\"type\":\"{kind}\",{rest}")
-    }
-}
-
-/// Lines and columns (1-based) of byte offsets of
-/// one file, all found in one forward pass.
-#[derive(Default)]
-struct Places {
-    /// Offset, line and column, sorted by offset.
-    found: Vec<(usize, usize, usize)>,
-}
-
-impl Places {
-    fn new(bytes: &[u8], mut offsets: Vec<usize>) -> Places {
-        offsets.sort_unstable();
-        offsets.dedup();
-        let places = Cursor::new(bytes, 0).locate_many(&offsets, true);
-        Places {
-            found: offsets
-                .into_iter()
-                .zip(places)
-                .map(|(o, p)| (o, p.line.saturating_add(1), p.column))
-                .collect(),
-        }
-    }
-
-    /// The line and column of `offset`, if it is known.
-    fn line_col(&self, offset: Option<usize>) -> (Option<usize>, Option<usize>) {
-        let Some(o) = offset else {
-            return (None, None);
-        };
-        match self.found.binary_search_by_key(&o, |p| p.0) {
-            Ok(k) => self
-                .found
-                .get(k)
-                .map_or((None, None), |p| (Some(p.1), Some(p.2))),
-            Err(_) => (None, None),
-        }
     }
 }
 

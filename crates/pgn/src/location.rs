@@ -120,3 +120,52 @@ mod tests {
         assert_eq!(line_col(b"\xe9\xe9x", 2), (1, 3));
     }
 }
+
+/// Lines and columns (1-based; columns count characters) of byte offsets
+/// of one text, all found in one forward pass whatever order they are
+/// asked in.
+///
+/// ```
+/// use pgnkit_pgn::location::Places;
+///
+/// let text = b"[Event \"x\"]\n\n1. e4 e5 *\n";
+/// let places = Places::new(text, vec![19, 0]);
+/// assert_eq!(places.line_col(Some(19)), (Some(3), Some(7)));
+/// assert_eq!(places.line_col(Some(0)), (Some(1), Some(1)));
+/// assert_eq!(places.line_col(Some(5)), (None, None));
+/// ```
+#[derive(Default)]
+pub struct Places {
+    /// Offset, line and column, sorted by offset.
+    found: Vec<(usize, usize, usize)>,
+}
+
+impl Places {
+    /// Finds the places of `offsets` in `bytes`.
+    pub fn new(bytes: &[u8], mut offsets: Vec<usize>) -> Places {
+        offsets.sort_unstable();
+        offsets.dedup();
+        let places = Cursor::new(bytes, 0).locate_many(&offsets, true);
+        Places {
+            found: offsets
+                .into_iter()
+                .zip(places)
+                .map(|(o, p)| (o, p.line.saturating_add(1), p.column))
+                .collect(),
+        }
+    }
+
+    /// The line and column of `offset`, if it is known.
+    pub fn line_col(&self, offset: Option<usize>) -> (Option<usize>, Option<usize>) {
+        let Some(o) = offset else {
+            return (None, None);
+        };
+        match self.found.binary_search_by_key(&o, |p| p.0) {
+            Ok(k) => self
+                .found
+                .get(k)
+                .map_or((None, None), |p| (Some(p.1), Some(p.2))),
+            Err(_) => (None, None),
+        }
+    }
+}
