@@ -851,7 +851,20 @@ pub(crate) fn parse(text: &str) -> Option<MoveToken> {
     // German and English words mixed, as the reader has always taken them;
     // then each language on its own.
     let mixed = [vocab(Language::De)?, vocab(Language::En)?];
-    read_words(&words, &mixed).or_else(|| TABLES.iter().find_map(|v| read_words(&words, &[v])))
+    let first = *words.first()?;
+    // A move starts with its piece or is a castling: only the languages
+    // with that first word are tried.
+    let starts = |v: &Vocab| {
+        lookup(first, &v.pieces).is_some()
+            || starts_with(&words, v.short_castle).is_some()
+            || starts_with(&words, v.long_castle).is_some()
+    };
+    read_words(&words, &mixed).or_else(|| {
+        TABLES
+            .iter()
+            .filter(|v| starts(v))
+            .find_map(|v| read_words(&words, &[v]))
+    })
 }
 
 fn read_words(words: &[&str], vocabs: &[&Vocab]) -> Option<MoveToken> {
