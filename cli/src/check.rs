@@ -152,7 +152,7 @@ impl Sink<ChunkOut> for Printer {
             let number = at.game(g.index);
             for mut l in g.diagnostics {
                 if !self.suggestions {
-                    l.diagnostic.suggestions.clear();
+                    l.diagnostic.drop_suggestions();
                 }
                 l.game = number;
                 l.line = at.line(l.line);

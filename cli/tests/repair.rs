@@ -364,4 +364,29 @@ fn fix_with_no_suggestions_fixes_the_same_and_prints_no_suggestion() {
     for d in diagnostics {
         assert_eq!(d["suggestions"], Value::Array(vec![]), "{d}");
     }
+    // For humans: no "did you mean", the other help lines kept.
+    let human = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "human",
+            "--fix",
+            "--no-suggestions",
+            "-o",
+        ])
+        .arg(&path)
+        .arg(fixture("slips.pgn"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let human = String::from_utf8_lossy(&human);
+    assert!(!human.contains("did you mean"), "{human}");
+    assert!(
+        human.contains("help: write one of `Rag1` and `Rhg1`"),
+        "{human}"
+    );
 }

@@ -228,7 +228,9 @@ pub struct Diagnostic {
     pub message: String,
     /// Extra `help:` lines for humans (the JSON carries `suggestions`).
     pub help: Vec<String>,
-    /// What was probably meant, best first.
+    /// What was probably meant, best first. Each is said in a line of
+    /// [`Diagnostic::help`], in the same order, before the other help
+    /// lines.
     pub suggestions: Vec<Suggestion>,
     /// The token is inside a variation.
     pub variation: bool,
@@ -240,6 +242,14 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Leaves out the suggestions and the help lines that say them (the
+    /// other help lines stay), as printed with `--no-suggestions`.
+    pub fn drop_suggestions(&mut self) {
+        let n = self.suggestions.len().min(self.help.len());
+        self.help.drain(..n);
+        self.suggestions.clear();
+    }
+
     /// A diagnostic with a code, span and message; the rest empty.
     pub fn new(code: Code, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
         Diagnostic {

@@ -29,7 +29,7 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::Detail;
 use crate::dead::Keyed;
-use crate::movetext::{MainMove, MoveEvent, Visitor, variation_follows};
+use crate::movetext::{MainMove, MoveEvent, Visitor, is_uci, mark_problem, variation_follows};
 use crate::outcome::{self, GameResult, KeyStep, Status, Tracker};
 use crate::text::{Encoding, GameText};
 
@@ -47,15 +47,11 @@ struct FastLine {
 }
 
 /// Whether the full replay finds the check or mate mark `written` right
-/// on a move that gave check (`check`) and mated (`mate`).
+/// on a move that gave check (`check`) and mated (`mate`), by its own rule
+/// ([`mark_problem`]); `++` is left to the full replay, which knows whether
+/// two pieces give check.
 fn mark_is_right(written: Suffix, check: bool, mate: bool) -> bool {
-    match written {
-        Suffix::None => !check,
-        Suffix::Check => check && !mate,
-        Suffix::Mate => mate,
-        // `++` is judged by the full replay.
-        Suffix::DoubleCheck => false,
-    }
+    written != Suffix::DoubleCheck && mark_problem(written, check, false, mate).is_none()
 }
 
 /// Whether the mark left unjudged on `line`'s last move is right, the line
@@ -158,7 +154,11 @@ pub(crate) fn replay<V: Visitor>(
                             }
                             continue;
                         };
-                        if diagnostics && matches!(token.text.first(), Some(b'.' | 0xE2)) {
+                        // Dots glued before the move (`...Nf3`, `…Nf3`).
+                        if diagnostics
+                            && (token.text.starts_with(b".")
+                                || token.text.starts_with("…".as_bytes()))
+                        {
                             return None;
                         }
                         (line.line.resolve(&mt, Language::En).ok()?, mt.suffix())
@@ -214,7 +214,7 @@ pub(crate) fn replay<V: Visitor>(
                 if diagnostics {
                     let check = line.line.in_check();
                     if !check {
-                        if written != Suffix::None {
+                        if !mark_is_right(written, false, false) {
                             return None;
                         }
                     } else if written == Suffix::None {
@@ -439,16 +439,6 @@ fn automatic_draw(main: &[MainMove]) -> Option<(Status, u32)> {
         }
     }
     None
-}
-
-/// Is `word` a UCI move (`e2e4`, `e7e8q`), as the full replay tells?
-fn is_uci(word: &[u8]) -> bool {
-    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-    match *word {
-        [a, b, c, d] => square(a, b) && square(c, d),
-        [a, b, c, d, p] => square(a, b) && square(c, d) && matches!(p, b'q' | b'r' | b'b' | b'n'),
-        _ => false,
-    }
 }
 
 fn starts_like_san(text: &[u8]) -> bool {

@@ -771,13 +771,37 @@ fn pass_turn(pos: &Chess) -> Option<Chess> {
     Chess::from_setup(setup, shakmaty::CastlingMode::Chess960).ok()
 }
 
-/// Is `text` a UCI move (`e2e4`, `e7e8q`)?
-fn is_uci(text: &str) -> bool {
-    let b = text.as_bytes();
+/// Is `b` a UCI move (`e2e4`, `e7e8q`)? UCI never marks checks, so a
+/// missing mark on one is no problem.
+pub(crate) fn is_uci(b: &[u8]) -> bool {
     let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
     (b.len() == 4 || (b.len() == 5 && matches!(b[4], b'q' | b'r' | b'b' | b'n')))
         && square(b[0], b[1])
         && square(b[2], b[3])
+}
+
+/// What is wrong with the check or mate mark `written` on a move that gives
+/// check (`check`; by two pieces: `double`) and mates (`mate`): the problem
+/// in words and the right mark; `None` when the mark is right.
+pub(crate) fn mark_problem(
+    written: Suffix,
+    check: bool,
+    double: bool,
+    mate: bool,
+) -> Option<(&'static str, &'static str)> {
+    match written {
+        Suffix::Mate if !mate && check => Some(("marks mate, but the move only gives check", "+")),
+        Suffix::Mate if !mate => Some(("marks mate, but the move gives no check", "")),
+        Suffix::Check if mate => Some(("marks check, but the move mates", "#")),
+        Suffix::Check if !check => Some(("marks check, but the move gives no check", "")),
+        Suffix::DoubleCheck if !check => Some(("marks check, but the move gives no check", "")),
+        Suffix::DoubleCheck if !double && !mate => {
+            Some(("marks double check, but only one piece gives check", "+"))
+        }
+        Suffix::None if mate => Some(("is missing the mate mark", "#")),
+        Suffix::None if check => Some(("is missing the check mark", "+")),
+        _ => None,
+    }
 }
 
 /// The position of the innermost line, if known.
@@ -793,25 +817,12 @@ fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Diagnostics, pos: 
         .mate
         .unwrap_or_else(|| pos.is_some_and(Play::is_checkmate));
     // UCI never marks checks: no warning for a missing mark.
-    if p.written == Suffix::None && (p.check || mate) && is_uci(&String::from_utf8_lossy(p.text)) {
+    if p.written == Suffix::None && (p.check || mate) && is_uci(p.text) {
         return;
     }
-    let problem = match p.written {
-        Suffix::Mate if !mate && p.check => {
-            Some(("marks mate, but the move only gives check", "+"))
-        }
-        Suffix::Mate if !mate => Some(("marks mate, but the move gives no check", "")),
-        Suffix::Check if mate => Some(("marks check, but the move mates", "#")),
-        Suffix::Check if !p.check => Some(("marks check, but the move gives no check", "")),
-        Suffix::DoubleCheck if !p.check => Some(("marks check, but the move gives no check", "")),
-        Suffix::DoubleCheck if !p.double && !mate => {
-            Some(("marks double check, but only one piece gives check", "+"))
-        }
-        Suffix::None if mate => Some(("is missing the mate mark", "#")),
-        Suffix::None if p.check => Some(("is missing the check mark", "+")),
-        _ => None,
+    let Some((what, mark)) = mark_problem(p.written, p.check, p.double, mate) else {
+        return;
     };
-    let Some((what, mark)) = problem else { return };
     // The word rewritten with the right mark, where the mark is the word's
     // own (a mark written as a word of its own is left as it is).
     // (The word's text is its whole span, so that the rewrite replaces it.)
