@@ -42,7 +42,7 @@ pub mod setup;
 
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
 pub use movetext::{MoveEvent, MoveWriter, MoveWriting, Visitor};
-pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
+pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, History, Ruling, Status};
 pub use pgnkit_pgn::text;
 pub use pgnkit_pgn::text::{Encoding, GameText};
 
@@ -298,8 +298,13 @@ pub fn replay_game_with<V: Visitor>(
     report.start = start.position.clone();
 
     let mut lang = options.language.unwrap_or(Language::En);
+    // Keys are reported only where they are asked for.
+    let history = match options.detail {
+        Detail::Full | Detail::Keys => History::All,
+        Detail::Errors | Detail::Diagnostics => History::Recent,
+    };
     visitor.on_start(&start.position);
-    let mut pass = replay_movetext(game, text, &start.position, lang, visitor);
+    let mut pass = replay_movetext(game, text, &start.position, lang, history, visitor);
     if options.language.is_none()
         && pass
             .failure
@@ -311,7 +316,7 @@ pub fn replay_game_with<V: Visitor>(
         visitor.restart();
         visitor.on_start(&start.position);
         lang = better;
-        pass = replay_movetext(game, text, &start.position, lang, visitor);
+        pass = replay_movetext(game, text, &start.position, lang, history, visitor);
     }
     report.language = lang;
 

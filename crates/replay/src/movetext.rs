@@ -19,7 +19,7 @@ use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
-use crate::outcome::{KeyStep, Status, Tracker};
+use crate::outcome::{History, KeyStep, Status, Tracker};
 use crate::text::GameText;
 
 /// What a [`Visitor`] sees for each move played.
@@ -326,19 +326,21 @@ impl Line {
 }
 
 /// Replays the movetext of `game` from `start` reading piece letters as
-/// `lang`. Diagnostics about tags and structure are the caller's.
+/// `lang`, keeping the main line's position keys `history` says.
+/// Diagnostics about tags and structure are the caller's.
 pub fn replay_movetext<V: Visitor>(
     game: &Game<'_>,
     text: GameText<'_>,
     start: &Chess,
     lang: Language,
+    history: History,
     visitor: &mut V,
 ) -> Pass {
     let mut pass = Pass {
         diagnostics: Diagnostics::default(),
         plies: 0,
         final_position: start.clone(),
-        tracker: Tracker::new(start),
+        tracker: Tracker::with_history(start, history),
         failure: None,
         main_moves: Vec::with_capacity(game.tokens.len().min(1 << 12)),
         main_tokens: Vec::with_capacity(game.tokens.len().min(1 << 12)),

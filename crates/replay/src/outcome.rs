@@ -441,11 +441,43 @@ pub fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
     KeyStep::new(before, key, m).finish(after)
 }
 
+/// Which position keys a [`Tracker`] keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum History {
+    /// The key of every position of the line ([`Tracker::keys`]), for an
+    /// index or a search.
+    #[default]
+    All,
+    /// Only the keys the repetition rules still look at: those since the
+    /// last irreversible move, until more than a few hundred of them are
+    /// counted in a map instead. A game of millions of reversible moves
+    /// then holds a few keys instead of millions; [`Tracker::keys`] is of
+    /// no use.
+    Recent,
+}
+
 /// Follows a main line ply by ply: repetition counts, claims, and the first
 /// automatic end (fivefold repetition, 75-move rule).
+///
+/// ```
+/// use pgnkit_replay::outcome::{History, Tracker};
+/// use shakmaty::{Chess, Position, uci::UciMove};
+///
+/// let mut pos = Chess::default();
+/// let mut tracker = Tracker::with_history(&pos, History::Recent);
+/// for (ply, uci) in (1..).zip(["g1f3", "g8f6", "f3g1", "f6g8"].iter().cycle().take(16)) {
+///     let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+///     let before = pos.clone();
+///     pos.play_unchecked(m);
+///     tracker.push(&before, m, &pos, ply);
+/// }
+/// // The start position stood on the board for the fifth time at ply 16.
+/// assert_eq!(tracker.automatic_end().map(|(_, ply)| ply), Some(16));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
     keys: Vec<u64>,
+    history: History,
     /// A 256-bit filter of the keys since the last irreversible move: a
     /// position can only repeat if its bit is already set.
     seen: [u64; 4],
@@ -472,9 +504,17 @@ pub struct Tracker {
 const SCAN_LIMIT: usize = 128;
 
 impl Tracker {
-    /// Starts tracking at `start` (ply 0).
+    /// Starts tracking at `start` (ply 0), keeping every key.
     pub fn new(start: &Chess) -> Tracker {
-        let mut t = Tracker::default();
+        Tracker::with_history(start, History::All)
+    }
+
+    /// Starts tracking at `start` (ply 0), keeping the keys `history` says.
+    pub fn with_history(start: &Chess, history: History) -> Tracker {
+        let mut t = Tracker {
+            history,
+            ..Tracker::default()
+        };
         t.reset(start);
         t
     }
@@ -534,6 +574,9 @@ impl Tracker {
             self.seen = [0; 4];
             self.counts.clear();
             self.twice.clear();
+            if self.history == History::Recent {
+                self.forget_older();
+            }
         }
         let (word, bit) = ((key >> 6) as usize & 3, 1u64 << (key & 63));
         let maybe_repeated = self.seen[word] & bit != 0;
@@ -546,7 +589,11 @@ impl Tracker {
         let same = if !self.counts.is_empty() {
             let count = self.counts.entry(key).or_insert(0);
             *count += 1;
-            *count
+            let count = *count;
+            if self.history == History::Recent {
+                self.forget_older();
+            }
+            count
         } else if window > SCAN_LIMIT {
             for &k in &self.keys[n - window..] {
                 *self.counts.entry(k).or_insert(0) += 1;
@@ -723,15 +770,30 @@ impl Tracker {
         self.automatic
     }
 
-    /// The keys of every position of the line so far, the start included.
+    /// The keys of every position of the line so far, the start included
+    /// (with [`History::All`]; with [`History::Recent`], some of the last).
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }
 
     /// Takes the keys of the main line's positions (see [`Tracker::keys`]),
-    /// leaving none: a game of millions of plies does not copy them.
+    /// leaving none: a game of millions of plies does not copy them. Empty
+    /// with [`History::Recent`].
     pub fn take_keys(&mut self) -> Vec<u64> {
-        std::mem::take(&mut self.keys)
+        match self.history {
+            History::All => std::mem::take(&mut self.keys),
+            History::Recent => Vec::new(),
+        }
+    }
+
+    /// Keeps only the current position's key: the ones before it are no
+    /// longer looked at (an irreversible move came, or the keys since the
+    /// last one are counted in the map).
+    fn forget_older(&mut self) {
+        let last = self.keys.len().saturating_sub(1);
+        if last > 0 {
+            self.keys.drain(..last);
+        }
     }
 }
 
@@ -846,6 +908,51 @@ mod tests {
     /// Random legal games (a fixed pseudo-random sequence) from the
     /// standard position and from Chess960 positions: the incremental key
     /// equals the full hash after every move.
+    #[test]
+    fn recent_history_rules_as_the_whole_history_does() {
+        // Random games that mostly shuffle pieces (long runs of reversible
+        // moves, past the scan limit), with a capture or pawn move now and
+        // then: the same claims and automatic end, ply by ply, while the
+        // recent history holds a bounded number of keys.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut longest = 0usize;
+        for _game in 0..60 {
+            let mut pos = Chess::default();
+            let mut all = Tracker::new(&pos);
+            let mut recent = Tracker::with_history(&pos, History::Recent);
+            let mut played = 0usize;
+            for ply in 1..=700u32 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let quiet: Vec<Move> = moves.iter().copied().filter(|m| !m.is_zeroing()).collect();
+                let pick = if quiet.is_empty() || (seed >> 40) % 97 == 0 {
+                    &moves[..]
+                } else {
+                    &quiet[..]
+                };
+                let m = pick[(seed >> 33) as usize % pick.len()];
+                let before = pos.clone();
+                pos.play_unchecked(m);
+                let a = all.push(&before, m, &pos, ply);
+                let r = recent.push(&before, m, &pos, ply);
+                assert_eq!(a, r);
+                assert_eq!(all.claims(), recent.claims(), "ply {ply}");
+                assert_eq!(all.automatic_end(), recent.automatic_end(), "ply {ply}");
+                assert!(recent.keys().len() <= SCAN_LIMIT + 2, "ply {ply}");
+                longest = longest.max(pos.halfmoves() as usize);
+                played += 1;
+            }
+            assert_eq!(all.keys().len(), played + 1);
+            assert!(recent.take_keys().is_empty());
+        }
+        assert!(longest > SCAN_LIMIT, "{longest}");
+    }
+
     #[test]
     fn incremental_keys_match_full_hashes_in_random_games() {
         use shakmaty::fen::Fen;
