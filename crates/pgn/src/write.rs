@@ -77,7 +77,7 @@
 
 use pgnkit_notation::{Annotation, parse_annotation, parse_move};
 
-use crate::text::GameText;
+use crate::text::{Encoding, GameText};
 use crate::{Game, GameResult, Token, TokenKind};
 
 /// The written form of a null move (`--`, `Z0`, `0000` read): `--` in
@@ -195,7 +195,9 @@ impl Moves {
         self.uci.clear();
         write(&mut self.text, &mut self.uci);
         let text_len = self.text.len().saturating_sub(start);
-        self.text.push_str(&self.uci);
+        if !self.uci.is_empty() {
+            self.text.push_str(&self.uci);
+        }
         let slot = Slot {
             token: to_u32(token),
             start: to_u32(start),
@@ -231,6 +233,45 @@ impl Moves {
             Some(slot) if slot.token as usize == token => Some(self.converted(slot)),
             _ => None,
         }
+    }
+
+    /// The slot of the move of token `token`, as [`Moves::get_next`] finds
+    /// it, without making its [`WrittenMove`].
+    #[inline]
+    fn next_slot(&self, token: usize, cursor: &mut usize) -> Option<Slot> {
+        while self
+            .slots
+            .get(*cursor)
+            .is_some_and(|s| (s.token as usize) < token)
+        {
+            *cursor += 1;
+        }
+        self.slots
+            .get(*cursor)
+            .filter(|s| s.token as usize == token)
+            .copied()
+    }
+
+    /// The written form of the move in `slot` as bytes, its width in
+    /// characters, and, when the buffer holds 16 bytes from its start (the
+    /// moves after it), those 16 bytes, for a copy of fixed size.
+    #[inline]
+    fn written_bytes(&self, slot: &Slot) -> (&[u8], usize, Option<&[u8; 16]>) {
+        let bytes = self.text.as_bytes();
+        let start = slot.start as usize;
+        let len = usize::from(slot.text_len);
+        let text = bytes
+            .get(start..start.saturating_add(len))
+            .unwrap_or_default();
+        let width = if self.ascii { text.len() } else { width(text) };
+        let padded = if len <= 16 {
+            bytes
+                .get(start..start.saturating_add(16))
+                .and_then(|b| <&[u8; 16]>::try_from(b).ok())
+        } else {
+            None
+        };
+        (text, width, padded)
     }
 
     /// The converted move in slot `slot`: the `cursor` of
@@ -269,6 +310,15 @@ fn part(s: &str, start: usize, len: usize) -> &str {
     } else {
         s.get(start..start.saturating_add(len)).unwrap_or_default()
     }
+}
+
+/// Appends the first `len` bytes of `bytes` (`len` at most 16) to `out` by
+/// a copy of fixed size, cheaper than a copy of any length for a few bytes.
+#[inline(always)]
+fn put_fixed(out: &mut Vec<u8>, bytes: &[u8; 16], len: usize) {
+    let end = out.len() + len.min(bytes.len());
+    out.extend_from_slice(bytes);
+    out.truncate(end);
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -352,6 +402,38 @@ impl<'o> Movetext<'o> {
             self.out.extend_from_slice(dots);
         }
         self.out.extend_from_slice(text.as_bytes());
+        self.column += w;
+    }
+
+    /// [`Movetext::move_item`] for the writer's moves: the number `number`
+    /// with `dots` when `dots` is not empty, then the move `text` of
+    /// `width` characters, copied 16 bytes at a time from `padded` (the
+    /// 16 bytes from its start) when it is given.
+    #[inline]
+    fn written_move(
+        &mut self,
+        number: u32,
+        dots: &[u8],
+        text: &[u8],
+        width: usize,
+        padded: Option<&[u8; 16]>,
+    ) {
+        let mut head = [0u8; 16];
+        let mut len = 0;
+        if !dots.is_empty() {
+            let digits = itoa_buf(number);
+            for (slot, &b) in head.iter_mut().zip(digits.as_slice().iter().chain(dots)) {
+                *slot = b;
+                len += 1;
+            }
+        }
+        let w = width + len;
+        self.separate(w);
+        put_fixed(self.out, &head, len);
+        match padded {
+            Some(bytes) if text.len() <= bytes.len() => put_fixed(self.out, bytes, text.len()),
+            _ => self.out.extend_from_slice(text),
+        }
         self.column += w;
     }
 
@@ -791,7 +873,14 @@ fn write_tags(out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>, order: 
         out.push(b'[');
         out.extend_from_slice(source.decode(tag.name).as_bytes());
         out.extend_from_slice(b" \"");
-        escape_tag_value(&source.decode(&tag.value()), out);
+        let raw = tag.raw_value;
+        if source.encoding() == Encoding::Utf8 && memchr::memchr2(b'\\', b'"', raw).is_none() {
+            // Nothing to resolve, nothing to escape: the value as it is
+            // (the game's text is UTF-8).
+            out.extend_from_slice(raw);
+        } else {
+            escape_tag_value(&source.decode(&tag.value()), out);
+        }
         out.extend_from_slice(b"\"]\n");
     }
     if !game.tags.is_empty() {
@@ -821,15 +910,16 @@ fn write_movetext(
     while let Some(t) = tokens.get(i) {
         match t.kind {
             TokenKind::Word => {
-                if let Some(m) = moves.get_next(i, &mut cursor) {
-                    let number = if m.white {
-                        Some((m.number, &b". "[..]))
+                if let Some(slot) = moves.next_slot(i, &mut cursor) {
+                    let dots: &[u8] = if slot.white() {
+                        b". "
                     } else if need_number {
-                        Some((m.number, &b"... "[..]))
+                        b"... "
                     } else {
-                        None
+                        b""
                     };
-                    mt.move_item(number, m.text, m.width);
+                    let (text, width, padded) = moves.written_bytes(&slot);
+                    mt.written_move(slot.number(), dots, text, width, padded);
                     need_number = false;
                     if may_have_marks(t.text) {
                         let (nag, draw) = attached_marks(t.text, &source.decode(t.text));
