@@ -312,13 +312,23 @@ fn part(s: &str, start: usize, len: usize) -> &str {
     }
 }
 
-/// Appends the first `len` bytes of `bytes` (`len` at most 16) to `out` by
-/// a copy of fixed size, cheaper than a copy of any length for a few bytes.
-#[inline(always)]
-fn put_fixed(out: &mut Vec<u8>, bytes: &[u8; 16], len: usize) {
-    let end = out.len() + len.min(bytes.len());
-    out.extend_from_slice(bytes);
-    out.truncate(end);
+/// What follows a move number: `. ` (White), `... ` (Black), or no number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Dots {
+    White,
+    Black,
+    None,
+}
+
+/// The number of decimal digits of `n`.
+#[inline]
+fn digit_count(n: u32) -> usize {
+    match n {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        _ => n.ilog10() as usize + 1,
+    }
 }
 
 fn to_u32(n: usize) -> u32 {
@@ -406,33 +416,70 @@ impl<'o> Movetext<'o> {
     }
 
     /// [`Movetext::move_item`] for the writer's moves: the number `number`
-    /// with `dots` when `dots` is not empty, then the move `text` of
-    /// `width` characters, copied 16 bytes at a time from `padded` (the
-    /// 16 bytes from its start) when it is given.
+    /// with its dots (`12. `, `12... `, none: [`Dots`]), then the move
+    /// `text` of `width` characters, copied 16 bytes at a time from
+    /// `padded` (the 16 bytes from its start) when it is given. The
+    /// separator, the number and the move go out in one copy.
     #[inline]
     fn written_move(
         &mut self,
         number: u32,
-        dots: &[u8],
+        dots: Dots,
         text: &[u8],
         width: usize,
         padded: Option<&[u8; 16]>,
     ) {
-        let mut head = [0u8; 16];
+        let (dots, dots_len): ([u8; 4], usize) = match dots {
+            Dots::White => (*b". \0\0", 2),
+            Dots::Black => (*b"... ", 4),
+            Dots::None => ([0; 4], 0),
+        };
+        let digits = if dots_len == 0 {
+            0
+        } else {
+            digit_count(number)
+        };
+        let w = width + digits + dots_len;
+        // Separator (1) + digits (at most 10) + dots (4) + move (16).
+        let mut buf = [0u8; 32];
         let mut len = 0;
-        if !dots.is_empty() {
-            let digits = itoa_buf(number);
-            for (slot, &b) in head.iter_mut().zip(digits.as_slice().iter().chain(dots)) {
-                *slot = b;
-                len += 1;
+        if self.column > 0 {
+            if self.column.saturating_add(1).saturating_add(w) >= self.width {
+                buf[0] = b'\n';
+                self.column = 0;
+            } else {
+                buf[0] = b' ';
+                self.column += 1;
             }
+            len = 1;
         }
-        let w = width + len;
-        self.separate(w);
-        put_fixed(self.out, &head, len);
+        let mut n = number;
+        for k in (0..digits).rev() {
+            if let Some(b) = buf.get_mut(len + k) {
+                *b = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+        }
+        len += digits;
+        if let Some(at) = buf.get_mut(len..len + 4) {
+            at.copy_from_slice(&dots);
+        }
+        len += dots_len;
         match padded {
-            Some(bytes) if text.len() <= bytes.len() => put_fixed(self.out, bytes, text.len()),
-            _ => self.out.extend_from_slice(text),
+            Some(bytes) if text.len() <= bytes.len() && len + 16 <= buf.len() => {
+                if let Some(at) = buf.get_mut(len..len + 16) {
+                    at.copy_from_slice(bytes);
+                }
+                len += text.len();
+                let end = self.out.len() + len;
+                self.out.extend_from_slice(&buf);
+                self.out.truncate(end);
+            }
+            _ => {
+                self.out
+                    .extend_from_slice(buf.get(..len).unwrap_or_default());
+                self.out.extend_from_slice(text);
+            }
         }
         self.column += w;
     }
@@ -911,12 +958,12 @@ fn write_movetext(
         match t.kind {
             TokenKind::Word => {
                 if let Some(slot) = moves.next_slot(i, &mut cursor) {
-                    let dots: &[u8] = if slot.white() {
-                        b". "
+                    let dots = if slot.white() {
+                        Dots::White
                     } else if need_number {
-                        b"... "
+                        Dots::Black
                     } else {
-                        b""
+                        Dots::None
                     };
                     let (text, width, padded) = moves.written_bytes(&slot);
                     mt.written_move(slot.number(), dots, text, width, padded);
@@ -1154,6 +1201,48 @@ mod tests {
             write(pgn, &moves),
             "1. E4!? $5 1... E5 {Zz9} {why} {Nc6} 1-0\n\n"
         );
+    }
+
+    #[test]
+    fn written_moves_are_the_items_move_item_writes() {
+        // Numbers of 1 to 5 digits, both dots, no number, moves of 1 to 20
+        // bytes (beyond the 16 of a fixed copy) and non-ASCII ones, with
+        // line wraps: the writer's path and the general one agree.
+        let texts = [
+            "e4",
+            "Ng1-f3+",
+            "e7-e8=Q#",
+            "♘f3",
+            "Крg1",
+            "N",
+            "abcdefghijklmnopqrst",
+        ];
+        let mut fast = Vec::new();
+        let mut general = Vec::new();
+        let mut a = Movetext::new(&mut fast);
+        let mut b = Movetext::new(&mut general);
+        for (k, number) in [1u32, 9, 10, 99, 100, 999, 1000, 12345].iter().enumerate() {
+            for (j, text) in texts.iter().enumerate() {
+                let (dots, d): (Dots, Option<&[u8]>) = match (k + j) % 3 {
+                    0 => (Dots::White, Some(b". ")),
+                    1 => (Dots::Black, Some(b"... ")),
+                    _ => (Dots::None, None),
+                };
+                let width = text.chars().count();
+                let bytes = text.as_bytes();
+                let mut padded = [b'#'; 16];
+                let fits = bytes.len() <= 16;
+                if fits {
+                    padded[..bytes.len()].copy_from_slice(bytes);
+                }
+                a.written_move(*number, dots, bytes, width, fits.then_some(&padded));
+                b.move_item(d.map(|d| (*number, d)), text, width);
+            }
+        }
+        a.finish();
+        b.finish();
+        assert_eq!(String::from_utf8(fast), String::from_utf8(general.clone()));
+        assert!(general.contains(&b'\n'), "the lines wrapped");
     }
 
     #[test]
