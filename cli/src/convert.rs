@@ -22,7 +22,7 @@ use clap::{Args, ValueEnum};
 use pgnkit_notation::{Language, Notation, Style};
 use pgnkit_pgn::write::{Moves, Writer};
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Detail, GameText, MoveWriter, Options, json, replay_game_with};
+use pgnkit_replay::{Detail, GameText, MoveWriter, Options, json, replay_game_text};
 
 use pgnkit_pgn::location::count_lines;
 use pgnkit_report::summary::{self, Totals};
@@ -161,7 +161,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         let text = GameText::new(data, game.span.clone());
         let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
-        let report = replay_game_with(data, &game, &config.options, &mut recorder);
+        let report = replay_game_text(data, &game, &text, &config.options, &mut recorder);
         let errors = report.errors();
         out.totals.game(errors, 0, report.plies);
         if errors > 0 {

@@ -375,6 +375,23 @@ impl<'a> Tokens<'a> {
         self.packed.get(index).map(|p| p.token(self.input))
     }
 
+    /// The kind of every token, in order: cheaper than [`Tokens::iter`] for
+    /// a loop that needs the text of a few of them only (taken with
+    /// [`Tokens::get`]).
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader, TokenKind};
+    ///
+    /// let mut game = Game::default();
+    /// Reader::new(b"1. e4 {best} e5 *").read_game(&mut game);
+    /// let words = game.tokens.kinds().filter(|k| *k == TokenKind::Word).count();
+    /// assert_eq!(words, 2);
+    /// ```
+    #[inline]
+    pub fn kinds(&self) -> impl ExactSizeIterator<Item = TokenKind> + '_ {
+        self.packed.iter().map(|p| p.kind())
+    }
+
     /// The kind of the token at `index` (cheaper than [`Tokens::get`]).
     #[inline]
     pub fn kind(&self, index: usize) -> Option<TokenKind> {

@@ -77,7 +77,7 @@
 
 use pgnkit_notation::{Annotation, parse_annotation, parse_move};
 
-use crate::text::GameText;
+use crate::text::{Encoding, GameText};
 use crate::{Game, GameResult, Token, TokenKind};
 
 /// The written form of a null move (`--`, `Z0`, `0000` read): `--` in
@@ -195,7 +195,9 @@ impl Moves {
         self.uci.clear();
         write(&mut self.text, &mut self.uci);
         let text_len = self.text.len().saturating_sub(start);
-        self.text.push_str(&self.uci);
+        if !self.uci.is_empty() {
+            self.text.push_str(&self.uci);
+        }
         let slot = Slot {
             token: to_u32(token),
             start: to_u32(start),
@@ -233,6 +235,45 @@ impl Moves {
         }
     }
 
+    /// The slot of the move of token `token`, as [`Moves::get_next`] finds
+    /// it, without making its [`WrittenMove`].
+    #[inline]
+    fn next_slot(&self, token: usize, cursor: &mut usize) -> Option<Slot> {
+        while self
+            .slots
+            .get(*cursor)
+            .is_some_and(|s| (s.token as usize) < token)
+        {
+            *cursor += 1;
+        }
+        self.slots
+            .get(*cursor)
+            .filter(|s| s.token as usize == token)
+            .copied()
+    }
+
+    /// The written form of the move in `slot` as bytes, its width in
+    /// characters, and, when the buffer holds 16 bytes from its start (the
+    /// moves after it), those 16 bytes, for a copy of fixed size.
+    #[inline]
+    fn written_bytes(&self, slot: &Slot) -> (&[u8], usize, Option<&[u8; 16]>) {
+        let bytes = self.text.as_bytes();
+        let start = slot.start as usize;
+        let len = usize::from(slot.text_len);
+        let text = bytes
+            .get(start..start.saturating_add(len))
+            .unwrap_or_default();
+        let width = if self.ascii { text.len() } else { width(text) };
+        let padded = if len <= 16 {
+            bytes
+                .get(start..start.saturating_add(16))
+                .and_then(|b| <&[u8; 16]>::try_from(b).ok())
+        } else {
+            None
+        };
+        (text, width, padded)
+    }
+
     /// The converted move in slot `slot`: the `cursor` of
     /// [`Moves::get_next`] when it found a move.
     pub fn at(&self, slot: usize) -> Option<WrittenMove<'_>> {
@@ -268,6 +309,25 @@ fn part(s: &str, start: usize, len: usize) -> &str {
         ""
     } else {
         s.get(start..start.saturating_add(len)).unwrap_or_default()
+    }
+}
+
+/// What follows a move number: `. ` (White), `... ` (Black), or no number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Dots {
+    White,
+    Black,
+    None,
+}
+
+/// The number of decimal digits of `n`.
+#[inline]
+fn digit_count(n: u32) -> usize {
+    match n {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        _ => n.ilog10() as usize + 1,
     }
 }
 
@@ -352,6 +412,75 @@ impl<'o> Movetext<'o> {
             self.out.extend_from_slice(dots);
         }
         self.out.extend_from_slice(text.as_bytes());
+        self.column += w;
+    }
+
+    /// [`Movetext::move_item`] for the writer's moves: the number `number`
+    /// with its dots (`12. `, `12... `, none: [`Dots`]), then the move
+    /// `text` of `width` characters, copied 16 bytes at a time from
+    /// `padded` (the 16 bytes from its start) when it is given. The
+    /// separator, the number and the move go out in one copy.
+    #[inline]
+    fn written_move(
+        &mut self,
+        number: u32,
+        dots: Dots,
+        text: &[u8],
+        width: usize,
+        padded: Option<&[u8; 16]>,
+    ) {
+        let (dots, dots_len): ([u8; 4], usize) = match dots {
+            Dots::White => (*b". \0\0", 2),
+            Dots::Black => (*b"... ", 4),
+            Dots::None => ([0; 4], 0),
+        };
+        let digits = if dots_len == 0 {
+            0
+        } else {
+            digit_count(number)
+        };
+        let w = width + digits + dots_len;
+        // Separator (1) + digits (at most 10) + dots (4) + move (16).
+        let mut buf = [0u8; 32];
+        let mut len = 0;
+        if self.column > 0 {
+            if self.column.saturating_add(1).saturating_add(w) >= self.width {
+                buf[0] = b'\n';
+                self.column = 0;
+            } else {
+                buf[0] = b' ';
+                self.column += 1;
+            }
+            len = 1;
+        }
+        let mut n = number;
+        for k in (0..digits).rev() {
+            if let Some(b) = buf.get_mut(len + k) {
+                *b = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+        }
+        len += digits;
+        if let Some(at) = buf.get_mut(len..len + 4) {
+            at.copy_from_slice(&dots);
+        }
+        len += dots_len;
+        match padded {
+            Some(bytes) if text.len() <= bytes.len() && len + 16 <= buf.len() => {
+                if let Some(at) = buf.get_mut(len..len + 16) {
+                    at.copy_from_slice(bytes);
+                }
+                len += text.len();
+                let end = self.out.len() + len;
+                self.out.extend_from_slice(&buf);
+                self.out.truncate(end);
+            }
+            _ => {
+                self.out
+                    .extend_from_slice(buf.get(..len).unwrap_or_default());
+                self.out.extend_from_slice(text);
+            }
+        }
         self.column += w;
     }
 
@@ -791,7 +920,14 @@ fn write_tags(out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>, order: 
         out.push(b'[');
         out.extend_from_slice(source.decode(tag.name).as_bytes());
         out.extend_from_slice(b" \"");
-        escape_tag_value(&source.decode(&tag.value()), out);
+        let raw = tag.raw_value;
+        if source.encoding() == Encoding::Utf8 && memchr::memchr2(b'\\', b'"', raw).is_none() {
+            // Nothing to resolve, nothing to escape: the value as it is
+            // (the game's text is UTF-8).
+            out.extend_from_slice(raw);
+        } else {
+            escape_tag_value(&source.decode(&tag.value()), out);
+        }
         out.extend_from_slice(b"\"]\n");
     }
     if !game.tags.is_empty() {
@@ -821,15 +957,16 @@ fn write_movetext(
     while let Some(t) = tokens.get(i) {
         match t.kind {
             TokenKind::Word => {
-                if let Some(m) = moves.get_next(i, &mut cursor) {
-                    let number = if m.white {
-                        Some((m.number, &b". "[..]))
+                if let Some(slot) = moves.next_slot(i, &mut cursor) {
+                    let dots = if slot.white() {
+                        Dots::White
                     } else if need_number {
-                        Some((m.number, &b"... "[..]))
+                        Dots::Black
                     } else {
-                        None
+                        Dots::None
                     };
-                    mt.move_item(number, m.text, m.width);
+                    let (text, width, padded) = moves.written_bytes(&slot);
+                    mt.written_move(slot.number(), dots, text, width, padded);
                     need_number = false;
                     if may_have_marks(t.text) {
                         let (nag, draw) = attached_marks(t.text, &source.decode(t.text));
@@ -1064,6 +1201,48 @@ mod tests {
             write(pgn, &moves),
             "1. E4!? $5 1... E5 {Zz9} {why} {Nc6} 1-0\n\n"
         );
+    }
+
+    #[test]
+    fn written_moves_are_the_items_move_item_writes() {
+        // Numbers of 1 to 5 digits, both dots, no number, moves of 1 to 20
+        // bytes (beyond the 16 of a fixed copy) and non-ASCII ones, with
+        // line wraps: the writer's path and the general one agree.
+        let texts = [
+            "e4",
+            "Ng1-f3+",
+            "e7-e8=Q#",
+            "♘f3",
+            "Крg1",
+            "N",
+            "abcdefghijklmnopqrst",
+        ];
+        let mut fast = Vec::new();
+        let mut general = Vec::new();
+        let mut a = Movetext::new(&mut fast);
+        let mut b = Movetext::new(&mut general);
+        for (k, number) in [1u32, 9, 10, 99, 100, 999, 1000, 12345].iter().enumerate() {
+            for (j, text) in texts.iter().enumerate() {
+                let (dots, d): (Dots, Option<&[u8]>) = match (k + j) % 3 {
+                    0 => (Dots::White, Some(b". ")),
+                    1 => (Dots::Black, Some(b"... ")),
+                    _ => (Dots::None, None),
+                };
+                let width = text.chars().count();
+                let bytes = text.as_bytes();
+                let mut padded = [b'#'; 16];
+                let fits = bytes.len() <= 16;
+                if fits {
+                    padded[..bytes.len()].copy_from_slice(bytes);
+                }
+                a.written_move(*number, dots, bytes, width, fits.then_some(&padded));
+                b.move_item(d.map(|d| (*number, d)), text, width);
+            }
+        }
+        a.finish();
+        b.finish();
+        assert_eq!(String::from_utf8(fast), String::from_utf8(general.clone()));
+        assert!(general.contains(&b'\n'), "the lines wrapped");
     }
 
     #[test]

@@ -131,9 +131,11 @@ pub(crate) fn replay<V: Visitor>(
         keys.reserve(main.capacity() + 1);
         keys.push(outcome::position_key(&before));
     }
-    for (index, token) in game.tokens.iter().enumerate() {
-        match token.kind {
+    for (index, kind) in game.tokens.kinds().enumerate() {
+        match kind {
             TokenKind::Word => {
+                // The text of words only: the other tokens need their kind.
+                let token = game.tokens.get(index)?;
                 let depth = lines.len().saturating_sub(1);
                 let line = lines.last_mut()?;
                 let (m, written) = match line.line.read_plain_san(token.text) {

@@ -181,6 +181,20 @@ pub fn replay_game_with<V: Visitor>(
     visitor: &mut V,
 ) -> GameReport {
     let text = GameText::new(input, game.span.clone());
+    replay_game_text(input, game, &text, options, visitor)
+}
+
+/// [`replay_game_with`] for a caller that has the game's text already
+/// ([`GameText::new`] of `input` and the game's span), so that it is not
+/// validated twice.
+pub fn replay_game_text<V: Visitor>(
+    input: &[u8],
+    game: &Game<'_>,
+    text: &GameText<'_>,
+    options: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    let text = *text;
     let fast_lane = match options.detail {
         Detail::Full => false,
         Detail::Errors | Detail::Keys => true,
