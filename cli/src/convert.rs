@@ -122,6 +122,10 @@ pub struct ChunkOut {
     pub lines: usize,
 }
 
+/// Bytes of PGN beyond which a game's output is written in pieces
+/// ([`Writer::write_game_to`]).
+const LARGE_GAME: usize = 1 << 20;
+
 /// Converts the games of one chunk.
 ///
 /// # Errors
@@ -172,6 +176,11 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
             out.totals.skipped += 1;
         } else {
             match config.format {
+                // A game of millions of moves goes out in pieces, never
+                // held whole; the others straight into the chunk's buffer.
+                OutputFormat::Pgn if game.span.len() > LARGE_GAME => {
+                    writer.write_game_to(&mut out.out, data, &game, &text, &conversion)?;
+                }
                 OutputFormat::Pgn => {
                     writer.write_game(out.out.buffer(), data, &game, &text, &conversion);
                     out.out.settle()?;

@@ -869,7 +869,16 @@ pub enum VerbatimPiece<'t> {
 pub struct Writer {
     order: Vec<usize>,
     item: Vec<u8>,
+    /// Where [`Writer::write_game_to`] writes before it drains.
+    stage: Vec<u8>,
 }
+
+/// The bytes of movetext [`Writer::write_game_to`] holds before it passes
+/// them on.
+pub const DRAIN_AT: usize = 1 << 16;
+
+/// Passes on (and empties) the bytes written so far.
+type Drain<'d> = &'d mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<()>;
 
 impl Writer {
     /// A writer.
@@ -898,7 +907,73 @@ impl Writer {
             }
         }
         write_tags(out, game, source, &mut self.order);
-        write_movetext(out, input, game, source, moves, &mut self.item, first_tag);
+        // Without a drain nothing can fail.
+        let _ = write_movetext(out, input, game, source, moves, &mut self.item, None);
+    }
+
+    /// [`Writer::write_game`] to any writer, in pieces of about
+    /// [`DRAIN_AT`] bytes: the text of a game of millions of moves is never
+    /// held whole.
+    ///
+    /// # Errors
+    /// The first error of `out`.
+    ///
+    /// ```
+    /// use pgnkit_pgn::text::GameText;
+    /// use pgnkit_pgn::write::{Moves, Writer};
+    /// use pgnkit_pgn::{Game, Reader};
+    ///
+    /// let pgn = b"[Event \"x\"]\n\n1. e4 {best by test} e5 *\n";
+    /// let mut reader = Reader::new(pgn);
+    /// let mut game = Game::default();
+    /// assert!(reader.read_game(&mut game));
+    /// let source = GameText::new(pgn, game.span.clone());
+    /// // No moves converted: the words are copied as they are.
+    /// let mut out = Vec::new();
+    /// Writer::new().write_game_to(&mut out, pgn, &game, &source, &Moves::new(true)).unwrap();
+    /// let mut whole = Vec::new();
+    /// Writer::new().write_game(&mut whole, pgn, &game, &source, &Moves::new(true));
+    /// assert_eq!(out, whole);
+    /// ```
+    pub fn write_game_to<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        input: &[u8],
+        game: &Game<'_>,
+        source: &GameText<'_>,
+        moves: &Moves,
+    ) -> std::io::Result<()> {
+        let mut stage = std::mem::take(&mut self.stage);
+        stage.clear();
+        let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
+        for t in &game.tokens {
+            if t.kind == TokenKind::Escape && t.span.start < first_tag {
+                stage.push(b'%');
+                stage.extend_from_slice(source.decode(t.text).as_bytes());
+                stage.push(b'\n');
+            }
+        }
+        write_tags(&mut stage, game, source, &mut self.order);
+        let mut drain = |buf: &mut Vec<u8>| -> std::io::Result<()> {
+            out.write_all(buf)?;
+            buf.clear();
+            Ok(())
+        };
+        let written = write_movetext(
+            &mut stage,
+            input,
+            game,
+            source,
+            moves,
+            &mut self.item,
+            Some(&mut drain),
+        )
+        .and_then(|()| drain(&mut stage));
+        // The stage is kept for the next game, unless it grew large.
+        if stage.capacity() <= 2 * DRAIN_AT {
+            self.stage = stage;
+        }
+        written
     }
 
     /// Writes only the tag section of `game` in export order (and the
@@ -944,8 +1019,9 @@ fn write_movetext(
     source: &GameText<'_>,
     moves: &Moves,
     item: &mut Vec<u8>,
-    first_tag: usize,
-) {
+    mut drain: Option<Drain<'_>>,
+) -> std::io::Result<()> {
+    let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
     let mut mt = Movetext::new(out);
     let mut depth = 0usize;
     let mut need_number = true;
@@ -955,6 +1031,11 @@ fn write_movetext(
     let mut nulls: Option<NullPlaces> = None;
     let tokens = &game.tokens;
     while let Some(t) = tokens.get(i) {
+        if let Some(drain) = drain.as_mut()
+            && mt.out.len() >= DRAIN_AT
+        {
+            drain(mt.out)?;
+        }
         match t.kind {
             TokenKind::Word => {
                 if let Some(slot) = moves.next_slot(i, &mut cursor) {
@@ -1084,6 +1165,7 @@ fn write_movetext(
     mt.item(result_marker(game, source).as_bytes());
     mt.finish();
     out.push(b'\n');
+    Ok(())
 }
 
 /// The termination marker to write: the game's own, else the Result tag's
@@ -1164,6 +1246,72 @@ mod tests {
         let text = GameText::new(pgn, game.span.clone());
         Writer::new().write_game(&mut out, pgn, &game, &text, &written);
         String::from_utf8(out).expect("utf-8")
+    }
+
+    /// Bytes written, and the largest single write.
+    #[derive(Default)]
+    struct Pieces {
+        bytes: Vec<u8>,
+        largest: usize,
+    }
+
+    impl std::io::Write for Pieces {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.largest = self.largest.max(buf.len());
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A game whose movetext is many times [`DRAIN_AT`], with comments,
+    /// variations and NAGs, goes out in pieces byte for byte as it does
+    /// whole.
+    #[test]
+    fn a_long_game_written_in_pieces_is_the_game_written_whole() {
+        let mut pgn = String::from("[Event \"long\"]\n[White \"A\"]\n\n");
+        for n in 1..=40_000 {
+            pgn.push_str(&format!(
+                "{n}. Nf3 {{back {n}}} Nf6 $1 {n}. Ng1 (1. e4) Ng8 "
+            ));
+        }
+        pgn.push_str("1/2-1/2\n");
+        let pgn = pgn.as_bytes();
+        let mut game = Game::default();
+        assert!(Reader::new(pgn).read_game(&mut game));
+        let text = GameText::new(pgn, game.span.clone());
+        let mut upper = Moves::new(true);
+        let mut number = 1;
+        let mut white = true;
+        for (i, t) in game.tokens.iter().enumerate() {
+            if t.kind == TokenKind::Word && t.text.starts_with(b"N") {
+                let word = String::from_utf8_lossy(t.text).to_ascii_uppercase();
+                upper.push_with(i, number, white, |out, _| out.push_str(&word));
+                number += u32::from(!white);
+                white = !white;
+            }
+        }
+        // (Without converted moves the first word would end the line and
+        // the rest would be one comment, copied in one piece.)
+        for moves in [upper] {
+            let mut whole = Vec::new();
+            Writer::new().write_game(&mut whole, pgn, &game, &text, &moves);
+            assert!(whole.len() > 20 * DRAIN_AT);
+            assert!(whole.starts_with(b"[Event \"long\"]"));
+            assert!(
+                String::from_utf8_lossy(&whole)
+                    .contains("1. NF3 {back 1} 1... NF6 $1 2. NG1 ( {e4} ) 2... NG8")
+            );
+            let mut pieces = Pieces::default();
+            Writer::new()
+                .write_game_to(&mut pieces, pgn, &game, &text, &moves)
+                .expect("a vector takes every byte");
+            assert!(pieces.largest < DRAIN_AT + 1024, "{}", pieces.largest);
+            assert_eq!(String::from_utf8(pieces.bytes), String::from_utf8(whole));
+        }
     }
 
     #[test]

@@ -930,7 +930,7 @@ mod tests {
                     .wrapping_mul(6_364_136_223_846_793_005)
                     .wrapping_add(1_442_695_040_888_963_407);
                 let quiet: Vec<Move> = moves.iter().copied().filter(|m| !m.is_zeroing()).collect();
-                let pick = if quiet.is_empty() || (seed >> 40) % 97 == 0 {
+                let pick = if quiet.is_empty() || (seed >> 40).is_multiple_of(97) {
                     &moves[..]
                 } else {
                     &quiet[..]
