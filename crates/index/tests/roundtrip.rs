@@ -28,8 +28,8 @@ fn build(
 ) -> (std::path::PathBuf, Vec<GameFacts<'static>>, Vec<Vec<u64>>) {
     let path = dir.join("games.pgn");
     std::fs::write(&path, pgn).unwrap();
+    // Every language detected; no repair.
     let options = Options {
-        language: None,
         suggestions: false,
         ..Options::default()
     };

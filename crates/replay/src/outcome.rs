@@ -107,14 +107,21 @@ pub enum GameResult {
     Draw,
 }
 
+/// A decided result as PGN writes it (which also has `*`).
+impl From<GameResult> for pgnkit_pgn::GameResult {
+    fn from(r: GameResult) -> pgnkit_pgn::GameResult {
+        match r {
+            GameResult::WhiteWins => pgnkit_pgn::GameResult::WhiteWins,
+            GameResult::BlackWins => pgnkit_pgn::GameResult::BlackWins,
+            GameResult::Draw => pgnkit_pgn::GameResult::Draw,
+        }
+    }
+}
+
 impl GameResult {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
+        pgnkit_pgn::GameResult::from(self).as_str()
     }
 
     /// A win for `color`.
@@ -365,15 +372,13 @@ impl KeyStep {
         let Zobrist64(turn) = Zobrist64::zobrist_for_white_turn();
         let mut k = key ^ turn;
         match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                k ^= piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
-                if let Some(c) = capture {
+            Move::Normal { .. } => {
+                let (role, to) = (m.role(), m.to());
+                if let Some(from) = m.from() {
+                    k ^= piece(from, role, us);
+                }
+                k ^= piece(to, m.promotion().unwrap_or(role), us);
+                if let Some(c) = m.capture() {
                     k ^= piece(to, c, !us);
                 }
             }

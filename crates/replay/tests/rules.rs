@@ -29,10 +29,9 @@ fn testdata(path: &str) -> Vec<u8> {
     std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }
 
-/// Replays every game of `pgn`, English letters only.
+/// Replays every game of `pgn`, its language detected, without repair.
 fn replay_all(pgn: &[u8]) -> Vec<GameReport> {
     let options = Options {
-        language: None,
         suggestions: false,
         ..Options::default()
     };
