@@ -179,6 +179,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
                 // A game of millions of moves goes out in pieces, never
                 // held whole; the others straight into the chunk's buffer.
                 OutputFormat::Pgn if game.span.len() > LARGE_GAME => {
+                    out.out.spill_from_here()?;
                     writer.write_game_to(&mut out.out, data, &game, &text, &conversion)?;
                 }
                 OutputFormat::Pgn => {
@@ -186,6 +187,9 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
                     out.out.settle()?;
                 }
                 OutputFormat::Json => {
+                    if game.span.len() > LARGE_GAME {
+                        out.out.spill_from_here()?;
+                    }
                     out.records.push((index, out.out.len()));
                     json::write_game(&mut out.out, data, &game, &report, &conversion)?;
                     out.out.write_all(b"\n")?;

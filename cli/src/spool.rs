@@ -85,6 +85,17 @@ impl Spool {
         self.append_to_file(&beyond)
     }
 
+    /// Sends everything written from here on to the file, whatever the
+    /// limit: for a piece (one game of millions of moves) that is known to
+    /// be large, so that it never fills the memory part first.
+    ///
+    /// # Errors
+    /// When the temporary file cannot be made.
+    pub fn spill_from_here(&mut self) -> io::Result<()> {
+        self.settle()?;
+        self.append_to_file(&[])
+    }
+
     /// Appends `bytes` to the file, made at the first call.
     fn append_to_file(&mut self, bytes: &[u8]) -> io::Result<()> {
         let file = match &mut self.file {
@@ -225,6 +236,25 @@ mod tests {
         reader.copy_rest(&mut out).expect("the rest");
         assert_eq!(out, expected);
         assert!(reader.copy(1, &mut out).is_err(), "nothing is left");
+    }
+
+    #[test]
+    fn a_large_piece_goes_to_the_file_after_what_came_before() {
+        let mut spool = Spool::new(Vec::new(), 1 << 20);
+        spool.write_all(b"small game\n").expect("written");
+        spool.spill_from_here().expect("a file");
+        write!(spool, "large game").expect("written");
+        spool.buffer().extend_from_slice(b"\nnext game\n");
+        spool.settle().expect("settled");
+        assert_eq!(
+            spool.mem, b"small game\n",
+            "only what came before is in memory"
+        );
+        assert_eq!(spool.len(), 32);
+        let mut out = Vec::new();
+        let mut reader = spool.into_reader().expect("a reader");
+        reader.copy_rest(&mut out).expect("read");
+        assert_eq!(out, b"small game\nlarge game\nnext game\n");
     }
 
     #[test]
