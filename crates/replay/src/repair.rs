@@ -1073,6 +1073,9 @@ impl Written {
         scratch: &mut (String, Vec<char>),
     ) -> (f32, &'static str) {
         let mut best = (f32::INFINITY, "");
+        // The style the written word is closest to: a slip is named in it,
+        // so that its name does not depend on the language.
+        let mut closest = Style::SAN;
         let (buf, f) = scratch;
         let styles = [
             Some(Style {
@@ -1100,6 +1103,7 @@ impl Written {
             let d = distance_within(f, &self.plain, limit(best.0, 0.0));
             if d < best.0 {
                 best = (d, "a slip of the pen");
+                closest = *style;
             }
             let dm = distance_within(f, &self.mirrored, limit(best.0, 0.6)) + 0.6;
             if dm < best.0 {
@@ -1113,7 +1117,7 @@ impl Written {
             }
         }
         if best.1 == "a slip of the pen" {
-            best.1 = classify(pos, m, &self.plain);
+            best.1 = classify(pos, m, &self.plain, &closest);
         }
         best
     }
@@ -1291,9 +1295,10 @@ fn edit_distance(a: &[char], b: &[char], prev: &mut [f32], cur: &mut [f32], limi
     prev[b.len()]
 }
 
-fn classify(pos: &Chess, m: &Move, w: &[char]) -> &'static str {
+/// The kind of slip that turns `m`, written in `style`, into `w`.
+fn classify(pos: &Chess, m: &Move, w: &[char], style: &Style) -> &'static str {
     let mut buf = String::new();
-    write_move(pos, m, &Style::SAN, &mut buf);
+    write_move(pos, m, style, &mut buf);
     let f = normalize(&buf);
     let strip = |v: &[char]| {
         v.iter()

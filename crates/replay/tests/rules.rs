@@ -16,7 +16,8 @@ use std::path::PathBuf;
 
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{
-    ClaimKind, Code, GameReport, GameResult, Options, Status, movetext::MainMove, replay_game,
+    ClaimKind, Code, GameReport, GameResult, Options, Status, Suggestion, movetext::MainMove,
+    replay_game,
 };
 use shakmaty::{
     Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square, uci::UciMove,
@@ -566,4 +567,40 @@ fn a_game_from_a_fen_is_claimable_in_its_start_position() {
         declared_claim(&r, ClaimKind::FiftyMoves).map(|c| c.0),
         Some(0)
     );
+}
+
+/// The reason given for a slip names the slip, whatever the language the
+/// game is written in: a bishop's rank off by one in Russian is that, as in
+/// English, and not "a slip of the pen".
+#[test]
+fn a_slip_is_named_alike_in_every_language() {
+    let reason = |pgn: &str| -> Vec<String> {
+        let mut game = Game::default();
+        assert!(Reader::new(pgn.as_bytes()).read_game(&mut game));
+        let report = replay_game(pgn.as_bytes(), &game, &Options::default());
+        let first = report.diagnostics.iter().find(|d| d.is_error());
+        first
+            .map(|d| {
+                d.suggestions
+                    .iter()
+                    .filter_map(|s| match s {
+                        Suggestion::Replace { san, reason, .. } if san == "Bb5" => {
+                            Some(reason.clone())
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let english = reason("1. e4 e5 2. Nf3 Nc6 3. Bb6 a6 4. Ba4 Nf6 5. O-O Be7 *");
+    assert_eq!(english, ["a rank off by one"]);
+    for written in [
+        "1. e4 e5 2. Кf3 Кc6 3. Сb6 a6 4. Сa4 Кf6 5. O-O Сe7 *",
+        "1. e4 e5 2. Sf3 Sc6 3. Lb6 a6 4. La4 Sf6 5. O-O Le7 *",
+        "1. e4 e5 2. Cf3 Cc6 3. Fb6 a6 4. Fa4 Cf6 5. O-O Fe7 *",
+        "1. e2-e4 e7-e5 2. Кg1-f3 Кb8-c6 3. Сf1-b6 a7-a6 4. Сb5-a4 Кg8-f6 5. 0-0 Сf8-e7 *",
+    ] {
+        assert_eq!(reason(written), english, "{written}");
+    }
 }
