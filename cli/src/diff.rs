@@ -1,8 +1,8 @@
 //! `pgnkit diff`: compare two records of the same games (both players'
 //! scoresheets).
 //!
-//! Games are paired by Round, White and Black when every game of both files
-//! has those tags, otherwise by their order. For each pair, both records are
+//! Games are paired by their tags, else by order
+//! ([`pgnkit_replay::pairing`]). For each pair, both records are
 //! replayed side by side from the start: where they name the same move
 //! (however written) they agree; where they differ, the difference is
 //! reported with which version is legal at that point. A merged game takes
@@ -12,7 +12,6 @@
 //! stops there: nothing is guessed. The remaining differences are still
 //! listed, by position in the records.
 
-use std::collections::{HashMap, VecDeque};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::Range;
 
@@ -21,6 +20,7 @@ use pgnkit_notation::Language;
 use pgnkit_pgn::write::{Movetext, Writer};
 use pgnkit_pgn::{Game, GameResult, Reader};
 use pgnkit_replay::compare::{Comparison, Difference, Words, compare};
+use pgnkit_replay::pairing::{Identity, PairedBy, pair};
 use pgnkit_replay::{GameText, Options, replay_game};
 use serde_json::json;
 use shakmaty::{Chess, Color};
@@ -67,40 +67,20 @@ struct Record {
     language: Language,
     /// The starting position, when it is not the standard one.
     start: Option<Box<Chess>>,
-    /// Round, White and Black, as its tags give them (trimmed), when it
-    /// has any of them.
-    names: Option<Box<Names>>,
+    /// Round, White, Black and Date, as its tags give them, when it has
+    /// any of them.
+    identity: Option<Box<Identity>>,
 }
-
-/// Round, White and Black of a game (the values of its tags, trimmed).
-#[derive(Default)]
-struct Names {
-    round: Option<String>,
-    white: Option<String>,
-    black: Option<String>,
-}
-
-/// Round, White and Black of a game that has all three (none empty, `?`
-/// nor `-`): what pairs it with the other file's record of the game.
-type PairKey<'r> = (&'r str, &'r str, &'r str);
 
 impl Record {
-    fn names(&self) -> &Names {
-        static NONE: Names = Names {
+    fn identity(&self) -> &Identity {
+        static NONE: Identity = Identity {
             round: None,
             white: None,
             black: None,
+            date: None,
         };
-        self.names.as_deref().unwrap_or(&NONE)
-    }
-
-    fn key(&self) -> Option<PairKey<'_>> {
-        fn known(v: &Option<String>) -> Option<&str> {
-            v.as_deref()
-                .filter(|v| !v.is_empty() && *v != "?" && *v != "-")
-        }
-        let n = self.names.as_deref()?;
-        Some((known(&n.round)?, known(&n.white)?, known(&n.black)?))
+        self.identity.as_deref().unwrap_or(&NONE)
     }
 
     fn start(&self) -> Chess {
@@ -143,23 +123,14 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
             continue;
         }
         let report = replay_game(bytes, &game, &options);
-        let tag = |n: &str| {
-            game.tag(n)
-                .map(|t| String::from_utf8_lossy(&t.value()).trim().to_owned())
-        };
-        let names = Names {
-            round: tag("Round"),
-            white: tag("White"),
-            black: tag("Black"),
-        };
-        let names = (names.round.is_some() || names.white.is_some() || names.black.is_some())
-            .then(|| Box::new(names));
+        let identity = Identity::of_game(&game, &GameText::new(bytes, game.span.clone()));
+        let identity = (!identity.is_empty()).then(|| Box::new(identity));
         records.push(Record {
             number: u32::try_from(records.len() + 1).unwrap_or(u32::MAX),
             span: game.span.clone(),
             language: report.language,
             start: (report.start != Chess::default()).then(|| Box::new(report.start.clone())),
-            names,
+            identity,
         });
     }
     File {
@@ -178,47 +149,6 @@ fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> Comparison {
     c
 }
 
-/// Pairs of records, and the records left without a counterpart (`true`:
-/// from A).
-type Pairing<'r> = (Vec<(&'r Record, &'r Record)>, Vec<(bool, &'r Record)>);
-
-/// The pairs of records to compare: by Round, White and Black when every
-/// game has them, else by order. Unpaired records are returned apart.
-fn pair<'r>(a: &'r [Record], b: &'r [Record]) -> Pairing<'r> {
-    let key = |r: &'r Record| r.key();
-    let keyed = a.iter().chain(b.iter()).all(|r| key(r).is_some());
-    let mut pairs = Vec::new();
-    let mut unpaired = Vec::new();
-    if keyed {
-        // Queues: taking the first of many games with one key stays O(1).
-        let mut index: HashMap<PairKey<'r>, VecDeque<&Record>> = HashMap::new();
-        for r in b {
-            if let Some(k) = key(r) {
-                index.entry(k).or_default().push_back(r);
-            }
-        }
-        for r in a {
-            let found = key(r)
-                .and_then(|k| index.get_mut(&k))
-                .and_then(VecDeque::pop_front);
-            match found {
-                Some(other) => pairs.push((r, other)),
-                None => unpaired.push((true, r)),
-            }
-        }
-        let mut rest: Vec<&Record> = index.into_values().flatten().collect();
-        rest.sort_by_key(|r| r.number);
-        unpaired.extend(rest.into_iter().map(|r| (false, r)));
-    } else {
-        for (x, y) in a.iter().zip(b.iter()) {
-            pairs.push((x, y));
-        }
-        unpaired.extend(a.iter().skip(b.len()).map(|r| (true, r)));
-        unpaired.extend(b.iter().skip(a.len()).map(|r| (false, r)));
-    }
-    (pairs, unpaired)
-}
-
 fn side_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
@@ -227,14 +157,15 @@ fn side_name(c: Color) -> &'static str {
 }
 
 /// Appends the merged game to `out` in PGN export format (by the one
-/// writer): A's tags, the merged moves, and where the merge stopped a
-/// comment saying why.
+/// writer): A's tags, the merged moves written as A writes its moves (its
+/// language, long or short, its capture and castling marks), and where the
+/// merge stopped a comment saying why.
 fn merged_pgn(a: &Record, bytes: &[u8], c: &Comparison, writer: &mut Writer, out: &mut Vec<u8>) {
     let game = a.game(bytes);
     let source = GameText::new(bytes, game.span.clone());
     writer.write_tags(out, &game, &source);
     let mut mt = Movetext::new(out);
-    c.write_merged(&a.start(), &mut mt);
+    c.write_merged(&a.start(), &a.words(bytes).house_style(), &mut mt);
     let result = if c.complete {
         game.tag("Result")
             .and_then(|t| GameResult::from_bytes(source.decode(&t.value()).trim().as_bytes()))
@@ -279,7 +210,19 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     }
     let fa = read_file(&args.a, &bytes_a, language);
     let fb = read_file(&args.b, &bytes_b, language);
-    let (pairs, unpaired) = pair(&fa.records, &fb.records);
+    let identities = |f: &File<'_>| -> Vec<Identity> {
+        f.records.iter().map(|r| r.identity().clone()).collect()
+    };
+    let pairing = pair(&identities(&fa), &identities(&fb));
+    let pairs: Vec<(&Record, &Record, PairedBy)> = pairing
+        .pairs
+        .iter()
+        .filter_map(|p| Some((fa.records.get(p.a)?, fb.records.get(p.b)?, p.by)))
+        .collect();
+    let unpaired: Vec<(bool, &Record)> = (pairing.unpaired_a.iter())
+        .filter_map(|&i| Some((true, fa.records.get(i)?)))
+        .chain((pairing.unpaired_b.iter()).filter_map(|&j| Some((false, fb.records.get(j)?))))
+        .collect();
 
     let mut out = BufWriter::new(stdout.lock());
     let mut merged_out = Vec::new();
@@ -287,7 +230,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let (mut games_with, mut total) = (0usize, 0usize);
     let comparisons: Vec<Comparison> = pairs
         .iter()
-        .map(|(ra, rb)| compare_records((fa.bytes, ra), (fb.bytes, rb)))
+        .map(|(ra, rb, _)| compare_records((fa.bytes, ra), (fb.bytes, rb)))
         .collect();
     // Lines and columns of every difference, each file read once forward
     // (pairs by tags may visit B's games in any order).
@@ -305,7 +248,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     } else {
         (Places::default(), Places::default())
     };
-    for ((ra, rb), c) in pairs.iter().zip(&comparisons) {
+    for (&(ra, rb, by), c) in pairs.iter().zip(&comparisons) {
         if !c.differences().is_empty() {
             games_with += 1;
             total += c.differences().len();
@@ -315,8 +258,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
             format,
             (&fa, &places_a),
             (&fb, &places_b),
-            ra,
-            rb,
+            (ra, rb, by),
             c,
         )?;
         if args.output.is_some() {
@@ -432,6 +374,10 @@ struct GameRecord<'a> {
     game_b: u32,
     merged: &'a str,
     merged_complete: bool,
+    /// `tags` or `order`.
+    paired_by: &'static str,
+    /// Paired by order, both name their players, and the names differ.
+    players_differ: bool,
     plies_a: usize,
     plies_b: usize,
     round: Option<&'a str>,
@@ -443,16 +389,36 @@ fn write_comparison(
     format: Format,
     (fa, places_a): (&File<'_>, &Places),
     (fb, places_b): (&File<'_>, &Places),
-    ra: &Record,
-    rb: &Record,
+    (ra, rb, by): (&Record, &Record, PairedBy),
     c: &Comparison,
 ) -> io::Result<()> {
-    let names = ra.names();
+    let names = ra.identity();
+    let players_differ = by
+        == PairedBy::Order {
+            players_differ: true,
+        };
+    let players = |r: &Record| {
+        let id = r.identity();
+        format!(
+            "{} - {}",
+            id.white.as_deref().unwrap_or("?"),
+            id.black.as_deref().unwrap_or("?")
+        )
+    };
+    let odd_pair = format!(
+        "game {} of {} and game {} of {} are paired by their order, but their players differ: {} and {}",
+        ra.number,
+        fa.name,
+        rb.number,
+        fb.name,
+        players(ra),
+        players(rb)
+    );
     // The merged moves, written only where they are shown.
     let merged_moves = || {
         let mut merged = Vec::new();
         let mut mt = Movetext::unwrapped(&mut merged);
-        c.write_merged(&ra.start(), &mut mt);
+        c.write_merged(&ra.start(), &ra.words(fa.bytes).house_style(), &mut mt);
         mt.finish();
         merged
     };
@@ -481,6 +447,11 @@ fn write_comparison(
                 game_b: rb.number,
                 merged: merged.trim_end(),
                 merged_complete: c.complete,
+                paired_by: match by {
+                    PairedBy::Tags => "tags",
+                    PairedBy::Order { .. } => "order",
+                },
+                players_differ,
                 plies_a: c.words.0,
                 plies_b: c.words.1,
                 round: names.round.as_deref(),
@@ -490,6 +461,10 @@ fn write_comparison(
             writeln!(out)
         }
         Format::Github => {
+            if players_differ {
+                let file = escape_property(fb.name);
+                writeln!(out, "::warning file={file}::{}", escape_data(&odd_pair))?;
+            }
             for d in c.differences() {
                 // At the place in the second record, else in the first.
                 let (file, (line, column)) = if d.byte_b.is_some() {
@@ -507,6 +482,9 @@ fn write_comparison(
             Ok(())
         }
         Format::Human => {
+            if players_differ {
+                writeln!(out, "warning: {odd_pair}")?;
+            }
             let name = match (&names.white, &names.black) {
                 (Some(w), Some(b)) => format!(" ({w} - {b})"),
                 _ => String::new(),

@@ -209,3 +209,160 @@ fn github_format_annotates_each_difference_at_its_place() {
         lines[0]
     );
 }
+
+/// The first `n` games of a real tournament file (TWIC 944), each as its
+/// own PGN text.
+fn real_games(n: usize) -> Vec<String> {
+    let path = format!(
+        "{}/../testdata/convert/twic944-games700-999.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = String::from_utf8_lossy(&std::fs::read(path).expect("fixture")).into_owned();
+    let mut games: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("[Event ") {
+            games.push(String::new());
+        }
+        if let Some(g) = games.last_mut() {
+            g.push_str(line);
+            g.push('\n');
+        }
+    }
+    games.truncate(n);
+    games
+}
+
+/// `pgnkit convert` of `pgn` with `args`.
+fn converted(pgn: &str, args: &[&str]) -> String {
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["convert", "-q"])
+        .args(args)
+        .arg("-")
+        .write_stdin(pgn.to_owned())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[test]
+fn games_in_another_order_and_language_are_paired_by_their_tags() {
+    let games = real_games(20);
+    assert_eq!(games.len(), 20);
+    // B: the same games, every third first then the rest backwards, in
+    // Russian long algebraic with `:` captures and `0-0`.
+    let order: Vec<usize> = (0..20)
+        .filter(|i| i % 3 == 0)
+        .chain((0..20).rev().filter(|i| i % 3 != 0))
+        .collect();
+    let shuffled: String = order.iter().map(|&i| games[i].clone() + "\n").collect();
+    let b = converted(&shuffled, &["--to", "lan", "--lang", "ru"]);
+    let b = b.replace('x', ":").replace("O-O", "0-0");
+    let a: String = games.iter().map(|g| g.clone() + "\n").collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (pa, pb) = (dir.path().join("en.pgn"), dir.path().join("ru.pgn"));
+    std::fs::write(&pa, &a).expect("write");
+    std::fs::write(&pb, &b).expect("write");
+    let (pa, pb) = (pa.to_string_lossy(), pb.to_string_lossy());
+
+    let recs = records(&["diff", "--format", "json", &pa, &pb], 0);
+    let pairs: Vec<(u64, u64)> = recs
+        .iter()
+        .filter(|r| r["type"] == "game")
+        .map(|r| {
+            assert_eq!(r["differences"], 0, "{r}");
+            assert_eq!(r["paired_by"], "tags", "{r}");
+            (
+                r["game_a"].as_u64().unwrap_or(0),
+                r["game_b"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let expected: Vec<(u64, u64)> = (0..20)
+        .map(|i| {
+            let at = order.iter().position(|&o| o == i).unwrap_or(usize::MAX);
+            (i as u64 + 1, at as u64 + 1)
+        })
+        .collect();
+    assert_eq!(pairs, expected);
+
+    // The merged games are written as the first file writes its moves.
+    let recs = records(&["diff", "--format", "json", &pb, &pa], 0);
+    let merged: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["type"] == "game")
+        .filter_map(|r| r["merged"].as_str())
+        .collect();
+    assert_eq!(merged.len(), 20);
+    let moves: Vec<&str> = merged
+        .iter()
+        .flat_map(|m| m.split_whitespace())
+        .filter(|w| !w.ends_with('.'))
+        .collect();
+    assert!(moves.iter().any(|w| w.starts_with(['К', 'С', 'Л', 'Ф'])));
+    for w in moves {
+        assert!(w.starts_with("0-0") || w.contains(['-', ':']), "{w}");
+        assert!(!w.contains('x') && !w.contains("O-O"), "{w}");
+    }
+}
+
+#[test]
+fn games_without_tags_are_paired_by_order_with_a_warning_when_players_differ() {
+    let games = real_games(3);
+    let movetext = |g: &str| -> String {
+        g.lines()
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // A: tagged. B: the first game under another name (two games), the
+    // second without tags, the third with its players only, Black's name
+    // typed differently.
+    let a: String = games.iter().map(|g| g.clone() + "\n").collect();
+    let renamed = games[0].replacen("[White \"", "[White \"X", 1);
+    let b = format!(
+        "{renamed}\n{}\n\n[White \"Someone\"]\n[Black \"Else\"]\n{}\n",
+        movetext(&games[1]),
+        movetext(&games[2])
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (pa, pb) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+    std::fs::write(&pa, &a).expect("write");
+    std::fs::write(&pb, &b).expect("write");
+    let (pa, pb) = (pa.to_string_lossy(), pb.to_string_lossy());
+    let recs = records(&["diff", "--format", "json", &pa, &pb], 1);
+    let unpaired: Vec<u64> = recs
+        .iter()
+        .filter(|r| r["type"] == "unpaired")
+        .filter_map(|r| r["game"].as_u64())
+        .collect();
+    assert_eq!(unpaired, [1, 1], "{recs:?}");
+    let games: Vec<String> = recs
+        .iter()
+        .filter(|r| r["type"] == "game")
+        .map(|g| {
+            format!(
+                "{} {} {} {} {}",
+                g["game_a"], g["game_b"], g["paired_by"], g["players_differ"], g["differences"]
+            )
+        })
+        .collect();
+    assert_eq!(games, ["2 2 \"order\" false 0", "3 3 \"order\" true 0"]);
+    let human = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["diff", "--format", "human", &pa, &pb])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let human = String::from_utf8_lossy(&human);
+    assert_eq!(human.matches("warning: ").count(), 1, "{human}");
+    assert!(
+        human.contains("paired by their order, but their players differ"),
+        "{human}"
+    );
+}

@@ -7,6 +7,7 @@
 //! - [`language`]: piece letters of 30 languages, as data.
 //! - [`line`](mod@line): reading and writing move after move along a line of play.
 //! - [`detect`]: choosing a game's language by replaying it.
+//! - [`house`]: a record's house style (short or long, `x` or `:`, `O-O` or `0-0`), read from its words.
 //!
 //! ```
 //! use pgnkit_notation::{parse_move, write_move, Language, Notation, Style};
@@ -33,6 +34,7 @@
 //! ```
 
 pub mod detect;
+pub mod house;
 pub mod language;
 pub mod line;
 pub mod read;
@@ -41,6 +43,7 @@ pub mod token;
 pub mod write;
 
 pub use detect::{Detection, detect_language};
+pub use house::HouseStyle;
 pub use language::{Language, LanguageSet, UnknownLanguage};
 pub use line::Line;
 pub use read::{ReadError, ResolveError, read_move};

@@ -32,7 +32,7 @@
 
 use std::ops::Range;
 
-use pgnkit_notation::{Language, Notation, Style, parse_move, write_move};
+use pgnkit_notation::{HouseStyle, Language, Notation, Style, parse_move, write_move};
 use pgnkit_pgn::Game;
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::write::Movetext;
@@ -147,6 +147,18 @@ impl<'a> Words<'a> {
             encoding,
             language,
         }
+    }
+
+    /// How the record writes its moves ([`HouseStyle`]), in the language
+    /// it is read in.
+    pub fn house_style(&self) -> Style {
+        let mut house = HouseStyle::new();
+        for k in 0..self.words.len() {
+            if let Some((word, _)) = self.get(k) {
+                house.read(&word);
+            }
+        }
+        house.style(self.language)
     }
 
     /// The number of words.
@@ -300,9 +312,10 @@ fn ply_by_word(a: &Words<'_>, b: &Words<'_>, i: usize, j: usize, ply: u32, c: &m
 }
 
 impl Comparison {
-    /// Writes the merged main line, played from `start`, as SAN moves with
-    /// their numbers to `movetext`.
-    pub fn write_merged(&self, start: &Chess, movetext: &mut Movetext<'_>) {
+    /// Writes the merged main line, played from `start`, as moves in
+    /// `style` (a record's [`Words::house_style`]) with their numbers to
+    /// `movetext`.
+    pub fn write_merged(&self, start: &Chess, style: &Style, movetext: &mut Movetext<'_>) {
         let mut pos = start.clone();
         let mut text = String::new();
         for (k, m) in self.merged().iter().enumerate() {
@@ -315,7 +328,7 @@ impl Comparison {
                 None
             };
             text.clear();
-            write_move(&pos, m, &Style::new(Notation::San, Language::En), &mut text);
+            write_move(&pos, m, style, &mut text);
             movetext.move_item(dots.map(|d| (number, d)), &text, text.chars().count());
             pos.play_unchecked(*m);
         }

@@ -37,6 +37,7 @@ pub mod fix;
 pub mod json;
 pub mod movetext;
 pub mod outcome;
+pub mod pairing;
 pub mod repair;
 pub mod setup;
 
