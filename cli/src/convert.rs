@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use pgnkit_notation::{Language, Notation, Style};
-use pgnkit_pgn::write::{Moves, Writer};
+use pgnkit_pgn::write::{Moves, Writer, write_move_lines};
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Detail, GameText, MoveWriter, Options, json, replay_game_text};
 
@@ -44,6 +44,10 @@ pub enum OutputFormat {
     /// One JSON object per game and line: tags, moves (written form and
     /// UCI) with their NAGs, comments and variations, result, status.
     Json,
+    /// Plain text: the players, then one move a line, numbered, the moves
+    /// of variations indented, and the result (for spoken moves, to read
+    /// aloud).
+    Text,
 }
 
 /// `pgnkit convert`.
@@ -54,7 +58,7 @@ pub struct ConvertArgs {
     pub input: InputArgs,
     /// Target notation: `san` (PGN SAN), `lan` (`Ng1-f3`, `e4xd5`), `uci`
     /// (`g1f3`, `e7e8q`), `figurine` or `fan` (`♘f3`), `spoken` (`--format
-    /// json` only: the words have spaces), or `ru-scoresheet` (the Russian
+    /// text` or `json` only: the words have spaces), or `ru-scoresheet` (the Russian
     /// scoresheet preset: Russian letters, `:` for captures, `0-0`, `e8Ф`;
     /// ignores `--lang`).
     #[arg(long, short = 't', value_name = "NOTATION", default_value = "san", value_parser = parse_target)]
@@ -186,6 +190,12 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
                     writer.write_game(out.out.buffer(), data, &game, &text, &conversion);
                     out.out.settle()?;
                 }
+                OutputFormat::Text => {
+                    if game.span.len() > LARGE_GAME {
+                        out.out.spill_from_here()?;
+                    }
+                    write_move_lines(&mut out.out, &game, &text, &conversion)?;
+                }
                 OutputFormat::Json => {
                     if game.span.len() > LARGE_GAME {
                         out.out.spill_from_here()?;
@@ -263,7 +273,7 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
         let end = chunk_out.out.len();
         let mut spooled = chunk_out.out.into_reader()?;
         match self.config.format {
-            OutputFormat::Pgn => spooled.copy_rest(w)?,
+            OutputFormat::Pgn | OutputFormat::Text => spooled.copy_rest(w)?,
             OutputFormat::Json => {
                 let ends = chunk_out
                     .records
@@ -305,7 +315,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     };
     if style.notation == Notation::Spoken && args.format == OutputFormat::Pgn {
         eprintln!(
-            "pgnkit: error: spoken moves are several words and cannot be PGN movetext; use `--format json`"
+            "pgnkit: error: spoken moves are several words and cannot be PGN movetext; use `--format text` or `--format json`"
         );
         return Ok(EXIT_FAILURE);
     }

@@ -122,3 +122,43 @@ fn english_keeps_the_squares_as_written() {
     assert_eq!(moves[5], "Pawn e5 takes d4");
     assert_eq!(moves[13], "short castling");
 }
+
+/// `--format text`: the players, then one numbered move a line, the same
+/// words as the JSON record's, then the result.
+#[test]
+fn spoken_moves_as_plain_text_are_one_numbered_move_a_line() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/repair/white.pgn");
+    for w in LANGUAGES.iter().take(4) {
+        let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .args([
+                "convert", "-q", "--to", "spoken", "--format", "text", "--lang", w.lang,
+            ])
+            .arg(&file)
+            .output()
+            .expect("pgnkit runs");
+        assert_eq!(out.status.code(), Some(0), "{}", w.lang);
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        let game: Vec<&str> = text.split("\n\n").next().expect("a game").lines().collect();
+        let moves = spoken_moves(w.lang);
+        assert_eq!(game.len(), moves.len() + 2, "players, moves, result");
+        assert!(game[0].contains(" - "), "{}", game[0]);
+        for (k, (line, said)) in game[1..].iter().zip(&moves).enumerate() {
+            let number = k / 2 + 1;
+            let expected = if k % 2 == 0 {
+                format!("{number}. {said}")
+            } else {
+                format!("{number}... {said}")
+            };
+            assert_eq!(*line, expected);
+        }
+        assert!(["1-0", "0-1", "1/2-1/2", "*"].contains(game.last().expect("result")));
+    }
+    // PGN movetext cannot hold words with spaces: refused, with the way out.
+    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q", "--to", "spoken"])
+        .arg(&file)
+        .output()
+        .expect("pgnkit runs");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--format text"));
+}

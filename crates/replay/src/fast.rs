@@ -25,12 +25,12 @@ use pgnkit_notation::{
     Annotation, Language, Line, MoveToken, Suffix, parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::{Game, Token, TokenKind};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::Detail;
 use crate::dead::Keyed;
 use crate::movetext::{MainMove, MoveEvent, Visitor, is_uci, mark_problem, variation_follows};
-use crate::outcome::{self, GameResult, KeyStep, Status, Tracker};
+use crate::outcome::{self, GameResult, History, KeyStep, Status, Tracker};
 use crate::text::{Encoding, GameText};
 
 /// A line being replayed by [`replay`].
@@ -64,8 +64,11 @@ fn ends_right(line: &FastLine) -> bool {
 /// What the fast lane found out about a plain game: the rest of the
 /// report is the full replay's for a game without errors.
 pub(crate) struct Fast {
-    /// The main-line moves.
+    /// The main-line moves (empty with [`Detail::Errors`], which does not
+    /// report them).
     pub moves: Vec<MainMove>,
+    /// How many main-line moves were played.
+    pub plies: u32,
     /// The final status (never dead: those games take the full replay).
     pub status: Status,
     /// The dead-position search at the end ran out of budget.
@@ -123,12 +126,18 @@ pub(crate) fn replay<V: Visitor>(
     });
     // Two moves for every three tokens (`12.`, White's, Black's) in most
     // games: no reallocation on the way.
-    let mut main: Vec<MainMove> = Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4);
-    let mut max_clock = 0u32;
+    let keep_moves = detail != Detail::Errors;
+    let mut main: Vec<MainMove> = if keep_moves {
+        Vec::with_capacity(game.tokens.len().saturating_mul(2) / 3 + 4)
+    } else {
+        Vec::new()
+    };
+    let mut plies = 0u32;
+    let mut draws = DrawWatch::new();
     let mut before = Chess::default();
     let mut keys: Vec<u64> = Vec::new();
     if with_keys {
-        keys.reserve(main.capacity() + 1);
+        keys.reserve(game.tokens.len().saturating_mul(2) / 3 + 5);
         keys.push(outcome::position_key(&before));
     }
     for (index, kind) in game.tokens.kinds().enumerate() {
@@ -174,6 +183,10 @@ pub(crate) fn replay<V: Visitor>(
                     {
                         return None;
                     }
+                }
+                if depth == 0 {
+                    plies = plies.saturating_add(1);
+                    draws.before(line.line.position(), m, plies);
                 }
                 let step = (with_keys && depth == 0).then(|| {
                     KeyStep::new(
@@ -235,11 +248,13 @@ pub(crate) fn replay<V: Visitor>(
                     keys.push(step.finish(after));
                 }
                 if depth == 0 {
-                    main.push(MainMove {
-                        token: u32::try_from(index).unwrap_or(u32::MAX),
-                        played: m,
-                    });
-                    max_clock = max_clock.max(after.halfmoves());
+                    if keep_moves {
+                        main.push(MainMove {
+                            token: u32::try_from(index).unwrap_or(u32::MAX),
+                            played: m,
+                        });
+                    }
+                    draws.after(after.halfmoves());
                 }
             }
             TokenKind::OpenVariation => {
@@ -295,11 +310,8 @@ pub(crate) fn replay<V: Visitor>(
     // move): that is its status. Moves after it are legal chess played on
     // (a warning, which this lane leaves out); a decisive record of a game
     // the rules drew at its last move is an error: the full replay says it.
-    if max_clock >= 16
-        && may_repeat_or_exceed(&main, max_clock)
-        && let Some((status, ply)) = automatic_draw(&main)
-    {
-        let at_the_end = usize::try_from(ply).is_ok_and(|p| p >= main.len());
+    if let Some((status, ply)) = draws.finish() {
+        let at_the_end = ply >= plies;
         // Moves after it: a warning.
         if diagnostics && !at_the_end {
             return None;
@@ -309,6 +321,7 @@ pub(crate) fn replay<V: Visitor>(
         }
         return Some(Fast {
             moves: main,
+            plies,
             status,
             undecided: false,
             turn: end.turn(),
@@ -333,6 +346,7 @@ pub(crate) fn replay<V: Visitor>(
     }
     Some(Fast {
         moves: main,
+        plies,
         status: last.status,
         undecided: last.undecided,
         turn: end.turn(),
@@ -350,29 +364,99 @@ fn ply_of(pos: &Chess) -> u32 {
         .saturating_add(1)
 }
 
+/// The first automatic draw of the main line (a fivefold repetition, the
+/// 75-move rule), found as the line is played, as the full replay's
+/// [`Tracker`] finds it. Only the moves since the last capture or pawn move
+/// are kept (no position before such a move comes again), and at most 150
+/// of them: by then the 75-move rule has ended the game.
+struct DrawWatch {
+    /// The position before the first move of the run.
+    start: Chess,
+    /// The 1-based ply of the run's first move.
+    first_ply: u32,
+    /// The moves of the run.
+    run: Vec<Move>,
+    /// The largest halfmove clock after a move of the run.
+    max_clock: u32,
+    /// The draw and its ply, once found.
+    found: Option<(Status, u32)>,
+}
+
+impl DrawWatch {
+    fn new() -> DrawWatch {
+        DrawWatch {
+            start: Chess::default(),
+            first_ply: 1,
+            run: Vec::new(),
+            max_clock: 0,
+            found: None,
+        }
+    }
+
+    /// Before `m`, the main line's ply `ply`, is played from `before`.
+    #[inline]
+    fn before(&mut self, before: &Chess, m: Move, ply: u32) {
+        if self.found.is_some() {
+            return;
+        }
+        if m.is_zeroing() && !self.run.is_empty() {
+            self.look();
+            if self.found.is_some() {
+                return;
+            }
+            self.run.clear();
+            self.max_clock = 0;
+        }
+        if self.run.is_empty() {
+            self.start.clone_from(before);
+            self.first_ply = ply;
+        }
+        self.run.push(m);
+    }
+
+    /// After the move, the position's halfmove clock being `clock`.
+    #[inline]
+    fn after(&mut self, clock: u32) {
+        self.max_clock = self.max_clock.max(clock);
+        if clock >= 150 && self.found.is_none() {
+            self.look();
+        }
+    }
+
+    /// The first automatic draw of the line, and its ply, the line having
+    /// ended.
+    fn finish(mut self) -> Option<(Status, u32)> {
+        if self.found.is_none() {
+            self.look();
+        }
+        self.found
+    }
+
+    /// Looks for the draw in the run (a fivefold repetition needs 16 plies
+    /// without a capture or a pawn move).
+    fn look(&mut self) {
+        if self.max_clock >= 16 && may_repeat_or_exceed(&self.start, &self.run, self.max_clock) {
+            self.found = automatic_draw(&self.start, self.first_ply, &self.run);
+        }
+    }
+}
+
 /// A quick filter before [`automatic_draw`]: `false` when neither the
 /// 75-move rule (a clock of 150 plies) nor a fivefold repetition can have
-/// come on the way. Equal positions have equal piece placements; the
-/// placements within each run of moves without a capture or a pawn move
-/// are hashed incrementally from the moves alone, and a fivefold repetition
-/// needs one of them five times.
-fn may_repeat_or_exceed(main: &[MainMove], max_clock: u32) -> bool {
+/// come in the `run` of moves from `start`, with no capture or pawn move
+/// but its first. Equal positions have equal piece placements; the
+/// placements are hashed incrementally from the moves alone, and a
+/// fivefold repetition needs one of them five times.
+fn may_repeat_or_exceed(start: &Chess, run: &[Move], max_clock: u32) -> bool {
     if max_clock >= 150 {
         return true;
     }
-    // The placement hashes of the current run (the start position is the
-    // first of the first run), looked at when the run ends.
-    let mut run: Vec<u64> = vec![0];
+    let mut white = start.turn() == Color::White;
+    // The placement hashes, from the start's (0) on.
+    let mut seen: Vec<u64> = Vec::with_capacity(run.len() + 1);
+    seen.push(u64::from(!white));
     let mut hash = 0u64;
-    for (ply, m) in main.iter().enumerate() {
-        let white = ply % 2 == 0;
-        if m.played.is_zeroing() {
-            if seen_five_times(&mut run) {
-                return true;
-            }
-            run.clear();
-            hash = 0;
-        }
+    for m in run {
         let piece = |role: shakmaty::Role, sq: shakmaty::Square| {
             let k = (u64::from(white) << 10) | ((role as u64) << 6) | u64::from(u32::from(sq));
             k.wrapping_add(1)
@@ -380,9 +464,9 @@ fn may_repeat_or_exceed(main: &[MainMove], max_clock: u32) -> bool {
                 .rotate_left(29)
                 .wrapping_mul(0xBF58_476D_1CE4_E5B9)
         };
-        match m.played {
-            shakmaty::Move::Castle { king, rook } => {
-                let (k, r) = m.played.castling_side().map_or((king, rook), |side| {
+        match *m {
+            Move::Castle { king, rook } => {
+                let (k, r) = m.castling_side().map_or((king, rook), |side| {
                     let color = if white { Color::White } else { Color::Black };
                     (side.king_to(color), side.rook_to(color))
                 });
@@ -390,19 +474,17 @@ fn may_repeat_or_exceed(main: &[MainMove], max_clock: u32) -> bool {
                 hash ^= piece(shakmaty::Role::Rook, rook) ^ piece(shakmaty::Role::Rook, r);
             }
             _ => {
-                if let Some(from) = m.played.from() {
-                    hash ^= piece(m.played.role(), from);
+                if let Some(from) = m.from() {
+                    hash ^= piece(m.role(), from);
                 }
-                hash ^= piece(
-                    m.played.promotion().unwrap_or(m.played.role()),
-                    m.played.to(),
-                );
+                hash ^= piece(m.promotion().unwrap_or(m.role()), m.to());
             }
         }
         // The side to move after the move is part of the position.
-        run.push(hash ^ u64::from(white));
+        seen.push(hash ^ u64::from(white));
+        white = !white;
     }
-    seen_five_times(&mut run)
+    seen_five_times(&mut seen)
 }
 
 /// Whether a hash occurs five times in `run` (reordered): sorted when the
@@ -425,17 +507,17 @@ fn seen_five_times(run: &mut [u64]) -> bool {
     })
 }
 
-/// The first automatic draw (fivefold repetition, 75-move rule) of the
-/// game of these main-line moves, and its ply, as the full replay's
-/// [`Tracker`] finds it.
-fn automatic_draw(main: &[MainMove]) -> Option<(Status, u32)> {
-    let mut pos = Chess::default();
-    let mut tracker = Tracker::new(&pos);
+/// The first automatic draw (fivefold repetition, 75-move rule) in the
+/// `run` of moves played from `start`, the first of them ply `first_ply`
+/// of the game, and its ply, as the full replay's [`Tracker`] finds it.
+fn automatic_draw(start: &Chess, first_ply: u32, run: &[Move]) -> Option<(Status, u32)> {
+    let mut pos = start.clone();
+    let mut tracker = Tracker::with_history(&pos, History::Recent);
     let mut before = pos.clone();
-    for (ply, m) in (1u32..).zip(main) {
+    for (ply, &m) in (first_ply..).zip(run) {
         before.clone_from(&pos);
-        pos.play_unchecked(m.played);
-        tracker.push(&before, m.played, &pos, ply);
+        pos.play_unchecked(m);
+        tracker.push(&before, m, &pos, ply);
         if let Some(end) = tracker.automatic_end() {
             return Some(end);
         }

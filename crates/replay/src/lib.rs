@@ -83,11 +83,12 @@ pub enum Detail {
     /// Everything: every diagnostic, the claims, the Zobrist keys.
     #[default]
     Full,
-    /// The errors, the status and result, the main-line moves, and the
-    /// moves shown to the [`Visitor`] (what a converter needs): a game
-    /// without error may then be reported without its warnings, its
-    /// [`claims`](GameReport::claims) and its [`keys`](GameReport::keys)
-    /// (and its [`MoveEvent::key`]s are `None`). Plain games (standard
+    /// The errors, the status and result, the plies, and the moves shown
+    /// to the [`Visitor`] (what a converter needs): a game without error
+    /// may then be reported without its warnings, its
+    /// [`claims`](GameReport::claims), its [`keys`](GameReport::keys) and
+    /// its main-line [`moves`](GameReport::moves) (and its
+    /// [`MoveEvent::key`]s are `None`). Plain games (standard
     /// start, UTF-8, English SAN, no error) are then replayed by a faster
     /// lane; everything else as with [`Detail::Full`]. With a forced
     /// [`Options::language`] other than English, the same as `Full`.
@@ -356,7 +357,7 @@ fn fast_report(game: &Game<'_>, text: &GameText<'_>, fast: fast::Fast) -> GameRe
     GameReport {
         diagnostics: Vec::new(),
         omitted: Omitted::default(),
-        plies: u32::try_from(fast.moves.len()).unwrap_or(u32::MAX),
+        plies: fast.plies,
         status: fast.status,
         result,
         result_tag: game
