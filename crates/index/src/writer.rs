@@ -60,7 +60,7 @@ pub struct Batch {
     lookup: FastMap<Box<str>, u32>,
     games: Vec<Pending>,
     /// (key, local game number).
-    positions: Vec<(u64, u32)>,
+    positions: Vec<Entry>,
     /// Why the batch cannot be indexed, found while it was filled (the
     /// error is returned when it is added to a [`Builder`]).
     overflow: Option<BuildError>,
@@ -135,7 +135,18 @@ impl Batch {
         self.games.push(Pending { record: r, texts });
 
         // Repeats within a game are dropped when the sorted table is written.
-        self.positions.extend(keys.iter().map(|&k| (k, game)));
+        self.positions
+            .extend(keys.iter().map(|&k| Entry::new(k, game)));
+    }
+
+    /// Empties the batch and keeps its memory, for the games of another
+    /// chunk.
+    pub fn clear(&mut self) {
+        self.strings.clear();
+        self.lookup.clear();
+        self.games.clear();
+        self.positions.clear();
+        self.overflow = None;
     }
 }
 
@@ -202,9 +213,9 @@ impl Encoded {
             self.close();
             self.current = Some(b);
         }
-        self.bytes
-            .extend_from_slice(&layout::key_bits(e.key(), bits).to_le_bytes());
-        self.bytes.extend_from_slice(&e.game.to_le_bytes());
+        // The key bits then the game, little-endian: one 8-byte copy.
+        let entry = u64::from(layout::key_bits(e.key(), bits)) | (u64::from(e.game) << 32);
+        self.bytes.extend_from_slice(&entry.to_le_bytes());
     }
 
     /// Ends the last segment.
@@ -220,12 +231,16 @@ impl Encoded {
 ///
 /// The sort is a counting sort by the key bits below the partition's 8
 /// (stable), then a stable sort by the whole key of each group of the
-/// counting sort (a few entries each, but all the games of a common
-/// position): entries of one key keep the order they arrive in, which is
+/// counting sort (a few entries each, by insertion, but more in a large
+/// partition and all the games of a common position): entries of one key keep the order they arrive in, which is
 /// game order (entries come in game order, or from runs in the order they
 /// were spilled, each sorted by (key, game)).
 fn sort_partition(entries: &[Entry], sorted: &mut Vec<Entry>, next: &mut Vec<usize>) {
-    let group_bits = (usize::BITS - entries.len().leading_zeros()).clamp(1, 20);
+    // About 8 entries a group, and at most 4,096 groups: the table of the
+    // counting sort and the groups being filled stay in the cache.
+    let group_bits = (usize::BITS - entries.len().leading_zeros())
+        .saturating_sub(3)
+        .clamp(1, 12);
     let shift = 56 - group_bits;
     let mask = (1usize << group_bits) - 1;
     let group = |e: &Entry| (e.key() >> shift) as usize & mask;
@@ -250,10 +265,28 @@ fn sort_partition(entries: &[Entry], sorted: &mut Vec<Entry>, next: &mut Vec<usi
     // `next[g]` is now the end of group g.
     let mut start = 0;
     for &end in next.iter() {
-        if end - start > 1 {
-            sorted[start..end].sort_by_key(Entry::key);
+        match end - start {
+            0 | 1 => {}
+            2..=SMALL_GROUP => insertion_sort(&mut sorted[start..end]),
+            _ => sorted[start..end].sort_by_key(Entry::key),
         }
         start = end;
+    }
+}
+
+/// Groups of at most this many entries are sorted by insertion.
+const SMALL_GROUP: usize = 16;
+
+/// Sorts a few entries by key, stably.
+fn insertion_sort(entries: &mut [Entry]) {
+    for i in 1..entries.len() {
+        let e = entries[i];
+        let mut j = i;
+        while j > 0 && entries[j - 1].key() > e.key() {
+            entries[j] = entries[j - 1];
+            j -= 1;
+        }
+        entries[j] = e;
     }
 }
 
@@ -309,6 +342,11 @@ impl Scratch {
         Ok(())
     }
 }
+
+/// The most entries of a partition that is read whole from the runs and
+/// sorted rather than merged: its entries and the counting sort's table
+/// stay within a core's cache.
+const WHOLE_SORT: u64 = 32 << 10;
 
 /// Partitions sorted at a time: their sorting and encoding is spread over
 /// the threads, and while one group is written the next is sorted.
@@ -551,8 +589,15 @@ impl Builder {
     ///
     /// A bounded builder spills its tables here once they reach its budget;
     /// an I/O error while spilling is returned.
-    pub fn add(&mut self, batch: Batch) -> Result<(), BuildError> {
-        if let Some(e) = batch.overflow {
+    pub fn add(&mut self, mut batch: Batch) -> Result<(), BuildError> {
+        self.take(&mut batch)
+    }
+
+    /// Adds the next batch like [`Builder::add`], and leaves it empty with
+    /// its memory, to be filled with the games of another chunk: no fresh
+    /// memory is touched for each chunk.
+    pub fn take(&mut self, batch: &mut Batch) -> Result<(), BuildError> {
+        if let Some(e) = batch.overflow.take() {
             return Err(e);
         }
         let first = self.game_count;
@@ -562,7 +607,8 @@ impl Builder {
             _ => return Err(BuildError::TooManyGames),
         }
         self.remap.clear();
-        for s in batch.strings {
+        batch.lookup.clear();
+        for s in batch.strings.drain(..) {
             let id = match self.lookup.get(&s) {
                 Some(&id) => id,
                 None => {
@@ -589,7 +635,7 @@ impl Builder {
             self.spill_names()?;
         }
         self.games.reserve(batch.games.len() * GAME_SIZE);
-        for mut p in batch.games {
+        for mut p in batch.games.drain(..) {
             for (i, local) in p.texts.iter().enumerate() {
                 let id = if *local == u32::MAX {
                     0
@@ -609,15 +655,15 @@ impl Builder {
         }
         self.positions += batch.positions.len() as u64;
         let mut room = self.room();
-        for (key, local) in batch.positions {
+        // `first + count` fits in a u32 (checked above) and local < count.
+        let first = u32::try_from(first).map_err(|_| BuildError::TooManyGames)?;
+        for e in batch.positions.drain(..) {
             if self.buffered >= room {
                 self.spill_tables()?;
                 room = self.room();
             }
-            // `first + count` fits in a u32 (checked above) and local < count.
-            let game =
-                u32::try_from(first + u64::from(local)).map_err(|_| BuildError::TooManyGames)?;
-            self.parts[(key >> 56) as usize].push(Entry::new(key, game));
+            let game = first.checked_add(e.game).ok_or(BuildError::TooManyGames)?;
+            self.parts[(e.hi >> 24) as usize].push(Entry { game, ..e });
             self.buffered += 1;
         }
         Ok(())
@@ -855,7 +901,9 @@ impl Builder {
         if let Some(runs) = runs {
             // A partition is read whole from the runs and sorted (its
             // entries, sorted and encoded twice: 40 bytes an entry) when it
-            // fits in half the budget, else merged (k-way); as many
+            // is small ([`WHOLE_SORT`]) and fits in half the budget, else
+            // merged (k-way: a counting sort of a large partition misses
+            // the caches at every entry, a merge streams); as many
             // partitions at a time as half the budget holds, up to a group.
             let entries = |p: usize| runs.iter().map(|r| r.partition_entries(p)).sum::<u64>();
             let largest = (0..PARTITIONS).map(entries).max().unwrap_or(0);
@@ -875,7 +923,8 @@ impl Builder {
                         .zip(scratch.par_iter_mut())
                         .zip(encoded.par_iter_mut())
                         .map(|((p, scratch), e)| {
-                            if entries(p) * 24 <= half {
+                            let n = entries(p);
+                            if n <= WHOLE_SORT && n * 24 <= half {
                                 return scratch.encode_runs(runs, p, bits, e);
                             }
                             e.clear();
