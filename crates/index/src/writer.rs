@@ -1126,7 +1126,20 @@ where
     write(&mut file)?;
     file.sync_all()?;
     drop(file);
+    // Renamed under the lock, and only if an interrupt did not remove it
+    // first: an interrupt either removes the temporary file before the
+    // rename, or finds the index complete, never a rename in between.
+    let temporaries = TEMPORARIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !temporaries.contains(&tmp) {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "interrupted: the index was not written",
+        ));
+    }
     std::fs::rename(&tmp, path)?;
+    drop(temporaries);
     guard.1 = true;
     Ok(())
 }
