@@ -16,6 +16,7 @@
 
 use std::io::Read;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -148,12 +149,36 @@ pub fn check_indexable(file: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The games of one chunk, replayed, as a batch for the index.
-pub fn index_chunk(chunk: &Chunk, options: &Options) -> Batch {
+/// Emptied batches, kept for the next chunks (their memory is reused, not
+/// touched afresh for every chunk).
+#[derive(Default)]
+pub struct Batches(Mutex<Vec<Batch>>);
+
+impl Batches {
+    /// An empty batch, with the memory of one given back if there is one.
+    pub fn take(&self) -> Batch {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut free| free.pop())
+            .unwrap_or_default()
+    }
+
+    /// Gives an emptied batch back.
+    pub fn give(&self, batch: Batch) {
+        if let Ok(mut free) = self.0.lock() {
+            free.push(batch);
+        }
+    }
+}
+
+/// The games of one chunk, replayed, as a batch for the index (in a batch
+/// taken from `batches`).
+pub fn index_chunk(chunk: &Chunk, options: &Options, batches: &Batches) -> Batch {
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
-    let mut batch = Batch::new();
+    let mut batch = batches.take();
     while reader.read_game(&mut game) {
         if game.is_comment_only() {
             continue; // `%` lines or a lone comment between games: no game
@@ -192,12 +217,14 @@ pub fn build(
     // About one main-line position per 16 bytes of PGN (fewer with long
     // comments): reserved, not touched, so an overestimate costs nothing.
     builder.reserve_positions(before.size / 12);
+    let batches = Batches::default();
     let result = driver.run(
         input,
         &progress,
-        |chunk| index_chunk(chunk, &options),
-        |_, batch| {
-            builder.add(batch)?;
+        |chunk| index_chunk(chunk, &options, &batches),
+        |_, mut batch| {
+            builder.take(&mut batch)?;
+            batches.give(batch);
             progress.games(builder.games());
             Ok(())
         },

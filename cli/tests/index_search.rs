@@ -691,6 +691,7 @@ fn a_failed_spilled_build_leaves_no_temporaries() {
 #[cfg(target_os = "linux")]
 #[test]
 fn an_interrupted_build_leaves_no_temporaries() {
+    use std::process::{Child, Command, Stdio};
     use std::time::{Duration, Instant};
 
     let dir = tempfile::tempdir().unwrap();
@@ -703,36 +704,76 @@ fn an_interrupted_build_leaves_no_temporaries() {
     }
     fs::write(&path, &big).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("pgnkit");
-    for (signal, when_writing) in [("-INT", true), ("-TERM", false)] {
-        let mut child = std::process::Command::new(&bin)
-            .args(["index", "-q", "--memory", "1M", "-j", "2"])
-            .arg(&path)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        loop {
-            let writing = names_in(dir.path()).iter().any(|n| n.ends_with(".tmp"));
-            if writing == when_writing && started.elapsed() > Duration::from_millis(300)
-                || started.elapsed() > Duration::from_secs(60)
-            {
-                break;
-            }
-            assert!(
-                child.try_wait().unwrap().is_none(),
-                "the build ended before it could be interrupted"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let killed = std::process::Command::new("kill")
+    let signal = |child: &Child, signal: &str| {
+        let sent = Command::new("kill")
             .arg(signal)
             .arg(child.id().to_string())
             .status()
             .unwrap();
-        assert!(killed.success());
-        let status = child.wait().unwrap();
-        assert_eq!(status.code(), Some(130), "{signal}: {status:?}");
-        assert_eq!(names_in(dir.path()), ["big.pgn"], "{signal}");
+        assert!(sent.success(), "kill {signal}");
+    };
+    // The build is frozen (SIGSTOP) as soon as it is where the signal
+    // should find it, and looked at while it cannot move: the signal is
+    // sent only if it is still there, before it is let go (SIGCONT). A
+    // build caught too late (already past that point, or done) is let
+    // finish, and another one is started.
+    for (name, when_writing) in [("-INT", true), ("-TERM", false)] {
+        let mut interrupted = false;
+        for _attempt in 0..20 {
+            let mut child = Command::new(&bin)
+                .args(["index", "-q", "--memory", "1M", "-j", "2"])
+                .arg(&path)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let started = Instant::now();
+            let writing = || names_in(dir.path()).iter().any(|n| n.ends_with(".tmp"));
+            // A spilled run (an anonymous file beside the index, open in
+            // the process): the replay is under way, the handler set.
+            let fds = format!("/proc/{}/fd", child.id());
+            let spilled = || {
+                fs::read_dir(&fds).is_ok_and(|fds| {
+                    fds.filter_map(|fd| fs::read_link(fd.ok()?.path()).ok())
+                        .any(|l| {
+                            l.starts_with(dir.path()) && l.to_string_lossy().ends_with("(deleted)")
+                        })
+                })
+            };
+            let there = || {
+                if when_writing {
+                    writing()
+                } else {
+                    spilled() && !writing()
+                }
+            };
+            while !there()
+                && child.try_wait().unwrap().is_none()
+                && started.elapsed() < Duration::from_secs(60)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            signal(&child, "-STOP");
+            let caught = child.try_wait().unwrap().is_none()
+                && there()
+                && !dir.path().join("big.pgn.pgnkit-index").exists();
+            if caught {
+                signal(&child, name);
+            }
+            signal(&child, "-CONT");
+            let status = child.wait().unwrap();
+            if !caught {
+                let _ = fs::remove_file(dir.path().join("big.pgn.pgnkit-index"));
+                continue;
+            }
+            assert_eq!(status.code(), Some(130), "{name}: {status:?}");
+            assert_eq!(names_in(dir.path()), ["big.pgn"], "{name}");
+            interrupted = true;
+            break;
+        }
+        assert!(
+            interrupted,
+            "{name}: no build was caught where it should be"
+        );
     }
 }

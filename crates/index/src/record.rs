@@ -5,13 +5,45 @@
 
 use std::borrow::Cow;
 
-use pgnkit_pgn::Game;
+use pgnkit_pgn::{Game, Tag};
 use pgnkit_replay::{Encoding, GameReport, Status};
 
 use crate::tags::{Date, Eco, Outcome, elo};
 
 /// The indexed tags, in the order of [`GameFacts::texts`].
 pub const TEXT_TAGS: [&str; 6] = ["White", "Black", "Event", "Site", "Round", "Date"];
+
+/// The tags [`GameFacts::new`] reads: the text tags, then ECO, Result and
+/// the ratings.
+const WANTED: [&str; 10] = [
+    TEXT_TAGS[0],
+    TEXT_TAGS[1],
+    TEXT_TAGS[2],
+    TEXT_TAGS[3],
+    TEXT_TAGS[4],
+    TEXT_TAGS[5],
+    "ECO",
+    "Result",
+    "WhiteElo",
+    "BlackElo",
+];
+
+/// The place in [`WANTED`] of the tag named `name`.
+fn wanted(name: &[u8]) -> Option<usize> {
+    Some(match name {
+        b"White" => 0,
+        b"Black" => 1,
+        b"Event" => 2,
+        b"Site" => 3,
+        b"Round" => 4,
+        b"Date" => 5,
+        b"ECO" => 6,
+        b"Result" => 7,
+        b"WhiteElo" => 8,
+        b"BlackElo" => 9,
+        _ => return None,
+    })
+}
 
 /// Which text tag of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -87,32 +119,49 @@ impl<'a> GameFacts<'a> {
             Some(r) => r.encoding,
             None => Encoding::detect(bytes),
         };
-        let text = |name: &str| -> Cow<'a, str> {
-            match game.tag(name) {
-                None => Cow::Borrowed(""),
-                Some(t) => {
-                    let raw: &'a [u8] = t.raw_value;
-                    if raw.contains(&b'\\') {
-                        return Cow::Owned(encoding.decode(&t.value()).into_owned());
-                    }
-                    match std::str::from_utf8(raw) {
-                        Ok(s) if encoding == Encoding::Utf8 => Cow::Borrowed(s),
-                        _ => Cow::Owned(encoding.decode(raw).into_owned()),
-                    }
-                }
+        let text = |tag: Option<&Tag<'a>>| -> Cow<'a, str> {
+            let Some(t) = tag else {
+                return Cow::Borrowed("");
+            };
+            let raw: &'a [u8] = t.raw_value;
+            if raw.contains(&b'\\') {
+                return Cow::Owned(encoding.decode(&t.value()).into_owned());
+            }
+            match std::str::from_utf8(raw) {
+                Ok(s) if encoding == Encoding::Utf8 => Cow::Borrowed(s),
+                _ => Cow::Owned(encoding.decode(raw).into_owned()),
             }
         };
-        let texts = TEXT_TAGS.map(text);
+        // The tags read, in one pass: the first of each name counts.
+        let mut found: [Option<&Tag<'a>>; WANTED.len()] = [None; WANTED.len()];
+        for t in &game.tags {
+            if let Some(i) = wanted(t.name) {
+                found[i].get_or_insert(t);
+            }
+        }
+        let [
+            white,
+            black,
+            event,
+            site,
+            round,
+            date_text,
+            eco,
+            result,
+            white_elo,
+            black_elo,
+        ] = found.map(text);
+        let texts = [white, black, event, site, round, date_text];
         let date = Date::parse(&texts[TextTag::Date as usize]);
-        let eco = Eco::parse(&text("ECO"));
-        let outcome = Outcome::from_tag(&text("Result"));
+        let eco = Eco::parse(&eco);
+        let outcome = Outcome::from_tag(&result);
         GameFacts {
             offset: (base + game.span.start) as u64,
             length: u32::try_from(game.span.len()).unwrap_or(u32::MAX),
             date,
             eco,
-            white_elo: elo(&text("WhiteElo")),
-            black_elo: elo(&text("BlackElo")),
+            white_elo: elo(&white_elo),
+            black_elo: elo(&black_elo),
             outcome,
             plies: report.map_or(0, |r| r.plies),
             status: report.map(|r| r.status),
@@ -182,6 +231,38 @@ pub fn status_of(code: u8) -> Option<Status> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_wanted_tag_is_found_in_its_place() {
+        for (i, name) in WANTED.iter().enumerate() {
+            assert_eq!(wanted(name.as_bytes()), Some(i), "{name}");
+        }
+        assert_eq!(wanted(b"white"), None);
+        assert_eq!(wanted(b"WhiteTitle"), None);
+    }
+
+    /// The first of two tags of one name counts, as `Game::tag` finds it.
+    #[test]
+    fn facts_come_from_the_first_tag_of_each_name() {
+        let pgn = b"[Event \"A \\\"B\\\"\"]\n[White \"X\"]\n[ECO \"B20\"]\n[White \"Y\"]\n[WhiteElo \"2700\"]\n[Date \"1972.??.??\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n";
+        let mut game = Game::default();
+        assert!(pgnkit_pgn::Reader::new(pgn).read_game(&mut game));
+        let facts = GameFacts::new(pgn, 0, &game, None);
+        assert_eq!(facts.text(TextTag::White), "X");
+        assert_eq!(facts.text(TextTag::Event), "A \"B\"");
+        assert_eq!(facts.text(TextTag::Black), "");
+        assert_eq!(facts.white_elo, 2700);
+        assert_eq!(facts.black_elo, 0);
+        assert_eq!(facts.eco, Eco::parse("B20"));
+        assert_eq!(facts.outcome, Outcome::from_tag("1-0"));
+        assert_eq!(facts.date, Date::parse("1972.??.??"));
+        for (tag, name) in TextTag::ALL.iter().zip(TEXT_TAGS) {
+            let expected = game.tag(name).map_or(String::new(), |t| {
+                String::from_utf8(t.value().into_owned()).unwrap()
+            });
+            assert_eq!(facts.text(*tag), expected, "{name}");
+        }
+    }
 
     #[test]
     fn every_status_has_its_own_code() {

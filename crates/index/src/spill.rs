@@ -24,7 +24,7 @@ use std::path::Path;
 
 /// A position entry while building: the key and the global game number.
 /// The order is (key, game): the order of the position table.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Entry {
     pub(crate) hi: u32,
     pub(crate) lo: u32,
@@ -57,6 +57,9 @@ pub(crate) const MAX_RUNS: usize = 64;
 /// Buffer of each run segment while it is read back.
 const READ_BUFFER: usize = 32 << 10;
 
+/// Bytes read at a time when a partition of a run is read whole.
+const WHOLE_READ: usize = 256 << 10;
+
 /// Partitions of a run: entries whose keys share their top 8 bits, as in
 /// the builder's tables.
 pub(crate) const PARTITIONS: usize = 256;
@@ -83,6 +86,27 @@ impl Run {
     /// Entries of partition `p`.
     pub(crate) fn partition_entries(&self, p: usize) -> u64 {
         self.starts[p + 1] - self.starts[p]
+    }
+
+    /// Appends the entries of partition `p` to `entries`, in their order
+    /// in the run, reading [`WHOLE_READ`] bytes at a time into `buffer`.
+    pub(crate) fn read_partition(
+        &self,
+        p: usize,
+        entries: &mut Vec<Entry>,
+        buffer: &mut Vec<u8>,
+    ) -> io::Result<()> {
+        let (mut next, end) = (self.starts[p], self.starts[p + 1]);
+        entries.reserve((end - next) as usize);
+        let per_read = (WHOLE_READ / RUN_ENTRY) as u64;
+        while next < end {
+            let n = (end - next).min(per_read);
+            buffer.resize(n as usize * RUN_ENTRY, 0);
+            self.file.read_exact_at(buffer, next * RUN_ENTRY as u64)?;
+            entries.extend(buffer.chunks_exact(RUN_ENTRY).map(decode));
+            next += n;
+        }
+        Ok(())
     }
 
     /// A reader of entries `from..to`.
@@ -194,17 +218,19 @@ impl Segment<'_> {
             self.next += entries;
             self.at = 0;
         }
-        let b = &self.buffer[self.at..self.at + RUN_ENTRY];
+        let e = decode(&self.buffer[self.at..self.at + RUN_ENTRY]);
         self.at += RUN_ENTRY;
-        let mut key = [0u8; 8];
-        key.copy_from_slice(&b[..8]);
-        let mut game = [0u8; 4];
-        game.copy_from_slice(&b[8..]);
-        Ok(Some(Entry::new(
-            u64::from_le_bytes(key),
-            u32::from_le_bytes(game),
-        )))
+        Ok(Some(e))
     }
+}
+
+/// The entry of the [`RUN_ENTRY`] bytes `b`.
+fn decode(b: &[u8]) -> Entry {
+    let mut key = [0u8; 8];
+    key.copy_from_slice(&b[..8]);
+    let mut game = [0u8; 4];
+    game.copy_from_slice(&b[8..RUN_ENTRY]);
+    Entry::new(u64::from_le_bytes(key), u32::from_le_bytes(game))
 }
 
 /// The k-way merge of sorted runs (or of one partition of each): their
@@ -273,9 +299,11 @@ impl<'r> Merge<'r> {
     }
 }
 
-/// The bytes of sorted entries in a run, each (key, game) pair once.
-pub(crate) fn encode_entries(sorted: &[Entry]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(sorted.len() * RUN_ENTRY);
+/// Replaces `bytes` by the bytes of sorted entries in a run, each (key,
+/// game) pair once.
+pub(crate) fn encode_entries(sorted: &[Entry], bytes: &mut Vec<u8>) {
+    bytes.clear();
+    bytes.reserve(sorted.len() * RUN_ENTRY);
     let mut last = None;
     for e in sorted {
         if last == Some(e) {
@@ -285,7 +313,6 @@ pub(crate) fn encode_entries(sorted: &[Entry]) -> Vec<u8> {
         bytes.extend_from_slice(&e.key().to_le_bytes());
         bytes.extend_from_slice(&e.game.to_le_bytes());
     }
-    bytes
 }
 
 /// Merges `runs` into one run in `dir`.

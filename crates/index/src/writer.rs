@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
-use crate::spill::{self, Entry, Merge, Run, RunWriter};
+use crate::spill::{self, Entry, Merge, PARTITIONS, Run, RunWriter};
 use crate::tags::Eco;
 
 /// FxHash (rustc's hasher): strings from a PGN file need no protection
@@ -60,7 +60,7 @@ pub struct Batch {
     lookup: FastMap<Box<str>, u32>,
     games: Vec<Pending>,
     /// (key, local game number).
-    positions: Vec<(u64, u32)>,
+    positions: Vec<Entry>,
     /// Why the batch cannot be indexed, found while it was filled (the
     /// error is returned when it is added to a [`Builder`]).
     overflow: Option<BuildError>,
@@ -135,7 +135,18 @@ impl Batch {
         self.games.push(Pending { record: r, texts });
 
         // Repeats within a game are dropped when the sorted table is written.
-        self.positions.extend(keys.iter().map(|&k| (k, game)));
+        self.positions
+            .extend(keys.iter().map(|&k| Entry::new(k, game)));
+    }
+
+    /// Empties the batch and keeps its memory, for the games of another
+    /// chunk.
+    pub fn clear(&mut self) {
+        self.strings.clear();
+        self.lookup.clear();
+        self.games.clear();
+        self.positions.clear();
+        self.overflow = None;
     }
 }
 
@@ -178,6 +189,7 @@ pub struct Summary {
 }
 
 /// Entries sorted, without repeats, encoded as position table entries.
+#[derive(Default)]
 struct Encoded {
     bytes: Vec<u8>,
     /// (bucket, end of its entries in `bytes`) for each bucket with entries.
@@ -187,12 +199,11 @@ struct Encoded {
 }
 
 impl Encoded {
-    fn with_capacity(entries: usize) -> Encoded {
-        Encoded {
-            bytes: Vec::with_capacity(entries * POSITION_SIZE),
-            segments: Vec::new(),
-            current: None,
-        }
+    /// Empties it, keeping its memory.
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.segments.clear();
+        self.current = None;
     }
 
     /// Appends `e`, which comes after every entry appended before.
@@ -202,9 +213,9 @@ impl Encoded {
             self.close();
             self.current = Some(b);
         }
-        self.bytes
-            .extend_from_slice(&layout::key_bits(e.key(), bits).to_le_bytes());
-        self.bytes.extend_from_slice(&e.game.to_le_bytes());
+        // The key bits then the game, little-endian: one 8-byte copy.
+        let entry = u64::from(layout::key_bits(e.key(), bits)) | (u64::from(e.game) << 32);
+        self.bytes.extend_from_slice(&entry.to_le_bytes());
     }
 
     /// Ends the last segment.
@@ -216,35 +227,36 @@ impl Encoded {
 }
 
 /// Sorts the entries of one partition (keys with the same top 8 bits) by
-/// (key, game); repeats stay.
+/// (key, game) into `sorted`; repeats stay. `next` is scratch memory.
 ///
 /// The sort is a counting sort by the key bits below the partition's 8
-/// (stable: entries arrive in game order), then a stable sort by the whole
-/// key of each group of the counting sort (a few entries each, but all the
-/// games of a common position).
-fn sort_partition(entries: &[Entry]) -> Vec<Entry> {
-    let group_bits = (usize::BITS - entries.len().leading_zeros()).clamp(1, 20);
+/// (stable), then a stable sort by the whole key of each group of the
+/// counting sort (a few entries each, by insertion, but more in a large
+/// partition and all the games of a common position): entries of one key keep the order they arrive in, which is
+/// game order (entries come in game order, or from runs in the order they
+/// were spilled, each sorted by (key, game)).
+fn sort_partition(entries: &[Entry], sorted: &mut Vec<Entry>, next: &mut Vec<usize>) {
+    // About 8 entries a group, and at most 4,096 groups: the table of the
+    // counting sort and the groups being filled stay in the cache.
+    let group_bits = (usize::BITS - entries.len().leading_zeros())
+        .saturating_sub(3)
+        .clamp(1, 12);
     let shift = 56 - group_bits;
     let mask = (1usize << group_bits) - 1;
     let group = |e: &Entry| (e.key() >> shift) as usize & mask;
-    let mut next = vec![0usize; mask + 1];
+    next.clear();
+    next.resize(mask + 1, 0);
     for e in entries {
         next[group(e)] += 1;
     }
     let mut sum = 0;
-    for n in &mut next {
+    for n in next.iter_mut() {
         let c = *n;
         *n = sum;
         sum += c;
     }
-    let mut sorted = vec![
-        Entry {
-            hi: 0,
-            lo: 0,
-            game: 0
-        };
-        entries.len()
-    ];
+    sorted.clear();
+    sorted.resize(entries.len(), Entry::default());
     for e in entries {
         let g = group(e);
         sorted[next[g]] = *e;
@@ -252,30 +264,116 @@ fn sort_partition(entries: &[Entry]) -> Vec<Entry> {
     }
     // `next[g]` is now the end of group g.
     let mut start = 0;
-    for &end in &next {
-        if end - start > 1 {
-            sorted[start..end].sort_by_key(Entry::key);
+    for &end in next.iter() {
+        match end - start {
+            0 | 1 => {}
+            2..=SMALL_GROUP => insertion_sort(&mut sorted[start..end]),
+            _ => sorted[start..end].sort_by_key(Entry::key),
         }
         start = end;
     }
-    sorted
 }
 
-/// Sorts the entries of one partition, drops repeats and encodes them.
-fn encode(entries: Vec<Entry>, bits: u32) -> Encoded {
-    let sorted = sort_partition(&entries);
-    drop(entries);
-    let mut out = Encoded::with_capacity(sorted.len());
-    let mut previous = None;
-    for e in &sorted {
-        if previous == Some(e) {
-            continue;
+/// Groups of at most this many entries are sorted by insertion.
+const SMALL_GROUP: usize = 16;
+
+/// Sorts a few entries by key, stably.
+fn insertion_sort(entries: &mut [Entry]) {
+    for i in 1..entries.len() {
+        let e = entries[i];
+        let mut j = i;
+        while j > 0 && entries[j - 1].key() > e.key() {
+            entries[j] = entries[j - 1];
+            j -= 1;
         }
-        previous = Some(e);
-        out.push(e, bits);
+        entries[j] = e;
     }
-    out.close();
-    out
+}
+
+/// Memory for sorting one partition, kept from one partition to the next
+/// (no fresh pages for each).
+#[derive(Default)]
+struct Scratch {
+    /// The partition's entries read back from the runs.
+    entries: Vec<Entry>,
+    /// The entries sorted.
+    sorted: Vec<Entry>,
+    /// The counting sort's counts.
+    next: Vec<usize>,
+    /// Bytes read from a run.
+    read: Vec<u8>,
+}
+
+impl Scratch {
+    /// Sorts `entries` (a partition's), drops repeats and encodes them into
+    /// `out` as position table entries of `bits` bucket bits.
+    fn encode(&mut self, entries: &[Entry], bits: u32, out: &mut Encoded) {
+        sort_partition(entries, &mut self.sorted, &mut self.next);
+        out.clear();
+        out.bytes.reserve(self.sorted.len() * POSITION_SIZE);
+        let mut previous = None;
+        for e in &self.sorted {
+            if previous == Some(e) {
+                continue;
+            }
+            previous = Some(e);
+            out.push(e, bits);
+        }
+        out.close();
+    }
+
+    /// Sorts partition `p` of the runs into `out`: read whole and sorted,
+    /// the runs one after the other (entries of one key then come in game
+    /// order, see [`sort_partition`]).
+    fn encode_runs(
+        &mut self,
+        runs: &[Run],
+        p: usize,
+        bits: u32,
+        out: &mut Encoded,
+    ) -> io::Result<()> {
+        let mut entries = std::mem::take(&mut self.entries);
+        entries.clear();
+        for r in runs {
+            r.read_partition(p, &mut entries, &mut self.read)?;
+        }
+        self.encode(&entries, bits, out);
+        self.entries = entries;
+        Ok(())
+    }
+}
+
+/// The most entries of a partition that is read whole from the runs and
+/// sorted rather than merged: its entries and the counting sort's table
+/// stay within a core's cache.
+const WHOLE_SORT: u64 = 32 << 10;
+
+/// Partitions sorted at a time: their sorting and encoding is spread over
+/// the threads, and while one group is written the next is sorted.
+const GROUP: usize = 8;
+
+/// Computes `groups` groups in order into one of `buffers` each
+/// (`compute`), and hands each to `write` in order: a group is written
+/// while the next one is computed, so that the writing thread and the
+/// sorting threads work side by side.
+fn overlapped<T: Send>(
+    groups: usize,
+    buffers: &mut [T; 2],
+    mut compute: impl FnMut(usize, &mut T) -> io::Result<()> + Send,
+    mut write: impl FnMut(&mut T) -> io::Result<()> + Send,
+) -> io::Result<()> {
+    let [ready, next] = buffers;
+    if groups == 0 {
+        return Ok(());
+    }
+    compute(0, ready)?;
+    for g in 1..groups {
+        let (written, computed) = rayon::join(|| write(ready), || compute(g, next));
+        written?;
+        computed?;
+        std::mem::swap(ready, next);
+    }
+    write(ready)
 }
 
 /// The bucket directory and bucket checksums, computed as the position
@@ -359,6 +457,11 @@ struct Spill {
     games: Option<BufWriter<std::fs::File>>,
     /// The name table's offsets and bytes written out so far, in id order.
     names: Option<(BufWriter<std::fs::File>, BufWriter<std::fs::File>)>,
+    /// Memory of the sort of each partition of a group while spilling.
+    scratch: Vec<Scratch>,
+    /// Two groups of encoded partitions (partition, bytes): one is
+    /// written while the other is sorted.
+    encoded: [Vec<(usize, Vec<u8>)>; 2],
 }
 
 /// Gathers batches in file order and writes the index.
@@ -442,6 +545,8 @@ impl Builder {
                 spilled: 0,
                 games: None,
                 names: None,
+                scratch: Vec::new(),
+                encoded: Default::default(),
             }),
             ..Builder::new()
         }
@@ -484,8 +589,15 @@ impl Builder {
     ///
     /// A bounded builder spills its tables here once they reach its budget;
     /// an I/O error while spilling is returned.
-    pub fn add(&mut self, batch: Batch) -> Result<(), BuildError> {
-        if let Some(e) = batch.overflow {
+    pub fn add(&mut self, mut batch: Batch) -> Result<(), BuildError> {
+        self.take(&mut batch)
+    }
+
+    /// Adds the next batch like [`Builder::add`], and leaves it empty with
+    /// its memory, to be filled with the games of another chunk: no fresh
+    /// memory is touched for each chunk.
+    pub fn take(&mut self, batch: &mut Batch) -> Result<(), BuildError> {
+        if let Some(e) = batch.overflow.take() {
             return Err(e);
         }
         let first = self.game_count;
@@ -495,7 +607,8 @@ impl Builder {
             _ => return Err(BuildError::TooManyGames),
         }
         self.remap.clear();
-        for s in batch.strings {
+        batch.lookup.clear();
+        for s in batch.strings.drain(..) {
             let id = match self.lookup.get(&s) {
                 Some(&id) => id,
                 None => {
@@ -522,7 +635,7 @@ impl Builder {
             self.spill_names()?;
         }
         self.games.reserve(batch.games.len() * GAME_SIZE);
-        for mut p in batch.games {
+        for mut p in batch.games.drain(..) {
             for (i, local) in p.texts.iter().enumerate() {
                 let id = if *local == u32::MAX {
                     0
@@ -542,15 +655,15 @@ impl Builder {
         }
         self.positions += batch.positions.len() as u64;
         let mut room = self.room();
-        for (key, local) in batch.positions {
+        // `first + count` fits in a u32 (checked above) and local < count.
+        let first = u32::try_from(first).map_err(|_| BuildError::TooManyGames)?;
+        for e in batch.positions.drain(..) {
             if self.buffered >= room {
                 self.spill_tables()?;
                 room = self.room();
             }
-            // `first + count` fits in a u32 (checked above) and local < count.
-            let game =
-                u32::try_from(first + u64::from(local)).map_err(|_| BuildError::TooManyGames)?;
-            self.parts[(key >> 56) as usize].push(Entry::new(key, game));
+            let game = first.checked_add(e.game).ok_or(BuildError::TooManyGames)?;
+            self.parts[(e.hi >> 24) as usize].push(Entry { game, ..e });
             self.buffered += 1;
         }
         Ok(())
@@ -634,20 +747,41 @@ impl Builder {
         }
         let mut run = RunWriter::create(&spill.dir)?;
         // Partitions are sorted in parallel, a group at a time (memory stays
-        // bounded), and written in order. Each keeps its memory for the next
-        // run: the pages stay in use, the resident memory does not grow.
-        for (g, group) in self.parts.chunks_mut(16).enumerate() {
-            let encoded: Vec<Vec<u8>> = group
-                .par_iter()
-                .map(|p| spill::encode_entries(&sort_partition(p)))
-                .collect();
-            for (i, bytes) in encoded.iter().enumerate() {
-                run.push_encoded(g * 16 + i, bytes)?;
-            }
-            for p in group {
-                p.clear();
-            }
-        }
+        // bounded), and written in order while the next group is sorted.
+        // Each keeps its memory for the next run, and so does the scratch
+        // memory of the sort: the pages stay in use, the resident memory
+        // does not grow.
+        let parts = &mut self.parts;
+        let scratch = &mut spill.scratch;
+        let groups = parts.len().div_ceil(GROUP);
+        overlapped(
+            groups,
+            &mut spill.encoded,
+            |g, encoded| {
+                let first = g * GROUP;
+                let group = &mut parts[first..(first + GROUP).min(PARTITIONS)];
+                scratch.resize_with(group.len(), Scratch::default);
+                encoded.resize_with(group.len(), Default::default);
+                group
+                    .par_iter_mut()
+                    .zip(scratch.par_iter_mut())
+                    .zip(encoded.par_iter_mut())
+                    .enumerate()
+                    .for_each(|(i, ((part, scratch), (p, bytes)))| {
+                        sort_partition(part, &mut scratch.sorted, &mut scratch.next);
+                        spill::encode_entries(&scratch.sorted, bytes);
+                        *p = first + i;
+                        part.clear();
+                    });
+                Ok(())
+            },
+            |encoded| {
+                for (p, bytes) in encoded.iter() {
+                    run.push_encoded(*p, bytes)?;
+                }
+                Ok(())
+            },
+        )?;
         self.buffered = 0;
         spill.runs.push(run.finish()?);
         spill.spilled += 1;
@@ -694,7 +828,11 @@ impl Builder {
         let runs = if self.runs() > 0 {
             self.spill_tables()?;
             self.parts = Vec::new();
-            self.spill.as_mut().map(|s| std::mem::take(&mut s.runs))
+            self.spill.as_mut().map(|s| {
+                s.scratch = Vec::new();
+                s.encoded = Default::default();
+                std::mem::take(&mut s.runs)
+            })
         } else {
             None
         };
@@ -751,52 +889,81 @@ impl Builder {
         let bits = layout::bucket_bits(self.positions);
         let positions_at = at;
         let mut directory = Directory::new(bits);
-        if let Some(runs) = runs {
-            // Partitions are merged in parallel, as many at a time as half
-            // the budget holds encoded (at least one), and written in order.
-            let largest = (0..spill::PARTITIONS)
-                .map(|p| runs.iter().map(|r| r.partition_entries(p)).sum::<u64>())
-                .max()
-                .unwrap_or(0);
-            let budget = self.spill.as_ref().map_or(0, |s| s.memory);
-            let at_once = (budget / 2 / (largest * POSITION_SIZE as u64).max(1)).clamp(1, 16);
-            let partitions: Vec<usize> = (0..spill::PARTITIONS).collect();
-            for group in partitions.chunks(at_once as usize) {
-                let encoded: Vec<io::Result<Encoded>> = group
-                    .par_iter()
-                    .map(|&p| {
-                        let mut merge = Merge::partition(&runs, p)?;
-                        let entries: u64 = runs.iter().map(|r| r.partition_entries(p)).sum();
-                        let mut e = Encoded::with_capacity(entries as usize);
-                        while let Some(entry) = merge.next()? {
-                            e.push(&entry, bits);
-                        }
-                        e.close();
-                        Ok(e)
-                    })
-                    .collect();
-                for e in encoded {
-                    let e = e?;
-                    directory.add(&e);
-                    put(&mut out, &e.bytes, &mut at)?;
-                }
+        let mut encoded: [Vec<Encoded>; 2] = Default::default();
+        let mut scratch: Vec<Scratch> = Vec::new();
+        let write = |encoded: &mut Vec<Encoded>| -> io::Result<()> {
+            for e in encoded.iter() {
+                directory.add(e);
+                put(&mut out, &e.bytes, &mut at)?;
             }
+            Ok(())
+        };
+        if let Some(runs) = runs {
+            // A partition is read whole from the runs and sorted (its
+            // entries, sorted and encoded twice: 40 bytes an entry) when it
+            // is small ([`WHOLE_SORT`]) and fits in half the budget, else
+            // merged (k-way: a counting sort of a large partition misses
+            // the caches at every entry, a merge streams); as many
+            // partitions at a time as half the budget holds, up to a group.
+            let entries = |p: usize| runs.iter().map(|r| r.partition_entries(p)).sum::<u64>();
+            let largest = (0..PARTITIONS).map(entries).max().unwrap_or(0);
+            let half = self.spill.as_ref().map_or(0, |s| s.memory) / 2;
+            let at_once = (half / (largest * 40).max(1)).clamp(1, GROUP as u64) as usize;
+            let runs = &runs;
+            overlapped(
+                PARTITIONS.div_ceil(at_once),
+                &mut encoded,
+                |g, encoded| {
+                    let first = g * at_once;
+                    let group = first..(first + at_once).min(PARTITIONS);
+                    scratch.resize_with(group.len(), Scratch::default);
+                    encoded.resize_with(group.len(), Encoded::default);
+                    group
+                        .into_par_iter()
+                        .zip(scratch.par_iter_mut())
+                        .zip(encoded.par_iter_mut())
+                        .map(|((p, scratch), e)| {
+                            let n = entries(p);
+                            if n <= WHOLE_SORT && n * 24 <= half {
+                                return scratch.encode_runs(runs, p, bits, e);
+                            }
+                            e.clear();
+                            let mut merge = Merge::partition(runs, p)?;
+                            while let Some(entry) = merge.next()? {
+                                e.push(&entry, bits);
+                            }
+                            e.close();
+                            Ok(())
+                        })
+                        .collect::<io::Result<()>>()
+                },
+                write,
+            )?;
         } else {
             // Partitions are sorted and encoded in parallel, a group at a
-            // time (memory stays bounded), and written in order.
+            // time, and written in order while the next group is sorted;
+            // each partition's memory is given back once it is sorted.
             let mut parts = std::mem::take(&mut self.parts);
-            while !parts.is_empty() {
-                let rest = parts.split_off(parts.len().min(16));
-                let encoded: Vec<Encoded> = parts
-                    .into_par_iter()
-                    .map(|entries| encode(entries, bits))
-                    .collect();
-                parts = rest;
-                for e in encoded {
-                    directory.add(&e);
-                    put(&mut out, &e.bytes, &mut at)?;
-                }
-            }
+            overlapped(
+                parts.len().div_ceil(GROUP),
+                &mut encoded,
+                |g, encoded| {
+                    let first = g * GROUP;
+                    let group = &mut parts[first..(first + GROUP).min(PARTITIONS)];
+                    scratch.resize_with(group.len(), Scratch::default);
+                    encoded.resize_with(group.len(), Encoded::default);
+                    group
+                        .par_iter_mut()
+                        .zip(scratch.par_iter_mut())
+                        .zip(encoded.par_iter_mut())
+                        .for_each(|((part, scratch), e)| {
+                            scratch.encode(part, bits, e);
+                            *part = Vec::new();
+                        });
+                    Ok(())
+                },
+                write,
+            )?;
         }
         directory.finish();
 
@@ -959,7 +1126,20 @@ where
     write(&mut file)?;
     file.sync_all()?;
     drop(file);
+    // Renamed under the lock, and only if an interrupt did not remove it
+    // first: an interrupt either removes the temporary file before the
+    // rename, or finds the index complete, never a rename in between.
+    let temporaries = TEMPORARIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !temporaries.contains(&tmp) {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "interrupted: the index was not written",
+        ));
+    }
     std::fs::rename(&tmp, path)?;
+    drop(temporaries);
     guard.1 = true;
     Ok(())
 }
