@@ -908,7 +908,10 @@ impl Writer {
         }
         write_tags(out, game, source, &mut self.order);
         // Without a drain nothing can fail.
-        let _ = write_movetext(out, input, game, source, moves, &mut self.item, None);
+        let _ =
+            write_movetext::<false>(out, input, game, source, moves, &mut self.item, &mut |_| {
+                Ok(())
+            });
     }
 
     /// [`Writer::write_game`] to any writer, in pieces of about
@@ -959,14 +962,14 @@ impl Writer {
             buf.clear();
             Ok(())
         };
-        let written = write_movetext(
+        let written = write_movetext::<true>(
             &mut stage,
             input,
             game,
             source,
             moves,
             &mut self.item,
-            Some(&mut drain),
+            &mut drain,
         )
         .and_then(|()| drain(&mut stage));
         // The stage is kept for the next game, unless it grew large.
@@ -1010,16 +1013,18 @@ fn write_tags(out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>, order: 
     }
 }
 
-/// Writes the movetext, wrapped, with the termination marker.
+/// Writes the movetext, wrapped, with the termination marker; with
+/// `DRAIN`, passes `out` to `drain` whenever it holds [`DRAIN_AT`] bytes
+/// (without, the test is not even compiled in).
 #[inline(never)]
-fn write_movetext(
+fn write_movetext<const DRAIN: bool>(
     out: &mut Vec<u8>,
     input: &[u8],
     game: &Game<'_>,
     source: &GameText<'_>,
     moves: &Moves,
     item: &mut Vec<u8>,
-    mut drain: Option<Drain<'_>>,
+    drain: Drain<'_>,
 ) -> std::io::Result<()> {
     let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
     let mut mt = Movetext::new(out);
@@ -1031,9 +1036,7 @@ fn write_movetext(
     let mut nulls: Option<NullPlaces> = None;
     let tokens = &game.tokens;
     while let Some(t) = tokens.get(i) {
-        if let Some(drain) = drain.as_mut()
-            && mt.out.len() >= DRAIN_AT
-        {
+        if DRAIN && mt.out.len() >= DRAIN_AT {
             drain(mt.out)?;
         }
         match t.kind {

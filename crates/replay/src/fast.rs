@@ -133,7 +133,10 @@ pub(crate) fn replay<V: Visitor>(
         Vec::new()
     };
     let mut plies = 0u32;
+    // Without the main-line moves kept, the automatic draws are looked for
+    // as the line is played; with them, once at the end.
     let mut draws = DrawWatch::new();
+    let mut max_clock = 0u32;
     let mut before = Chess::default();
     let mut keys: Vec<u64> = Vec::new();
     if with_keys {
@@ -186,7 +189,6 @@ pub(crate) fn replay<V: Visitor>(
                 }
                 if depth == 0 {
                     plies = plies.saturating_add(1);
-                    draws.before(line.line.position(), m, plies);
                 }
                 let step = (with_keys && depth == 0).then(|| {
                     KeyStep::new(
@@ -253,8 +255,10 @@ pub(crate) fn replay<V: Visitor>(
                             token: u32::try_from(index).unwrap_or(u32::MAX),
                             played: m,
                         });
+                        max_clock = max_clock.max(after.halfmoves());
+                    } else {
+                        draws.after(m, after, plies);
                     }
-                    draws.after(after.halfmoves());
                 }
             }
             TokenKind::OpenVariation => {
@@ -310,7 +314,12 @@ pub(crate) fn replay<V: Visitor>(
     // move): that is its status. Moves after it are legal chess played on
     // (a warning, which this lane leaves out); a decisive record of a game
     // the rules drew at its last move is an error: the full replay says it.
-    if let Some((status, ply)) = draws.finish() {
+    let draw = if keep_moves {
+        main_line_draw(&main, max_clock)
+    } else {
+        draws.finish()
+    };
+    if let Some((status, ply)) = draw {
         let at_the_end = ply >= plies;
         // Moves after it: a warning.
         if diagnostics && !at_the_end {
@@ -370,7 +379,8 @@ fn ply_of(pos: &Chess) -> u32 {
 /// are kept (no position before such a move comes again), and at most 150
 /// of them: by then the 75-move rule has ended the game.
 struct DrawWatch {
-    /// The position before the first move of the run.
+    /// The position the run starts from (after the last capture or pawn
+    /// move).
     start: Chess,
     /// The 1-based ply of the run's first move.
     first_ply: u32,
@@ -393,32 +403,27 @@ impl DrawWatch {
         }
     }
 
-    /// Before `m`, the main line's ply `ply`, is played from `before`.
+    /// After `m`, the main line's ply `ply`, was played, leading to `after`.
     #[inline]
-    fn before(&mut self, before: &Chess, m: Move, ply: u32) {
+    fn after(&mut self, m: Move, after: &Chess, ply: u32) {
         if self.found.is_some() {
             return;
         }
-        if m.is_zeroing() && !self.run.is_empty() {
+        let clock = after.halfmoves();
+        if clock == 0 {
+            // A capture or a pawn move: nothing before it comes again.
             self.look();
-            if self.found.is_some() {
-                return;
+            if self.found.is_none() {
+                self.run.clear();
+                self.max_clock = 0;
+                self.start.clone_from(after);
+                self.first_ply = ply.saturating_add(1);
             }
-            self.run.clear();
-            self.max_clock = 0;
-        }
-        if self.run.is_empty() {
-            self.start.clone_from(before);
-            self.first_ply = ply;
+            return;
         }
         self.run.push(m);
-    }
-
-    /// After the move, the position's halfmove clock being `clock`.
-    #[inline]
-    fn after(&mut self, clock: u32) {
         self.max_clock = self.max_clock.max(clock);
-        if clock >= 150 && self.found.is_none() {
+        if clock >= 150 {
             self.look();
         }
     }
@@ -436,22 +441,63 @@ impl DrawWatch {
     /// without a capture or a pawn move).
     fn look(&mut self) {
         if self.max_clock >= 16 && may_repeat_or_exceed(&self.start, &self.run, self.max_clock) {
-            self.found = automatic_draw(&self.start, self.first_ply, &self.run);
+            self.found = automatic_draw(&self.start, self.first_ply, self.run.iter().copied());
         }
     }
 }
 
+/// The first automatic draw of a main line kept whole, its largest
+/// halfmove clock being `max_clock`: each stretch without a capture or a
+/// pawn move is filtered as [`DrawWatch`] filters it, and the line is
+/// replayed only when one of them may hold a draw.
+fn main_line_draw(main: &[MainMove], max_clock: u32) -> Option<(Status, u32)> {
+    if max_clock < 16 {
+        return None;
+    }
+    let moves = || main.iter().map(|m| m.played);
+    let mut run: Vec<Move> = Vec::new();
+    let mut white_first = true;
+    let mut white = true;
+    let mut may = max_clock >= 150;
+    for m in moves() {
+        if may {
+            break;
+        }
+        if m.is_zeroing() {
+            may = run_may_repeat(white_first, &run, 0);
+            run.clear();
+            white_first = !white;
+        } else {
+            run.push(m);
+        }
+        white = !white;
+    }
+    if !may && !run_may_repeat(white_first, &run, 0) {
+        return None;
+    }
+    automatic_draw(&Chess::default(), 1, moves())
+}
+
 /// A quick filter before [`automatic_draw`]: `false` when neither the
 /// 75-move rule (a clock of 150 plies) nor a fivefold repetition can have
-/// come in the `run` of moves from `start`, with no capture or pawn move
-/// but its first. Equal positions have equal piece placements; the
+/// come in the `run` of moves from `start`, none of them a capture or a
+/// pawn move. Equal positions have equal piece placements; the
 /// placements are hashed incrementally from the moves alone, and a
 /// fivefold repetition needs one of them five times.
 fn may_repeat_or_exceed(start: &Chess, run: &[Move], max_clock: u32) -> bool {
+    run_may_repeat(start.turn() == Color::White, run, max_clock)
+}
+
+/// [`may_repeat_or_exceed`] for a run whose first move is White's when
+/// `white_first`.
+fn run_may_repeat(white_first: bool, run: &[Move], max_clock: u32) -> bool {
     if max_clock >= 150 {
         return true;
     }
-    let mut white = start.turn() == Color::White;
+    if run.len() < 16 {
+        return false;
+    }
+    let mut white = white_first;
     // The placement hashes, from the start's (0) on.
     let mut seen: Vec<u64> = Vec::with_capacity(run.len() + 1);
     seen.push(u64::from(!white));
@@ -510,11 +556,15 @@ fn seen_five_times(run: &mut [u64]) -> bool {
 /// The first automatic draw (fivefold repetition, 75-move rule) in the
 /// `run` of moves played from `start`, the first of them ply `first_ply`
 /// of the game, and its ply, as the full replay's [`Tracker`] finds it.
-fn automatic_draw(start: &Chess, first_ply: u32, run: &[Move]) -> Option<(Status, u32)> {
+fn automatic_draw(
+    start: &Chess,
+    first_ply: u32,
+    run: impl IntoIterator<Item = Move>,
+) -> Option<(Status, u32)> {
     let mut pos = start.clone();
     let mut tracker = Tracker::with_history(&pos, History::Recent);
     let mut before = pos.clone();
-    for (ply, &m) in (first_ply..).zip(run) {
+    for (ply, m) in (first_ply..).zip(run) {
         before.clone_from(&pos);
         pos.play_unchecked(m);
         tracker.push(&before, m, &pos, ply);
