@@ -434,6 +434,8 @@ struct Row {
     wrong: u32,
     /// `--fix` left the error as written.
     left: u32,
+    /// Of those, left for a human (several fixes replay alike).
+    human: u32,
 }
 
 /// What `check --fix` makes of one case.
@@ -441,7 +443,10 @@ struct Row {
 enum FixOutcome {
     Restored,
     Wrong,
-    Left,
+    /// Left with an error; for a human (several fixes replay alike) or not.
+    Left {
+        human: bool,
+    },
 }
 
 /// Runs the fix of `check --fix` on the game in `bytes` (with its `report`)
@@ -466,7 +471,9 @@ fn fix_outcome(
     let after = replay_game(&fixed.bytes, &again, &options);
     let moves: Vec<Move> = after.moves.iter().map(|m| m.played).collect();
     if after.errors() > 0 {
-        FixOutcome::Left
+        FixOutcome::Left {
+            human: fixed.counts.needs_human > 0,
+        }
     } else if moves == clean.moves {
         FixOutcome::Restored
     } else {
@@ -576,7 +583,10 @@ fn main() {
                     );
                 }
             }
-            FixOutcome::Left => row.left += 1,
+            FixOutcome::Left { human } => {
+                row.left += 1;
+                row.human += u32::from(human);
+            }
         }
         if d.suggestions.first().is_some_and(Suggestion::confirmed) {
             row.confirmed_top += 1;
@@ -636,6 +646,7 @@ fn main() {
         total.restored += row.restored;
         total.wrong += row.wrong;
         total.left += row.left;
+        total.human += row.human;
     }
     println!(
         "| **all** | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
@@ -646,8 +657,10 @@ fn main() {
         pct(total.confirmed_top, total.cases),
     );
     println!("\n`check --fix` output:\n");
-    println!("| slip | cases | equals the original | wrong fix | left as written |");
-    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| slip | cases | equals the original | wrong fix | left with an error | of which for a human |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
     for (slip, row) in SLIPS
         .iter()
         .zip(rows.iter())
@@ -655,11 +668,12 @@ fn main() {
         .chain([("**all**", &total)])
     {
         println!(
-            "| {slip} | {} | {:.1}% | {:.1}% | {:.1}% |",
+            "| {slip} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
             row.cases,
             pct(row.restored, row.cases),
             pct(row.wrong, row.cases),
             pct(row.left, row.cases),
+            pct(row.human, row.cases),
         );
     }
     print_times(&mut times);
@@ -716,7 +730,7 @@ fn run_multi(
     let mut top3 = 0u32;
     let mut all_fixed = 0u32;
     // `check --fix`: games restored, wrongly fixed, left with an error.
-    let mut fix_rows = (0u32, 0u32, 0u32);
+    let mut fix_rows = (0u32, 0u32, 0u32, 0u32);
     let mut times: Vec<Duration> = Vec::new();
     let mut attempts = 0;
     while (cases as usize) < games && attempts < games * 20 {
@@ -765,7 +779,10 @@ fn run_multi(
         match fix_outcome(bytes, &game, &report, g) {
             FixOutcome::Restored => fix_rows.0 += 1,
             FixOutcome::Wrong => fix_rows.1 += 1,
-            FixOutcome::Left => fix_rows.2 += 1,
+            FixOutcome::Left { human } => {
+                fix_rows.2 += 1;
+                fix_rows.3 += u32::from(human);
+            }
         }
         let mut ok = 0;
         for t in &truths {
@@ -800,10 +817,11 @@ fn run_multi(
         pct(all_fixed, cases)
     );
     println!(
-        "\n`check --fix` output: equals the original {:.1}%, wrong fix {:.1}%, left with an error {:.1}%",
+        "\n`check --fix` output: equals the original {:.1}%, wrong fix {:.1}%, left with an error {:.1}% (for a human {:.1}%)",
         pct(fix_rows.0, cases),
         pct(fix_rows.1, cases),
-        pct(fix_rows.2, cases)
+        pct(fix_rows.2, cases),
+        pct(fix_rows.3, cases)
     );
     print_times(&mut times);
 }
