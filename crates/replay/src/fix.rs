@@ -27,7 +27,7 @@ use crate::movetext::main_line_words;
 
 mod game;
 use crate::{GameReport, Suggestion};
-pub use game::{FixCounts, Fixed, fix_game};
+pub use game::{Change, FixCounts, Fixed, fix_game};
 
 /// One edit of a game's bytes: replace `range` (offsets in the input;
 /// empty: insert) by `text`.
@@ -145,9 +145,10 @@ pub fn move_edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
 /// a comment that says what was written and what was applied (`Nf3
 /// {pgnkit: "Nf4" written, "Nf3" applied}`), an inserted move likewise
 /// (before the move number of the move after it, with a number of its own
-/// if it is White's). After a move is inserted or a word struck out, every
-/// main-line move number that then no longer fits its move is renumbered
-/// (`8.` before Black's move becomes `8...`). A word whose fixes replay the
+/// if it is White's). After a move is inserted or a word struck out, the
+/// main line's moves are numbered from there on as the PGN export format
+/// numbers them: `N.` before each White move, `N...` before Black's only
+/// after a comment or variation, other numbers taken out. A word whose fixes replay the
 /// game alike ([`Decision::Human`]) is left as written, followed by a comment
 /// that lists them in the writer's notation and language (`Nf4 {pgnkit:
 /// "Nf4" left as written for a human: Nf3, Nh3 replay the game alike}`; not
@@ -171,9 +172,12 @@ pub fn move_edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
 ///     texts,
 ///     [
 ///         "2. exd5 {pgnkit: a move left out, \"exd5\" inserted} ",
-///         "2...",
-///         "3...",
-///         "4...",
+///         "2...", // 2... Qxd5
+///         "3. ",  // 3. Nc3
+///         "",     // Qa5, no number
+///         "4. ",  // 4. d4
+///         "",     // Nf6
+///         "5. ",  // 5. Nf3
 ///     ]
 /// );
 /// ```
@@ -214,9 +218,11 @@ pub fn move_fixes(game: &Game<'_>, report: &GameReport) -> MoveFixes {
     // A move was inserted or a word struck out: the move numbers after it
     // are written to fit their moves.
     let mut renumber = false;
-    // The main-line move number written since the last move: (its index,
-    // span, number, written with dots).
-    let mut number: Option<(Range<usize>, u32, bool)> = None;
+    // The main-line move number written since the last move: (its span,
+    // number, written with dots, token index).
+    let mut number: Option<(Range<usize>, u32, bool, usize)> = None;
+    // The last main-line token was a move (no comment or variation since).
+    let mut after_move = false;
     // The fixes by what they are looked up by (in fix order): inserts and
     // swaps by ply, replacements by their token's start, so that each word
     // looks at its own candidates only (linear in the words and fixes).
@@ -244,11 +250,15 @@ pub fn move_fixes(game: &Game<'_>, report: &GameReport) -> MoveFixes {
     let edits = &mut out.edits;
     for (index, token) in game.tokens.iter().enumerate() {
         match token.kind {
-            TokenKind::OpenVariation => depth += 1,
+            TokenKind::OpenVariation => {
+                depth += 1;
+                after_move = false;
+            }
             TokenKind::CloseVariation => depth = depth.saturating_sub(1),
             TokenKind::MoveNumber { number: n, black } if depth == 0 && number.is_none() => {
-                number = Some((token.span.clone(), n, black));
+                number = Some((token.span.clone(), n, black, index));
             }
+            TokenKind::Comment | TokenKind::Nag(_) if depth == 0 => after_move = false,
             TokenKind::Word if depth == 0 => {
                 let text = report.encoding.decode(token.text);
                 if parse_annotation(&text).is_some() {
@@ -268,6 +278,8 @@ pub fn move_fixes(game: &Game<'_>, report: &GameReport) -> MoveFixes {
                     let Some(m) = san_move(&pos, san) else { break };
                     let written = written(&pos, &m, &style);
                     let at = number.as_ref().map_or(token.span.start, |n| n.0.start);
+                    // It ends in a comment: a number for Black's move after it.
+                    after_move = false;
                     let own_number = if pos.turn() == Color::White {
                         format!("{}. ", pos.fullmoves())
                     } else {
@@ -327,25 +339,38 @@ pub fn move_fixes(game: &Game<'_>, report: &GameReport) -> MoveFixes {
                     });
                     out.moves += 1;
                     renumber = true;
+                    after_move = false;
                     continue;
                 }
-                if renumber && let Some((span, n, black)) = number.take() {
-                    // The number written for this move, made to fit it (with
-                    // dots before Black's move).
-                    let fits = n == pos.fullmoves().get() && black == (pos.turn() == Color::Black);
-                    if !fits {
-                        let dots = if pos.turn() == Color::White {
-                            "."
-                        } else {
-                            "..."
-                        };
-                        edits.push(Edit {
-                            range: span,
-                            text: format!("{}{dots}", pos.fullmoves()),
-                        });
+                if renumber {
+                    // The moves numbered as PGN numbers them: a number before
+                    // each White move, before Black's only after a comment.
+                    let white = pos.turn() == Color::White;
+                    let full = pos.fullmoves().get();
+                    match number.take() {
+                        Some((span, _, _, i)) if !white && after_move && i + 1 == index => {
+                            edits.push(Edit {
+                                range: span.start..token.span.start,
+                                text: String::new(),
+                            });
+                        }
+                        Some((span, n, black, _)) if n != full || black == white => {
+                            let dots = if white { "." } else { "..." };
+                            edits.push(Edit {
+                                range: span,
+                                text: format!("{full}{dots}"),
+                            });
+                        }
+                        Some(_) => {}
+                        None if white => edits.push(Edit {
+                            range: token.span.start..token.span.start,
+                            text: format!("{full}. "),
+                        }),
+                        None => {}
                     }
                 }
                 number = None;
+                after_move = true;
                 let replacement: Option<(String, String)> =
                     match fix.and_then(|i| fixes.get(i).map(|f| (i, f))) {
                         Some((i, (_, Suggestion::Replace { san, .. }, also))) => {

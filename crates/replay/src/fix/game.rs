@@ -41,6 +41,18 @@ pub struct Fixed {
     pub bytes: Vec<u8>,
     /// What was fixed.
     pub counts: FixCounts,
+    /// The games written otherwise than they were read, in input order.
+    pub changes: Vec<Change>,
+}
+
+/// One game that `--fix` changed (for a diff of the changes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game as read: its span in the input.
+    pub before: std::ops::Range<usize>,
+    /// The game as written: its range in [`Fixed::bytes`] (without the
+    /// empty line after it).
+    pub after: std::ops::Range<usize>,
 }
 
 /// How much `--fix` changed, by kind.
@@ -116,7 +128,14 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
         again = next.1 && counts.check_marks > before;
         text = next.0;
     }
+    let at = out.bytes.len();
     out.bytes.extend_from_slice(&text);
+    if text != bytes {
+        out.changes.push(Change {
+            before: span,
+            after: at..out.bytes.len(),
+        });
+    }
     if counts.moves + counts.results + counts.check_marks > 0 {
         counts.games = 1;
     }
