@@ -149,13 +149,30 @@ pub struct CheckArgs {
     /// only the printed suggestions are left out.
     #[arg(long)]
     pub no_suggestions: bool,
-    /// Write every game to the file given with -o, each confirmed top fix
-    /// applied and marked with a comment, a Result tag the rules contradict
-    /// set to the rules' result (with a comment saying why), and wrong or
-    /// missing `+`/`#` corrected; unconfirmed problems stay as written.
-    #[arg(long, requires = "output")]
+    /// Fix the games: each top fix that no other fix rivals (see docs/)
+    /// applied and marked with a comment, a tie left as written with a
+    /// comment for a human, move numbers made to fit after an inserted or
+    /// struck-out move, a Result tag the rules contradict set to the rules'
+    /// result (with a comment saying why), and wrong or missing `+`/`#`
+    /// corrected; unconfirmed problems stay as written. Where to: `-o FILE`,
+    /// `--in-place`, or `--diff`; with none of them, a diff is printed when
+    /// standard output is a terminal (nothing is written).
+    #[arg(long)]
     pub fix: bool,
     /// The file `--fix` writes (replaced atomically).
-    #[arg(short = 'o', long, value_name = "FILE", requires = "fix")]
+    #[arg(short = 'o', long, value_name = "FILE", requires = "fix", conflicts_with_all = ["in_place", "diff"])]
     pub output: Option<String>,
+    /// With `--fix`: rewrite each input file that has something to fix
+    /// (a temporary file in its folder, renamed over it), keeping the
+    /// original as FILE.orig. Not for standard input, compressed files or
+    /// `--shard`.
+    #[arg(long, requires = "fix", conflicts_with = "diff")]
+    pub in_place: bool,
+    /// With `--in-place`: keep no FILE.orig.
+    #[arg(long, requires = "in_place")]
+    pub no_backup: bool,
+    /// With `--fix`: print a unified diff of what would change on standard
+    /// output, instead of the diagnostics, and write nothing.
+    #[arg(long, requires = "fix")]
+    pub diff: bool,
 }

@@ -143,9 +143,17 @@ struct Printer {
 }
 
 impl Sink<ChunkOut> for Printer {
-    fn chunk(&mut self, at: &At<'_>, _: &Chunk, c: ChunkOut) -> anyhow::Result<(Totals, usize)> {
+    fn chunk(
+        &mut self,
+        at: &At<'_>,
+        chunk: &Chunk,
+        c: ChunkOut,
+    ) -> anyhow::Result<(Totals, usize)> {
         if let Some(f) = self.fixed.as_mut() {
-            f.write(&c.fixed)?;
+            f.write(&mut self.out, chunk, at.line(0), &c.fixed)?;
+            if !f.prints_diagnostics() {
+                return Ok((c.totals, c.lines));
+            }
         }
         let (out, format) = (&mut self.out, self.format);
         for g in c.games {
@@ -166,6 +174,20 @@ impl Sink<ChunkOut> for Printer {
         Ok((c.totals, c.lines))
     }
 
+    fn begin(&mut self, path: &str, input: &crate::input::Input) -> anyhow::Result<()> {
+        match self.fixed.as_mut() {
+            Some(f) => f.begin(path, input),
+            None => Ok(()),
+        }
+    }
+
+    fn end(&mut self, complete: bool) -> anyhow::Result<()> {
+        match self.fixed.as_mut() {
+            Some(f) => f.end(complete),
+            None => Ok(()),
+        }
+    }
+
     fn failure(&mut self, path: &str, _: Option<&str>, e: &anyhow::Error) -> io::Result<()> {
         let message = format!("{e:#}");
         games::failure(
@@ -178,6 +200,40 @@ impl Sink<ChunkOut> for Printer {
     }
 }
 
+/// Where `--fix` writes, from the flags (`terminal`: standard output is
+/// one): `-o FILE`, `--in-place`, `--diff`, or a diff on a terminal.
+///
+/// # Errors
+/// `--in-place` on standard input or with `--shard`, `--fix` with nowhere
+/// to write, and the errors of creating the `-o` file.
+fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutput>> {
+    if !args.fix {
+        return Ok(None);
+    }
+    if let Some(path) = &args.output {
+        return Ok(Some(FixOutput::create(path)?));
+    }
+    if args.in_place {
+        if args.input.files.is_empty() || args.input.files.iter().any(|f| f == "-") {
+            anyhow::bail!(
+                "--in-place cannot rewrite standard input: name the files, or write the fixed games with -o FILE"
+            );
+        }
+        if args.input.shard.is_some() {
+            anyhow::bail!(
+                "--in-place cannot rewrite a file from one shard of it: fix the whole file, or write with -o FILE"
+            );
+        }
+        return Ok(Some(FixOutput::in_place(!args.no_backup)));
+    }
+    if args.diff || terminal {
+        return Ok(Some(FixOutput::diff()));
+    }
+    anyhow::bail!(
+        "--fix needs to know where to write: -o FILE, --in-place, or --diff (standard output is no terminal)"
+    )
+}
+
 /// Runs `pgnkit check`.
 pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let stdout = io::stdout();
@@ -187,10 +243,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     } else {
         Format::Json
     });
-    let fixed = match (&args.output, args.fix) {
-        (Some(path), true) => Some(FixOutput::create(path)?),
-        _ => None,
-    };
+    let fixed = fix_output(args, stdout.is_terminal())?;
+    let diff = fixed.as_ref().is_some_and(|f| !f.prints_diagnostics());
     let fix = fixed.is_some();
     let options = Options {
         language: args.input.input_lang.forced(),
@@ -217,7 +271,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let Printer { mut out, fixed, .. } = printer;
     let totals = run.totals;
     match format {
-        Format::Json => {
+        Format::Json if !diff => {
             let summary = JsonSummary {
                 r#type: "summary",
                 files: run.files,

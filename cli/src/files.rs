@@ -54,6 +54,24 @@ pub trait Sink<T> {
     /// Those of writing the report.
     fn failure(&mut self, path: &str, name: Option<&str>, e: &anyhow::Error)
     -> std::io::Result<()>;
+
+    /// An input is about to be read (`path` as given, `input` opened).
+    ///
+    /// # Errors
+    /// When the sink cannot take this input: it is then not read, and
+    /// reported as a failure.
+    fn begin(&mut self, _path: &str, _input: &crate::input::Input) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    /// The input begun last is read: to its end if `complete`.
+    ///
+    /// # Errors
+    /// When what the sink does at the end of an input fails: reported as a
+    /// failure of the input.
+    fn end(&mut self, _complete: bool) -> anyhow::Result<()> {
+        Ok(())
+    }
 }
 
 /// What a run of the file loop did.
@@ -102,6 +120,11 @@ pub fn run<T: Send>(
         };
         run.files += 1;
         let name = input.name.clone();
+        if let Err(e) = sink.begin(path, &input) {
+            run.failed = true;
+            sink.failure(path, Some(&name), &e)?;
+            continue;
+        }
         let progress = Progress::new(args.quiet, input.len);
         // With --shard / --game-offset, numbers stay those of the whole file.
         let mut at = At {
@@ -121,6 +144,14 @@ pub fn run<T: Send>(
         });
         progress.finish();
         run.totals.add(&file_totals);
+        let result = match result {
+            Ok(()) => sink.end(true),
+            Err(e) => {
+                // The input was not read to its end: nothing is put in place.
+                let _ = sink.end(false);
+                Err(e)
+            }
+        };
         if let Err(e) = result {
             if crate::output::is_broken_pipe(&e) {
                 return Err(e);

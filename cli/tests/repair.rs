@@ -163,24 +163,44 @@ fn human_output_says_what_was_meant() {
     assert!(text.contains("help: did you mean Rg2?"), "{text}");
 }
 
+/// The `summary` record of `check --format json` on `file`.
+fn summary(file: &str) -> Value {
+    let out = Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args(["check", "-q", "--format", "json", file])
+        .output()
+        .expect("run")
+        .stdout;
+    String::from_utf8_lossy(&out)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["type"] == "summary")
+        .expect("summary")
+}
+
 #[test]
-fn fix_writes_a_game_that_replays_cleanly() {
+fn fix_applies_a_clear_fix_and_leaves_a_tie_for_a_human() {
     let (_dir, fixed_s, text) = fixed("several.pgn");
     assert!(
         text.contains("11.Be5 {pgnkit: \"Bc5\" written, \"Be5\" applied}"),
         "{text}"
     );
+    // 16.Qf6: Qf5 (a rank off by one) and Qg6 (a neighbouring file) both
+    // replay the game on to the next error, the queens come off on h5:
+    // the word stays as written, and so does the rest of the game.
     assert!(
-        text.contains("Rg2 {pgnkit: \"Rq2\" written, \"Rg2\" applied"),
+        text.contains(
+            "16.Qf6 {pgnkit: \"Qf6\" left as written for a human: Qf5 and Qg6 replay the game alike} d5"
+        ),
         "{text}"
     );
+    assert!(text.contains("25.Rq2 "), "{text}");
     assert!(text.starts_with("[Event \"Havana m\"]"));
-    // The fixed file checks clean.
-    Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args(["check", "-q", "--format", "json", &fixed_s])
-        .assert()
-        .code(0);
+    // The fixed file still has the two problems, and nothing else.
+    let errs = errors(&fixed_s);
+    let tokens: Vec<&str> = errs.iter().filter_map(|d| d["token"].as_str()).collect();
+    assert_eq!(tokens, ["Qf6", "Rq2"]);
+    assert_eq!(summary(&fixed_s)["warnings"], 0);
 }
 
 #[test]
@@ -192,20 +212,15 @@ fn fix_applies_inserts_and_swaps_and_keeps_every_game() {
         "{text}"
     );
     assert!(text.contains("30.Bxc5 {pgnkit: \"Rxf3\" written, \"Bxc5\" applied; two moves written in swapped order}"), "{text}");
-    // Only games whose fix stays ambiguous or unconfirmed are left with errors.
-    let out = Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args(["check", "-q", "--format", "json", &fixed_s])
-        .assert()
-        .get_output()
-        .stdout
-        .clone();
-    let summary = String::from_utf8_lossy(&out)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find(|v| v["type"] == "summary")
-        .expect("summary");
-    assert_eq!(summary["errors"], 0, "{summary}");
+    // 17.Rg1: both rooks reach g1 and the game replays with either: left
+    // for a human, the only error left.
+    assert!(
+        text.contains("17.Rg1 {pgnkit: \"Rg1\" left as written for a human: Rag1 and Rhg1 replay the game alike}"),
+        "{text}"
+    );
+    let errs = errors(&fixed_s);
+    let tokens: Vec<&str> = errs.iter().filter_map(|d| d["token"].as_str()).collect();
+    assert_eq!(tokens, ["Rg1"]);
 }
 
 #[test]

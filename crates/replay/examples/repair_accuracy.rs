@@ -17,12 +17,20 @@
 //! `--min-plies P`: games of at least P plies) and measures how many of them
 //! are reported with the right fix.
 //!
+//! A second table says what `pgnkit check --fix` makes of each case
+//! ([`pgnkit_replay::fix::fix_game`], as the binary calls it): the share of
+//! games whose fixed text replays to exactly the moves of the original, the
+//! share whose fixed text replays without error to other moves (a wrong
+//! fix), and the share left with an error (no fix, or left for a human; see
+//! the fix module; with several slips, a game where any one is left).
+//!
 //! Reproducible: the same seed and files give the same table.
 
 use std::time::{Duration, Instant};
 
 use pgnkit_notation::Language;
 use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::fix::{Fixed, fix_game};
 use pgnkit_replay::{Code, Diagnostic, Options, Suggestion, replay_game};
 use shakmaty::{Chess, Move, Position, Role, san::San, san::SanPlus};
 
@@ -420,6 +428,57 @@ struct Row {
     found: u32,
     confirmed_top: u32,
     accepted: u32,
+    /// `--fix` output replays to the original moves.
+    restored: u32,
+    /// `--fix` applied something and the moves differ from the original.
+    wrong: u32,
+    /// `--fix` left the error as written.
+    left: u32,
+    /// Of those, left for a human (several fixes replay alike).
+    human: u32,
+}
+
+/// What `check --fix` makes of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FixOutcome {
+    Restored,
+    Wrong,
+    /// Left with an error; for a human (several fixes replay alike) or not.
+    Left {
+        human: bool,
+    },
+}
+
+/// Runs the fix of `check --fix` on the game in `bytes` (with its `report`)
+/// and compares the moves of the fixed text with `clean`'s.
+fn fix_outcome(
+    bytes: &[u8],
+    game: &Game<'_>,
+    report: &pgnkit_replay::GameReport,
+    clean: &Clean,
+) -> FixOutcome {
+    let mut fixed = Fixed::default();
+    fix_game(bytes, game, report, &mut fixed);
+    let mut reader = Reader::new(&fixed.bytes);
+    let mut again = Game::default();
+    if !reader.read_game(&mut again) {
+        return FixOutcome::Wrong;
+    }
+    let options = Options {
+        suggestions: false,
+        ..Options::default()
+    };
+    let after = replay_game(&fixed.bytes, &again, &options);
+    let moves: Vec<Move> = after.moves.iter().map(|m| m.played).collect();
+    if after.errors() > 0 {
+        FixOutcome::Left {
+            human: fixed.counts.needs_human > 0,
+        }
+    } else if moves == clean.moves {
+        FixOutcome::Restored
+    } else {
+        FixOutcome::Wrong
+    }
 }
 
 fn pct(a: u32, b: u32) -> f64 {
@@ -513,6 +572,22 @@ fn main() {
         };
         case += 1;
         row.cases += 1;
+        match fix_outcome(bytes, &game, &report, g) {
+            FixOutcome::Restored => row.restored += 1,
+            FixOutcome::Wrong => {
+                row.wrong += 1;
+                if std::env::var_os("REPAIR_VERBOSE").is_some() {
+                    eprintln!(
+                        "{slip:?} wrong fix: truth {truth:?}; token {:?} ply {:?}; got {:?}",
+                        d.token, d.ply, d.suggestions
+                    );
+                }
+            }
+            FixOutcome::Left { human } => {
+                row.left += 1;
+                row.human += u32::from(human);
+            }
+        }
         if d.suggestions.first().is_some_and(Suggestion::confirmed) {
             row.confirmed_top += 1;
         }
@@ -568,6 +643,10 @@ fn main() {
         total.found += row.found;
         total.confirmed_top += row.confirmed_top;
         total.accepted += row.accepted;
+        total.restored += row.restored;
+        total.wrong += row.wrong;
+        total.left += row.left;
+        total.human += row.human;
     }
     println!(
         "| **all** | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
@@ -577,6 +656,26 @@ fn main() {
         pct(total.found, total.cases),
         pct(total.confirmed_top, total.cases),
     );
+    println!("\n`check --fix` output:\n");
+    println!(
+        "| slip | cases | equals the original | wrong fix | left with an error | of which for a human |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (slip, row) in SLIPS
+        .iter()
+        .zip(rows.iter())
+        .map(|(s, r)| (s.name(), r))
+        .chain([("**all**", &total)])
+    {
+        println!(
+            "| {slip} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
+            row.cases,
+            pct(row.restored, row.cases),
+            pct(row.wrong, row.cases),
+            pct(row.left, row.cases),
+            pct(row.human, row.cases),
+        );
+    }
     print_times(&mut times);
     println!(
         "slowest: {:.2} ms, {} in a game of {} plies",
@@ -630,6 +729,8 @@ fn run_multi(
     let mut reported = 0u32;
     let mut top3 = 0u32;
     let mut all_fixed = 0u32;
+    // `check --fix`: games restored, wrongly fixed, left with an error.
+    let mut fix_rows = (0u32, 0u32, 0u32, 0u32);
     let mut times: Vec<Duration> = Vec::new();
     let mut attempts = 0;
     while (cases as usize) < games && attempts < games * 20 {
@@ -675,6 +776,14 @@ fn run_multi(
         let report = replay_game(bytes, &game, options);
         times.push(started.elapsed());
         cases += 1;
+        match fix_outcome(bytes, &game, &report, g) {
+            FixOutcome::Restored => fix_rows.0 += 1,
+            FixOutcome::Wrong => fix_rows.1 += 1,
+            FixOutcome::Left { human } => {
+                fix_rows.2 += 1;
+                fix_rows.3 += u32::from(human);
+            }
+        }
         let mut ok = 0;
         for t in &truths {
             slips += 1;
@@ -706,6 +815,13 @@ fn run_multi(
         pct(reported, slips),
         pct(top3, slips),
         pct(all_fixed, cases)
+    );
+    println!(
+        "\n`check --fix` output: equals the original {:.1}%, wrong fix {:.1}%, left with an error {:.1}% (for a human {:.1}%)",
+        pct(fix_rows.0, cases),
+        pct(fix_rows.1, cases),
+        pct(fix_rows.2, cases),
+        pct(fix_rows.3, cases)
     );
     print_times(&mut times);
 }

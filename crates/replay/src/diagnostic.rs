@@ -125,6 +125,9 @@ pub enum Suggestion {
         /// Why this is plausible, in a few words ("a look-alike file letter").
         #[serde(skip_serializing_if = "String::is_empty")]
         reason: String,
+        /// Where the repair ranked it (not in the JSON).
+        #[serde(skip)]
+        rank: Rank,
     },
     /// A move was left out: insert it so that it becomes ply `ply`.
     Insert {
@@ -140,6 +143,9 @@ pub enum Suggestion {
         /// Why this is plausible.
         #[serde(skip_serializing_if = "String::is_empty")]
         reason: String,
+        /// Where the repair ranked it (not in the JSON).
+        #[serde(skip)]
+        rank: Rank,
     },
     /// Two consecutive moves of one side were written in swapped order:
     /// the token and the move `ply + 2` should trade places.
@@ -153,6 +159,9 @@ pub enum Suggestion {
         /// How many plies of the game replay after the fix.
         #[serde(skip_serializing_if = "Option::is_none")]
         replays: Option<u32>,
+        /// Where the repair ranked it (not in the JSON).
+        #[serde(skip)]
+        rank: Rank,
     },
     /// The token is no move of the game (a stray word, a move written
     /// twice): strike it out, and the next word is the move of this ply.
@@ -165,7 +174,26 @@ pub enum Suggestion {
         /// Why this is plausible.
         #[serde(skip_serializing_if = "String::is_empty")]
         reason: String,
+        /// Where the repair ranked it (not in the JSON).
+        #[serde(skip)]
+        rank: Rank,
     },
+}
+
+/// Where the repair ranked a suggestion, for the fixes that `check --fix`
+/// applies ([`crate::fix`]): not part of the JSON record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rank {
+    /// The ranking's score in thousandths, lower is likelier: the cost of
+    /// the slip (a weighted edit distance between the written word and the
+    /// move, or the price of a left-out move, a swap or a struck-out word)
+    /// plus 300 for each place where the record disagrees with the repaired
+    /// game (a check mark, a move number, SAN written otherwise), counted
+    /// over the plies the fix replays.
+    pub score: i32,
+    /// The suggested moves as the writer writes them (SAN in the game's
+    /// language); empty for a struck-out word.
+    pub written: Vec<String>,
 }
 
 impl Suggestion {
@@ -176,6 +204,36 @@ impl Suggestion {
             | Suggestion::Insert { confirmed, .. }
             | Suggestion::Swap { confirmed, .. }
             | Suggestion::Delete { confirmed, .. } => *confirmed,
+        }
+    }
+
+    /// Where the repair ranked this fix.
+    pub fn rank(&self) -> &Rank {
+        match self {
+            Suggestion::Replace { rank, .. }
+            | Suggestion::Insert { rank, .. }
+            | Suggestion::Swap { rank, .. }
+            | Suggestion::Delete { rank, .. } => rank,
+        }
+    }
+
+    /// How many plies replay after the fix, where the repair counted them.
+    pub fn replays(&self) -> Option<u32> {
+        match self {
+            Suggestion::Replace { replays, .. }
+            | Suggestion::Insert { replays, .. }
+            | Suggestion::Swap { replays, .. }
+            | Suggestion::Delete { replays, .. } => *replays,
+        }
+    }
+
+    /// Sets where the repair ranked this fix.
+    pub(crate) fn set_rank(&mut self, new: Rank) {
+        match self {
+            Suggestion::Replace { rank, .. }
+            | Suggestion::Insert { rank, .. }
+            | Suggestion::Swap { rank, .. }
+            | Suggestion::Delete { rank, .. } => *rank = new,
         }
     }
 

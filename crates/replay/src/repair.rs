@@ -32,7 +32,7 @@ use pgnkit_notation::{
 use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, Role, san::San};
 
-use crate::diagnostic::{Code, Diagnostic, Suggestion};
+use crate::diagnostic::{Code, Diagnostic, Rank, Suggestion};
 use crate::movetext::{Pass, probe_main_line};
 use crate::text::Encoding;
 
@@ -131,8 +131,14 @@ struct Candidate {
 }
 
 impl Candidate {
+    /// How well the fix fits the record: the slip's cost and the places
+    /// where the record disagrees with the repaired game.
+    fn fit(&self) -> f32 {
+        self.cost + MISMATCH_COST * self.follow.mismatches as f32
+    }
+
     fn score(&self) -> f32 {
-        let mut s = self.cost + MISMATCH_COST * self.follow.mismatches as f32;
+        let mut s = self.fit();
         if !self.follow.complete {
             // A fix after which the game soon fails again is less likely.
             s += 2.0 / (1.0 + self.follow.replayed as f32).sqrt();
@@ -376,6 +382,7 @@ impl Line {
                     confirmed: false,
                     replays: None,
                     reason: why.to_owned(),
+                    rank: Rank::default(),
                 },
                 cost,
                 follow,
@@ -426,6 +433,7 @@ impl Line {
                         confirmed: false,
                         replays: None,
                         reason: "a move left out".to_owned(),
+                        rank: Rank::default(),
                     },
                     cost: 0.6 + back as f32 * 0.2 + insert_prior(&base, x, last_to),
                     follow,
@@ -479,6 +487,7 @@ impl Line {
                 confirmed: false,
                 replays: None,
                 reason: reason.to_owned(),
+                rank: Rank::default(),
             },
             cost,
             follow,
@@ -505,6 +514,7 @@ impl Line {
                 confirmed: false,
                 replays: None,
                 reason: "a stray control character".to_owned(),
+                rank: Rank::default(),
             },
             cost: 0.1,
             follow,
@@ -541,6 +551,7 @@ impl Line {
                 san: [san(pos, m2), san(&p2, m1)],
                 confirmed: false,
                 replays: None,
+                rank: Rank::default(),
             },
             cost: 0.7,
             follow,
@@ -575,6 +586,7 @@ fn dedup(cands: &mut Vec<Candidate>) {
                 confirmed: false,
                 replays: None,
                 reason: String::new(),
+                rank: Rank::default(),
             },
             Suggestion::Insert { ply, san, .. } => Suggestion::Insert {
                 ply: *ply,
@@ -582,17 +594,20 @@ fn dedup(cands: &mut Vec<Candidate>) {
                 confirmed: false,
                 replays: None,
                 reason: String::new(),
+                rank: Rank::default(),
             },
             Suggestion::Swap { ply, san, .. } => Suggestion::Swap {
                 ply: *ply,
                 san: san.clone(),
                 confirmed: false,
                 replays: None,
+                rank: Rank::default(),
             },
             Suggestion::Delete { .. } => Suggestion::Delete {
                 confirmed: false,
                 replays: None,
                 reason: String::new(),
+                rank: Rank::default(),
             },
         };
         if seen.contains(&key) {
@@ -722,7 +737,15 @@ pub fn suggest(
             .candidates
             .into_iter()
             .take(MAX_SUGGESTIONS)
-            .map(|c| (c.suggestion, c.shown))
+            .map(|c| {
+                let score = (c.fit() * 1000.0).round() as i32;
+                let mut s = c.suggestion;
+                s.set_rank(Rank {
+                    score,
+                    written: c.shown.clone(),
+                });
+                (s, c.shown)
+            })
             .collect();
         // Where a fix lets the rest of the game replay, fixes that do not
         // are noise.
@@ -860,6 +883,7 @@ fn help_line(s: &Suggestion, shown: &[String], rest: u32, with_later: bool) -> S
             confirmed,
             replays,
             reason,
+            ..
         } => {
             let why = if reason.is_empty() {
                 String::new()
@@ -898,6 +922,7 @@ fn help_line(s: &Suggestion, shown: &[String], rest: u32, with_later: bool) -> S
             confirmed,
             replays,
             reason,
+            ..
         } => {
             // A struck-out word is no ply: the plies after it replay.
             let then = then(*confirmed, replays.map(|r| r.saturating_add(1)));

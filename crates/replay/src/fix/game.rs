@@ -31,7 +31,7 @@
 
 use pgnkit_pgn::{Game, Reader, TokenKind};
 
-use super::{Edit, move_edits};
+use super::{Edit, move_fixes};
 use crate::{Code, Diagnostic, GameReport, GameResult, Options, replay_game};
 
 /// The fixed games of one chunk.
@@ -41,6 +41,18 @@ pub struct Fixed {
     pub bytes: Vec<u8>,
     /// What was fixed.
     pub counts: FixCounts,
+    /// The games written otherwise than they were read, in input order.
+    pub changes: Vec<Change>,
+}
+
+/// One game that `--fix` changed (for a diff of the changes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game as read: its span in the input.
+    pub before: std::ops::Range<usize>,
+    /// The game as written: its range in [`Fixed::bytes`] (without the
+    /// empty line after it).
+    pub after: std::ops::Range<usize>,
 }
 
 /// How much `--fix` changed, by kind.
@@ -48,13 +60,17 @@ pub struct Fixed {
 pub struct FixCounts {
     /// Games with at least one change.
     pub games: u64,
-    /// Move repairs applied (replaced, inserted or swapped moves).
+    /// Move repairs applied (moves replaced, inserted or swapped, words
+    /// struck out).
     pub moves: u64,
     /// Games whose Result tag or termination marker was set to the result
     /// the rules decide.
     pub results: u64,
     /// Check and mate marks corrected.
     pub check_marks: u64,
+    /// Problems left as written because several fixes replay the game
+    /// alike ([`super::Decision::Human`]): a human decides.
+    pub needs_human: u64,
 }
 
 impl FixCounts {
@@ -64,6 +80,7 @@ impl FixCounts {
         self.moves += other.moves;
         self.results += other.results;
         self.check_marks += other.check_marks;
+        self.needs_human += other.needs_human;
     }
 }
 
@@ -74,17 +91,21 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
     let Some(bytes) = data.get(span.clone()) else {
         return;
     };
-    let repairs = move_edits(game, report);
+    let fixes = move_fixes(game, report);
+    let repairs = fixes.edits;
     let mut counts = FixCounts {
-        moves: repairs.len() as u64,
+        moves: fixes.moves,
+        needs_human: fixes.needs_human,
         ..FixCounts::default()
     };
     let (mut text, mut again) = if repairs.is_empty() {
         let rulings = rulings(data, game, report, &mut counts);
         if rulings.is_empty() {
-            // Most games: copied as they are.
+            // Most games: copied as they are (a problem left for a human
+            // in an earlier run is counted again).
             out.bytes.extend_from_slice(bytes);
             separate(&mut out.bytes);
+            out.counts.add(&counts);
             return;
         }
         let again = more_marks(report, &counts);
@@ -107,11 +128,18 @@ pub fn fix_game(data: &[u8], game: &Game<'_>, report: &GameReport, out: &mut Fix
         again = next.1 && counts.check_marks > before;
         text = next.0;
     }
+    let at = out.bytes.len();
     out.bytes.extend_from_slice(&text);
-    if counts != FixCounts::default() {
-        counts.games = 1;
-        out.counts.add(&counts);
+    if text != bytes {
+        out.changes.push(Change {
+            before: span,
+            after: at..out.bytes.len(),
+        });
     }
+    if counts.moves + counts.results + counts.check_marks > 0 {
+        counts.games = 1;
+    }
+    out.counts.add(&counts);
     separate(&mut out.bytes);
 }
 
@@ -283,18 +311,20 @@ fn ruling_edits(data: &[u8], game: &Game<'_>, result: GameResult, why: &str) -> 
     edits
 }
 
-/// "fixed 2 moves, 1 result and 3 check marks in 4 games"
+/// "fixed 2 moves, 1 result and 3 check marks in 4 games; 1 problem left
+/// for a human"
 impl std::fmt::Display for FixCounts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let plural =
             |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         write!(
             f,
-            "fixed {}, {} and {} in {}",
+            "fixed {}, {} and {} in {}; {} left for a human",
             plural(self.moves, "move", "moves"),
             plural(self.results, "result", "results"),
             plural(self.check_marks, "check mark", "check marks"),
             plural(self.games, "game", "games"),
+            plural(self.needs_human, "problem", "problems"),
         )
     }
 }
