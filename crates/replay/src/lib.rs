@@ -412,13 +412,19 @@ fn choose_language(
     }
     let mut readings = evidence.candidates();
     if readings.is_empty() {
+        // One foreign-looking letter in an English game is more likely a
+        // slip (`Cc3` for `Nc3`) than a language: another language needs
+        // two words of evidence, or the whole main line replaying in it.
         let better = english
             .failure
             .as_ref()
             .is_some_and(|f| f.resolvable_elsewhere)
             .then(|| farthest_language(game, text, start, english))
             .flatten()
-            .filter(|&l| repair::language_is_evident(game, encoding, start, l));
+            .filter(|&l| {
+                evidence.speaks_for(l) >= 2
+                    || probe_main_line(game, text, start, l) as usize == english.main_tokens.len()
+            });
         return (better.unwrap_or(Language::En), None);
     }
     readings.truncate(MAX_READINGS);
@@ -430,6 +436,18 @@ fn choose_language(
     // its end; the language; its repairs)
     let mut best: Option<(usize, Language, Option<repair::Repairs>)> = None;
     for lang in readings {
+        // A reading wins with fewer errors than the best: its search stops
+        // one short of that many.
+        let limit = best.as_ref().map_or(repair::MAX_ERRORS, |b| b.0 - 1);
+        if limit == 0 {
+            // Only a reading without error can win: the main line replaying
+            // to its end, which a probe tells.
+            if probe_main_line(game, text, start, lang) as usize == english.main_tokens.len() {
+                best = Some((0, lang, None));
+                break;
+            }
+            continue;
+        }
         let own;
         let pass = if lang == Language::En {
             english
@@ -437,9 +455,6 @@ fn choose_language(
             own = replay_movetext(game, text, start, lang, History::Recent, &mut ());
             &own
         };
-        // A reading that leaves as many errors as the best cannot win:
-        // its search stops there.
-        let limit = best.as_ref().map_or(repair::MAX_ERRORS, |b| b.0);
         let (errors, found) = if pass.failure.is_none() {
             (0, None)
         } else {

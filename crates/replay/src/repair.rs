@@ -33,7 +33,7 @@ use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, Role, san::San};
 
 use crate::diagnostic::{Code, Diagnostic, Suggestion};
-use crate::movetext::{Pass, probe_main_line};
+use crate::movetext::Pass;
 use crate::text::Encoding;
 
 /// At most this many suggestions are attached to a diagnostic.
@@ -990,43 +990,6 @@ pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
         }
     }
     n
-}
-
-/// Whether the main line of `game` gives real evidence for reading its piece
-/// letters as `lang` rather than as English: at least two moves whose
-/// letters mean nothing in English but something in `lang`, or the whole
-/// main line replaying under `lang`. One foreign-looking letter in an
-/// English game is more likely a slip (`Cc3` for `Nc3`) than a language.
-pub fn language_is_evident(
-    game: &Game<'_>,
-    encoding: Encoding,
-    start: &Chess,
-    lang: Language,
-) -> bool {
-    let mut evidence = 0;
-    let mut words = 0u32;
-    let mut depth = 0u32;
-    for t in &game.tokens {
-        match t.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word if depth == 0 => {
-                let text = encoding.decode(t.text);
-                if parse_annotation(&text).is_some() {
-                    continue;
-                }
-                words += 1;
-                if let Ok(mt) = parse_move(&text) {
-                    let own = mt.own_languages();
-                    if mt.has_letters() && !own.contains(Language::En) && own.contains(lang) {
-                        evidence += 1;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    evidence >= 2 || probe_main_line(game, encoding, start, lang) == words
 }
 
 /// Keeps only what carries the move: no check, mate or evaluation marks,
