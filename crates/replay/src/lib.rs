@@ -57,7 +57,10 @@ use crate::setup::SetupError;
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Read piece letters in this language only (plus English SAN); `None`
-    /// chooses per game the language under which the whole game replays.
+    /// chooses per game the language under which the whole game replays,
+    /// or, for a game with errors, the one its piece letters speak for
+    /// that leaves the fewest errors once each is repaired (so that one
+    /// slip early in a game does not change its language).
     pub language: Option<Language>,
     /// Look for what the writer probably meant at each error (scoresheet
     /// repair). Costs a little time on games with errors only.
@@ -438,7 +441,9 @@ fn choose_language(
     for lang in readings {
         // A reading wins with fewer errors than the best: its search stops
         // one short of that many.
-        let limit = best.as_ref().map_or(repair::MAX_ERRORS, |b| b.0 - 1);
+        let limit = best
+            .as_ref()
+            .map_or(repair::MAX_ERRORS, |b| b.0.saturating_sub(1));
         if limit == 0 {
             // Only a reading without error can win: the main line replaying
             // to its end, which a probe tells.
