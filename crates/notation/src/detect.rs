@@ -123,3 +123,123 @@ pub fn detect_language<S: AsRef<str>>(
         replayed,
     }
 }
+
+/// What the piece letters of a game say about its language, gathered word
+/// by word with no position: every letter counts wherever it stands, after
+/// a slip as much as before it.
+///
+/// A letter speaks for a language when that language's own table gives it
+/// a meaning that English does not (`S`, `D`, `Ф`); it speaks against one
+/// where it means nothing there, not even in English. Languages that read
+/// every letter seen alike (German, Danish, Swedish: `K D T L S`) are one
+/// reading; [`LetterEvidence::candidates`] gives the first of each.
+///
+/// ```
+/// use pgnkit_notation::{Language, LetterEvidence, parse_move};
+///
+/// let mut evidence = LetterEvidence::default();
+/// for word in ["e4", "e5", "Sf3", "Sc6", "Lb5", "a6", "La4", "Sf6", "Xq9", "Le7"] {
+///     if let Ok(token) = parse_move(word) {
+///         evidence.add(&token);
+///     }
+/// }
+/// assert_eq!(evidence.speaks_for(Language::De), 6);
+/// assert_eq!(evidence.speaks_for(Language::En), 0);
+/// // German first; Finnish reads `S` as a pawn, so it is a reading of its own.
+/// let candidates = evidence.candidates();
+/// assert_eq!(candidates.first(), Some(&Language::De));
+/// assert!(candidates.contains(&Language::Fi));
+/// assert!(!candidates.contains(&Language::Sv)); // reads as German does
+/// ```
+#[derive(Clone, Debug)]
+pub struct LetterEvidence {
+    /// Per language: words whose letters mean a piece in it and not in English.
+    own: [u32; 64],
+    /// Per language: words whose letters mean nothing in it, nor in English.
+    meaningless: [u32; 64],
+    /// Words with piece letters.
+    lettered: u32,
+    /// The distinct ways letters were written, to split the readings by.
+    marks: Vec<PieceMark>,
+}
+
+impl Default for LetterEvidence {
+    fn default() -> LetterEvidence {
+        LetterEvidence {
+            own: [0; 64],
+            meaningless: [0; 64],
+            lettered: 0,
+            marks: Vec::new(),
+        }
+    }
+}
+
+impl LetterEvidence {
+    /// Counts the letters of one word of the game.
+    pub fn add(&mut self, token: &MoveToken) {
+        if !token.has_letters() {
+            return;
+        }
+        self.lettered += 1;
+        let own = token.own_languages();
+        let means = token.languages();
+        let english = own.contains(Language::En);
+        for &lang in Language::ALL {
+            if !english && own.contains(lang) {
+                self.own[lang as usize] += 1;
+            }
+            if !means.contains(lang) {
+                self.meaningless[lang as usize] += 1;
+            }
+        }
+        for mark in [token.piece_mark(), token.promotion_mark()] {
+            // A game writes a handful of distinct marks: the list stays short.
+            if matches!(mark, PieceMark::Letters(_)) && !self.marks.contains(&mark) {
+                self.marks.push(mark);
+            }
+        }
+    }
+
+    /// How many words have letters that mean a piece in `lang` but not in
+    /// English.
+    pub fn speaks_for(&self, lang: Language) -> u32 {
+        self.own[lang as usize]
+    }
+
+    /// How many words have letters that mean nothing in `lang`, nor in
+    /// English.
+    pub fn speaks_against(&self, lang: Language) -> u32 {
+        self.meaningless[lang as usize]
+    }
+
+    /// Whether `lang` explains the letters: at most one word in ten (and at
+    /// least one, a slip) means nothing in it.
+    pub fn is_plausible(&self, lang: Language) -> bool {
+        self.speaks_against(lang) <= (self.lettered / 10).max(1)
+    }
+
+    /// The languages other than English that the letters speak for (at
+    /// least two words: one foreign-looking letter in an English game is
+    /// more likely a slip than a language) and that explain them, the
+    /// first of each reading, most evidence first (ties in the order of
+    /// [`Language::ALL`]).
+    pub fn candidates(&self) -> Vec<Language> {
+        let mut out: Vec<Language> = Vec::new();
+        for &lang in &Language::ALL[1..] {
+            if self.speaks_for(lang) < 2 || !self.is_plausible(lang) {
+                continue;
+            }
+            let alike = |other: Language| {
+                self.marks.iter().all(|mark| match mark {
+                    PieceMark::Letters(l) => l.roles(lang) == l.roles(other),
+                    _ => true,
+                })
+            };
+            if !out.iter().any(|&o| alike(o)) {
+                out.push(lang);
+            }
+        }
+        out.sort_by_key(|&l| std::cmp::Reverse(self.speaks_for(l)));
+        out
+    }
+}

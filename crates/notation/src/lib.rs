@@ -42,7 +42,7 @@ pub mod spoken;
 pub mod token;
 pub mod write;
 
-pub use detect::{Detection, detect_language};
+pub use detect::{Detection, LetterEvidence, detect_language};
 pub use house::HouseStyle;
 pub use language::{Language, LanguageSet, UnknownLanguage};
 pub use line::Line;

@@ -3,8 +3,15 @@
 //!
 //! ```text
 //! cargo run --release -p pgnkit-replay --example repair_accuracy -- \
-//!     [--games N] [--seed S] [--multi] [FILE.pgn ...]
+//!     [--games N] [--seed S] [--multi] [--lang en,de,fr,es,ru,ru-long] [FILE.pgn ...]
 //! ```
+//!
+//! `--lang` writes the games in other languages before the slips are
+//! seeded (`xx`: SAN with that language's piece letters, `Кf3`; `xx-long`:
+//! long algebraic with `:` captures and `0-0`, `Кg1-f3`, `Фd1:d8`), by the
+//! notation crate's writer; `--games N` cases are run per language, each
+//! language from the same seed, and besides top-1/top-3 the run counts the
+//! games read in another language and the games with more than one error.
 //!
 //! Games come from the files given (default: a fixed mix of human games from
 //! `../shared/corpus`). Each sampled game gets one slip of one type (the types
@@ -17,22 +24,18 @@
 //! `--min-plies P`: games of at least P plies) and measures how many of them
 //! are reported with the right fix.
 //!
-//! A second table says what `pgnkit check --fix` makes of each case
-//! ([`pgnkit_replay::fix::fix_game`], as the binary calls it): the share of
-//! games whose fixed text replays to exactly the moves of the original, the
-//! share whose fixed text replays without error to other moves (a wrong
-//! fix), and the share left with an error (no fix, or left for a human; see
-//! the fix module; with several slips, a game where any one is left).
-//!
 //! Reproducible: the same seed and files give the same table.
 
 use std::time::{Duration, Instant};
 
-use pgnkit_notation::Language;
+use pgnkit_notation::{CaptureMark, CastlingMark, Language, Notation, Style};
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::fix::{Fixed, fix_game};
-use pgnkit_replay::{Code, Diagnostic, Options, Suggestion, replay_game};
-use shakmaty::{Chess, Move, Position, Role, san::San, san::SanPlus};
+use pgnkit_replay::{Code, Diagnostic, GameReport, Options, Suggestion, replay_game};
+
+#[path = "../tests/support/slips.rs"]
+mod slips;
+
+use slips::{Clean, Rng, SLIPS, Slip, Truth, inject, mutate, pgn_text, plain_san, rank_of};
 
 const DEFAULT_FILES: &[&str] = &[
     "../shared/corpus/hauva69__pgn4web/twic944.pgn",
@@ -41,96 +44,6 @@ const DEFAULT_FILES: &[&str] = &[
     "../shared/corpus/chesslablab__chess-data/data/example/Capablanca.pgn",
     "../shared/corpus/jivkopetiov__EduChess/pgn/Tal.pgn",
 ];
-
-/// splitmix64: small, seeded, good enough to sample.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        items.get(self.below(items.len()))
-    }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Slip {
-    Rank,
-    File,
-    Piece,
-    Foreign,
-    Capture,
-    Disambiguation,
-    Promotion,
-    WrongSide,
-    Missing,
-    Swap,
-    Extra,
-}
-
-const SLIPS: [Slip; 11] = [
-    Slip::Rank,
-    Slip::File,
-    Slip::Piece,
-    Slip::Foreign,
-    Slip::Capture,
-    Slip::Disambiguation,
-    Slip::Promotion,
-    Slip::WrongSide,
-    Slip::Missing,
-    Slip::Swap,
-    Slip::Extra,
-];
-
-impl Slip {
-    fn name(self) -> &'static str {
-        match self {
-            Slip::Rank => "rank off by one",
-            Slip::File => "look-alike/neighbouring file",
-            Slip::Piece => "wrong piece letter",
-            Slip::Foreign => "other-language piece letter",
-            Slip::Capture => "capture mark missing/extra",
-            Slip::Disambiguation => "missing disambiguation",
-            Slip::Promotion => "missing promotion piece",
-            Slip::WrongSide => "written from the other side",
-            Slip::Missing => "move left out",
-            Slip::Swap => "two moves of one side swapped",
-            Slip::Extra => "a word too many",
-        }
-    }
-}
-
-/// A clean game: its moves and their SAN (with check marks).
-struct Clean {
-    positions: Vec<Chess>,
-    moves: Vec<Move>,
-    sans: Vec<String>,
-}
-
-/// What the repair should find.
-#[derive(Debug, Clone)]
-enum Truth {
-    Replace { ply: u32, san: String },
-    Insert { ply: u32, san: String },
-    Swap { ply: u32, san: [String; 2] },
-    Delete,
-}
-
-fn plain_san(pos: &Chess, m: Move) -> String {
-    San::from_move(pos, m).to_string()
-}
 
 fn load(files: &[String]) -> Vec<Clean> {
     let mut out = Vec::new();
@@ -154,262 +67,10 @@ fn load(files: &[String]) -> Vec<Clean> {
             if report.errors() > 0 || report.plies < 16 {
                 continue;
             }
-            let mut pos = report.start.clone();
-            let mut clean = Clean {
-                positions: Vec::new(),
-                moves: Vec::new(),
-                sans: Vec::new(),
-            };
-            for mm in &report.moves {
-                clean.positions.push(pos.clone());
-                clean.moves.push(mm.played);
-                clean
-                    .sans
-                    .push(SanPlus::from_move(pos.clone(), mm.played).to_string());
-                pos.play_unchecked(mm.played);
-            }
-            out.push(clean);
+            out.push(Clean::from_report(&report));
         }
     }
     out
-}
-
-/// Does `text` fail to name exactly one legal move in `pos` (in English)?
-fn is_wrong(text: &str, pos: &Chess) -> bool {
-    pgnkit_notation::parse_move(text)
-        .ok()
-        .and_then(|t| t.resolve(pos, Language::En).ok())
-        .is_none()
-}
-
-fn split_suffix(s: &str) -> (&str, &str) {
-    let core = s.trim_end_matches(['+', '#']);
-    (core, &s[core.len()..])
-}
-
-/// The token written instead of `san` for a one-token slip, if it applies.
-fn mutate(slip: Slip, pos: &Chess, m: Move, san: &str, rng: &mut Rng) -> Option<String> {
-    let (core, suffix) = split_suffix(san);
-    let chars: Vec<char> = core.chars().collect();
-    let last_digit = chars.iter().rposition(|c| c.is_ascii_digit());
-    let out: String = match slip {
-        Slip::Rank => {
-            let i = last_digit?;
-            let d = chars[i].to_digit(10)? as i32;
-            let nd = if rng.below(2) == 0 { d - 1 } else { d + 1 };
-            if !(1..=8).contains(&nd) {
-                return None;
-            }
-            let mut c = chars.clone();
-            c[i] = char::from_digit(nd as u32, 10)?;
-            c.into_iter().collect::<String>() + suffix
-        }
-        Slip::File => {
-            let i = last_digit?.checked_sub(1)?;
-            let f = chars[i];
-            let options: &[char] = match f {
-                'a' => &['d', 'b', 'o'],
-                'b' => &['d', 'h', 'a', 'c', '6'],
-                'c' => &['e', 'b', 'd'],
-                'd' => &['b', 'a', 'c', 'e', 'h'],
-                'e' => &['c', 'd', 'f'],
-                'f' => &['e', 'g', 't'],
-                'g' => &['q', 'f', 'h', '9'],
-                'h' => &['b', 'g', 'k'],
-                _ => return None,
-            };
-            let mut c = chars.clone();
-            c[i] = *rng.pick(options)?;
-            c.into_iter().collect::<String>() + suffix
-        }
-        Slip::Piece => {
-            let first = *chars.first()?;
-            if !"KQRBN".contains(first) {
-                return None;
-            }
-            let others: Vec<char> = "KQRBN".chars().filter(|&c| c != first).collect();
-            let mut c = chars.clone();
-            c[0] = *rng.pick(&others)?;
-            c.into_iter().collect::<String>() + suffix
-        }
-        Slip::Foreign => {
-            let role = m.role();
-            if role == Role::Pawn || m.is_castle() {
-                return None;
-            }
-            let langs = [
-                Language::De,
-                Language::Nl,
-                Language::Fr,
-                Language::Es,
-                Language::Ru,
-                Language::It,
-                Language::Pl,
-                Language::Cs,
-                Language::Hu,
-                Language::Sv,
-            ];
-            let lang = *rng.pick(&langs)?;
-            let letter = lang.letter(role);
-            if letter == Language::En.letter(role) {
-                return None;
-            }
-            let rest: String = chars[1..].iter().collect();
-            format!("{letter}{rest}{suffix}")
-        }
-        Slip::Capture => {
-            if m.is_capture() {
-                if m.role() != Role::Pawn {
-                    return None; // a missing mark on a piece capture still reads
-                }
-                // The pawn capture written as a push to the square.
-                let x = chars.iter().position(|&c| c == 'x')?;
-                chars[x + 1..].iter().collect::<String>() + suffix
-            } else {
-                if m.is_castle() {
-                    return None;
-                }
-                let to = chars.len().checked_sub(2)?;
-                let to = if chars.last().is_some_and(|c| c.is_ascii_uppercase()) {
-                    // promotion e8=Q
-                    chars.iter().position(|&c| c == '=')?.checked_sub(2)?
-                } else {
-                    to
-                };
-                let mut c = chars.clone();
-                c.insert(to, 'x');
-                c.into_iter().collect::<String>() + suffix
-            }
-        }
-        Slip::Disambiguation => {
-            let San::Normal {
-                role, file, rank, ..
-            } = San::from_move(pos, m)
-            else {
-                return None;
-            };
-            if role == Role::Pawn || (file.is_none() && rank.is_none()) {
-                return None;
-            }
-            let extra = usize::from(file.is_some()) + usize::from(rank.is_some());
-            let mut c = chars.clone();
-            c.drain(1..1 + extra);
-            c.into_iter().collect::<String>() + suffix
-        }
-        Slip::Promotion => {
-            m.promotion()?;
-            let eq = chars.iter().position(|&c| c == '=')?;
-            chars[..eq].iter().collect::<String>() + suffix
-        }
-        Slip::WrongSide => {
-            let c: String = chars
-                .iter()
-                .map(|&c| match c.to_digit(10) {
-                    Some(d @ 1..=8) => char::from_digit(9 - d, 10).unwrap_or(c),
-                    _ => c,
-                })
-                .collect();
-            if c == core {
-                return None;
-            }
-            c + suffix
-        }
-        Slip::Missing | Slip::Swap | Slip::Extra => return None,
-    };
-    is_wrong(&out, pos).then_some(out)
-}
-
-/// One injected case: the tokens as written, and the truth.
-fn inject(slip: Slip, g: &Clean, rng: &mut Rng) -> Option<(Vec<String>, Truth)> {
-    let n = g.moves.len();
-    for _ in 0..40 {
-        let p = rng.below(n); // 0-based ply index
-        let pos = &g.positions[p];
-        let m = g.moves[p];
-        let mut tokens = g.sans.clone();
-        let truth = match slip {
-            Slip::Missing => {
-                if p + 1 >= n {
-                    continue;
-                }
-                tokens.remove(p);
-                Truth::Insert {
-                    ply: p as u32 + 1,
-                    san: plain_san(pos, m),
-                }
-            }
-            Slip::Swap => {
-                if p + 2 >= n {
-                    continue;
-                }
-                tokens.swap(p, p + 2);
-                if !is_wrong(&tokens[p], pos) {
-                    continue;
-                }
-                Truth::Swap {
-                    ply: p as u32 + 1,
-                    san: [
-                        plain_san(pos, m),
-                        plain_san(&g.positions[p + 2], g.moves[p + 2]),
-                    ],
-                }
-            }
-            Slip::Extra => {
-                // The move before written twice, or a stray word; written in
-                // the same cell as that move, so the numbering stays right.
-                let extra = match (rng.below(2), p.checked_sub(1)) {
-                    (0, Some(q)) => g.sans[q].clone(),
-                    _ => (*rng.pick(&["x", "N", "\\", "\u{0}", "ch"])?).to_owned(),
-                };
-                if !is_wrong(&extra, pos) {
-                    continue;
-                }
-                match p.checked_sub(1) {
-                    Some(q) => tokens[q] = format!("{} {extra}", tokens[q]),
-                    None => tokens[0] = format!("{extra} {}", tokens[0]),
-                }
-                Truth::Delete
-            }
-            _ => {
-                let Some(t) = mutate(slip, pos, m, &g.sans[p], rng) else {
-                    continue;
-                };
-                tokens[p] = t;
-                Truth::Replace {
-                    ply: p as u32 + 1,
-                    san: plain_san(pos, m),
-                }
-            }
-        };
-        return Some((tokens, truth));
-    }
-    None
-}
-
-fn pgn_text(tokens: &[String]) -> String {
-    let mut s = String::from("[Event \"repair accuracy\"]\n\n");
-    for (i, t) in tokens.iter().enumerate() {
-        if i % 2 == 0 {
-            s.push_str(&format!("{}. ", i / 2 + 1));
-        }
-        s.push_str(t);
-        s.push(if i % 16 == 15 { '\n' } else { ' ' });
-    }
-    s.push_str("*\n");
-    s
-}
-
-/// 0-based rank of the truth among `suggestions`.
-fn rank_of(truth: &Truth, suggestions: &[Suggestion]) -> Option<usize> {
-    suggestions.iter().position(|s| match (truth, s) {
-        (Truth::Replace { san, .. }, Suggestion::Replace { san: s, .. }) => s == san,
-        (Truth::Insert { ply, san }, Suggestion::Insert { ply: p, san: s, .. }) => {
-            p == ply && s == san
-        }
-        (Truth::Swap { ply, san }, Suggestion::Swap { ply: p, san: s, .. }) => p == ply && s == san,
-        (Truth::Delete, Suggestion::Delete { .. }) => true,
-        _ => false,
-    })
 }
 
 fn is_move_error(d: &Diagnostic) -> bool {
@@ -428,57 +89,6 @@ struct Row {
     found: u32,
     confirmed_top: u32,
     accepted: u32,
-    /// `--fix` output replays to the original moves.
-    restored: u32,
-    /// `--fix` applied something and the moves differ from the original.
-    wrong: u32,
-    /// `--fix` left the error as written.
-    left: u32,
-    /// Of those, left for a human (several fixes replay alike).
-    human: u32,
-}
-
-/// What `check --fix` makes of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum FixOutcome {
-    Restored,
-    Wrong,
-    /// Left with an error; for a human (several fixes replay alike) or not.
-    Left {
-        human: bool,
-    },
-}
-
-/// Runs the fix of `check --fix` on the game in `bytes` (with its `report`)
-/// and compares the moves of the fixed text with `clean`'s.
-fn fix_outcome(
-    bytes: &[u8],
-    game: &Game<'_>,
-    report: &pgnkit_replay::GameReport,
-    clean: &Clean,
-) -> FixOutcome {
-    let mut fixed = Fixed::default();
-    fix_game(bytes, game, report, &mut fixed);
-    let mut reader = Reader::new(&fixed.bytes);
-    let mut again = Game::default();
-    if !reader.read_game(&mut again) {
-        return FixOutcome::Wrong;
-    }
-    let options = Options {
-        suggestions: false,
-        ..Options::default()
-    };
-    let after = replay_game(&fixed.bytes, &again, &options);
-    let moves: Vec<Move> = after.moves.iter().map(|m| m.played).collect();
-    if after.errors() > 0 {
-        FixOutcome::Left {
-            human: fixed.counts.needs_human > 0,
-        }
-    } else if moves == clean.moves {
-        FixOutcome::Restored
-    } else {
-        FixOutcome::Wrong
-    }
 }
 
 fn pct(a: u32, b: u32) -> f64 {
@@ -489,6 +99,70 @@ fn pct(a: u32, b: u32) -> f64 {
     }
 }
 
+/// A language as the games are written: `xx` is SAN with that language's
+/// piece letters (`Sf3`, `Кf3`), `xx-long` long algebraic with `:` for
+/// captures and `0-0` castling, as on Eastern European scoresheets
+/// (`Кg1-f3`, `Фd1:d8`).
+fn style_of(spec: &str) -> Option<Style> {
+    let (code, long) = match spec.trim().strip_suffix("-long") {
+        Some(code) => (code, true),
+        None => (spec.trim(), false),
+    };
+    let language = Language::from_code(code)?;
+    Some(if long {
+        Style {
+            notation: Notation::Lan,
+            language,
+            capture: CaptureMark::Colon,
+            castling: CastlingMark::DigitZero,
+        }
+    } else {
+        Style::new(Notation::San, language)
+    })
+}
+
+/// Whether `report` read the game in a language that reads every move of
+/// `g`, written as `written`, as the writer meant it.
+fn reads_alike(report: &GameReport, g: &Clean, written: &[String]) -> bool {
+    g.positions
+        .iter()
+        .zip(&g.moves)
+        .zip(written)
+        .all(|((pos, m), w)| {
+            pgnkit_notation::parse_move(w)
+                .ok()
+                .and_then(|t| t.resolve(pos, report.language).ok())
+                == Some(*m)
+        })
+}
+
+/// One language's run.
+#[derive(Default)]
+struct Run {
+    rows: [Row; SLIPS.len()],
+    /// Games replayed (cases and games read without error).
+    games: u32,
+    /// Games read in a language that reads the moves otherwise.
+    wrong_language: u32,
+    /// Games with more than one error.
+    more_errors: u32,
+}
+
+impl Run {
+    fn total(&self) -> Row {
+        let mut total = Row::default();
+        for row in &self.rows {
+            total.cases += row.cases;
+            total.top1 += row.top1;
+            total.top3 += row.top3;
+            total.found += row.found;
+            total.confirmed_top += row.confirmed_top;
+            total.accepted += row.accepted;
+        }
+        total
+    }
+}
+
 fn main() {
     let mut games = 3000usize;
     let mut seed = 7u64;
@@ -496,6 +170,7 @@ fn main() {
     let mut slips_per_game = 3usize;
     let mut min_plies = 40usize;
     let mut files: Vec<String> = Vec::new();
+    let mut styles: Vec<(String, Style)> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -507,8 +182,22 @@ fn main() {
                 slips_per_game = args.next().and_then(|v| v.parse().ok()).unwrap_or(3);
             }
             "--min-plies" => min_plies = args.next().and_then(|v| v.parse().ok()).unwrap_or(40),
+            "--lang" => {
+                for spec in args.next().unwrap_or_default().split(',') {
+                    match style_of(spec) {
+                        Some(style) => styles.push((spec.trim().to_owned(), style)),
+                        None => {
+                            eprintln!("unknown language `{spec}` (a code such as de, or ru-long)");
+                            std::process::exit(2);
+                        }
+                    }
+                }
+            }
             _ => files.push(a),
         }
+    }
+    if styles.is_empty() {
+        styles.push(("en".to_owned(), Style::SAN));
     }
     if files.is_empty() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -522,32 +211,138 @@ fn main() {
     if loaded.is_empty() {
         return;
     }
-    let mut rng = Rng(seed);
     let options = Options::default();
     if multi {
-        run_multi(
+        for (name, style) in &styles {
+            if styles.len() > 1 {
+                println!("\n{name}:\n");
+            }
+            let mut rng = Rng(seed);
+            run_multi(
+                &loaded,
+                games,
+                &mut rng,
+                &options,
+                style,
+                slips_per_game,
+                min_plies,
+            );
+        }
+        return;
+    }
+    let mut runs: Vec<(String, Run)> = Vec::new();
+    let mut times: Vec<Duration> = Vec::new();
+    let mut slowest = (Duration::ZERO, Slip::Rank, 0usize, String::new());
+    for (name, style) in &styles {
+        // Every language sees the same draws: the same games and plies
+        // where the slip applies in both.
+        let mut rng = Rng(seed);
+        let run = run_single(
             &loaded,
             games,
             &mut rng,
             &options,
-            slips_per_game,
-            min_plies,
+            style,
+            &mut times,
+            |t, slip, n| {
+                if t > slowest.0 {
+                    slowest = (t, slip, n, name.clone());
+                }
+            },
         );
-        return;
+        runs.push((name.clone(), run));
     }
-    let mut rows = [Row::default(); SLIPS.len()];
-    let mut times: Vec<Duration> = Vec::new();
+
+    println!("| slip | cases | top-1 | top-3 | found (top 5) | top fix confirmed |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let mut all = Run::default();
+    for (_, run) in &runs {
+        for (a, r) in all.rows.iter_mut().zip(&run.rows) {
+            a.cases += r.cases;
+            a.top1 += r.top1;
+            a.top3 += r.top3;
+            a.found += r.found;
+            a.confirmed_top += r.confirmed_top;
+            a.accepted += r.accepted;
+        }
+    }
+    for (slip, row) in SLIPS.iter().zip(all.rows.iter()) {
+        println!(
+            "| {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
+            slip.name(),
+            row.cases,
+            pct(row.top1, row.cases),
+            pct(row.top3, row.cases),
+            pct(row.found, row.cases),
+            pct(row.confirmed_top, row.cases),
+        );
+    }
+    let total = all.total();
+    println!(
+        "| **all** | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
+        total.cases,
+        pct(total.top1, total.cases),
+        pct(total.top3, total.cases),
+        pct(total.found, total.cases),
+        pct(total.confirmed_top, total.cases),
+    );
+    println!(
+        "\n| language | games | read in another language | more than one error | top-1 | top-3 | read without error |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (name, run) in &runs {
+        let t = run.total();
+        println!(
+            "| {name} | {} | {} | {} | {:.1}% | {:.1}% | {} |",
+            run.games,
+            run.wrong_language,
+            run.more_errors,
+            pct(t.top1, t.cases),
+            pct(t.top3, t.cases),
+            t.accepted,
+        );
+    }
+    print_times(&mut times);
+    println!(
+        "slowest: {:.2} ms, {} in a game of {} plies ({})",
+        slowest.0.as_secs_f64() * 1e3,
+        slowest.1.name(),
+        slowest.2,
+        slowest.3
+    );
+    println!(
+        "\n{} injected tokens were read legally after all (another language's letters) and redrawn.",
+        total.accepted
+    );
+}
+
+/// `games` cases of one slip each, the slip types taking turns, written in
+/// `style`.
+fn run_single(
+    loaded: &[Clean],
+    games: usize,
+    rng: &mut Rng,
+    options: &Options,
+    style: &Style,
+    times: &mut Vec<Duration>,
+    mut on_time: impl FnMut(Duration, Slip, usize),
+) -> Run {
+    let mut run = Run::default();
     let mut case = 0usize;
     let mut attempts = 0usize;
-    let mut slowest = (Duration::ZERO, Slip::Rank, 0usize);
+    let verbose = std::env::var_os("REPAIR_VERBOSE").is_some();
+    let kinds: Vec<usize> = (0..SLIPS.len())
+        .filter(|&i| SLIPS[i].applies_to(style))
+        .collect();
     while case < games && attempts < games * 20 {
         attempts += 1;
-        let slip_i = case % SLIPS.len();
+        let slip_i = kinds[case % kinds.len()];
         let slip = SLIPS[slip_i];
         let Some(g) = loaded.get(rng.below(loaded.len())) else {
             continue;
         };
-        let Some((tokens, truth)) = inject(slip, g, &mut rng) else {
+        let written = g.written(style);
+        let Some((tokens, truth)) = inject(slip, g, &written, style, rng) else {
             continue;
         };
         let text = pgn_text(&tokens);
@@ -558,13 +353,32 @@ fn main() {
             continue;
         }
         let started = Instant::now();
-        let report = replay_game(bytes, &game, &options);
+        let report = replay_game(bytes, &game, options);
         let took = started.elapsed();
-        if took > slowest.0 {
-            slowest = (took, slip, tokens.len());
-        }
+        on_time(took, slip, tokens.len());
         times.push(took);
-        let row = &mut rows[slip_i];
+        run.games += 1;
+        if !reads_alike(&report, g, &written) {
+            run.wrong_language += 1;
+            if verbose {
+                eprintln!(
+                    "{slip:?} read as {}: truth {truth:?}; {} errors",
+                    report.language,
+                    report.errors()
+                );
+            }
+        }
+        if report.errors() > 1 {
+            run.more_errors += 1;
+            if verbose {
+                eprintln!(
+                    "{slip:?} {} errors ({}): truth {truth:?}",
+                    report.errors(),
+                    report.language
+                );
+            }
+        }
+        let row = &mut run.rows[slip_i];
         let Some(d) = report.diagnostics.iter().find(|d| is_move_error(d)) else {
             // Read legally after all (e.g. as another language): not a slip.
             row.accepted += 1;
@@ -572,22 +386,6 @@ fn main() {
         };
         case += 1;
         row.cases += 1;
-        match fix_outcome(bytes, &game, &report, g) {
-            FixOutcome::Restored => row.restored += 1,
-            FixOutcome::Wrong => {
-                row.wrong += 1;
-                if std::env::var_os("REPAIR_VERBOSE").is_some() {
-                    eprintln!(
-                        "{slip:?} wrong fix: truth {truth:?}; token {:?} ply {:?}; got {:?}",
-                        d.token, d.ply, d.suggestions
-                    );
-                }
-            }
-            FixOutcome::Left { human } => {
-                row.left += 1;
-                row.human += u32::from(human);
-            }
-        }
         if d.suggestions.first().is_some_and(Suggestion::confirmed) {
             row.confirmed_top += 1;
         }
@@ -604,7 +402,7 @@ fn main() {
                 row.found += 1;
             }
             None => {
-                if std::env::var_os("REPAIR_VERBOSE").is_some() {
+                if verbose {
                     eprintln!(
                         "{slip:?} miss: truth {truth:?}; token {:?} ply {:?}; got {:?}",
                         d.token, d.ply, d.suggestions
@@ -612,9 +410,7 @@ fn main() {
                 }
             }
         }
-        if std::env::var_os("REPAIR_VERBOSE").is_some()
-            && rank_of(&truth, &d.suggestions).is_some_and(|r| r > 0)
-        {
+        if verbose && rank_of(&truth, &d.suggestions).is_some_and(|r| r > 0) {
             eprintln!(
                 "{slip:?} rank {:?}: truth {truth:?}; token {:?} ply {:?}; got {:?}",
                 rank_of(&truth, &d.suggestions),
@@ -624,69 +420,7 @@ fn main() {
             );
         }
     }
-    println!("| slip | cases | top-1 | top-3 | found (top 5) | top fix confirmed |");
-    println!("|---|---:|---:|---:|---:|---:|");
-    let mut total = Row::default();
-    for (slip, row) in SLIPS.iter().zip(rows.iter()) {
-        println!(
-            "| {} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
-            slip.name(),
-            row.cases,
-            pct(row.top1, row.cases),
-            pct(row.top3, row.cases),
-            pct(row.found, row.cases),
-            pct(row.confirmed_top, row.cases),
-        );
-        total.cases += row.cases;
-        total.top1 += row.top1;
-        total.top3 += row.top3;
-        total.found += row.found;
-        total.confirmed_top += row.confirmed_top;
-        total.accepted += row.accepted;
-        total.restored += row.restored;
-        total.wrong += row.wrong;
-        total.left += row.left;
-        total.human += row.human;
-    }
-    println!(
-        "| **all** | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
-        total.cases,
-        pct(total.top1, total.cases),
-        pct(total.top3, total.cases),
-        pct(total.found, total.cases),
-        pct(total.confirmed_top, total.cases),
-    );
-    println!("\n`check --fix` output:\n");
-    println!(
-        "| slip | cases | equals the original | wrong fix | left with an error | of which for a human |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|");
-    for (slip, row) in SLIPS
-        .iter()
-        .zip(rows.iter())
-        .map(|(s, r)| (s.name(), r))
-        .chain([("**all**", &total)])
-    {
-        println!(
-            "| {slip} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
-            row.cases,
-            pct(row.restored, row.cases),
-            pct(row.wrong, row.cases),
-            pct(row.left, row.cases),
-            pct(row.human, row.cases),
-        );
-    }
-    print_times(&mut times);
-    println!(
-        "slowest: {:.2} ms, {} in a game of {} plies",
-        slowest.0.as_secs_f64() * 1e3,
-        slowest.1.name(),
-        slowest.2
-    );
-    println!(
-        "\n{} injected tokens were read legally after all (another language's letters) and redrawn.",
-        total.accepted
-    );
+    run
 }
 
 fn print_times(times: &mut [Duration]) {
@@ -713,6 +447,7 @@ fn run_multi(
     games: usize,
     rng: &mut Rng,
     options: &Options,
+    style: &Style,
     per_game: usize,
     min_plies: usize,
 ) {
@@ -729,8 +464,6 @@ fn run_multi(
     let mut reported = 0u32;
     let mut top3 = 0u32;
     let mut all_fixed = 0u32;
-    // `check --fix`: games restored, wrongly fixed, left with an error.
-    let mut fix_rows = (0u32, 0u32, 0u32, 0u32);
     let mut times: Vec<Duration> = Vec::new();
     let mut attempts = 0;
     while (cases as usize) < games && attempts < games * 20 {
@@ -741,7 +474,8 @@ fn run_multi(
         if g.moves.len() < min_plies.max(6 * per_game) {
             continue;
         }
-        let mut tokens = g.sans.clone();
+        let written = g.written(style);
+        let mut tokens = written.clone();
         let mut truths: Vec<Truth> = Vec::new();
         let mut used: Vec<usize> = Vec::new();
         for _ in 0..30 * per_game {
@@ -753,7 +487,7 @@ fn run_multi(
                 continue;
             }
             let slip = *rng.pick(&one_token).unwrap_or(&Slip::Rank);
-            if let Some(t) = mutate(slip, &g.positions[p], g.moves[p], &g.sans[p], rng) {
+            if let Some(t) = mutate(slip, &g.positions[p], g.moves[p], &written[p], style, rng) {
                 tokens[p] = t;
                 used.push(p);
                 truths.push(Truth::Replace {
@@ -776,14 +510,6 @@ fn run_multi(
         let report = replay_game(bytes, &game, options);
         times.push(started.elapsed());
         cases += 1;
-        match fix_outcome(bytes, &game, &report, g) {
-            FixOutcome::Restored => fix_rows.0 += 1,
-            FixOutcome::Wrong => fix_rows.1 += 1,
-            FixOutcome::Left { human } => {
-                fix_rows.2 += 1;
-                fix_rows.3 += u32::from(human);
-            }
-        }
         let mut ok = 0;
         for t in &truths {
             slips += 1;
@@ -815,13 +541,6 @@ fn run_multi(
         pct(reported, slips),
         pct(top3, slips),
         pct(all_fixed, cases)
-    );
-    println!(
-        "\n`check --fix` output: equals the original {:.1}%, wrong fix {:.1}%, left with an error {:.1}% (for a human {:.1}%)",
-        pct(fix_rows.0, cases),
-        pct(fix_rows.1, cases),
-        pct(fix_rows.2, cases),
-        pct(fix_rows.3, cases)
     );
     print_times(&mut times);
 }

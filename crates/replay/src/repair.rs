@@ -33,7 +33,7 @@ use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, Role, san::San};
 
 use crate::diagnostic::{Code, Diagnostic, Rank, Suggestion};
-use crate::movetext::{Pass, probe_main_line};
+use crate::movetext::Pass;
 use crate::text::Encoding;
 
 /// At most this many suggestions are attached to a diagnostic.
@@ -46,6 +46,8 @@ const SCREEN_PLIES: usize = 24;
 const MAX_CONFIRM: usize = 10;
 /// Errors reported after the first one (with the best fixes applied).
 const MAX_FOLLOWING: usize = 16;
+/// Errors of one main line repaired and reported at most.
+pub const MAX_ERRORS: usize = MAX_FOLLOWING + 1;
 /// Plies replayed for one game's repair, all candidates and errors together.
 const BUDGET: u64 = 12_000;
 /// Cost of one place where the written record disagrees with a repaired game.
@@ -659,129 +661,187 @@ pub fn suggest(
     lang: Language,
     pass: &mut Pass,
 ) {
-    let Some(failure) = pass.failure.clone() else {
-        return;
-    };
-    let Some(k) = pass
-        .main_tokens
-        .iter()
-        .position(|&t| t as usize == failure.token)
-    else {
-        return;
-    };
-    if failure.position.legal_moves().is_empty() {
-        return; // moves after the end: nothing to repair
+    if let Some(repairs) = Repairs::find(game, encoding, start, lang, pass, MAX_ERRORS) {
+        repairs.attach(game, pass);
     }
-    // No replay goes more than BUDGET plies past the failure: words beyond
-    // are never read (a game of a million junk words costs no memory here).
-    let read = pass
-        .main_tokens
-        .len()
-        .min(k.saturating_add(BUDGET as usize).saturating_add(2));
-    let mut line = Line::new(game, encoding, &pass.main_tokens[..read], lang);
-    if line.words.len() != read {
-        return;
-    }
-    // The last two main-line moves before the failure, with their positions.
-    let mut recent: Vec<(usize, Chess)> = Vec::new();
-    // Rebuilt from the moves played; a null move (`--`) is no move to play
-    // again, so with one in the line the positions are not rebuilt (found by
-    // fuzzing: the replay then lost track of whose move it was).
-    let has_null_moves = pass.main_moves.len() != pass.plies as usize;
-    if !has_null_moves {
-        let mut pos = start.clone();
-        let n = pass.main_moves.len();
-        for (j, mm) in pass.main_moves.iter().enumerate() {
-            if j + 2 >= n
-                && let Some(w) = pass.main_tokens.iter().position(|&t| t == mm.token)
-            {
-                recent.push((w, pos.clone()));
-            }
-            pos.play_unchecked(mm.played);
-        }
-    }
+}
 
-    let mut findings: Vec<Finding> = Vec::new();
-    let (mut word, mut ply, mut position) = (k, failure.ply, failure.position.clone());
-    loop {
-        let candidates = line.candidates(word, &position, ply, &recent);
-        let next = candidates
-            .first()
-            .and_then(|c| c.follow.stop.clone())
-            .filter(|_| findings.len() < MAX_FOLLOWING && line.budget > 0);
-        findings.push(Finding {
-            word,
-            ply,
-            position,
-            candidates,
-        });
-        let Some(stop) = next else { break };
-        if stop.position.legal_moves().is_empty() {
-            break;
-        }
-        word = stop.word;
-        ply = stop.ply;
-        position = stop.position;
-        recent = stop.recent;
-    }
-    // The whole chain of top fixes replays to the end: each is confirmed.
-    let chain_complete = findings.len() > 1
-        && findings
-            .last()
-            .and_then(|f| f.candidates.first())
-            .is_some_and(|c| c.follow.complete);
+/// The errors of a main line read in one language, and the fixes found
+/// for each, the best fix of each applied before the next is looked for:
+/// what [`suggest`] reports. How many errors a reading leaves, and whether
+/// the repaired game then replays to its end, is also the replay's
+/// evidence for the language of a game with a slip.
+pub struct Repairs {
+    line: Line,
+    findings: Vec<Finding>,
+    /// The top fixes together let the game replay to its end.
+    finished: bool,
+}
 
-    let plies_total = line.words.len() as u32;
-    for (n, f) in findings.into_iter().enumerate() {
-        let mut found: Vec<(Suggestion, Vec<String>)> = f
-            .candidates
-            .into_iter()
-            .take(MAX_SUGGESTIONS)
-            .map(|c| {
-                let score = (c.fit() * 1000.0).round() as i32;
-                let mut s = c.suggestion;
-                s.set_rank(Rank {
-                    score,
-                    written: c.shown.clone(),
-                });
-                (s, c.shown)
-            })
-            .collect();
-        // Where a fix lets the rest of the game replay, fixes that do not
-        // are noise.
-        if found.iter().any(|(s, _)| s.confirmed()) {
-            found.retain(|(s, _)| s.confirmed());
-        }
-        if chain_complete && let Some((top, _)) = found.first_mut() {
-            set_confirmed(top);
-        }
-        let rest = plies_total.saturating_sub(f.word as u32 + 1);
-        let lines: Vec<String> = found
+impl Repairs {
+    /// Looks for the fixes of the main line's errors in `pass` (a replay of
+    /// `game` from `start` in `lang`), at most `max_errors` of them (the
+    /// search stops there, unfinished). `None` where the main line has no
+    /// error to repair (none, or moves after the game ended).
+    pub fn find(
+        game: &Game<'_>,
+        encoding: Encoding,
+        start: &Chess,
+        lang: Language,
+        pass: &Pass,
+        max_errors: usize,
+    ) -> Option<Repairs> {
+        let failure = pass.failure.as_ref()?;
+        let k = pass
+            .main_tokens
             .iter()
-            .enumerate()
-            .map(|(i, (s, shown))| help_line(s, shown, rest, chain_complete && i == 0))
-            .collect();
-        let suggestions: Vec<Suggestion> = found.into_iter().map(|(s, _)| s).collect();
-        if n == 0 {
-            let Some(diag) = failure.diagnostic.and_then(|i| pass.diagnostics.get_mut(i)) else {
-                return;
-            };
-            missing_move(diag, &suggestions);
-            if !suggestions.is_empty() {
-                // The moves after it were replayed after all, with the fix.
-                diag.help.retain(|h| !h.contains("not replayed"));
+            .position(|&t| t as usize == failure.token)?;
+        if failure.position.legal_moves().is_empty() {
+            return None; // moves after the end: nothing to repair
+        }
+        // No replay goes more than BUDGET plies past the failure: words beyond
+        // are never read (a game of a million junk words costs no memory here).
+        let read = pass
+            .main_tokens
+            .len()
+            .min(k.saturating_add(BUDGET as usize).saturating_add(2));
+        let mut line = Line::new(game, encoding, &pass.main_tokens[..read], lang);
+        if line.words.len() != read {
+            return None;
+        }
+        // The last two main-line moves before the failure, with their positions.
+        let mut recent: Vec<(usize, Chess)> = Vec::new();
+        // Rebuilt from the moves played; a null move (`--`) is no move to play
+        // again, so with one in the line the positions are not rebuilt (found by
+        // fuzzing: the replay then lost track of whose move it was).
+        let has_null_moves = pass.main_moves.len() != pass.plies as usize;
+        if !has_null_moves {
+            let mut pos = start.clone();
+            let n = pass.main_moves.len();
+            for (j, mm) in pass.main_moves.iter().enumerate() {
+                if j + 2 >= n
+                    && let Some(w) = pass.main_tokens.iter().position(|&t| t == mm.token)
+                {
+                    recent.push((w, pos.clone()));
+                }
+                pos.play_unchecked(mm.played);
             }
-            diag.help.splice(0..0, lines);
-            diag.suggestions = suggestions;
-        } else {
-            let Some(w) = line.words.get(f.word) else {
-                continue;
+        }
+
+        let mut findings: Vec<Finding> = Vec::new();
+        let (mut word, mut ply, mut position) = (k, failure.ply, failure.position.clone());
+        let finished = loop {
+            let candidates = line.candidates(word, &position, ply, &recent);
+            let top = candidates
+                .first()
+                .map(|c| (c.follow.complete, c.follow.stop.clone()));
+            findings.push(Finding {
+                word,
+                ply,
+                position,
+                candidates,
+            });
+            let Some((complete, stop)) = top else {
+                break false;
             };
-            let mut d = later_error(game, &line, w, &f.position, f.ply);
-            missing_move(&mut d, &suggestions);
-            d.help = lines;
-            d.suggestions = suggestions;
-            pass.diagnostics.push(d);
+            let Some(stop) = stop else { break complete };
+            if findings.len() >= max_errors || line.budget == 0 {
+                break false;
+            }
+            if stop.position.legal_moves().is_empty() {
+                break false;
+            }
+            word = stop.word;
+            ply = stop.ply;
+            position = stop.position;
+            recent = stop.recent;
+        };
+        Some(Repairs {
+            line,
+            findings,
+            finished,
+        })
+    }
+
+    /// The errors found (each with its fixes).
+    pub fn errors(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// Whether the game, with the top fix of each error applied, replays to
+    /// its end.
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Attaches the fixes to `pass`, the replay they were found for (in the
+    /// same language): the first error's diagnostic gets its suggestions,
+    /// each later error becomes a diagnostic of its own.
+    pub fn attach(self, game: &Game<'_>, pass: &mut Pass) {
+        let Repairs { line, findings, .. } = self;
+        let Some(failure) = pass.failure.clone() else {
+            return;
+        };
+        // The whole chain of top fixes replays to the end: each is confirmed.
+        let chain_complete = findings.len() > 1
+            && findings
+                .last()
+                .and_then(|f| f.candidates.first())
+                .is_some_and(|c| c.follow.complete);
+
+        let plies_total = line.words.len() as u32;
+        for (n, f) in findings.into_iter().enumerate() {
+            let mut found: Vec<(Suggestion, Vec<String>)> = f
+                .candidates
+                .into_iter()
+                .take(MAX_SUGGESTIONS)
+                .map(|c| {
+                    let score = (c.fit() * 1000.0).round() as i32;
+                    let mut s = c.suggestion;
+                    s.set_rank(Rank {
+                        score,
+                        written: c.shown.clone(),
+                    });
+                    (s, c.shown)
+                })
+                .collect();
+            // Where a fix lets the rest of the game replay, fixes that do not
+            // are noise.
+            if found.iter().any(|(s, _)| s.confirmed()) {
+                found.retain(|(s, _)| s.confirmed());
+            }
+            if chain_complete && let Some((top, _)) = found.first_mut() {
+                set_confirmed(top);
+            }
+            let rest = plies_total.saturating_sub(f.word as u32 + 1);
+            let lines: Vec<String> = found
+                .iter()
+                .enumerate()
+                .map(|(i, (s, shown))| help_line(s, shown, rest, chain_complete && i == 0))
+                .collect();
+            let suggestions: Vec<Suggestion> = found.into_iter().map(|(s, _)| s).collect();
+            if n == 0 {
+                let Some(diag) = failure.diagnostic.and_then(|i| pass.diagnostics.get_mut(i))
+                else {
+                    return;
+                };
+                missing_move(diag, &suggestions);
+                if !suggestions.is_empty() {
+                    // The moves after it were replayed after all, with the fix.
+                    diag.help.retain(|h| !h.contains("not replayed"));
+                }
+                diag.help.splice(0..0, lines);
+                diag.suggestions = suggestions;
+            } else {
+                let Some(w) = line.words.get(f.word) else {
+                    continue;
+                };
+                let mut d = later_error(game, &line, w, &f.position, f.ply);
+                missing_move(&mut d, &suggestions);
+                d.help = lines;
+                d.suggestions = suggestions;
+                pass.diagnostics.push(d);
+            }
         }
     }
 }
@@ -955,43 +1015,6 @@ pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
         }
     }
     n
-}
-
-/// Whether the main line of `game` gives real evidence for reading its piece
-/// letters as `lang` rather than as English: at least two moves whose
-/// letters mean nothing in English but something in `lang`, or the whole
-/// main line replaying under `lang`. One foreign-looking letter in an
-/// English game is more likely a slip (`Cc3` for `Nc3`) than a language.
-pub fn language_is_evident(
-    game: &Game<'_>,
-    encoding: Encoding,
-    start: &Chess,
-    lang: Language,
-) -> bool {
-    let mut evidence = 0;
-    let mut words = 0u32;
-    let mut depth = 0u32;
-    for t in &game.tokens {
-        match t.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word if depth == 0 => {
-                let text = encoding.decode(t.text);
-                if parse_annotation(&text).is_some() {
-                    continue;
-                }
-                words += 1;
-                if let Ok(mt) = parse_move(&text) {
-                    let own = mt.own_languages();
-                    if mt.has_letters() && !own.contains(Language::En) && own.contains(lang) {
-                        evidence += 1;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    evidence >= 2 || probe_main_line(game, encoding, start, lang) == words
 }
 
 /// Keeps only what carries the move: no check, mate or evaluation marks,
