@@ -356,3 +356,34 @@ fn diff_shows_each_change_at_its_line_and_writes_nothing() {
     assert_eq!(std::fs::read(&a).expect("untouched"), several);
     assert_eq!(listing(dir.path()), ["several.pgn"]);
 }
+
+/// A Russian scoresheet (`:` for captures, `0-0`): the suggestion and the
+/// fix are written as the sheet writes its moves, not in PGN's `x`.
+#[test]
+fn a_fix_on_a_russian_scoresheet_keeps_its_capture_mark() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let english = dir.path().join("en.pgn");
+    std::fs::write(&english, first_game()).expect("write");
+    let (code, russian, _) = run(&[
+        "convert",
+        "-q",
+        "--to",
+        "ru-scoresheet",
+        &english.to_string_lossy(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(russian.contains("10. Ф:e4 Лe8"), "{russian}");
+    // 10.Qxe4 written with a rank off by one.
+    let slip = russian.replace("10. Ф:e4 Лe8", "10. Ф:e3 Лe8");
+    let input = dir.path().join("slip.pgn");
+    std::fs::write(&input, &slip).expect("write");
+    let (_, human, _) = run(&["check", "--format", "human", &input.to_string_lossy()]);
+    assert!(human.contains("did you mean Ф:e4?"), "{human}");
+    let (fixed, summary, _) = fix(dir.path(), &slip);
+    assert!(
+        fixed.contains("10. Ф:e4 {pgnkit: \"Ф:e3\" written, \"Ф:e4\" applied} Лe8"),
+        "{fixed}"
+    );
+    assert_eq!(summary["fixed"]["moves"], 1, "{summary}");
+    assert_eq!(moves(&fixed), moves(&russian));
+}

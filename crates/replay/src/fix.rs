@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use pgnkit_notation::{Notation, Style, parse_annotation, parse_move, write_move};
+use pgnkit_notation::{HouseStyle, Style, parse_annotation, parse_move, write_move};
 use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, san::San};
 
@@ -209,7 +209,13 @@ pub fn move_fixes(game: &Game<'_>, report: &GameReport) -> MoveFixes {
         fixes.retain(|f| !matches!(f.1, Suggestion::Delete { .. }));
     }
     let lang = report.language;
-    let style = Style::new(Notation::San, lang);
+    // Fixes are written as the writer writes moves: the game's language
+    // and house style (long or short, its capture and castling marks).
+    let words: Vec<String> = main_line_words(game, report.encoding)
+        .map(|t| report.encoding.decode(t.text).into_owned())
+        .filter(|w| parse_move(w).is_ok())
+        .collect();
+    let style = HouseStyle::of_words(words.iter().map(String::as_str)).style(lang);
     let mut pos: Chess = report.start.clone();
     let mut ply = 0u32;
     let mut depth = 0u32;

@@ -26,8 +26,8 @@
 //! replayed plies per game caps the total.
 
 use pgnkit_notation::{
-    Language, MoveToken, Notation, ResolveError, Style, Suffix, parse_annotation, parse_move,
-    write_move,
+    HouseStyle, Language, MoveToken, Notation, ResolveError, Style, Suffix, parse_annotation,
+    parse_move, write_move,
 };
 use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, Role, san::San};
@@ -90,6 +90,9 @@ impl Word {
 struct Line {
     words: Vec<Word>,
     lang: Language,
+    /// How the writer writes moves ([`HouseStyle`]): suggestions are
+    /// written so.
+    style: Style,
     /// The writer marks checks (some word carries `+` or `#`).
     marks_checks: bool,
     budget: u64,
@@ -189,9 +192,17 @@ impl Line {
                 index: i,
             });
         }
+        let style = HouseStyle::of_words(
+            words
+                .iter()
+                .filter(|w| w.token.is_some())
+                .map(|w| w.text.as_str()),
+        )
+        .style(lang);
         Line {
             words,
             lang,
+            style,
             marks_checks,
             budget: BUDGET,
         }
@@ -525,10 +536,11 @@ impl Line {
         })
     }
 
-    /// `m` in `pos` as the writer writes moves: SAN in the game's language.
+    /// `m` in `pos` as the writer writes moves: in the game's language and
+    /// house style (long or short, its capture and castling marks).
     fn written(&self, pos: &Chess, m: Move) -> String {
         let mut out = String::new();
-        write_move(pos, &m, &Style::new(Notation::San, self.lang), &mut out);
+        write_move(pos, &m, &self.style, &mut out);
         out
     }
 
