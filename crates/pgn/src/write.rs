@@ -897,8 +897,18 @@ impl Writer {
         source: &GameText<'_>,
         moves: &Moves,
     ) {
+        self.write_head(out, game, source);
+        // Without a drain nothing can fail.
+        let _ =
+            write_movetext::<false>(out, input, game, source, moves, &mut self.item, &mut |_| {
+                Ok(())
+            });
+    }
+
+    /// The escape lines before the tag section (they stay before it), then
+    /// the tags in export order.
+    fn write_head(&mut self, out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>) {
         let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
-        // Escape lines before the tag section stay before it.
         for t in &game.tokens {
             if t.kind == TokenKind::Escape && t.span.start < first_tag {
                 out.push(b'%');
@@ -907,11 +917,6 @@ impl Writer {
             }
         }
         write_tags(out, game, source, &mut self.order);
-        // Without a drain nothing can fail.
-        let _ =
-            write_movetext::<false>(out, input, game, source, moves, &mut self.item, &mut |_| {
-                Ok(())
-            });
     }
 
     /// [`Writer::write_game`] to any writer, in pieces of about
@@ -948,15 +953,7 @@ impl Writer {
     ) -> std::io::Result<()> {
         let mut stage = std::mem::take(&mut self.stage);
         stage.clear();
-        let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
-        for t in &game.tokens {
-            if t.kind == TokenKind::Escape && t.span.start < first_tag {
-                stage.push(b'%');
-                stage.extend_from_slice(source.decode(t.text).as_bytes());
-                stage.push(b'\n');
-            }
-        }
-        write_tags(&mut stage, game, source, &mut self.order);
+        self.write_head(&mut stage, game, source);
         let mut drain = |buf: &mut Vec<u8>| -> std::io::Result<()> {
             out.write_all(buf)?;
             buf.clear();
