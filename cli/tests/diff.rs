@@ -7,7 +7,8 @@ fn fixture(name: &str) -> String {
     format!("{}/../testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn records(args: &[&str], code: i32) -> Vec<Value> {
+/// What `pgnkit ARGS` prints on standard output, its exit status being `code`.
+fn stdout(args: &[&str], code: i32) -> String {
     let out = Command::cargo_bin("pgnkit")
         .expect("binary")
         .args(args)
@@ -16,7 +17,11 @@ fn records(args: &[&str], code: i32) -> Vec<Value> {
         .get_output()
         .stdout
         .clone();
-    String::from_utf8_lossy(&out)
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn records(args: &[&str], code: i32) -> Vec<Value> {
+    stdout(args, code)
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("json line"))
         .collect()
@@ -182,15 +187,7 @@ fn compressed_files_and_standard_input_are_read_like_files() {
 #[test]
 fn github_format_annotates_each_difference_at_its_place() {
     let (w, b) = (fixture("white.pgn"), fixture("black.pgn"));
-    let out = Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args(["diff", "--format", "github", &w, &b])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8_lossy(&out);
+    let text = stdout(&["diff", "--format", "github", &w, &b], 1);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert!(
@@ -351,15 +348,7 @@ fn games_without_tags_are_paired_by_order_with_a_warning_when_players_differ() {
         })
         .collect();
     assert_eq!(games, ["2 2 \"order\" false 0", "3 3 \"order\" true 0"]);
-    let human = Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args(["diff", "--format", "human", &pa, &pb])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let human = String::from_utf8_lossy(&human);
+    let human = stdout(&["diff", "--format", "human", &pa, &pb], 1);
     assert_eq!(human.matches("warning: ").count(), 1, "{human}");
     assert!(
         human.contains("paired by their order, but their players differ"),

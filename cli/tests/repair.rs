@@ -326,20 +326,7 @@ fn fix_keeps_every_game_when_a_game_has_only_a_stray_word() {
     // join it when the fixed file is read again.
     let (_dir, fixed_s, text) = fixed("broken-tags.pgn");
     assert!(!text.contains("\"Raul\" struck out"), "{text}");
-    let games = |file: &str| -> u64 {
-        let out = Command::cargo_bin("pgnkit")
-            .expect("binary")
-            .args(["check", "-q", "--format", "json", file])
-            .output()
-            .expect("run")
-            .stdout;
-        String::from_utf8_lossy(&out)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .find(|v| v["type"] == "summary")
-            .and_then(|v| v["games"].as_u64())
-            .unwrap_or(0)
-    };
+    let games = |file: &str| summary(file)["games"].as_u64().unwrap_or(0);
     assert_eq!(games(&fixture("broken-tags.pgn")), 3);
     assert_eq!(games(&fixed_s), 3);
 }

@@ -423,7 +423,9 @@ impl DrawWatch {
         }
         self.run.push(m);
         self.max_clock = self.max_clock.max(clock);
-        if clock >= 150 {
+        // The 75-move rule ends the game here (unless the move mated):
+        // looked at once, so that a run costs its length.
+        if clock == 150 {
             self.look();
         }
     }

@@ -177,3 +177,78 @@ fn the_fast_lane_reports_and_writes_what_the_full_replay_does() {
         "{games} games, {with_errors} with errors, {fast_lane} by the fast lane"
     );
 }
+
+/// A game of `prefix` (SAN) and then `plies` moves of pieces without a
+/// capture or a pawn move, chosen by a seeded walk that lets no position
+/// come a third time (so no fivefold repetition comes first): `None` when
+/// the walk runs out of such moves.
+fn quiet_walk(prefix: &str, plies: usize, seed: u64) -> Option<String> {
+    use shakmaty::zobrist::Zobrist64;
+    use shakmaty::{Chess, EnPassantMode, Position, san::San, san::SanPlus};
+    let mut pos = Chess::default();
+    let mut out = String::new();
+    for word in prefix.split_whitespace() {
+        let m = word.parse::<San>().ok()?.to_move(&pos).ok()?;
+        pos.play_unchecked(m);
+        out.push_str(word);
+        out.push(' ');
+    }
+    let mut seen = std::collections::HashMap::new();
+    let mut rng = seed;
+    for _ in 0..plies {
+        let moves: Vec<_> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !m.is_zeroing())
+            .filter(|m| {
+                let after = pos.clone().play(*m).ok();
+                after.is_some_and(|a| {
+                    let key: Zobrist64 = a.zobrist_hash(EnPassantMode::Legal);
+                    seen.get(&key).copied().unwrap_or(0) < 2 && !a.is_game_over()
+                })
+            })
+            .collect();
+        if moves.is_empty() {
+            return None;
+        }
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let m = moves[(rng >> 33) as usize % moves.len()];
+        out.push_str(&SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        out.push(' ');
+        let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+        *seen.entry(key).or_insert(0) += 1;
+    }
+    Some(out)
+}
+
+/// The 75-move rule ends the game at the 150th ply without a capture or a
+/// pawn move, found alike by the fast lane (which keeps only the moves
+/// since the last one) and the full replay; recorded as a draw at that
+/// ply and with moves played on after it.
+#[test]
+fn the_seventy_five_move_rule_is_the_same_in_both_lanes() {
+    let walks: Vec<String> = (1..40u64)
+        .filter_map(|seed| quiet_walk("e4 e5 Nf3 Nc6 d4 d5", 152, seed))
+        .take(2)
+        .collect();
+    assert_eq!(walks.len(), 2, "quiet walks of 152 plies");
+    let mut pgn = String::new();
+    for walk in &walks {
+        // The six opening moves and 150 quiet ones; then two more.
+        let words: Vec<&str> = walk.split_whitespace().collect();
+        let drawn = words[..156].join(" ");
+        pgn.push_str(&format!("[Result \"1/2-1/2\"]\n\n{drawn} 1/2-1/2\n\n"));
+        pgn.push_str(&format!("{walk}*\n\n"));
+    }
+    let (games, _, fast_lane) = agree(pgn.as_bytes(), "75 moves");
+    assert_eq!(games, 4);
+    assert!(fast_lane >= 2, "the drawn records take the fast lane");
+    let mut reader = Reader::new(pgn.as_bytes());
+    let mut game = Game::default();
+    while reader.read_game(&mut game) {
+        let report = pgnkit_replay::replay_game(pgn.as_bytes(), &game, &Options::default());
+        assert_eq!(report.status.as_str(), "seventyfive-moves");
+    }
+}
