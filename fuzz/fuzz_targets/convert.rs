@@ -1,11 +1,11 @@
 //! `pgnkit convert` on arbitrary bytes, to every notation (SAN, LAN, UCI,
-//! figurine, spoken, ru-scoresheet) in every language, as PGN and as JSON:
+//! figurine, spoken, ru-scoresheet) in every language, as PGN, text and JSON:
 //! the first byte chooses the notation, output format, language, whether
 //! games with errors are left out and whether the input language is
 //! forced; the rest is the PGN. Checks that the fast path for plain games
 //! writes exactly what the full replay writes, that JSON output is one
-//! valid JSON value a line, and that PGN output lexes again. Any panic, or
-//! a run over the time limit, is a bug.
+//! valid JSON value a line, that PGN output lexes again and that text is
+//! UTF-8. Any panic, or a run over the time limit, is a bug.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -19,23 +19,24 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let name = Style::NAMES[usize::from(pick & 7) % Style::NAMES.len()];
-    let format = if pick & 8 == 0 {
-        OutputFormat::Pgn
-    } else {
-        OutputFormat::Json
+    // The last byte's second bit turns PGN output into the text form.
+    let last = pgn.last().copied().unwrap_or(0);
+    let format = match (pick & 8 == 0, last & 2 == 0) {
+        (true, true) => OutputFormat::Pgn,
+        (true, false) => OutputFormat::Text,
+        (false, _) => OutputFormat::Json,
     };
     let lang = Language::ALL[usize::from(pick >> 4) % Language::ALL.len()];
     let Some(style) = Style::from_name(name, lang) else {
         return;
     };
     // `convert` refuses spoken moves in PGN (they have spaces).
-    let format = if style.notation == Notation::Spoken {
+    let format = if style.notation == Notation::Spoken && format == OutputFormat::Pgn {
         OutputFormat::Json
     } else {
         format
     };
     // The last byte sometimes forces the input language and --skip-invalid.
-    let last = pgn.last().copied().unwrap_or(0);
     let input_lang = Language::ALL
         .get(usize::from(last.wrapping_sub(0xc0)))
         .copied();
@@ -64,18 +65,22 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     match format {
-        OutputFormat::Pgn => {
+        OutputFormat::Pgn | OutputFormat::Text => {
             let Ok(slow) = pgnkit::convert_bytes(pgn, &config(false)) else {
                 panic!("converting in memory failed");
             };
             if out.out != slow.out {
                 panic!(
-                    "the fast path and the full replay write different PGN:\n--- fast\n{}\n--- full\n{}",
+                    "the fast path and the full replay write different output:\n--- fast\n{}\n--- full\n{}",
                     String::from_utf8_lossy(&out.out),
                     String::from_utf8_lossy(&slow.out)
                 );
             }
-            let _ = pgnkit_fuzz::lex(&out.out, 0..out.out.len());
+            if format == OutputFormat::Pgn {
+                let _ = pgnkit_fuzz::lex(&out.out, 0..out.out.len());
+            } else if std::str::from_utf8(&out.out).is_err() {
+                panic!("the text form is not UTF-8");
+            }
         }
         OutputFormat::Json => {
             for line in out.out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
