@@ -31,6 +31,7 @@ pub enum Command {
 }
 
 pub use pgnkit_report::Format;
+pub use pgnkit_report::printer::{DEFAULT_MAX_ANNOTATIONS, ReportFormat};
 
 /// Options every command that reads games shares.
 #[derive(Args, Debug, Clone)]
@@ -137,8 +138,15 @@ pub struct CheckArgs {
     pub input: InputArgs,
     /// Output format (default: human on a terminal, json otherwise).
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    /// Also report each game: status, the result the rules give, claimable draws.
+    pub format: Option<ReportFormat>,
+    /// With `--format github`: the most annotations written (GitHub shows
+    /// 10 error and 10 warning annotations a step, 50 a job); a notice
+    /// counts the rest, and the job summary (`$GITHUB_STEP_SUMMARY`, when
+    /// set) has them all by code.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ANNOTATIONS)]
+    pub max_annotations: u64,
+    /// Also report each game: status, the result the rules give, claimable
+    /// draws (not with the document formats sarif, junit, gitlab).
     #[arg(long)]
     pub games: bool,
     /// Warnings count for the exit status too.

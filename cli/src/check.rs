@@ -3,16 +3,20 @@
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 
+use anyhow::Context;
+use clap::ValueEnum;
+
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::fix::{FixCounts, Fixed, fix_game};
 use pgnkit_replay::{Detail, Options, replay_game};
-use pgnkit_report::games::{self, GameFacts};
+use pgnkit_report::games::GameFacts;
+use pgnkit_report::printer::Settings;
 use pgnkit_report::summary::{self, Totals};
-use pgnkit_report::{Located, Locator, render};
+use pgnkit_report::{Located, Locator};
 use serde::Serialize;
 
-use crate::args::{CheckArgs, Format};
+use crate::args::{CheckArgs, Format, ReportFormat};
 use crate::files::{At, Sink};
 use crate::fix::FixOutput;
 use crate::input::Chunk;
@@ -135,11 +139,12 @@ pub fn check_chunk(
 /// Prints what the workers found, chunk after chunk.
 struct Printer {
     out: BufWriter<io::StdoutLock<'static>>,
-    format: Format,
-    color: bool,
+    report: pgnkit_report::printer::Printer,
     /// Whether suggestions are printed (`--no-suggestions`).
     suggestions: bool,
     fixed: Option<FixOutput>,
+    /// The counts of the input being read.
+    file_totals: Totals,
 }
 
 impl Sink<ChunkOut> for Printer {
@@ -149,32 +154,34 @@ impl Sink<ChunkOut> for Printer {
         chunk: &Chunk,
         c: ChunkOut,
     ) -> anyhow::Result<(Totals, usize)> {
+        self.file_totals.add(&c.totals);
         if let Some(f) = self.fixed.as_mut() {
             f.write(&mut self.out, chunk, at.line(0), &c.fixed)?;
             if !f.prints_diagnostics() {
                 return Ok((c.totals, c.lines));
             }
         }
-        let (out, format) = (&mut self.out, self.format);
+        let (out, report) = (&mut self.out, &mut self.report);
         for g in c.games {
             let number = at.game(g.index);
             for mut l in g.diagnostics {
                 if !self.suggestions {
                     l.diagnostic.drop_suggestions();
                 }
-                l.game = number;
-                l.line = at.line(l.line);
-                render::diagnostic(out, format, self.color, at.name, &l)?;
+                l.place(number, |n| at.line(n));
+                report.diagnostic(out, at.name, &l)?;
             }
-            render::omitted(out, format, at.name, number, g.omitted)?;
+            report.omitted(out, at.name, number, g.omitted)?;
             if let Some(f) = g.facts {
-                games::write_game(out, format, at.name, number, g.byte, g.name.as_deref(), &f)?;
+                report.game(out, at.name, number, g.byte, g.name.as_deref(), &f)?;
             }
         }
         Ok((c.totals, c.lines))
     }
 
     fn begin(&mut self, path: &str, input: &crate::input::Input) -> anyhow::Result<()> {
+        self.file_totals = Totals::default();
+        self.report.begin_file(&input.name);
         match self.fixed.as_mut() {
             Some(f) => f.begin(path, input),
             None => Ok(()),
@@ -182,6 +189,7 @@ impl Sink<ChunkOut> for Printer {
     }
 
     fn end(&mut self, complete: bool) -> anyhow::Result<()> {
+        self.report.end_file(&self.file_totals)?;
         match self.fixed.as_mut() {
             Some(f) => f.end(complete),
             None => Ok(()),
@@ -190,13 +198,8 @@ impl Sink<ChunkOut> for Printer {
 
     fn failure(&mut self, path: &str, _: Option<&str>, e: &anyhow::Error) -> io::Result<()> {
         let message = format!("{e:#}");
-        games::failure(
-            &mut self.out,
-            &mut io::stderr(),
-            self.format,
-            path,
-            &message,
-        )
+        self.report
+            .failure(&mut self.out, &mut io::stderr(), path, &message)
     }
 }
 
@@ -239,10 +242,18 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let stdout = io::stdout();
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let format = args.format.unwrap_or(if stdout.is_terminal() {
-        Format::Human
+        ReportFormat::Human
     } else {
-        Format::Json
+        ReportFormat::Json
     });
+    if args.games && format.is_document() {
+        anyhow::bail!(
+            "--games writes game records, which --format {} has no place for: use --format json or human",
+            format
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_owned())
+        );
+    }
     let fixed = fix_output(args, stdout.is_terminal())?;
     let diff = fixed.as_ref().is_some_and(|f| !f.prints_diagnostics());
     let fix = fixed.is_some();
@@ -259,19 +270,45 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
             Detail::Diagnostics
         },
     };
+    let report = pgnkit_report::printer::Printer::new(
+        format,
+        Settings {
+            color,
+            strict: args.strict,
+            max_annotations: args.max_annotations,
+        },
+    );
+    let stream = report.stream_format();
     let mut printer = Printer {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
-        format,
-        color,
+        report,
         suggestions: !args.no_suggestions,
         fixed,
+        file_totals: Totals::default(),
     };
-    let work = |chunk: &Chunk| check_chunk(chunk, &options, format, args.games, fix);
+    if !diff {
+        printer.report.begin(&mut printer.out)?;
+    }
+    let work = |chunk: &Chunk| check_chunk(chunk, &options, stream, args.games, fix);
     let run = crate::files::run(&args.input, work, &mut printer)?;
-    let Printer { mut out, fixed, .. } = printer;
+    let Printer {
+        mut out,
+        mut report,
+        fixed,
+        ..
+    } = printer;
     let totals = run.totals;
+    if !diff {
+        report.finish(&mut out, run.seconds)?;
+    }
+    if let Some(md) = report.job_summary(run.files, &totals)
+        && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from)
+    {
+        append(&path, md.as_bytes())
+            .with_context(|| format!("cannot write the job summary to `{}`", path.display()))?;
+    }
     match format {
-        Format::Json if !diff => {
+        ReportFormat::Json if !diff => {
             let summary = JsonSummary {
                 r#type: "summary",
                 files: run.files,
@@ -304,4 +341,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// Appends `bytes` to the file at `path` (created if need be).
+fn append(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?
+        .write_all(bytes)
 }

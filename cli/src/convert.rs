@@ -265,8 +265,7 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
         let chunk_out = chunk_out?;
         let format = self.config.diagnostics;
         for mut l in chunk_out.diagnostics {
-            l.game = at.game(l.game);
-            l.line = at.line(l.line);
+            l.place(at.game(l.game), |n| at.line(n));
             render::diagnostic(&mut self.err, format, self.color, at.name, &l)?;
         }
         let w = self.output.writer();

@@ -150,7 +150,7 @@ fn github_annotations() {
         .code(1)
         .stdout(predicate::str::starts_with("::error file="))
         .stdout(predicate::str::contains(
-            ",line=9,col=52,title=moves-after-end::game 1, ply 11",
+            ",line=9,endLine=9,col=52,endColumn=55,title=moves-after-end::game 1, ply 11",
         ));
 }
 

@@ -68,6 +68,59 @@ pub enum Code {
 }
 
 impl Code {
+    /// Every code, in the order of the contract's table.
+    pub const ALL: [Code; 14] = [
+        Code::UnparsableMove,
+        Code::IllegalMove,
+        Code::AmbiguousMove,
+        Code::MissingMove,
+        Code::MovesAfterEnd,
+        Code::ResultMismatch,
+        Code::BadFen,
+        Code::Syntax,
+        Code::CheckMark,
+        Code::MoveNumber,
+        Code::Encoding,
+        Code::MovesAfterDraw,
+        Code::NullMove,
+        Code::UnsupportedVariant,
+    ];
+
+    /// The code named `name` (as [`Code::as_str`] writes it).
+    ///
+    /// ```
+    /// use pgnkit_replay::Code;
+    /// assert_eq!(Code::from_name("check-mark"), Some(Code::CheckMark));
+    /// assert_eq!(Code::from_name("checkmark"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+
+    /// What the code means, in one sentence (the contract's table).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Code::UnparsableMove => "The token is no move in any supported notation.",
+            Code::IllegalMove => "A move that no piece can make in this position.",
+            Code::AmbiguousMove => "Several pieces fit the move as written.",
+            Code::MissingMove => "Evidence that a ply was left out.",
+            Code::MovesAfterEnd => "Moves after checkmate, stalemate or a dead position.",
+            Code::MovesAfterDraw => {
+                "The game went on after the rules drew it: fivefold repetition or the 75-move rule (Law 9.6)."
+            }
+            Code::ResultMismatch => "The Result tag contradicts the final position.",
+            Code::BadFen => "An invalid FEN or SetUp tag.",
+            Code::Syntax => "Broken PGN structure: an unterminated comment, tag or variation.",
+            Code::UnsupportedVariant => {
+                "A variant pgnkit does not replay: the game is counted, its moves are not checked."
+            }
+            Code::CheckMark => "A check or mate mark (`+`, `#`) missing or wrong.",
+            Code::MoveNumber => "A move number that does not match the ply.",
+            Code::Encoding => "The input was not UTF-8 and was decoded as Windows-1252.",
+            Code::NullMove => "A null move (`--`, `Z0`) in the main line of a game.",
+        }
+    }
+
     /// The code as written in JSON and in `error[code]`.
     pub fn as_str(self) -> &'static str {
         match self {

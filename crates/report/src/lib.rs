@@ -36,9 +36,15 @@
 //! Nothing here reads files or decides what a game means: the commands of the
 //! `pgnkit` binary do the one, [`pgnkit_replay`] the other.
 
+pub mod fingerprint;
 pub mod games;
+pub mod github;
+pub mod gitlab;
+pub mod junit;
 pub mod locate;
+pub mod printer;
 pub mod render;
+pub mod sarif;
 pub mod summary;
 
 pub use locate::{Locator, game_name, source_line};

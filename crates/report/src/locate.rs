@@ -7,6 +7,7 @@ use pgnkit_pgn::Game;
 use pgnkit_pgn::location::Cursor;
 use pgnkit_replay::{Diagnostic, Encoding, GameReport};
 
+use crate::fingerprint::{GameIdentity, fingerprint};
 use crate::{Format, Located, render};
 
 /// Locates the diagnostics of the games of one chunk, game after game: a
@@ -52,6 +53,7 @@ impl<'a> Locator<'a> {
         keep: impl Fn(&Diagnostic) -> bool,
     ) -> Vec<Located> {
         let name = game_name(game, report);
+        let identity = GameIdentity::of(game);
         let chars = report.encoding == Encoding::Utf8;
         let kept: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| keep(d)).collect();
         let offsets: Vec<usize> = kept.iter().map(|d| d.span.start).collect();
@@ -62,18 +64,45 @@ impl<'a> Locator<'a> {
                 let showable = place.line_range.len() <= self.max_line;
                 let source = (self.format == Format::Human && showable)
                     .then(|| source_line(self.data, &place.line_range, &d.span, report.encoding));
+                let token = self.data.get(d.span.clone()).unwrap_or_default();
+                let (end_line, end_column) = end_of(token, place.line, place.column, chars);
                 Located {
                     diagnostic: d.clone(),
                     game: index,
                     line: place.line,
                     column: place.column,
                     byte: self.base.saturating_add(d.span.start),
+                    end_line,
+                    end_column,
+                    fingerprint: fingerprint(identity, d),
                     source,
                     game_name: name.clone(),
                 }
             })
             .collect()
     }
+}
+
+/// The line and column just after `token`, which starts at `line` and
+/// `column` (columns in characters when `chars`, else bytes): linear in the
+/// token.
+fn end_of(token: &[u8], line: usize, column: usize, chars: bool) -> (usize, usize) {
+    let count = |b: &[u8]| {
+        if chars {
+            b.iter().filter(|&&c| c & 0xC0 != 0x80).count()
+        } else {
+            b.len()
+        }
+    };
+    let breaks = pgnkit_pgn::location::count_lines(token);
+    if breaks == 0 {
+        return (line, column.saturating_add(count(token)));
+    }
+    let last = memchr::memrchr2(b'\n', b'\r', token).map_or(0, |i| i + 1);
+    (
+        line.saturating_add(breaks),
+        count(&token[last..]).saturating_add(1),
+    )
 }
 
 /// The name of a game for humans: "White - Black (Event)".

@@ -22,10 +22,29 @@ pub struct Located {
     pub column: usize,
     /// 0-based byte offset in the file.
     pub byte: usize,
+    /// 1-based line of the token's end.
+    pub end_line: usize,
+    /// 1-based column just after the token (exclusive, as SARIF counts:
+    /// `column` for an empty token), in characters.
+    pub end_column: usize,
+    /// What names the problem whatever its place in the file
+    /// ([`crate::fingerprint`]).
+    pub fingerprint: u64,
     /// The source line and the token's byte range in it (human output only).
     pub source: Option<(String, std::ops::Range<usize>)>,
     /// "White - Black (Event)" for humans.
     pub game_name: Option<String>,
+}
+
+impl Located {
+    /// Places a diagnostic located in a chunk in its file: game number
+    /// `game`, and its lines (counted from the chunk's start) mapped by
+    /// `line`.
+    pub fn place(&mut self, game: u64, line: impl Fn(usize) -> usize) {
+        self.game = game;
+        self.line = line(self.line);
+        self.end_line = line(self.end_line);
+    }
 }
 
 #[derive(Serialize)]
@@ -100,10 +119,12 @@ pub fn diagnostic(
             }
             writeln!(
                 out,
-                "::{level} file={},line={},col={},title={}::{}",
+                "::{level} file={},line={},endLine={},col={},endColumn={},title={}::{}",
                 escape_property(file),
                 l.line,
+                l.end_line,
                 l.column,
+                l.end_column,
                 escape_property(d.code.as_str()),
                 escape_data(&message)
             )
