@@ -137,8 +137,8 @@ struct Printer {
     out: BufWriter<io::StdoutLock<'static>>,
     format: Format,
     color: bool,
-    /// Whether suggestions are printed (`--no-suggestions`).
-    suggestions: bool,
+    /// Which suggestions are printed (`--no-suggestions`, `--all-suggestions`).
+    suggestions: render::Suggestions,
     fixed: Option<FixOutput>,
 }
 
@@ -159,12 +159,9 @@ impl Sink<ChunkOut> for Printer {
         for g in c.games {
             let number = at.game(g.index);
             for mut l in g.diagnostics {
-                if !self.suggestions {
-                    l.diagnostic.drop_suggestions();
-                }
                 l.game = number;
                 l.line = at.line(l.line);
-                render::diagnostic(out, format, self.color, at.name, &l)?;
+                render::diagnostic(out, format, self.color, self.suggestions, at.name, &l)?;
             }
             render::omitted(out, format, at.name, number, g.omitted)?;
             if let Some(f) = g.facts {
@@ -263,7 +260,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
         format,
         color,
-        suggestions: !args.no_suggestions,
+        suggestions: if args.no_suggestions {
+            render::Suggestions::None
+        } else if args.all_suggestions {
+            render::Suggestions::All
+        } else {
+            render::Suggestions::Best
+        },
         fixed,
     };
     let work = |chunk: &Chunk| check_chunk(chunk, &options, format, args.games, fix);

@@ -267,7 +267,14 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
         for mut l in chunk_out.diagnostics {
             l.game = at.game(l.game);
             l.line = at.line(l.line);
-            render::diagnostic(&mut self.err, format, self.color, at.name, &l)?;
+            render::diagnostic(
+                &mut self.err,
+                format,
+                self.color,
+                render::Suggestions::Best,
+                at.name,
+                &l,
+            )?;
         }
         let w = self.output.writer();
         let end = chunk_out.out.len();
