@@ -195,9 +195,11 @@ pub fn move_edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
 /// numbers them: `N.` before each White move, `N...` before Black's only
 /// after a comment or variation, other numbers taken out. A word whose fixes replay the
 /// game alike ([`Decision::Human`]) is left as written, followed by a comment
-/// that lists them in the writer's notation and language (`Nf4 {pgnkit:
-/// "Nf4" left as written for a human: Nf3, Nh3 replay the game alike}`; not
-/// written twice). The main line is replayed with the fixes; from the first
+/// that lists those as good as the top one ([`equally_good`]) in the
+/// writer's notation and language (`Nf4 {pgnkit: "Nf4" left as written for
+/// a human: Nf3, Nh3 replay the game alike}`; not written twice); a fix
+/// applied names the other confirmed ones in its comment the same way
+/// (`; also possible: Sh3`). The main line is replayed with the fixes; from the first
 /// word that neither replays nor has a fix applied, the rest stays as
 /// written.
 ///
