@@ -210,6 +210,11 @@ pub struct CheckArgs {
     /// only the printed suggestions are left out.
     #[arg(long)]
     pub no_suggestions: bool,
+    /// Print every suggestion the search found (at most five a problem),
+    /// not only the best one and those as good as it (at most three); the
+    /// JSON record always carries them all.
+    #[arg(long, conflicts_with = "no_suggestions")]
+    pub all_suggestions: bool,
     /// Fix the games: each top fix that no other fix rivals (see docs/)
     /// applied and marked with a comment, a tie left as written with a
     /// comment for a human, move numbers made to fit after an inserted or

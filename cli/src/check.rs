@@ -17,6 +17,7 @@ use pgnkit_report::baseline::{Baseline, Problem};
 use pgnkit_report::fingerprint::{self, GameIdentity};
 use pgnkit_report::games::GameFacts;
 use pgnkit_report::printer::Settings;
+use pgnkit_report::render::Suggestions;
 use pgnkit_report::summary::{self, Totals};
 use pgnkit_report::{Located, Locator};
 use serde::Serialize;
@@ -162,8 +163,6 @@ pub fn check_chunk(
 struct Printer<'a> {
     out: BufWriter<io::StdoutLock<'static>>,
     report: pgnkit_report::printer::Printer,
-    /// Whether suggestions are printed (`--no-suggestions`).
-    suggestions: bool,
     fixed: Option<FixOutput>,
     /// The counts of the input being read.
     file_totals: Totals,
@@ -282,9 +281,6 @@ impl Sink<ChunkOut> for Printer<'_> {
         for g in games {
             let number = at.game(g.index);
             for mut l in g.diagnostics {
-                if !self.suggestions {
-                    l.diagnostic.drop_suggestions();
-                }
                 l.place(number, |n| at.line(n));
                 report.diagnostic(out, at.name, &l)?;
             }
@@ -436,6 +432,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 .max_annotations
                 .filter(|_| args.max_annotations == DEFAULT_MAX_ANNOTATIONS)
                 .unwrap_or(args.max_annotations),
+            suggestions: if args.no_suggestions {
+                Suggestions::None
+            } else if args.all_suggestions {
+                Suggestions::All
+            } else {
+                Suggestions::Best
+            },
         },
     );
     let stream = report.stream_format();
@@ -443,7 +446,6 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let mut printer = Printer {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
         report,
-        suggestions: !args.no_suggestions,
         fixed,
         file_totals: Totals::default(),
         config: &config,

@@ -266,7 +266,14 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
         let format = self.config.diagnostics;
         for mut l in chunk_out.diagnostics {
             l.place(at.game(l.game), |n| at.line(n));
-            render::diagnostic(&mut self.err, format, self.color, at.name, &l)?;
+            render::diagnostic(
+                &mut self.err,
+                format,
+                self.color,
+                render::Suggestions::Best,
+                at.name,
+                &l,
+            )?;
         }
         let w = self.output.writer();
         let end = chunk_out.out.len();

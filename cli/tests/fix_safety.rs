@@ -10,68 +10,14 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn fixture(name: &str) -> String {
-    format!("{}/../testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `pgnkit ARGS`: exit status, standard output, standard error.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("pgnkit")
-        .expect("binary")
-        .args(args)
-        .output()
-        .expect("run");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn records(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .collect()
-}
+mod support;
+use support::{first_game, first_game_as, fixture, moves, records, run};
 
 fn summary(stdout: &str) -> Value {
     records(stdout)
         .into_iter()
         .find(|r| r["type"] == "summary")
         .expect("summary")
-}
-
-/// The first game of `white.pgn` (Capablanca - Corzo, Havana 1901, 0-1).
-fn first_game() -> String {
-    let text = std::fs::read_to_string(fixture("white.pgn")).expect("fixture");
-    let end = text.find("\n\n[").expect("two games");
-    text[..end].to_owned()
-}
-
-/// The move words of a game's movetext: no tags, comments, numbers or result.
-fn moves(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut comment = false;
-    for line in text.lines().filter(|l| !l.starts_with('[')) {
-        for word in line.split_whitespace() {
-            if word.starts_with('{') {
-                comment = true;
-            }
-            if comment {
-                comment = !word.ends_with('}');
-                continue;
-            }
-            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
-                continue;
-            }
-            let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if !word.is_empty() {
-                out.push(word.to_owned());
-            }
-        }
-    }
-    out
 }
 
 /// `check --fix -o` of `pgn` (exit status 1: it has an error): the fixed
@@ -149,18 +95,7 @@ fn a_left_out_move_is_inserted_renumbered_and_the_game_rechecks_clean() {
 
 /// The first game in German (`convert --lang de`): `Sf3`, `Lb4`, `Dd3`, `Te8`.
 fn first_game_in_german(dir: &Path) -> String {
-    let english = dir.join("en.pgn");
-    std::fs::write(&english, first_game()).expect("write");
-    let (code, german, _) = run(&[
-        "convert",
-        "-q",
-        "--to",
-        "san",
-        "--lang",
-        "de",
-        &english.to_string_lossy(),
-    ]);
-    assert_eq!(code, 0);
+    let german = first_game_as(dir, &["--to", "san", "--lang", "de"]);
     assert!(german.contains("11. Le5 f6"), "{german}");
     german
 }
@@ -362,16 +297,7 @@ fn diff_shows_each_change_at_its_line_and_writes_nothing() {
 #[test]
 fn a_fix_on_a_russian_scoresheet_keeps_its_capture_mark() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let english = dir.path().join("en.pgn");
-    std::fs::write(&english, first_game()).expect("write");
-    let (code, russian, _) = run(&[
-        "convert",
-        "-q",
-        "--to",
-        "ru-scoresheet",
-        &english.to_string_lossy(),
-    ]);
-    assert_eq!(code, 0);
+    let russian = first_game_as(dir.path(), &["--to", "ru-scoresheet"]);
     assert!(russian.contains("10. Ф:e4 Лe8"), "{russian}");
     // 10.Qxe4 written with a rank off by one.
     let slip = russian.replace("10. Ф:e4 Лe8", "10. Ф:e3 Лe8");

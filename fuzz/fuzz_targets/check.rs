@@ -43,8 +43,14 @@ fuzz_target!(|data: &[u8]| {
                 (Format::Json, false),
                 (Format::Github, false),
             ] {
-                sink.clear();
-                let _ = render::diagnostic(&mut sink, format, color, "fuzz.pgn", l);
+                for shown in [
+                    render::Suggestions::None,
+                    render::Suggestions::Best,
+                    render::Suggestions::All,
+                ] {
+                    sink.clear();
+                    let _ = render::diagnostic(&mut sink, format, color, shown, "fuzz.pgn", l);
+                }
             }
         }
     }

@@ -198,8 +198,8 @@ pub enum Suggestion {
         /// Why this is plausible, in a few words ("a look-alike file letter").
         #[serde(skip_serializing_if = "String::is_empty")]
         reason: String,
-        /// Where the repair ranked it (not in the JSON).
-        #[serde(skip)]
+        /// Where the repair ranked it and how the writer writes it.
+        #[serde(flatten)]
         rank: Rank,
     },
     /// A move was left out: insert it so that it becomes ply `ply`.
@@ -216,8 +216,8 @@ pub enum Suggestion {
         /// Why this is plausible.
         #[serde(skip_serializing_if = "String::is_empty")]
         reason: String,
-        /// Where the repair ranked it (not in the JSON).
-        #[serde(skip)]
+        /// Where the repair ranked it and how the writer writes it.
+        #[serde(flatten)]
         rank: Rank,
     },
     /// Two consecutive moves of one side were written in swapped order:
@@ -232,8 +232,8 @@ pub enum Suggestion {
         /// How many plies of the game replay after the fix.
         #[serde(skip_serializing_if = "Option::is_none")]
         replays: Option<u32>,
-        /// Where the repair ranked it (not in the JSON).
-        #[serde(skip)]
+        /// Where the repair ranked it and how the writer writes it.
+        #[serde(flatten)]
         rank: Rank,
     },
     /// The token is no move of the game (a stray word, a move written
@@ -247,26 +247,69 @@ pub enum Suggestion {
         /// Why this is plausible.
         #[serde(skip_serializing_if = "String::is_empty")]
         reason: String,
-        /// Where the repair ranked it (not in the JSON).
-        #[serde(skip)]
+        /// Where the repair ranked it and how the writer writes it.
+        #[serde(flatten)]
         rank: Rank,
     },
 }
 
-/// Where the repair ranked a suggestion, for the fixes that `check --fix`
-/// applies ([`crate::fix`]): not part of the JSON record.
+/// Where the repair ranked a suggestion, whether it is one of the best,
+/// and how the writer writes it. In the JSON record its fields sit beside
+/// the suggestion's own: `"score":450,"best":true,"written":"Сc6"`.
+///
+/// ```
+/// use pgnkit_notation::Language;
+/// use pgnkit_pgn::{Game, Reader};
+/// use pgnkit_replay::{Options, replay_game};
+///
+/// // A German game: `Sf4` cannot be played, `Sf3` can (SAN `Nf3`).
+/// let pgn = b"1. e4 e5 2. Sf4 Sc6 3. Lb5 a6 *\n";
+/// let mut game = Game::default();
+/// assert!(Reader::new(pgn).read_game(&mut game));
+/// let options = Options { language: Some(Language::De), ..Options::default() };
+/// let report = replay_game(pgn, &game, &options);
+/// let top = &report.diagnostics[0].suggestions[0];
+/// assert!(top.rank().best);
+/// assert_eq!(top.rank().written, ["Sf3"]);
+/// let json = serde_json::to_string(top).unwrap();
+/// assert!(json.contains(r#""san":"Nf3""#) && json.contains(r#""written":"Sf3""#));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rank {
     /// The ranking's score in thousandths, lower is likelier: the cost of
     /// the slip (a weighted edit distance between the written word and the
     /// move, or the price of a left-out move, a swap or a struck-out word)
     /// plus 300 for each place where the record disagrees with the repaired
-    /// game (a check mark, a move number, SAN written otherwise), counted
-    /// over the plies the fix replays.
+    /// game (a check mark, a move number, SAN written as SAN would not be
+    /// written), counted over the plies the fix replays. Scores compare the
+    /// suggestions of one problem; they are no probability.
     pub score: i32,
-    /// The suggested moves as the writer writes them (SAN in the game's
-    /// language); empty for a struck-out word.
+    /// One of the best: the top suggestion, or one as good as it, as
+    /// [`crate::fix::equally_good`] decides (`check --fix` applies none of
+    /// several such, and human output prints them, where it prints only the
+    /// top one otherwise).
+    pub best: bool,
+    /// The suggested moves as the writer writes them (the game's notation
+    /// and language, its capture and castling marks): one move, two for a
+    /// swap, none for a struck-out word.
     pub written: Vec<String>,
+}
+
+/// `score`, `best`, and `written` as the suggestion's `san` is: one string,
+/// a pair for a swap, left out for a struck-out word.
+impl Serialize for Rank {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("score", &self.score)?;
+        map.serialize_entry("best", &self.best)?;
+        match self.written.as_slice() {
+            [] => {}
+            [one] => map.serialize_entry("written", one)?,
+            many => map.serialize_entry("written", many)?,
+        }
+        map.end()
+    }
 }
 
 impl Suggestion {
@@ -307,6 +350,16 @@ impl Suggestion {
             | Suggestion::Insert { rank, .. }
             | Suggestion::Swap { rank, .. }
             | Suggestion::Delete { rank, .. } => *rank = new,
+        }
+    }
+
+    /// Marks the fix as one of the best, or not ([`Rank::best`]).
+    pub(crate) fn set_best(&mut self, best: bool) {
+        match self {
+            Suggestion::Replace { rank, .. }
+            | Suggestion::Insert { rank, .. }
+            | Suggestion::Swap { rank, .. }
+            | Suggestion::Delete { rank, .. } => rank.best = best,
         }
     }
 
@@ -373,12 +426,25 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// Leaves out the suggestions and the help lines that say them (the
-    /// other help lines stay), as printed with `--no-suggestions`.
-    pub fn drop_suggestions(&mut self) {
-        let n = self.suggestions.len().min(self.help.len());
-        self.help.drain(..n);
-        self.suggestions.clear();
+    /// The help lines that say the suggestions (one each, in their order),
+    /// and the other help lines.
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader};
+    /// use pgnkit_replay::{Options, replay_game};
+    ///
+    /// let pgn = b"1. e4 e5 2. Nf4 Nc6 3. Bb5 a6 *\n";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let report = replay_game(pgn, &game, &Options::default());
+    /// let d = &report.diagnostics[0];
+    /// let (said, _) = d.help_parts();
+    /// assert_eq!(said.len(), d.suggestions.len());
+    /// assert!(said[0].starts_with("did you mean Nf3?"));
+    /// ```
+    pub fn help_parts(&self) -> (&[String], &[String]) {
+        self.help
+            .split_at(self.suggestions.len().min(self.help.len()))
     }
 
     /// A diagnostic with a code, span and message; the rest empty.
@@ -634,6 +700,31 @@ impl Diagnostics {
         }
         self.list.push(d);
         Some(self.list.len() - 1)
+    }
+
+    /// Keeps the kept diagnostics for which `keep` is true; the others are
+    /// dropped and no longer counted (a diagnostic that another explains).
+    /// Returns how many of those before `index` were dropped, so that an
+    /// index [`Diagnostics::push`] returned can be moved down.
+    pub fn retain(&mut self, index: usize, mut keep: impl FnMut(&Diagnostic) -> bool) -> usize {
+        let (mut errors, mut warnings, mut before) = (0, 0, 0);
+        let mut i = 0;
+        self.list.retain(|d| {
+            let k = keep(d);
+            if k {
+                match d.severity {
+                    Severity::Error => errors += 1,
+                    Severity::Warning => warnings += 1,
+                }
+            } else if i < index {
+                before += 1;
+            }
+            i += 1;
+            k
+        });
+        self.errors = errors;
+        self.warnings = warnings;
+        before
     }
 
     /// The kept diagnostic at `index`.

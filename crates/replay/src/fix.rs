@@ -62,8 +62,8 @@ pub enum Decision<'a> {
     /// or is ahead of every other by at least [`MARGIN`]: applied.
     Apply(&'a Suggestion),
     /// Several suggestions replay the game and none is clearly ahead: the
-    /// word is left as written for a human, who is shown these (best
-    /// first).
+    /// word is left as written for a human, who is shown the ones as good
+    /// as the top one ([`equally_good`], best first).
     Human(Vec<&'a Suggestion>),
     /// No suggestion replays the game: left as written.
     Unconfirmed,
@@ -88,12 +88,51 @@ pub fn decide(suggestions: &[Suggestion]) -> Decision<'_> {
     let Some(top) = suggestions.first().filter(|s| s.confirmed()) else {
         return Decision::Unconfirmed;
     };
-    match lead(suggestions) {
-        Some(lead) if lead < MARGIN => {
-            Decision::Human(std::iter::once(top).chain(rivals(suggestions)).collect())
-        }
-        _ => Decision::Apply(top),
+    let alike: Vec<&Suggestion> = suggestions
+        .iter()
+        .zip(equally_good(suggestions))
+        .filter_map(|(s, good)| good.then_some(s))
+        .collect();
+    if alike.len() > 1 {
+        Decision::Human(alike)
+    } else {
+        Decision::Apply(top)
     }
+}
+
+/// Which of `suggestions` (best first, as the repair ranks them) are as
+/// good as the top one: the top one, and each rival (a suggestion that
+/// replays as far as the top one) less than [`MARGIN`] behind it. Where
+/// the top one is confirmed and has such a rival, `check --fix` applies
+/// none of them ([`Decision::Human`]); human output prints these and
+/// leaves the others out (the repair marks them: [`crate::diagnostic::Rank::best`]).
+///
+/// ```
+/// use pgnkit_pgn::{Game, Reader};
+/// use pgnkit_replay::{Options, fix, replay_game};
+///
+/// // `Bc5`: `Bc4` (a rank off by one) and `Bb5` (a neighbouring file)
+/// // both replay the game to its end, and neither is clearly likelier.
+/// let pgn = b"1. e4 e5 2. Nf3 Nc6 3. Bc5 a6 *\n";
+/// let mut game = Game::default();
+/// assert!(Reader::new(pgn).read_game(&mut game));
+/// let report = replay_game(pgn, &game, &Options::default());
+/// let d = &report.diagnostics[0];
+/// assert_eq!(fix::equally_good(&d.suggestions)[..3], [true, true, false]);
+/// assert!(matches!(fix::decide(&d.suggestions), fix::Decision::Human(alike) if alike.len() == 2));
+/// ```
+pub fn equally_good(suggestions: &[Suggestion]) -> Vec<bool> {
+    let Some(top) = suggestions.first() else {
+        return Vec::new();
+    };
+    let as_far = rivalry(top);
+    suggestions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            i == 0 || (as_far(s) && s.rank().score.saturating_sub(top.rank().score) < MARGIN)
+        })
+        .collect()
 }
 
 /// How far the top suggestion is ahead of its nearest rival (another
@@ -106,16 +145,22 @@ pub fn lead(suggestions: &[Suggestion]) -> Option<i32> {
         .min()
 }
 
-/// The suggestions after the first that replay as far as it does: every
-/// other confirmed one, or (with several errors in the game, where only
-/// the chain of top fixes is followed to the end) those that replay as
-/// many plies.
+/// The suggestions after the first that replay as far as it does: see
+/// [`rivalry`].
 fn rivals(suggestions: &[Suggestion]) -> impl Iterator<Item = &Suggestion> {
-    let top = suggestions.first().and_then(Suggestion::replays);
+    let as_far = suggestions.first().map(rivalry);
     suggestions
         .iter()
         .skip(1)
-        .filter(move |s| s.confirmed() || (top.is_some() && s.replays() >= top))
+        .filter(move |s| as_far.as_ref().is_some_and(|f| f(s)))
+}
+
+/// Whether a suggestion replays as far as `top` does: it is confirmed, or
+/// (with several errors in the game, where only the chain of top fixes is
+/// followed to the end) it replays as many plies.
+fn rivalry(top: &Suggestion) -> impl Fn(&Suggestion) -> bool + use<> {
+    let top = top.replays();
+    move |s: &Suggestion| s.confirmed() || (top.is_some() && s.replays() >= top)
 }
 
 /// A swap waiting for its second move: (ply, move in SAN).
@@ -150,9 +195,11 @@ pub fn move_edits(game: &Game<'_>, report: &GameReport) -> Vec<Edit> {
 /// numbers them: `N.` before each White move, `N...` before Black's only
 /// after a comment or variation, other numbers taken out. A word whose fixes replay the
 /// game alike ([`Decision::Human`]) is left as written, followed by a comment
-/// that lists them in the writer's notation and language (`Nf4 {pgnkit:
-/// "Nf4" left as written for a human: Nf3, Nh3 replay the game alike}`; not
-/// written twice). The main line is replayed with the fixes; from the first
+/// that lists those as good as the top one ([`equally_good`]) in the
+/// writer's notation and language (`Nf4 {pgnkit: "Nf4" left as written for
+/// a human: Nf3, Nh3 replay the game alike}`; not written twice); a fix
+/// applied names the other confirmed ones in its comment the same way
+/// (`; also possible: Sh3`). The main line is replayed with the fixes; from the first
 /// word that neither replays nor has a fix applied, the rest stays as
 /// written.
 ///
@@ -470,14 +517,20 @@ fn described(alike: &[&Suggestion]) -> String {
     }
 }
 
-/// The other confirmed suggestions, for the comment: "; also possible: Nh6".
+/// The other confirmed suggestions, for the comment, as the writer writes
+/// moves: "; also possible: Cg4+, Ch5+".
 fn alternatives(suggestions: &[Suggestion]) -> String {
     let others: Vec<&str> = suggestions
         .iter()
         .skip(1)
         .filter(|s| s.confirmed())
         .filter_map(|s| match s {
-            Suggestion::Replace { san, .. } | Suggestion::Insert { san, .. } => Some(san.as_str()),
+            Suggestion::Replace { san, .. } | Suggestion::Insert { san, .. } => Some(
+                s.rank()
+                    .written
+                    .first()
+                    .map_or(san.as_str(), String::as_str),
+            ),
             Suggestion::Swap { .. } | Suggestion::Delete { .. } => None,
         })
         .collect();

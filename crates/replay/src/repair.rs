@@ -803,7 +803,7 @@ impl Repairs {
 
         let plies_total = line.words.len() as u32;
         for (n, f) in findings.into_iter().enumerate() {
-            let mut found: Vec<(Suggestion, Vec<String>)> = f
+            let mut suggestions: Vec<Suggestion> = f
                 .candidates
                 .into_iter()
                 .take(MAX_SUGGESTIONS)
@@ -812,38 +812,55 @@ impl Repairs {
                     let mut s = c.suggestion;
                     s.set_rank(Rank {
                         score,
-                        written: c.shown.clone(),
+                        best: false,
+                        written: c.shown,
                     });
-                    (s, c.shown)
+                    s
                 })
                 .collect();
             // Where a fix lets the rest of the game replay, fixes that do not
             // are noise.
-            if found.iter().any(|(s, _)| s.confirmed()) {
-                found.retain(|(s, _)| s.confirmed());
+            if suggestions.iter().any(Suggestion::confirmed) {
+                suggestions.retain(Suggestion::confirmed);
             }
-            if chain_complete && let Some((top, _)) = found.first_mut() {
+            if chain_complete && let Some(top) = suggestions.first_mut() {
                 set_confirmed(top);
             }
+            mark_best(&mut suggestions);
             let rest = plies_total.saturating_sub(f.word as u32 + 1);
-            let lines: Vec<String> = found
+            let lines: Vec<String> = suggestions
                 .iter()
                 .enumerate()
-                .map(|(i, (s, shown))| help_line(s, shown, rest, chain_complete && i == 0))
+                .map(|(i, s)| help_line(s, rest, chain_complete && i == 0))
                 .collect();
-            let suggestions: Vec<Suggestion> = found.into_iter().map(|(s, _)| s).collect();
             if n == 0 {
                 let Some(diag) = failure.diagnostic.and_then(|i| pass.diagnostics.get_mut(i))
                 else {
                     return;
                 };
                 missing_move(diag, &suggestions);
+                // The move numbers a left-out move put out of step are no
+                // warnings of their own: the `missing-move` error says it.
+                let explained = match suggestions.first() {
+                    Some(Suggestion::Insert { ply: at, .. }) if diag.code == Code::MissingMove => {
+                        Some((*at, f.ply))
+                    }
+                    _ => None,
+                };
                 if !suggestions.is_empty() {
                     // The moves after it were replayed after all, with the fix.
                     diag.help.retain(|h| !h.contains("not replayed"));
                 }
                 diag.help.splice(0..0, lines);
                 diag.suggestions = suggestions;
+                if let (Some((at, ply)), Some(i)) = (explained, failure.diagnostic) {
+                    let dropped = pass
+                        .diagnostics
+                        .retain(i, |d| !fits_with_insert(game, d, at, ply));
+                    if let Some(f) = pass.failure.as_mut() {
+                        f.diagnostic = Some(i - dropped);
+                    }
+                }
             } else {
                 let Some(w) = line.words.get(f.word) else {
                     continue;
@@ -860,6 +877,14 @@ impl Repairs {
 
 fn set_confirmed(s: &mut Suggestion) {
     s.set_replay(true, None);
+}
+
+/// Marks the fixes as good as the top one ([`crate::fix::equally_good`]).
+fn mark_best(suggestions: &mut [Suggestion]) {
+    let best = crate::fix::equally_good(suggestions);
+    for (s, best) in suggestions.iter_mut().zip(best) {
+        s.set_best(best);
+    }
 }
 
 /// An error found after the first, with the fixes before it applied.
@@ -909,6 +934,47 @@ fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) ->
     d
 }
 
+/// Whether `d` is a `move-number` warning of the main line, before a move
+/// written as ply `at` to `ply`, whose number fits once a move is inserted
+/// as ply `at` (the move after it then is one ply later).
+fn fits_with_insert(game: &Game<'_>, d: &Diagnostic, at: u32, ply: u32) -> bool {
+    if d.code != Code::MoveNumber || d.variation || !d.ply.is_some_and(|p| (at..=ply).contains(&p))
+    {
+        return false;
+    }
+    let (Some(expected), Some(side)) = (d.move_number, d.side) else {
+        return false;
+    };
+    // The number's token, by its place (tokens are in input order).
+    let (mut lo, mut hi) = (0, game.tokens.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if game
+            .tokens
+            .span(mid)
+            .is_some_and(|s| s.start < d.span.start)
+        {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    let Some(TokenKind::MoveNumber { number, black }) = game
+        .tokens
+        .get(lo)
+        .filter(|t| t.span == d.span)
+        .map(|t| t.kind)
+    else {
+        return false;
+    };
+    // One ply later: Black's move of the same number, or White's of the next.
+    let (now, white) = match side {
+        Color::White => (expected, false),
+        Color::Black => (expected.saturating_add(1), true),
+    };
+    number == now && !(black && white)
+}
+
 /// A confirmed insertion on top makes an illegal or unparsable move a
 /// `missing-move` error.
 fn missing_move(diag: &mut Diagnostic, suggestions: &[Suggestion]) {
@@ -925,9 +991,10 @@ fn missing_move(diag: &mut Diagnostic, suggestions: &[Suggestion]) {
     }
 }
 
-/// The help line of suggestion `s`; `shown`: its moves as the writer
-/// writes them (the suggestion's SAN where there are none).
-fn help_line(s: &Suggestion, shown: &[String], rest: u32, with_later: bool) -> String {
+/// The help line of suggestion `s`, its moves as the writer writes them
+/// ([`Rank::written`]; the suggestion's SAN where there are none).
+fn help_line(s: &Suggestion, rest: u32, with_later: bool) -> String {
+    let shown = &s.rank().written;
     let move_at =
         |i: usize, san: &str| -> String { shown.get(i).cloned().unwrap_or_else(|| san.to_owned()) };
     let then = |confirmed: bool, replays: Option<u32>| {

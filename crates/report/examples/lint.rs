@@ -13,7 +13,8 @@ use std::process::ExitCode;
 
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, Severity, replay_game};
-use pgnkit_report::{Format, Locator, render};
+use pgnkit_report::render::{self, Suggestions};
+use pgnkit_report::{Format, Locator};
 
 fn lint(path: &str, format: Format, out: &mut impl Write) -> std::io::Result<bool> {
     let data = std::fs::read(path)?;
@@ -32,7 +33,7 @@ fn lint(path: &str, format: Format, out: &mut impl Write) -> std::io::Result<boo
             errors |= located.diagnostic.severity == Severity::Error;
             // Lines are counted from 0 in the data.
             located.line += 1;
-            render::diagnostic(out, format, false, path, &located)?;
+            render::diagnostic(out, format, false, Suggestions::Best, path, &located)?;
         }
     }
     Ok(errors)

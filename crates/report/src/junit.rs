@@ -14,7 +14,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 
 use pgnkit_replay::Severity;
 
-use crate::render::Located;
+use crate::render::{Located, Suggestions, help_lines};
 use crate::summary::Totals;
 
 /// Problems listed in one file's test case; the rest are counted.
@@ -27,6 +27,7 @@ pub const IN_MEMORY: usize = 8 << 20;
 #[derive(Default)]
 pub struct Junit {
     strict: bool,
+    suggestions: Suggestions,
     /// The test cases written so far.
     cases: Vec<u8>,
     spilled: Option<File>,
@@ -74,10 +75,12 @@ fn plural(n: u64, what: &str) -> String {
 }
 
 impl Junit {
-    /// A document where warnings fail a file too when `strict`.
-    pub fn new(strict: bool) -> Junit {
+    /// A document where warnings fail a file too when `strict`, and
+    /// problems are listed with the help lines of `suggestions`.
+    pub fn new(strict: bool, suggestions: Suggestions) -> Junit {
         Junit {
             strict,
+            suggestions,
             ..Junit::default()
         }
     }
@@ -114,9 +117,9 @@ impl Junit {
             d.code.as_str(),
             d.message
         );
-        for h in &d.help {
+        for h in help_lines(d, self.suggestions) {
             line.push_str("\n    help: ");
-            line.push_str(h);
+            line.push_str(&h);
         }
         line.push('\n');
         if d.severity == Severity::Error || strict {

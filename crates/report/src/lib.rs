@@ -28,7 +28,8 @@
 //! let mut locator = Locator::new(pgn, 0, 0, Format::Json);
 //! let located = locator.locate(&game, &report, 0, |_| true);
 //! let mut out = Vec::new();
-//! render::diagnostic(&mut out, Format::Json, false, "a.pgn", &located[0]).unwrap();
+//! let shown = render::Suggestions::Best;
+//! render::diagnostic(&mut out, Format::Json, false, shown, "a.pgn", &located[0]).unwrap();
 //! let line = String::from_utf8(out).unwrap();
 //! assert!(line.starts_with(r#"{"type":"diagnostic","severity":"error","code":"illegal-move""#));
 //! ```

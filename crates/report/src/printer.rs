@@ -41,7 +41,7 @@ use crate::games::{self, GameFacts};
 use crate::github::Github;
 use crate::gitlab::Gitlab;
 use crate::junit::Junit;
-use crate::render::{self, Located};
+use crate::render::{self, Located, Suggestions};
 use crate::sarif::Sarif;
 use crate::summary::Totals;
 
@@ -108,6 +108,8 @@ pub struct Settings {
     pub strict: bool,
     /// The most GitHub annotations written.
     pub max_annotations: u64,
+    /// Which suggestions are printed.
+    pub suggestions: Suggestions,
 }
 
 impl Default for Settings {
@@ -116,6 +118,7 @@ impl Default for Settings {
             color: false,
             strict: false,
             max_annotations: DEFAULT_MAX_ANNOTATIONS,
+            suggestions: Suggestions::Best,
         }
     }
 }
@@ -136,6 +139,7 @@ enum State {
 pub struct Printer {
     format: ReportFormat,
     color: bool,
+    suggestions: Suggestions,
     state: State,
 }
 
@@ -145,13 +149,14 @@ impl Printer {
         let state = match format {
             ReportFormat::Human | ReportFormat::Json => State::Stream,
             ReportFormat::Github => State::Github(Github::new(settings.max_annotations)),
-            ReportFormat::Sarif => State::Sarif(Sarif::default()),
-            ReportFormat::Junit => State::Junit(Junit::new(settings.strict)),
+            ReportFormat::Sarif => State::Sarif(Sarif::new(settings.suggestions)),
+            ReportFormat::Junit => State::Junit(Junit::new(settings.strict, settings.suggestions)),
             ReportFormat::Gitlab => State::Gitlab(Gitlab::default()),
         };
         Printer {
             format,
             color: settings.color,
+            suggestions: settings.suggestions,
             state,
         }
     }
@@ -196,10 +201,17 @@ impl Printer {
     /// Those of writing.
     pub fn diagnostic(&mut self, out: &mut dyn Write, file: &str, l: &Located) -> io::Result<()> {
         match &mut self.state {
-            State::Stream => render::diagnostic(out, self.stream_format(), self.color, file, l),
+            State::Stream => render::diagnostic(
+                out,
+                self.stream_format(),
+                self.color,
+                self.suggestions,
+                file,
+                l,
+            ),
             State::Github(g) => {
                 if g.admit(file, l) {
-                    render::diagnostic(out, Format::Github, false, file, l)
+                    render::diagnostic(out, Format::Github, false, self.suggestions, file, l)
                 } else {
                     Ok(())
                 }

@@ -71,11 +71,62 @@ struct JsonDiagnostic<'a> {
     variation: bool,
 }
 
-/// Writes one diagnostic in `format`.
+/// At most this many suggestions of one problem are printed for humans
+/// (and in GitHub annotations) unless all are asked for.
+pub const MAX_SHOWN: usize = 3;
+
+/// Which suggestions are printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Suggestions {
+    /// None, in any format (`--no-suggestions`): the JSON record's list is
+    /// empty too.
+    None,
+    /// Human and GitHub output: the top suggestion, and those as good as it
+    /// ([`pgnkit_replay::diagnostic::Rank::best`]), at most [`MAX_SHOWN`];
+    /// JSON: all, each with its `best` marker.
+    #[default]
+    Best,
+    /// All the repair found, in every format (`--all-suggestions`).
+    All,
+}
+
+/// The help lines to print for `d`: those of the suggestions `shown`
+/// picks, then the others.
+pub fn help_lines(d: &Diagnostic, shown: Suggestions) -> Vec<std::borrow::Cow<'_, str>> {
+    let (said, other) = d.help_parts();
+    let mut lines: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(d.help.len());
+    match shown {
+        Suggestions::None => {}
+        Suggestions::All => lines.extend(said.iter().map(|h| h.as_str().into())),
+        Suggestions::Best => {
+            // The top one always (a list ranked elsewhere may not mark it).
+            let best: Vec<&String> = said
+                .iter()
+                .zip(&d.suggestions)
+                .enumerate()
+                .filter(|(i, (_, s))| *i == 0 || s.rank().best)
+                .map(|(_, (h, _))| h)
+                .collect();
+            lines.extend(best.iter().take(MAX_SHOWN).map(|h| h.as_str().into()));
+            let more = best.len().saturating_sub(MAX_SHOWN);
+            if more > 0 {
+                let fixes = if more == 1 { "fix fits" } else { "fixes fit" };
+                lines.push(
+                    format!("{more} more {fixes} as well (`--all-suggestions` prints them)").into(),
+                );
+            }
+        }
+    }
+    lines.extend(other.iter().map(|h| h.as_str().into()));
+    lines
+}
+
+/// Writes one diagnostic in `format`, with the suggestions `shown` picks.
 pub fn diagnostic(
     out: &mut dyn Write,
     format: Format,
     color: bool,
+    shown: Suggestions,
     file: &str,
     l: &Located,
 ) -> std::io::Result<()> {
@@ -96,7 +147,11 @@ pub fn diagnostic(
                 side: d.side.map(side_name),
                 token: d.token.as_deref(),
                 message: &d.message,
-                suggestions: &d.suggestions,
+                suggestions: if shown == Suggestions::None {
+                    &[]
+                } else {
+                    &d.suggestions
+                },
                 variation: d.variation,
             };
             serde_json::to_writer(&mut *out, &record)?;
@@ -113,9 +168,9 @@ pub fn diagnostic(
             }
             message.push_str(": ");
             message.push_str(&d.message);
-            for h in &d.help {
+            for h in help_lines(d, shown) {
                 message.push_str("\nhelp: ");
-                message.push_str(h);
+                message.push_str(&h);
             }
             writeln!(
                 out,
@@ -157,8 +212,9 @@ pub fn diagnostic(
                 game_note.push_str(name);
             }
             notes.push(Level::NOTE.message(game_note));
-            for h in &d.help {
-                notes.push(Level::HELP.message(h.as_str()));
+            let help = help_lines(d, shown);
+            for h in &help {
+                notes.push(Level::HELP.message(h.as_ref()));
             }
             let group = match &l.source {
                 Some((text, span)) => level

@@ -128,7 +128,14 @@ pub fn write_rule(out: &mut dyn Write, code: Code, color: bool) -> io::Result<()
     }
     writeln!(out)?;
     for l in diagnostics_of(pgn, code) {
-        render::diagnostic(out, Format::Human, color, "example.pgn", &l)?;
+        render::diagnostic(
+            out,
+            Format::Human,
+            color,
+            render::Suggestions::Best,
+            "example.pgn",
+            &l,
+        )?;
     }
     Ok(())
 }

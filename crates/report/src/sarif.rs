@@ -10,7 +10,7 @@ use pgnkit_replay::{Code, Severity};
 use serde_json::json;
 
 use crate::fingerprint;
-use crate::render::Located;
+use crate::render::{Located, Suggestions, help_lines};
 
 /// Where SARIF's schema is.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -23,6 +23,7 @@ pub const FINGERPRINT_KEY: &str = "pgnkit/v1";
 pub struct Sarif {
     results: u64,
     failures: Vec<(String, String)>,
+    suggestions: Suggestions,
 }
 
 fn level(s: Severity) -> &'static str {
@@ -66,6 +67,14 @@ pub fn uri(path: &str) -> String {
 }
 
 impl Sarif {
+    /// A document whose messages end with the help lines of `suggestions`.
+    pub fn new(suggestions: Suggestions) -> Sarif {
+        Sarif {
+            suggestions,
+            ..Sarif::default()
+        }
+    }
+
     /// Writes the document's head: the tool, its rules, the start of the
     /// results.
     pub fn begin(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -85,9 +94,9 @@ impl Sarif {
     pub fn diagnostic(&mut self, out: &mut dyn Write, file: &str, l: &Located) -> io::Result<()> {
         let d = &l.diagnostic;
         let mut message = d.message.clone();
-        for h in &d.help {
+        for h in help_lines(d, self.suggestions) {
             message.push_str("\nhelp: ");
-            message.push_str(h);
+            message.push_str(&h);
         }
         let rule = Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0);
         let mut properties = json!({"game": l.game});
