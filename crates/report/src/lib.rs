@@ -14,7 +14,9 @@
 //! - [`games`] prints the `check --games` record of a game and the error of
 //!   an input that cannot be read;
 //! - [`summary::Totals`] are a run's counts (added up chunk by chunk, file by
-//!   file, shard by shard) and their summary lines.
+//!   file, shard by shard) and their summary lines;
+//! - [`unified_diff`] writes the diff of a text and its fixed copy
+//!   (`check --fix --diff`).
 //!
 //! ```
 //! use pgnkit_pgn::{Game, Reader};
@@ -40,6 +42,7 @@ pub mod games;
 pub mod locate;
 pub mod render;
 pub mod summary;
+pub mod unified_diff;
 
 pub use locate::{Locator, game_name, source_line};
 pub use render::Located;
