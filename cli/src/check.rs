@@ -5,12 +5,11 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::fix::{FixCounts, Fixed, fix_game};
+use pgnkit_replay::fix::{Fixed, fix_game};
 use pgnkit_replay::{Detail, Options, replay_game};
 use pgnkit_report::games::{self, GameFacts};
-use pgnkit_report::summary::{self, Totals};
+use pgnkit_report::summary::{self, Summary, Totals};
 use pgnkit_report::{Located, Locator, render};
-use serde::Serialize;
 
 use crate::args::{CheckArgs, Format};
 use crate::files::{At, Sink};
@@ -44,21 +43,6 @@ pub struct ChunkOut {
     pub lines: usize,
     /// The games with their confirmed fixes applied (`--fix`).
     pub fixed: Fixed,
-}
-
-#[derive(Serialize)]
-struct JsonSummary {
-    r#type: &'static str,
-    files: u64,
-    #[serde(flatten)]
-    totals: Totals,
-    bytes: u64,
-    seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shard: Option<String>,
-    /// What `--fix` changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fixed: Option<FixCounts>,
 }
 
 /// Replays the games of one chunk.
@@ -272,15 +256,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let totals = run.totals;
     match format {
         Format::Json if !diff => {
-            let summary = JsonSummary {
-                r#type: "summary",
-                files: run.files,
-                totals: totals.clone(),
-                bytes: run.bytes,
-                seconds: run.seconds,
-                shard: args.input.shard.map(|s| s.to_string()),
-                fixed: fixed.as_ref().map(FixOutput::counts),
-            };
+            let mut summary = Summary::new(run.files, totals.clone(), run.bytes, run.seconds);
+            summary.shard = args.input.shard.map(|s| s.to_string());
+            summary.fixed = fixed.as_ref().map(FixOutput::counts);
             serde_json::to_writer(&mut out, &summary)?;
             out.write_all(b"\n")?;
         }

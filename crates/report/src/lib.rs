@@ -14,7 +14,9 @@
 //! - [`games`] prints the `check --games` record of a game and the error of
 //!   an input that cannot be read;
 //! - [`summary::Totals`] are a run's counts (added up chunk by chunk, file by
-//!   file, shard by shard) and their summary lines;
+//!   file, shard by shard) and their summary lines; [`summary::Summary`] is
+//!   the `summary` record of `check`, and [`summary::Merger`] adds up those
+//!   of sharded runs (`merge-summaries`);
 //! - [`unified_diff`] writes the diff of a text and its fixed copy
 //!   (`check --fix --diff`).
 //!
