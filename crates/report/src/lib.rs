@@ -17,6 +17,7 @@
 //!   file, shard by shard) and their summary lines; [`summary::Summary`] is
 //!   the `summary` record of `check`, and [`summary::Merger`] adds up those
 //!   of sharded runs (`merge-summaries`);
+//! - [`compare`] prints what `diff` found comparing two records of a game;
 //! - [`unified_diff`] writes the diff of a text and its fixed copy
 //!   (`check --fix --diff`).
 //!
@@ -40,6 +41,7 @@
 //! Nothing here reads files or decides what a game means: the commands of the
 //! `pgnkit` binary do the one, [`pgnkit_replay`] the other.
 
+pub mod compare;
 pub mod games;
 pub mod locate;
 pub mod render;
