@@ -17,6 +17,7 @@
 //!   file, shard by shard) and their summary lines; [`summary::Summary`] is
 //!   the `summary` record of `check`, and [`summary::Merger`] adds up those
 //!   of sharded runs (`merge-summaries`);
+//! - [`search`] prints the games `search` found, as PGN or JSON records;
 //! - [`compare`] prints what `diff` found comparing two records of a game;
 //! - [`unified_diff`] writes the diff of a text and its fixed copy
 //!   (`check --fix --diff`).
@@ -45,6 +46,7 @@ pub mod compare;
 pub mod games;
 pub mod locate;
 pub mod render;
+pub mod search;
 pub mod summary;
 pub mod unified_diff;
 
