@@ -92,7 +92,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
-    Ok(if merged.totals.errors > 0 {
+    Ok(if merged.summary.totals.errors > 0 {
         EXIT_PROBLEMS
     } else {
         EXIT_OK

@@ -255,8 +255,8 @@ fn search_index(
         Output::Json => {
             index.verify_strings()?;
             for g in found {
-                let entry = index.game(g);
-                printer.json(&GameRecord::from_entry(&file, u64::from(g) + 1, &entry))?;
+                let facts = index.game(g).facts();
+                printer.json(&GameRecord::from_facts(&file, u64::from(g) + 1, &facts))?;
             }
         }
         Output::Pgn | Output::Count => {

@@ -28,7 +28,7 @@
 
 use std::io::{self, Write};
 
-use pgnkit_index::{GameEntry, GameFacts, TextTag};
+use pgnkit_index::{GameFacts, TextTag};
 use serde::Serialize;
 
 /// What a search prints.
@@ -81,32 +81,8 @@ fn non_empty(s: &str) -> Option<&str> {
 }
 
 impl<'a> GameRecord<'a> {
-    /// The record of game `number` (1-based) of `file`, as its index keeps it.
-    pub fn from_entry(file: &'a str, number: u64, g: &GameEntry<'a>) -> GameRecord<'a> {
-        GameRecord {
-            r#type: "game",
-            file,
-            game: number,
-            offset: g.offset(),
-            length: g.length(),
-            white: non_empty(g.text(TextTag::White)),
-            black: non_empty(g.text(TextTag::Black)),
-            event: non_empty(g.text(TextTag::Event)),
-            site: non_empty(g.text(TextTag::Site)),
-            round: non_empty(g.text(TextTag::Round)),
-            date: non_empty(g.text(TextTag::Date)),
-            white_elo: Some(g.white_elo()).filter(|&e| e > 0),
-            black_elo: Some(g.black_elo()).filter(|&e| e > 0),
-            eco: g.eco().map(|e| e.to_string()),
-            result: g.outcome().as_str(),
-            plies: g.plies(),
-            status: g.status().map(|s| s.as_str()),
-            errors: g.errors(),
-        }
-    }
-
-    /// The record of game `number` (1-based) of `file`, from its facts as a
-    /// scan reads them.
+    /// The record of game `number` (1-based) of `file`, from its facts (as
+    /// a scan reads them, or as its index keeps them: [`pgnkit_index::GameEntry::facts`]).
     pub fn from_facts(file: &'a str, number: u64, f: &'a GameFacts<'_>) -> GameRecord<'a> {
         GameRecord {
             r#type: "game",

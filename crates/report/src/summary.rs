@@ -117,7 +117,8 @@ pub fn convert_line(files: u64, t: &Totals, bytes: u64, seconds: f64) -> String 
 /// assert!(merged_line(&merged).ends_with("(1.0 MB/s); 1 summaries merged, 1.00 s in all, 1 inputs not read"));
 /// ```
 pub fn merged_line(m: &Merged) -> String {
-    let mut line = check_line(m.files, &m.totals, m.bytes, m.seconds);
+    let s = &m.summary;
+    let mut line = check_line(s.files, &s.totals, s.bytes, s.seconds);
     line.push_str(&format!(
         "; {} summaries merged, {:.2} s in all",
         m.summaries, m.seconds_total
@@ -194,21 +195,15 @@ impl Summary {
 }
 
 /// The summaries of several runs added up: the record `pgnkit
-/// merge-summaries` prints (a `summary` record, with `seconds_total`,
-/// `summaries` and `failures` besides).
+/// merge-summaries` prints, a `summary` record with `seconds_total`,
+/// `summaries` and `failures` besides.
 #[derive(Serialize, Debug, Default, Clone, PartialEq)]
 pub struct Merged {
-    #[serde(rename = "type")]
-    kind: SummaryType,
-    /// Distinct files: a file read in N shards counts once.
-    pub files: u64,
-    /// The counts, added up.
+    /// The runs' summaries added up: `files` counts distinct files (a file
+    /// read in N shards counts once), `seconds` is the longest run's (the
+    /// wall time when runs went side by side); no `shard`, no `fixed`.
     #[serde(flatten)]
-    pub totals: Totals,
-    /// Bytes read.
-    pub bytes: u64,
-    /// The longest run's seconds (wall time when runs went side by side).
-    pub seconds: f64,
+    pub summary: Summary,
     /// All runs' seconds added up.
     pub seconds_total: f64,
     /// Summary records merged.
@@ -263,8 +258,9 @@ pub enum MergeError {
 ///     merger.line(line).unwrap();
 /// }
 /// let merged = merger.finish(false).unwrap();
-/// assert_eq!((merged.files, merged.totals.games, merged.totals.errors), (1, 7, 2));
-/// assert_eq!((merged.seconds, merged.seconds_total), (0.5, 0.75));
+/// let run = &merged.summary;
+/// assert_eq!((run.files, run.totals.games, run.totals.errors), (1, 7, 2));
+/// assert_eq!((run.seconds, merged.seconds_total), (0.5, 0.75));
 ///
 /// // One shard of two is not the whole file.
 /// let mut merger = Merger::default();
@@ -298,9 +294,9 @@ impl Merger {
             Some("summary") => {
                 let s: Summary = serde_json::from_str(text).map_err(MergeError::WrongFields)?;
                 let merged = &mut self.merged;
-                merged.totals.add(&s.totals);
-                merged.bytes += s.bytes;
-                merged.seconds = merged.seconds.max(s.seconds);
+                merged.summary.totals.add(&s.totals);
+                merged.summary.bytes += s.bytes;
+                merged.summary.seconds = merged.summary.seconds.max(s.seconds);
                 merged.seconds_total += s.seconds;
                 merged.summaries += 1;
                 match s.shard {
@@ -308,7 +304,7 @@ impl Merger {
                         let shard: Shard = shard.parse().map_err(MergeError::Shard)?;
                         self.shards.push((shard, s.files));
                     }
-                    None => merged.files += s.files,
+                    None => merged.summary.files += s.files,
                 }
             }
             Some("error") => self.merged.failures += 1,
@@ -330,7 +326,7 @@ impl Merger {
         if merged.summaries == 0 {
             return Err(MergeError::NoSummary);
         }
-        merged.files += shard_files(&self.shards, partial)?;
+        merged.summary.files += shard_files(&self.shards, partial)?;
         Ok(merged)
     }
 }
@@ -476,21 +472,22 @@ mod tests {
             assert!(merger.line(line).is_ok(), "{line}");
         }
         let merged = merger.finish(false).expect("a complete shard set");
+        let run = &merged.summary;
         assert_eq!(
             (
-                merged.totals.games,
-                merged.totals.games_with_errors,
-                merged.totals.errors
+                run.totals.games,
+                run.totals.games_with_errors,
+                run.totals.errors
             ),
             (7, 1, 2)
         );
         assert_eq!(
-            (merged.totals.warnings, merged.totals.plies, merged.bytes),
+            (run.totals.warnings, run.totals.plies, run.bytes),
             (5, 100, 150)
         );
-        assert_eq!((merged.seconds, merged.seconds_total), (0.5, 0.75));
+        assert_eq!((run.seconds, merged.seconds_total), (0.5, 0.75));
         assert_eq!((merged.summaries, merged.failures), (2, 1));
-        assert_eq!(merged.files, 1);
+        assert_eq!(run.files, 1);
         let line = serde_json::to_string(&merged).expect("serialize");
         assert!(
             line.starts_with(r#"{"type":"summary","files":1,"games":7,"#),
