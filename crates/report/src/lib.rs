@@ -1,4 +1,5 @@
-//! `pgnkit-report`: printers for pgnkit's diagnostics as data.
+//! `pgnkit-report`: printers for pgnkit's diagnostics as data, and for what
+//! the other commands find.
 //!
 //! The replay ([`pgnkit_replay`]) gives diagnostics as values: a code, a
 //! severity, a byte span, a message, suggestions. This crate is the one place
