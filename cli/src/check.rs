@@ -11,16 +11,15 @@ use clap::ValueEnum;
 use pgnkit_config::{Config, Rules};
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::fix::{FixCounts, Fixed, fix_game};
+use pgnkit_replay::fix::{Fixed, fix_game};
 use pgnkit_replay::{Detail, Options, Selection, Severity, replay_game};
-use pgnkit_report::baseline::{Baseline, Problem};
+use pgnkit_report::baseline::{self, Baseline, Problem};
 use pgnkit_report::fingerprint::{self, GameIdentity};
 use pgnkit_report::games::GameFacts;
 use pgnkit_report::printer::Settings;
 use pgnkit_report::render::Suggestions;
-use pgnkit_report::summary::{self, Totals};
+use pgnkit_report::summary::{self, Summary, Totals};
 use pgnkit_report::{Located, Locator};
-use serde::Serialize;
 
 use crate::args::{CheckArgs, DEFAULT_MAX_ANNOTATIONS, Format, ReportFormat};
 use crate::files::{At, Sink};
@@ -56,33 +55,6 @@ pub struct ChunkOut {
     pub lines: usize,
     /// The games with their confirmed fixes applied (`--fix`).
     pub fixed: Fixed,
-}
-
-#[derive(Serialize)]
-struct JsonSummary {
-    r#type: &'static str,
-    files: u64,
-    #[serde(flatten)]
-    totals: Totals,
-    bytes: u64,
-    seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shard: Option<String>,
-    /// What `--fix` changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fixed: Option<FixCounts>,
-    /// What `--baseline` left out and found stale.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    baseline: Option<BaselineCounts>,
-}
-
-/// The `baseline` member of the summary.
-#[derive(Serialize)]
-struct BaselineCounts {
-    /// Problems the baseline knew: not reported, not counted.
-    known: u64,
-    /// Problems of the baseline not found any more.
-    stale: u64,
 }
 
 /// Replays the games of one chunk.
@@ -511,19 +483,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 serde_json::to_writer(&mut out, &record)?;
                 out.write_all(b"\n")?;
             }
-            let summary = JsonSummary {
-                r#type: "summary",
-                files: run.files,
-                totals: totals.clone(),
-                bytes: run.bytes,
-                seconds: run.seconds,
-                shard: args.input.shard.map(|s| s.to_string()),
-                fixed: fixed.as_ref().map(FixOutput::counts),
-                baseline: baseline.as_ref().map(|_| BaselineCounts {
-                    known,
-                    stale: stale.iter().map(|p| u64::from(p.count)).sum(),
-                }),
-            };
+            let mut summary = Summary::new(run.files, totals.clone(), run.bytes, run.seconds);
+            summary.shard = args.input.shard.map(|s| s.to_string());
+            summary.fixed = fixed.as_ref().map(FixOutput::counts);
+            summary.baseline = baseline.as_ref().map(|_| baseline::Counts {
+                known,
+                stale: stale.iter().map(|p| u64::from(p.count)).sum(),
+            });
             serde_json::to_writer(&mut out, &summary)?;
             out.write_all(b"\n")?;
         }

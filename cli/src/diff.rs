@@ -16,19 +16,18 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::ops::Range;
 
 use clap::Args;
-use pgnkit_notation::Language;
+use pgnkit_notation::{Language, Style};
 use pgnkit_pgn::write::{Movetext, Writer};
 use pgnkit_pgn::{Game, GameResult, Reader};
 use pgnkit_replay::compare::{Comparison, Difference, Words, compare};
 use pgnkit_replay::pairing::{Identity, PairedBy, pair};
 use pgnkit_replay::{GameText, Options, replay_game};
-use serde_json::json;
-use shakmaty::{Chess, Color};
+use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
+use shakmaty::Chess;
 
 use crate::args::{Format, InputLang, parse_input_lang};
 use crate::location::Places;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
-use pgnkit_report::render::{escape_data, escape_property};
 
 /// `pgnkit diff`.
 #[derive(Args, Debug, Clone)]
@@ -81,6 +80,16 @@ impl Record {
             date: None,
         };
         self.identity.as_deref().unwrap_or(&NONE)
+    }
+
+    /// The record as the printer of a pair sees it (`file`: its file's name).
+    fn side<'a>(&'a self, file: &'a str, places: &'a Places) -> Side<'a> {
+        Side {
+            file,
+            game: self.number,
+            identity: self.identity(),
+            places,
+        }
     }
 
     fn start(&self) -> Chess {
@@ -140,32 +149,32 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
     }
 }
 
-/// Compares two records of one game (from the files `a` and `b`), ply by ply.
-fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> Comparison {
+/// Compares two records of one game (from the files `a` and `b`), ply by
+/// ply; and how A writes its moves, for the merged game.
+fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> (Comparison, Style) {
     let wa = a.1.words(a.0);
     let wb = b.1.words(b.0);
     let mut c = compare(a.1.start(), &wa, &wb);
     c.words = (wa.len(), wb.len());
-    c
-}
-
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
+    (c, wa.house_style())
 }
 
 /// Appends the merged game to `out` in PGN export format (by the one
 /// writer): A's tags, the merged moves written as A writes its moves (its
 /// language, long or short, its capture and castling marks), and where the
 /// merge stopped a comment saying why.
-fn merged_pgn(a: &Record, bytes: &[u8], c: &Comparison, writer: &mut Writer, out: &mut Vec<u8>) {
+fn merged_pgn(
+    a: &Record,
+    bytes: &[u8],
+    (c, style): &(Comparison, Style),
+    writer: &mut Writer,
+    out: &mut Vec<u8>,
+) {
     let game = a.game(bytes);
     let source = GameText::new(bytes, game.span.clone());
     writer.write_tags(out, &game, &source);
     let mut mt = Movetext::new(out);
-    c.write_merged(&a.start(), &a.words(bytes).house_style(), &mut mt);
+    c.write_merged(&a.start(), style, &mut mt);
     let result = if c.complete {
         game.tag("Result")
             .and_then(|t| GameResult::from_bytes(source.decode(&t.value()).trim().as_bytes()))
@@ -203,11 +212,6 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let language = args.input_lang.forced();
     let bytes_a = read_input(&args.a)?;
     let bytes_b = read_input(&args.b)?;
-    for (name, bytes) in [(&args.a, &bytes_a), (&args.b, &bytes_b)] {
-        if let Some(at) = crate::input::binary_at(bytes) {
-            anyhow::bail!("{}", crate::input::not_pgn(name, bytes, at));
-        }
-    }
     let fa = read_file(&args.a, &bytes_a, language);
     let fb = read_file(&args.b, &bytes_b, language);
     let identities = |f: &File<'_>| -> Vec<Identity> {
@@ -227,8 +231,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let mut out = BufWriter::new(stdout.lock());
     let mut merged_out = Vec::new();
     let mut writer = Writer::new();
-    let (mut games_with, mut total) = (0usize, 0usize);
-    let comparisons: Vec<Comparison> = pairs
+    let mut counts = Counts::default();
+    let comparisons: Vec<(Comparison, Style)> = pairs
         .iter()
         .map(|(ra, rb, _)| compare_records((fa.bytes, ra), (fb.bytes, rb)))
         .collect();
@@ -238,7 +242,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         let offsets = |side: fn(&Difference) -> Option<usize>| -> Vec<usize> {
             comparisons
                 .iter()
-                .flat_map(|c| c.differences().iter().filter_map(side))
+                .flat_map(|(c, _)| c.differences().iter().filter_map(side))
                 .collect()
         };
         (
@@ -248,82 +252,38 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     } else {
         (Places::default(), Places::default())
     };
-    for (&(ra, rb, by), c) in pairs.iter().zip(&comparisons) {
-        if !c.differences().is_empty() {
-            games_with += 1;
-            total += c.differences().len();
-        }
-        write_comparison(
-            &mut out,
-            format,
-            (&fa, &places_a),
-            (&fb, &places_b),
-            (ra, rb, by),
-            c,
-        )?;
+    for (&(ra, rb, by), compared) in pairs.iter().zip(&comparisons) {
+        let (c, style) = compared;
+        counts.add(c);
+        let pair = Pair {
+            a: ra.side(fa.name, &places_a),
+            b: rb.side(fb.name, &places_b),
+            by,
+            comparison: c,
+            start: &ra.start(),
+            style: *style,
+        };
+        write_pair(&mut out, format, &pair)?;
         if args.output.is_some() {
-            merged_pgn(ra, fa.bytes, c, &mut writer, &mut merged_out);
+            merged_pgn(ra, fa.bytes, compared, &mut writer, &mut merged_out);
         }
     }
+    counts.unpaired = unpaired.len();
     for (in_a, r) in &unpaired {
         let file = if *in_a { fa.name } else { fb.name };
-        match format {
-            Format::Json => {
-                serde_json::to_writer(
-                    &mut out,
-                    &json!({"type": "unpaired", "file": file, "game": r.number}),
-                )?;
-                writeln!(out)?;
-            }
-            Format::Human => {
-                writeln!(
-                    out,
-                    "{file}: game {} has no counterpart in the other file",
-                    r.number
-                )?;
-            }
-            Format::Github => {
-                writeln!(
-                    out,
-                    "::warning file={}::game {} has no counterpart in the other file",
-                    escape_property(file),
-                    r.number
-                )?;
-            }
-        }
+        write_unpaired(&mut out, format, file, r.number)?;
     }
     if format == Format::Json {
-        typed(
-            &mut out,
-            "summary",
-            &json!({"games": pairs.len(), "games_with_differences": games_with,
-                    "differences": total, "unpaired": unpaired.len()}),
-        )?;
+        counts.write_summary(&mut out)?;
     }
     out.flush()?;
     if let Some(path) = &args.output {
         write_atomic(path, &merged_out)?;
     }
     if !args.quiet && format != Format::Json {
-        eprintln!(
-            "compared {} {}: {} with differences, {} {}{}",
-            pairs.len(),
-            if pairs.len() == 1 { "game" } else { "games" },
-            games_with,
-            total,
-            if total == 1 {
-                "difference"
-            } else {
-                "differences"
-            },
-            if unpaired.is_empty() {
-                String::new()
-            } else {
-                format!(", {} unpaired", unpaired.len())
-            }
-        );
+        eprintln!("{}", counts.line());
     }
-    Ok(if total > 0 || !unpaired.is_empty() {
+    Ok(if counts.differences > 0 || counts.unpaired > 0 {
         EXIT_PROBLEMS
     } else {
         EXIT_OK
@@ -331,7 +291,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
 }
 
 /// The whole of one input, read as every command reads it: a file, `-` for
-/// standard input, or a compressed file (zstd, gzip, bzip2).
+/// standard input, or a compressed file (zstd, gzip, bzip2); binary data
+/// is refused there ([`crate::input::binary_at`]).
 fn read_input(name: &str) -> anyhow::Result<Vec<u8>> {
     let input = crate::input::Input::open(name)?;
     let mut bytes = Vec::new();
@@ -346,210 +307,4 @@ fn write_atomic(path: &str, bytes: &[u8]) -> anyhow::Result<()> {
     out.write_all(bytes)
         .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?;
     out.commit()
-}
-
-/// Writes `record` as one JSON line with `"type"` first.
-fn typed(out: &mut dyn Write, kind: &str, record: &serde_json::Value) -> io::Result<()> {
-    let body = serde_json::to_string(record)?;
-    let rest = body.strip_prefix('{').unwrap_or(&body);
-    if rest == "}" {
-        writeln!(out, "{{\"type\":\"{kind}\"}}")
-    } else {
-        writeln!(out, "{{\"type\":\"{kind}\",{rest}")
-    }
-}
-
-/// The `game` record of `diff --format json`, written as it is (the
-/// merged moves of a long game are not copied): the fields in the order
-/// every other record of `diff` has them, `type` first and then by name.
-#[derive(serde::Serialize)]
-struct GameRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    black: Option<&'a str>,
-    differences: usize,
-    file_a: &'a str,
-    file_b: &'a str,
-    game_a: u32,
-    game_b: u32,
-    merged: &'a str,
-    merged_complete: bool,
-    /// `tags` or `order`.
-    paired_by: &'static str,
-    /// Paired by order, both name their players, and the names differ.
-    players_differ: bool,
-    plies_a: usize,
-    plies_b: usize,
-    round: Option<&'a str>,
-    white: Option<&'a str>,
-}
-
-fn write_comparison(
-    out: &mut dyn Write,
-    format: Format,
-    (fa, places_a): (&File<'_>, &Places),
-    (fb, places_b): (&File<'_>, &Places),
-    (ra, rb, by): (&Record, &Record, PairedBy),
-    c: &Comparison,
-) -> io::Result<()> {
-    let names = ra.identity();
-    let players_differ = by
-        == PairedBy::Order {
-            players_differ: true,
-        };
-    let players = |r: &Record| {
-        let id = r.identity();
-        format!(
-            "{} - {}",
-            id.white.as_deref().unwrap_or("?"),
-            id.black.as_deref().unwrap_or("?")
-        )
-    };
-    let odd_pair = format!(
-        "game {} of {} and game {} of {} are paired by their order, but their players differ: {} and {}",
-        ra.number,
-        fa.name,
-        rb.number,
-        fb.name,
-        players(ra),
-        players(rb)
-    );
-    // The merged moves, written only where they are shown.
-    let merged_moves = || {
-        let mut merged = Vec::new();
-        let mut mt = Movetext::unwrapped(&mut merged);
-        c.write_merged(&ra.start(), &ra.words(fa.bytes).house_style(), &mut mt);
-        mt.finish();
-        merged
-    };
-    match format {
-        Format::Json => {
-            for d in c.differences() {
-                let (line_a, column_a) = places_a.line_col(d.byte_a);
-                let (line_b, column_b) = places_b.line_col(d.byte_b);
-                let record = json!({
-                    "file_a": fa.name, "game_a": ra.number, "line_a": line_a, "column_a": column_a, "byte_a": d.byte_a,
-                    "file_b": fb.name, "game_b": rb.number, "line_b": line_b, "column_b": column_b, "byte_b": d.byte_b,
-                    "ply": d.ply, "move_number": d.move_number, "side": d.side.map(side_name),
-                    "a": d.a, "b": d.b, "a_legal": d.a_legal, "b_legal": d.b_legal, "merged": d.merged,
-                });
-                typed(out, "difference", &record)?;
-            }
-            let merged = merged_moves();
-            let merged = String::from_utf8_lossy(&merged);
-            let record = GameRecord {
-                kind: "game",
-                black: names.black.as_deref(),
-                differences: c.differences().len(),
-                file_a: fa.name,
-                file_b: fb.name,
-                game_a: ra.number,
-                game_b: rb.number,
-                merged: merged.trim_end(),
-                merged_complete: c.complete,
-                paired_by: match by {
-                    PairedBy::Tags => "tags",
-                    PairedBy::Order { .. } => "order",
-                },
-                players_differ,
-                plies_a: c.words.0,
-                plies_b: c.words.1,
-                round: names.round.as_deref(),
-                white: names.white.as_deref(),
-            };
-            serde_json::to_writer(&mut *out, &record)?;
-            writeln!(out)
-        }
-        Format::Github => {
-            if players_differ {
-                let file = escape_property(fb.name);
-                writeln!(out, "::warning file={file}::{}", escape_data(&odd_pair))?;
-            }
-            for d in c.differences() {
-                // At the place in the second record, else in the first.
-                let (file, (line, column)) = if d.byte_b.is_some() {
-                    (fb.name, places_b.line_col(d.byte_b))
-                } else {
-                    (fa.name, places_a.line_col(d.byte_a))
-                };
-                let mut place = format!("file={}", escape_property(file));
-                if let (Some(line), Some(column)) = (line, column) {
-                    place.push_str(&format!(",line={line},col={column}"));
-                }
-                let text = format!("game {}: {}", ra.number, describe(d, fa.name, fb.name));
-                writeln!(out, "::warning {place}::{}", escape_data(&text))?;
-            }
-            Ok(())
-        }
-        Format::Human => {
-            if players_differ {
-                writeln!(out, "warning: {odd_pair}")?;
-            }
-            let name = match (&names.white, &names.black) {
-                (Some(w), Some(b)) => format!(" ({w} - {b})"),
-                _ => String::new(),
-            };
-            if c.differences().is_empty() {
-                return writeln!(
-                    out,
-                    "game {}{name}: the records agree ({} plies)",
-                    ra.number,
-                    c.merged().len()
-                );
-            }
-            writeln!(
-                out,
-                "game {}{name}: {} {}",
-                ra.number,
-                c.differences().len(),
-                if c.differences().len() == 1 {
-                    "difference"
-                } else {
-                    "differences"
-                }
-            )?;
-            for d in c.differences() {
-                writeln!(out, "  {}", describe(d, fa.name, fb.name))?;
-            }
-            let merged = merged_moves();
-            writeln!(
-                out,
-                "  merged{}: {}",
-                if c.complete {
-                    ""
-                } else {
-                    " (stops at the first undecided difference)"
-                },
-                String::from_utf8_lossy(&merged).trim_end()
-            )
-        }
-    }
-}
-
-/// One difference in a sentence: `ply 42 21...: a.pgn: d4 (legal), b.pgn:
-/// d3 (illegal) -> merged: d4`.
-fn describe(d: &Difference, name_a: &str, name_b: &str) -> String {
-    let at = match (d.move_number, d.side) {
-        (Some(n), Some(Color::White)) => format!("{n}."),
-        (Some(n), Some(Color::Black)) => format!("{n}..."),
-        _ => String::new(),
-    };
-    let show = |w: &Option<String>, legal: Option<bool>| match (w, legal) {
-        (None, _) => "(no move)".to_owned(),
-        (Some(w), Some(true)) => format!("{w} (legal)"),
-        (Some(w), Some(false)) => format!("{w} (illegal)"),
-        (Some(w), None) => w.clone(),
-    };
-    let verdict = match (&d.merged, d.a_legal, d.b_legal) {
-        (Some(m), _, _) => format!("merged: {m}"),
-        (None, Some(true), Some(true)) => "both legal: not merged".to_owned(),
-        (None, Some(false), Some(false)) => "neither legal: not merged".to_owned(),
-        _ => "after the merge stopped".to_owned(),
-    };
-    format!(
-        "ply {} {at}: {name_a}: {}, {name_b}: {} -> {verdict}",
-        d.ply,
-        show(&d.a, d.a_legal),
-        show(&d.b, d.b_legal)
-    )
 }

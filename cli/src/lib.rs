@@ -8,8 +8,8 @@
 //! rules are in [`pgnkit_replay`]; input (files are memory-mapped,
 //! standard input and compressed files are streamed) in
 //! [`pgnkit_source`], re-exported as [`input`]; the printers of
-//! diagnostics, game records and summaries in [`pgnkit_report`] (its
-//! [`render`] re-exported). It is a library so that the fuzz targets
+//! diagnostics, game records, summaries and every command's output in
+//! [`pgnkit_report`] (its [`render`] re-exported). It is a library so that the fuzz targets
 //! (`fuzz/`) can reach the chunk-level functions of the commands
 //! ([`check::check_chunk`], [`convert::convert_chunk`], [`convert_bytes`])
 //! without files.

@@ -3,10 +3,11 @@
 //! With an up-to-date `FILE.pgnkit-index`, a search reads only the index
 //! and the bytes of the matching games. Without one it scans the file
 //! (in parallel, like `check`) with the very same filters, and says so on
-//! standard error. A stale or corrupted index is refused, never used.
+//! standard error. A stale or corrupted index is refused, never used. The
+//! matches are printed by [`pgnkit_report::search`].
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::path::Path;
 use std::time::Instant;
 
@@ -14,12 +15,12 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use memmap2::Mmap;
 use pgnkit_index::{
-    Date, Eco, Filter, Fingerprint, GameEntry, GameFacts, Index, IndexError, Needle, Outcome,
-    TextTag, fen_key, index_path,
+    Date, Eco, Filter, Fingerprint, GameFacts, Index, IndexError, Needle, Outcome, fen_key,
+    index_path,
 };
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::replay_game;
-use serde::Serialize;
+use pgnkit_report::search::{GameRecord, Output, Printer, summary_line};
 
 use crate::args::{InputLang, parse_input_lang};
 use crate::driver::{Driver, Progress};
@@ -141,153 +142,38 @@ pub fn filter(args: &SearchArgs) -> Filter {
     }
 }
 
-/// One matching game as `--format json` prints it.
-#[derive(Serialize)]
-struct JsonGame<'a> {
-    r#type: &'static str,
-    file: &'a str,
-    game: u64,
-    offset: u64,
-    length: u32,
-    white: Option<&'a str>,
-    black: Option<&'a str>,
-    event: Option<&'a str>,
-    site: Option<&'a str>,
-    round: Option<&'a str>,
-    date: Option<&'a str>,
-    white_elo: Option<u16>,
-    black_elo: Option<u16>,
-    eco: Option<String>,
-    result: Option<&'static str>,
-    plies: u32,
-    status: Option<&'static str>,
-    errors: u32,
+/// What the flags ask to print.
+fn output(args: &SearchArgs) -> Output {
+    match (args.count, args.format) {
+        (true, _) => Output::Count,
+        (false, SearchFormat::Pgn) => Output::Pgn,
+        (false, SearchFormat::Json) => Output::Json,
+    }
 }
 
-/// The last line of `--format json`.
-#[derive(Serialize)]
-struct JsonSummary<'a> {
-    r#type: &'static str,
-    file: &'a str,
-    matches: u64,
+/// Ends the output of a search of `file` (`indexed`: by its index) begun at
+/// `started`, says on standard error what was found (PGN output), and gives
+/// the exit status.
+fn finish(
+    printer: &mut Printer<'_>,
+    file: &str,
     indexed: bool,
-    seconds: f64,
-}
-
-fn non_empty(s: &str) -> Option<&str> {
-    Some(s).filter(|s| !s.is_empty())
-}
-
-impl<'a> JsonGame<'a> {
-    fn from_entry(file: &'a str, number: u64, g: &GameEntry<'a>) -> JsonGame<'a> {
-        JsonGame {
-            r#type: "game",
-            file,
-            game: number,
-            offset: g.offset(),
-            length: g.length(),
-            white: non_empty(g.text(TextTag::White)),
-            black: non_empty(g.text(TextTag::Black)),
-            event: non_empty(g.text(TextTag::Event)),
-            site: non_empty(g.text(TextTag::Site)),
-            round: non_empty(g.text(TextTag::Round)),
-            date: non_empty(g.text(TextTag::Date)),
-            white_elo: Some(g.white_elo()).filter(|&e| e > 0),
-            black_elo: Some(g.black_elo()).filter(|&e| e > 0),
-            eco: g.eco().map(|e| e.to_string()),
-            result: g.outcome().as_str(),
-            plies: g.plies(),
-            status: g.status().map(|s| s.as_str()),
-            errors: g.errors(),
-        }
+    started: Instant,
+    quiet: bool,
+) -> io::Result<u8> {
+    let seconds = started.elapsed().as_secs_f64();
+    printer.finish(file, indexed, seconds)?;
+    if !quiet && printer.output() == Output::Pgn {
+        eprintln!(
+            "{}",
+            summary_line(printer.matched(), file, indexed, seconds)
+        );
     }
-
-    fn from_facts(file: &'a str, number: u64, f: &'a GameFacts<'_>) -> JsonGame<'a> {
-        JsonGame {
-            r#type: "game",
-            file,
-            game: number,
-            offset: f.offset,
-            length: f.length,
-            white: non_empty(f.text(TextTag::White)),
-            black: non_empty(f.text(TextTag::Black)),
-            event: non_empty(f.text(TextTag::Event)),
-            site: non_empty(f.text(TextTag::Site)),
-            round: non_empty(f.text(TextTag::Round)),
-            date: non_empty(f.text(TextTag::Date)),
-            white_elo: Some(f.white_elo).filter(|&e| e > 0),
-            black_elo: Some(f.black_elo).filter(|&e| e > 0),
-            eco: f.eco.map(|e| e.to_string()),
-            result: f.outcome.as_str(),
-            plies: f.plies,
-            status: f.status.map(|s| s.as_str()),
-            errors: f.errors,
-        }
-    }
-}
-
-/// Writes matches in the chosen format.
-struct Printer<'o> {
-    out: &'o mut dyn Write,
-    format: SearchFormat,
-    count: bool,
-    matched: u64,
-}
-
-impl Printer<'_> {
-    /// The game's bytes, then a blank line (in the file's line ending).
-    fn pgn(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.matched += 1;
-        if self.count || self.format != SearchFormat::Pgn {
-            return Ok(());
-        }
-        self.out.write_all(bytes)?;
-        let crlf = memchr::memmem::find(bytes, b"\r\n").is_some();
-        self.out.write_all(if crlf { b"\r\n\r\n" } else { b"\n\n" })
-    }
-
-    fn json(&mut self, record: &JsonGame<'_>) -> io::Result<()> {
-        self.matched += 1;
-        if self.count {
-            return Ok(());
-        }
-        serde_json::to_writer(&mut *self.out, record)?;
-        self.out.write_all(b"\n")
-    }
-
-    fn finish(&mut self, file: &str, indexed: bool, seconds: f64, quiet: bool) -> io::Result<u8> {
-        if self.count {
-            writeln!(self.out, "{}", self.matched)?;
-        } else if self.format == SearchFormat::Json {
-            let summary = JsonSummary {
-                r#type: "summary",
-                file,
-                matches: self.matched,
-                indexed,
-                seconds,
-            };
-            serde_json::to_writer(&mut *self.out, &summary)?;
-            self.out.write_all(b"\n")?;
-        }
-        self.out.flush()?;
-        if !quiet && !self.count && self.format == SearchFormat::Pgn {
-            let plural = if self.matched == 1 { "game" } else { "games" };
-            let how = if indexed {
-                "with the index"
-            } else {
-                "by a scan"
-            };
-            eprintln!(
-                "{} {plural} matched in `{file}` ({how}, {seconds:.3} s)",
-                self.matched
-            );
-        }
-        Ok(if self.matched > 0 {
-            EXIT_OK
-        } else {
-            EXIT_PROBLEMS
-        })
-    }
+    Ok(if printer.matched() > 0 {
+        EXIT_OK
+    } else {
+        EXIT_PROBLEMS
+    })
 }
 
 /// Runs `pgnkit search`.
@@ -296,12 +182,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
     let filter = filter(args);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut printer = Printer {
-        out: &mut out,
-        format: args.format,
-        count: args.count,
-        matched: 0,
-    };
+    let mut printer = Printer::new(&mut out, output(args));
     let file = args.file.as_str();
     if file == "-" && args.reindex {
         bail!("--reindex needs a file: standard input cannot be indexed");
@@ -326,8 +207,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
                         None => return Err(e),
                     }
                 }
-                let seconds = started.elapsed().as_secs_f64();
-                return Ok(printer.finish(file, true, seconds, args.quiet)?);
+                return Ok(finish(&mut printer, file, true, started, args.quiet)?);
             }
             Err(IndexError::Missing(_)) => {
                 if !args.quiet {
@@ -347,8 +227,7 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
         }
     }
     search_scan(args, &filter, &mut printer)?;
-    let seconds = started.elapsed().as_secs_f64();
-    Ok(printer.finish(file, false, seconds, args.quiet)?)
+    Ok(finish(&mut printer, file, false, started, args.quiet)?)
 }
 
 fn rebuild_hint(file: &str) -> String {
@@ -366,21 +245,21 @@ fn search_index(
     printer: &mut Printer<'_>,
 ) -> anyhow::Result<()> {
     let found = index.search(filter, limit)?;
-    if printer.count {
-        printer.matched = found.len() as u64;
+    if printer.output() == Output::Count {
+        printer.count(found.len() as u64);
         return Ok(());
     }
     index.verify_games()?;
     let file = pgn.to_string_lossy();
-    match printer.format {
-        SearchFormat::Json => {
+    match printer.output() {
+        Output::Json => {
             index.verify_strings()?;
             for g in found {
-                let entry = index.game(g);
-                printer.json(&JsonGame::from_entry(&file, u64::from(g) + 1, &entry))?;
+                let facts = index.game(g).facts();
+                printer.json(&GameRecord::from_facts(&file, u64::from(g) + 1, &facts))?;
             }
         }
-        SearchFormat::Pgn => {
+        Output::Pgn | Output::Count => {
             if found.is_empty() {
                 return Ok(());
             }
@@ -490,7 +369,7 @@ fn search_scan(
     let progress = Progress::new(args.quiet, input.len);
     let driver = Driver::new(args.jobs)?;
     let options = replay_options(args.input_lang);
-    let json = args.format == SearchFormat::Json && !args.count;
+    let json = printer.output() == Output::Json;
     let mut games_before = 0u64;
     let result = driver.run(
         input,
@@ -500,10 +379,10 @@ fn search_scan(
             for hit in found.hits {
                 let number = games_before + hit.index + 1;
                 match &hit.facts {
-                    Some(f) => printer.json(&JsonGame::from_facts(&name, number, f))?,
+                    Some(f) => printer.json(&GameRecord::from_facts(&name, number, f))?,
                     None => printer.pgn(chunk.data.get(hit.span).unwrap_or_default())?,
                 }
-                if printer.matched >= limit {
+                if printer.matched() >= limit {
                     return Err(LimitReached.into());
                 }
             }

@@ -28,9 +28,11 @@
 //! let mut batch = Batch::new();
 //! let mut reader = Reader::new(pgn);
 //! let mut game = Game::default();
+//! let mut facts = Vec::new();
 //! while reader.read_game(&mut game) {
 //!     let report = replay_game(pgn, &game, &Options { language: None, suggestions: false, ..Options::default() });
-//!     batch.push(&GameFacts::new(pgn, 0, &game, Some(&report)), &report.keys);
+//!     facts.push(GameFacts::new(pgn, 0, &game, Some(&report)).into_owned());
+//!     batch.push(&facts[facts.len() - 1], &report.keys);
 //! }
 //! let mut builder = Builder::new();
 //! builder.add(batch).unwrap();
@@ -40,6 +42,7 @@
 //! let index = Index::open(&index_path(&pgn_path), &pgn_path, &fingerprint).unwrap();
 //! let filter = Filter { player: Some(Needle::new("kieser")), ..Filter::default() };
 //! assert_eq!(index.search(&filter, None).unwrap(), vec![0]);
+//! assert_eq!(index.game(0).facts(), facts[0]);
 //! let after_e4 = pgnkit_index::fen_key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
 //! assert_eq!(index.games_with_position(after_e4).unwrap(), vec![0]);
 //! ```

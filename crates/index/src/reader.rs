@@ -1,6 +1,7 @@
 //! Reading an index through a memory map: checks on open, game records and
 //! names where they lie, position keys by binary search.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -15,7 +16,7 @@ use crate::layout::{
     self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, u16_at, u32_at,
     u64_at,
 };
-use crate::record::{TextTag, status_of};
+use crate::record::{GameFacts, TextTag, status_of};
 use crate::tags::{Date, Eco, Needle, Outcome};
 
 /// Why an index cannot be used.
@@ -526,5 +527,23 @@ impl<'a> GameEntry<'a> {
     /// Errors the replay found.
     pub fn errors(&self) -> u32 {
         u32::from(u16_at(self.bytes, layout::game::ERRORS))
+    }
+    /// The game's facts as the index keeps them, its strings borrowed from
+    /// the index: those the game was indexed from ([`GameFacts::new`]),
+    /// but that `errors` stops at 65,535 (see the [crate example](crate)).
+    pub fn facts(&self) -> GameFacts<'a> {
+        GameFacts {
+            offset: self.offset(),
+            length: self.length(),
+            texts: TextTag::ALL.map(|tag| Cow::Borrowed(self.text(tag))),
+            date: self.date(),
+            eco: self.eco(),
+            white_elo: self.white_elo(),
+            black_elo: self.black_elo(),
+            outcome: self.outcome(),
+            plies: self.plies(),
+            status: self.status(),
+            errors: self.errors(),
+        }
     }
 }

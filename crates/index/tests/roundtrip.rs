@@ -103,6 +103,7 @@ fn every_field_and_every_position_comes_back() {
             for tag in TextTag::ALL {
                 assert_eq!(g.text(tag), f.text(tag), "{name} game {n}");
             }
+            assert_eq!(&g.facts(), f, "{name} game {n}");
             let bytes = &pgn[f.offset as usize..(f.offset + u64::from(f.length)) as usize];
             assert!(
                 bytes.starts_with(b"[") || bytes.starts_with(b"{"),

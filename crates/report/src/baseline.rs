@@ -38,6 +38,15 @@ use serde::{Deserialize, Serialize};
 /// The version of the file's layout.
 pub const VERSION: u32 = 1;
 
+/// The `baseline` member of `check`'s summary record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Problems the baseline knew: not reported, not counted.
+    pub known: u64,
+    /// Problems of the baseline not found any more.
+    pub stale: u64,
+}
+
 /// A known problem.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {

@@ -1,4 +1,5 @@
-//! `pgnkit-report`: printers for pgnkit's diagnostics as data.
+//! `pgnkit-report`: printers for pgnkit's diagnostics as data, and for what
+//! the other commands find.
 //!
 //! The replay ([`pgnkit_replay`]) gives diagnostics as values: a code, a
 //! severity, a byte span, a message, suggestions. This crate is the one place
@@ -14,7 +15,13 @@
 //! - [`games`] prints the `check --games` record of a game and the error of
 //!   an input that cannot be read;
 //! - [`summary::Totals`] are a run's counts (added up chunk by chunk, file by
-//!   file, shard by shard) and their summary lines.
+//!   file, shard by shard) and their summary lines; [`summary::Summary`] is
+//!   the `summary` record of `check`, and [`summary::Merger`] adds up those
+//!   of sharded runs (`merge-summaries`);
+//! - [`search`] prints the games `search` found, as PGN or JSON records;
+//! - [`compare`] prints what `diff` found comparing two records of a game;
+//! - [`unified_diff`] writes the diff of a text and its fixed copy
+//!   (`check --fix --diff`).
 //!
 //! ```
 //! use pgnkit_pgn::{Game, Reader};
@@ -38,6 +45,7 @@
 //! `pgnkit` binary do the one, [`pgnkit_replay`] the other.
 
 pub mod baseline;
+pub mod compare;
 pub mod fingerprint;
 pub mod games;
 pub mod github;
@@ -48,7 +56,9 @@ pub mod printer;
 pub mod render;
 pub mod rules;
 pub mod sarif;
+pub mod search;
 pub mod summary;
+pub mod unified_diff;
 
 pub use locate::{Locator, game_name, source_line};
 pub use render::Located;
