@@ -28,6 +28,10 @@ pub enum Command {
     Diff(crate::diff::DiffArgs),
     /// Add up the summary records of sharded `check --format json` runs.
     MergeSummaries(crate::merge::MergeArgs),
+    /// Write the completion script of a shell to standard output.
+    Completions(crate::manual::CompletionsArgs),
+    /// Write the man page of pgnkit or of one command (roff) to standard output.
+    Man(crate::manual::ManArgs),
 }
 
 pub use pgnkit_report::Format;

@@ -228,6 +228,11 @@ type Decoded = (Box<dyn Read + Send>, Compression);
 
 fn decompress<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Decoded> {
     let head = reader.fill_buf()?;
+    if head.is_empty() {
+        // The end already: read no more (a terminal gives its end, Ctrl-D,
+        // once; reading on would wait for another).
+        return Ok((Box::new(io::empty()), Compression::None));
+    }
     let compression = Compression::sniff(head);
     let decoded: Box<dyn Read + Send> = match compression {
         Compression::None => Box::new(reader),
