@@ -14,7 +14,7 @@ use pgnkit_notation::Language;
 use shakmaty::Role;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/convert")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/convert")
 }
 
 fn fixture(name: &str) -> String {

@@ -11,7 +11,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {
-    format!("{}/../testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs `pgnkit ARGS`: exit status, standard output, standard error.

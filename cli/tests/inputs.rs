@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
 }
 
 struct Run {
