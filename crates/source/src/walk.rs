@@ -14,7 +14,9 @@
 //!   one with `/` the path under the directory, and `!GLOB` leaves out what
 //!   it matches (only `!` globs keep the default names);
 //! - in a stable order: each directory's entries sorted by name, depth
-//!   first.
+//!   first; named as the directory was given and their path under it
+//!   (`games/2013/a.pgn`), those under `.` by their path alone
+//!   (`games/a.pgn`).
 //!
 //! Walking is lazy (one directory's entries at a time), so a huge tree
 //! costs no memory up front. A directory with no matching file, and a
@@ -175,6 +177,13 @@ impl<'a> Walk<'a> {
                 continue;
             }
             dir.found += 1;
+            // Under `.`, files are named as from the current directory
+            // (`games/a.pgn`, not `./games/a.pgn`): the names CI annotations
+            // and editors expect.
+            let path = match dir.root.as_str() {
+                "." | "./" => path.strip_prefix(".").unwrap_or(path),
+                _ => path,
+            };
             return Some(match path.to_str() {
                 Some(p) => Ok(p.to_owned()),
                 None => Err(Error::Read {
