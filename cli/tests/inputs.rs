@@ -5,39 +5,19 @@
 //! every `--help`'s language list, shell completions, man pages.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
+use pgnkit_testkit::{Run, records, without_summary};
 use serde_json::Value;
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
 }
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
 fn pgnkit(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run pgnkit");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
-}
-
-fn records(stdout: &str, kind: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["type"] == kind)
-        .collect()
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pgnkit"));
+    cmd.args(args);
+    Run::of(cmd)
 }
 
 /// The summary's counts (no timing, no byte count: compressed files count
@@ -52,14 +32,6 @@ fn counts(stdout: &str) -> Value {
         o.remove("files");
     }
     s
-}
-
-fn without_summary(stdout: &str) -> String {
-    stdout
-        .lines()
-        .filter(|l| !l.contains(r#""type":"summary""#))
-        .map(|l| format!("{l}\n"))
-        .collect()
 }
 
 fn copy(from: &str, to: &Path) {
@@ -79,6 +51,22 @@ struct Tree {
     root: PathBuf,
     /// The files a walk reads, in its order.
     read: Vec<PathBuf>,
+}
+
+impl Tree {
+    /// `pgnkit ARGS` on the files the walk reads, named one by one.
+    fn named(&self, args: &[&str]) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pgnkit"));
+        cmd.args(args).args(&self.read);
+        Run::of(cmd)
+    }
+
+    /// `pgnkit ARGS` on the tree's root, then on the files named: both runs.
+    fn walked_and_named(&self, args: &[&str]) -> (Run, Run) {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pgnkit"));
+        cmd.args(args).arg(&self.root);
+        (Run::of(cmd), self.named(args))
+    }
 }
 
 fn tree() -> Tree {
@@ -119,11 +107,8 @@ fn tree() -> Tree {
 #[test]
 fn a_directory_is_its_pgn_files_ignored_ones_skipped_compressed_ones_read() {
     let t = tree();
-    let walked = pgnkit(&["check", "--format", "json", "--games", &s(&t.root)]);
+    let (walked, direct) = t.walked_and_named(&["check", "--format", "json", "--games"]);
     let named: Vec<String> = t.read.iter().map(|p| s(p)).collect();
-    let mut args = vec!["check", "--format", "json", "--games"];
-    args.extend(named.iter().map(String::as_str));
-    let direct = pgnkit(&args);
     assert_eq!(walked.code, 1, "{}", walked.stderr);
     // Exactly the files named, in the walk's (sorted) order, each read whole.
     assert_eq!(
@@ -187,11 +172,7 @@ fn glob_chooses_other_names_and_excludes() {
 #[test]
 fn convert_reads_directories_the_same_way() {
     let t = tree();
-    let walked = pgnkit(&["convert", "--to", "uci", "--quiet", &s(&t.root)]);
-    let named: Vec<String> = t.read.iter().map(|p| s(p)).collect();
-    let mut args = vec!["convert", "--to", "uci", "--quiet"];
-    args.extend(named.iter().map(String::as_str));
-    let direct = pgnkit(&args);
+    let (walked, direct) = t.walked_and_named(&["convert", "--to", "uci", "--quiet"]);
     assert_eq!(walked.code, direct.code);
     assert!(walked.stdout.contains("e2e4"));
     assert_eq!(walked.stdout, direct.stdout);
@@ -251,10 +232,8 @@ fn an_unreadable_subdirectory_is_reported_and_the_walk_goes_on() {
     );
     // The three readable files were all read.
     assert_eq!(records(&out.stdout, "summary")[0]["files"], 3);
-    let named: Vec<String> = t.read.iter().map(|p| s(p)).collect();
-    let mut args = vec!["check", "--format", "json"];
-    args.extend(named.iter().map(String::as_str));
-    assert_eq!(counts(&out.stdout), counts(&pgnkit(&args).stdout));
+    let named = t.named(&["check", "--format", "json"]);
+    assert_eq!(counts(&out.stdout), counts(&named.stdout));
 }
 
 #[test]
