@@ -17,7 +17,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+target="${CARGO_TARGET_DIR:-target}"
+case "$target" in /*) ;; *) target="$root/$target" ;; esac
+export CARGO_TARGET_DIR="$target"
 if [ -z "${NO_INSTALL:-}" ] && ! command -v pre-commit >/dev/null; then
   python3 -m pip install -q 'pre-commit>=3,<5' >&2
 fi

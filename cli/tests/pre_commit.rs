@@ -82,7 +82,9 @@ fn hooks_manifest_is_valid() {
 /// test binary was built in (`target/release/deps/pre_commit-…`).
 fn target_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(dir);
+        // cargo install runs in pre-commit's clone: a relative directory
+        // would be another one there (cargo took it from the root).
+        return root().join(dir);
     }
     let exe = std::env::current_exe().expect("test binary");
     exe.ancestors()
