@@ -8,6 +8,7 @@
 #   pgnkit-index     examples/search.rs   builds an index, then searches it
 #   pgnkit-source    examples/games.rs    counts games of files, stdin, compressed
 #   pgnkit-report    examples/lint.rs     rustc-style problems, JSON, exit status
+#   pgnkit-config    examples/selection.rs  the codes pgnkit.toml reports per path
 #
 # usage: scripts/examples_check.sh
 set -euo pipefail
@@ -16,7 +17,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 cargo build -q --examples -p pgnkit-notation -p pgnkit-pgn -p pgnkit-replay -p pgnkit-index \
-  -p pgnkit-source -p pgnkit-report
+  -p pgnkit-source -p pgnkit-report -p pgnkit-config
 ex="$target_dir/debug/examples"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -94,5 +95,15 @@ expect "lint, the first problem" "$(printf '%s\n' "$out" | head -n 2)" \
 json="$("$ex/lint" --json testdata/repair/slips.pgn)" || true
 expect "lint, JSON" "$(printf '%s\n' "$json" | head -n 1 | cut -d, -f 1-3)" \
   '{"type":"diagnostic","severity":"error","code":"illegal-move"'
+
+# pgnkit-config: a settings file with an override, read from a folder below it.
+mkdir -p "$tmp/project/games"
+printf 'select = ["illegal-move", "check-mark"]\n[[overrides]]\npaths = ["archive/**"]\nignore = ["check-mark"]\n' \
+  > "$tmp/project/pgnkit.toml"
+out="$(cd "$tmp/project/games" && "$ex/selection" a.pgn ../archive/b.pgn)"
+expect "selection, the settings file found upwards" "$(printf '%s\n' "$out" | head -n 1)" \
+  "settings: $tmp/project/pgnkit.toml"
+expect "selection, per path" "$(printf '%s\n' "$out" | tail -n 2)" \
+  "$(printf '%s\n' 'a.pgn: illegal-move:error check-mark:warning' '../archive/b.pgn: illegal-move:error')"
 
 exit "$failed"

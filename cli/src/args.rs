@@ -2,6 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use pgnkit_notation::Language;
+use pgnkit_replay::Code;
 
 /// Check, convert, index and search PGN chess databases in any notation and
 /// language.
@@ -32,6 +33,25 @@ pub enum Command {
     Completions(crate::manual::CompletionsArgs),
     /// Write the man page of pgnkit or of one command (roff) to standard output.
     Man(crate::manual::ManArgs),
+    /// List every diagnostic code, or explain one with an example.
+    Rules(RulesArgs),
+}
+
+/// `pgnkit rules`.
+#[derive(Args, Debug, Clone)]
+pub struct RulesArgs {
+    /// The code to explain (e.g. `illegal-move`); none lists them all.
+    #[arg(value_name = "CODE", value_parser = parse_code)]
+    pub code: Option<Code>,
+}
+
+/// Reads a diagnostic code by its name; an unknown one is refused with the
+/// list of the known ones.
+pub fn parse_code(s: &str) -> Result<Code, String> {
+    Code::from_name(s.trim()).ok_or_else(|| {
+        let names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        format!("unknown code `{s}`; the codes are: {}", names.join(", "))
+    })
 }
 
 pub use pgnkit_report::Format;
@@ -55,10 +75,10 @@ pub struct InputArgs {
     /// less those). Files named on the command line are always read.
     #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
     pub glob: Vec<String>,
-    /// Piece-letter language of the input ([`input_lang_help`]).
-    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang,
-          help = input_lang_help())]
-    pub input_lang: InputLang,
+    /// Piece-letter language of the input ([`input_lang_help`]); none
+    /// given: `pgnkit.toml`'s, else `auto`.
+    #[arg(long, value_name = "LANG", value_parser = parse_input_lang, help = input_lang_help())]
+    pub input_lang: Option<InputLang>,
     /// Worker threads (default: all cores). Output order is always the input order.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -85,6 +105,11 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    /// `--input-lang`, `auto` when not given.
+    pub fn input_lang(&self) -> InputLang {
+        self.input_lang.unwrap_or(InputLang::Auto)
+    }
+
     /// Opens `path` as these flags say: `--shard K/N` cuts it to one shard
     /// (refused for standard input and compressed files) and
     /// `--game-offset N` is added to its game numbers. Every command that
@@ -190,6 +215,34 @@ pub struct CheckArgs {
     /// Warnings count for the exit status too.
     #[arg(long)]
     pub strict: bool,
+    /// The settings file (default: the first `pgnkit.toml` in the current
+    /// folder or above it). Flags given here win over it.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+    /// Read no settings file.
+    #[arg(long, conflicts_with = "config")]
+    pub no_config: bool,
+    /// Report only the problems not in this baseline (written by
+    /// `--write-baseline`): the known ones are neither printed nor counted;
+    /// the entries no longer found are reported, so the baseline can shrink.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<std::path::PathBuf>,
+    /// Write the problems found to this baseline file (and report them as
+    /// usual).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<std::path::PathBuf>,
+    /// Report only these codes (comma-separated; `pgnkit rules` lists them).
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = parse_code)]
+    pub select: Vec<Code>,
+    /// Do not report these codes: they are neither printed nor counted.
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = parse_code)]
+    pub ignore: Vec<Code>,
+    /// Report these codes as warnings (they fail only under `--strict`).
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = parse_code)]
+    pub warn: Vec<Code>,
+    /// Report these codes as errors (they fail the check).
+    #[arg(long, value_name = "CODES", value_delimiter = ',', value_parser = parse_code)]
+    pub error: Vec<Code>,
     /// Do not search for what the writer probably meant (faster on very
     /// broken files); with `--fix` the search still runs for the fixes, and
     /// only the printed suggestions are left out.

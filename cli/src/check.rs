@@ -2,21 +2,26 @@
 //! compute each game's true result.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::Path;
+use std::sync::{PoisonError, RwLock};
 
 use anyhow::Context;
 use clap::ValueEnum;
 
+use pgnkit_config::{Config, Rules};
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::fix::{FixCounts, Fixed, fix_game};
-use pgnkit_replay::{Detail, Options, replay_game};
+use pgnkit_replay::{Detail, Options, Selection, Severity, replay_game};
+use pgnkit_report::baseline::{Baseline, Problem};
+use pgnkit_report::fingerprint::{self, GameIdentity};
 use pgnkit_report::games::GameFacts;
 use pgnkit_report::printer::Settings;
 use pgnkit_report::summary::{self, Totals};
 use pgnkit_report::{Located, Locator};
 use serde::Serialize;
 
-use crate::args::{CheckArgs, Format, ReportFormat};
+use crate::args::{CheckArgs, DEFAULT_MAX_ANNOTATIONS, Format, ReportFormat};
 use crate::files::{At, Sink};
 use crate::fix::FixOutput;
 use crate::input::Chunk;
@@ -36,6 +41,8 @@ pub struct GameOut {
     pub name: Option<String>,
     /// Diagnostics found beyond those kept.
     pub omitted: pgnkit_replay::Omitted,
+    /// What names the game wherever it stands (baselines).
+    pub identity: GameIdentity,
 }
 
 /// What a worker says about one chunk.
@@ -63,12 +70,25 @@ struct JsonSummary {
     /// What `--fix` changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     fixed: Option<FixCounts>,
+    /// What `--baseline` left out and found stale.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<BaselineCounts>,
+}
+
+/// The `baseline` member of the summary.
+#[derive(Serialize)]
+struct BaselineCounts {
+    /// Problems the baseline knew: not reported, not counted.
+    known: u64,
+    /// Problems of the baseline not found any more.
+    stale: u64,
 }
 
 /// Replays the games of one chunk.
 pub fn check_chunk(
     chunk: &Chunk,
     options: &Options,
+    selection: &Selection,
     format: Format,
     with_games: bool,
     fix: bool,
@@ -98,7 +118,8 @@ pub fn check_chunk(
             }
             continue;
         }
-        let report = replay_game(data, &game, options);
+        let mut report = replay_game(data, &game, options);
+        selection.apply(&mut report.diagnostics, &mut report.omitted);
         if fix {
             fix_game(data, &game, &report, &mut out.fixed);
         }
@@ -129,6 +150,7 @@ pub fn check_chunk(
                 facts,
                 name,
                 omitted: report.omitted,
+                identity: GameIdentity::of(&game),
             });
         }
         index += 1;
@@ -137,7 +159,7 @@ pub fn check_chunk(
 }
 
 /// Prints what the workers found, chunk after chunk.
-struct Printer {
+struct Printer<'a> {
     out: BufWriter<io::StdoutLock<'static>>,
     report: pgnkit_report::printer::Printer,
     /// Whether suggestions are printed (`--no-suggestions`).
@@ -145,24 +167,119 @@ struct Printer {
     fixed: Option<FixOutput>,
     /// The counts of the input being read.
     file_totals: Totals,
+    /// The settings file and the rule flags, which make each input's
+    /// selection, and where the workers read it.
+    config: &'a Config,
+    flags: Rules,
+    selection: &'a RwLock<Selection>,
+    /// `--baseline`: the problems not to report.
+    baseline: Option<Baseline>,
+    /// Problems left unreported because the baseline knows them.
+    known: u64,
+    /// `--write-baseline`: the problems found.
+    written: Option<Baseline>,
 }
 
-impl Sink<ChunkOut> for Printer {
+impl Printer<'_> {
+    /// Leaves out of `g` and of `totals` the problems the baseline knows.
+    fn drop_known(&mut self, file: &str, g: &mut GameOut, totals: &mut Totals) {
+        let Some(b) = self.baseline.as_mut() else {
+            return;
+        };
+        let errors = |g: &GameOut| {
+            g.omitted.errors
+                + g.diagnostics
+                    .iter()
+                    .filter(|l| l.diagnostic.is_error())
+                    .count() as u64
+        };
+        let had_errors = errors(g) > 0;
+        let mut known = 0u64;
+        g.diagnostics.retain(|l| {
+            if !b.take(file, l.fingerprint) {
+                return true;
+            }
+            known += 1;
+            match l.diagnostic.severity {
+                Severity::Error => totals.errors = totals.errors.saturating_sub(1),
+                Severity::Warning => totals.warnings = totals.warnings.saturating_sub(1),
+            }
+            false
+        });
+        if !g.omitted.is_empty() {
+            let all = g.omitted.errors.saturating_add(g.omitted.warnings);
+            let n = b.take_many(
+                file,
+                fingerprint::omitted(g.identity),
+                u32::try_from(all).unwrap_or(u32::MAX),
+            );
+            let n = u64::from(n);
+            let from_errors = n.min(g.omitted.errors);
+            let from_warnings = (n - from_errors).min(g.omitted.warnings);
+            g.omitted.errors -= from_errors;
+            g.omitted.warnings -= from_warnings;
+            totals.errors = totals.errors.saturating_sub(from_errors);
+            totals.warnings = totals.warnings.saturating_sub(from_warnings);
+            known += n;
+        }
+        if had_errors && errors(g) == 0 {
+            totals.games_with_errors = totals.games_with_errors.saturating_sub(1);
+        }
+        self.known += known;
+    }
+
+    /// Records the problems of `g` for `--write-baseline`.
+    fn remember(&mut self, file: &str, number: u64, g: &GameOut) {
+        let Some(w) = self.written.as_mut() else {
+            return;
+        };
+        for l in &g.diagnostics {
+            let d = &l.diagnostic;
+            w.add(Problem::new(
+                file,
+                l.fingerprint,
+                d.code.as_str(),
+                number,
+                &d.message,
+            ));
+        }
+        if !g.omitted.is_empty() {
+            let mut p = Problem::new(
+                file,
+                fingerprint::omitted(g.identity),
+                "omitted",
+                number,
+                "problems past the ones a game keeps",
+            );
+            p.count = u32::try_from(g.omitted.errors.saturating_add(g.omitted.warnings))
+                .unwrap_or(u32::MAX);
+            w.add(p);
+        }
+    }
+}
+
+impl Sink<ChunkOut> for Printer<'_> {
     fn chunk(
         &mut self,
         at: &At<'_>,
         chunk: &Chunk,
         c: ChunkOut,
     ) -> anyhow::Result<(Totals, usize)> {
-        self.file_totals.add(&c.totals);
+        let mut totals = c.totals;
+        let mut games = c.games;
+        for g in &mut games {
+            self.drop_known(at.name, g, &mut totals);
+            self.remember(at.name, at.game(g.index), g);
+        }
+        self.file_totals.add(&totals);
         if let Some(f) = self.fixed.as_mut() {
             f.write(&mut self.out, chunk, at.line(0), &c.fixed)?;
             if !f.prints_diagnostics() {
-                return Ok((c.totals, c.lines));
+                return Ok((totals, c.lines));
             }
         }
         let (out, report) = (&mut self.out, &mut self.report);
-        for g in c.games {
+        for g in games {
             let number = at.game(g.index);
             for mut l in g.diagnostics {
                 if !self.suggestions {
@@ -176,11 +293,16 @@ impl Sink<ChunkOut> for Printer {
                 report.game(out, at.name, number, g.byte, g.name.as_deref(), &f)?;
             }
         }
-        Ok((c.totals, c.lines))
+        Ok((totals, c.lines))
     }
 
     fn begin(&mut self, path: &str, input: &crate::input::Input) -> anyhow::Result<()> {
         self.file_totals = Totals::default();
+        let selection = self.config.selection_for(Path::new(path), &self.flags);
+        *self
+            .selection
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = selection;
         self.report.begin_file(&input.name);
         match self.fixed.as_mut() {
             Some(f) => f.begin(path, input),
@@ -237,15 +359,38 @@ fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutp
     )
 }
 
+/// The settings file of a run: `--config FILE`, none with `--no-config`,
+/// else the first `pgnkit.toml` from the current folder upwards.
+fn config(args: &CheckArgs) -> anyhow::Result<Config> {
+    if args.no_config {
+        return Ok(Config::default());
+    }
+    Ok(match &args.config {
+        Some(path) => Config::read(path)?,
+        None => Config::find(&std::env::current_dir()?)?,
+    })
+}
+
+/// Reads the baseline at `path`.
+fn read_baseline(path: &Path) -> anyhow::Result<Baseline> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
+    Baseline::read(&bytes).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))
+}
+
 /// Runs `pgnkit check`.
 pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
+    let config = config(args)?;
     let stdout = io::stdout();
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let format = args.format.unwrap_or(if stdout.is_terminal() {
-        ReportFormat::Human
-    } else {
-        ReportFormat::Json
-    });
+    let format = args
+        .format
+        .or(config.format)
+        .unwrap_or(if stdout.is_terminal() {
+            ReportFormat::Human
+        } else {
+            ReportFormat::Json
+        });
     if args.games && format.is_document() {
         anyhow::bail!(
             "--games writes game records, which --format {} has no place for: use --format json or human",
@@ -254,11 +399,23 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 .map_or_else(String::new, |v| v.get_name().to_owned())
         );
     }
+    let strict = args.strict || config.strict == Some(true);
+    let language = match args.input.input_lang {
+        Some(l) => l.forced(),
+        None => config.input_lang.flatten(),
+    };
+    let baseline = match (&args.baseline, &config.baseline) {
+        (Some(path), _) => Some(read_baseline(path)?),
+        (None, Some(path)) if args.write_baseline.is_none() => {
+            Some(read_baseline(&config.root().join(path))?)
+        }
+        _ => None,
+    };
     let fixed = fix_output(args, stdout.is_terminal())?;
     let diff = fixed.as_ref().is_some_and(|f| !f.prints_diagnostics());
     let fix = fixed.is_some();
     let options = Options {
-        language: args.input.input_lang.forced(),
+        language,
         // `--fix` applies the suggestions: with `--no-suggestions` they are
         // still searched for it, and only left out of what is printed.
         suggestions: !args.no_suggestions || fix,
@@ -274,33 +431,68 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         format,
         Settings {
             color,
-            strict: args.strict,
-            max_annotations: args.max_annotations,
+            strict,
+            max_annotations: config
+                .max_annotations
+                .filter(|_| args.max_annotations == DEFAULT_MAX_ANNOTATIONS)
+                .unwrap_or(args.max_annotations),
         },
     );
     let stream = report.stream_format();
+    let selection = RwLock::new(Selection::default());
     let mut printer = Printer {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
         report,
         suggestions: !args.no_suggestions,
         fixed,
         file_totals: Totals::default(),
+        config: &config,
+        flags: Rules::from_flags(&args.select, &args.ignore, &args.warn, &args.error),
+        selection: &selection,
+        baseline,
+        known: 0,
+        written: args.write_baseline.as_ref().map(|_| Baseline::default()),
     };
     if !diff {
         printer.report.begin(&mut printer.out)?;
     }
-    let work = |chunk: &Chunk| check_chunk(chunk, &options, stream, args.games, fix);
+    let work = |chunk: &Chunk| {
+        let selection = *selection.read().unwrap_or_else(PoisonError::into_inner);
+        check_chunk(chunk, &options, &selection, stream, args.games, fix)
+    };
     let run = crate::files::run(&args.input, work, &mut printer)?;
     let Printer {
         mut out,
         mut report,
         fixed,
+        baseline,
+        known,
+        written,
         ..
     } = printer;
     let totals = run.totals;
     if !diff {
         report.finish(&mut out, run.seconds)?;
     }
+    if let (Some(path), Some(w)) = (&args.write_baseline, &written) {
+        let mut bytes = Vec::new();
+        w.write(&mut bytes)?;
+        let mut file = crate::output::OutputFile::create(path)?;
+        file.write_all(&bytes)
+            .with_context(|| format!("cannot write the baseline `{}`", path.display()))?;
+        file.commit()?;
+        if !args.input.quiet {
+            eprintln!(
+                "pgnkit: wrote {} problems to the baseline `{}`",
+                w.len(),
+                path.display()
+            );
+        }
+    }
+    let stale: Vec<Problem> = baseline
+        .as_ref()
+        .map(|b| b.stale().into_iter().cloned().collect())
+        .unwrap_or_default();
     if let Some(md) = report.job_summary(run.files, &totals)
         && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from)
     {
@@ -309,6 +501,14 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     }
     match format {
         ReportFormat::Json if !diff => {
+            for p in &stale {
+                let record = serde_json::json!({
+                    "type": "stale", "file": p.file, "fingerprint": p.fingerprint,
+                    "code": p.code, "game": p.game, "count": p.count, "message": p.message,
+                });
+                serde_json::to_writer(&mut out, &record)?;
+                out.write_all(b"\n")?;
+            }
             let summary = JsonSummary {
                 r#type: "summary",
                 files: run.files,
@@ -317,6 +517,10 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 seconds: run.seconds,
                 shard: args.input.shard.map(|s| s.to_string()),
                 fixed: fixed.as_ref().map(FixOutput::counts),
+                baseline: baseline.as_ref().map(|_| BaselineCounts {
+                    known,
+                    stale: stale.iter().map(|p| u64::from(p.count)).sum(),
+                }),
             };
             serde_json::to_writer(&mut out, &summary)?;
             out.write_all(b"\n")?;
@@ -327,6 +531,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 "{}",
                 summary::check_line(run.files, &totals, run.bytes, run.seconds)
             );
+            if baseline.is_some() {
+                eprintln!("{}", baseline_line(known, &stale));
+            }
         }
         _ => {}
     }
@@ -336,11 +543,33 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     }
     Ok(if run.failed {
         EXIT_FAILURE
-    } else if totals.errors > 0 || (args.strict && totals.warnings > 0) {
+    } else if totals.errors > 0 || (strict && totals.warnings > 0) {
         EXIT_PROBLEMS
     } else {
         EXIT_OK
     })
+}
+
+/// "baseline: 12 known problems not reported; 2 no longer found (fixed?): …"
+fn baseline_line(known: u64, stale: &[Problem]) -> String {
+    let mut line = format!("baseline: {known} known problems not reported");
+    if stale.is_empty() {
+        return line;
+    }
+    let n: u64 = stale.iter().map(|p| u64::from(p.count)).sum();
+    line.push_str(&format!(
+        "; {n} no longer found (fixed?): write it again with --write-baseline to shrink it"
+    ));
+    for p in stale.iter().take(10) {
+        line.push_str(&format!(
+            "\n  {} game {} (then): {} {}",
+            p.file, p.game, p.code, p.message
+        ));
+    }
+    if stale.len() > 10 {
+        line.push_str(&format!("\n  … and {} more", stale.len() - 10));
+    }
+    line
 }
 
 /// Appends `bytes` to the file at `path` (created if need be).

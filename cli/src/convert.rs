@@ -329,7 +329,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let config = Config {
         style,
         options: Options {
-            language: args.input.input_lang.forced(),
+            language: args.input.input_lang().forced(),
             suggestions: true,
             // Errors are all `convert` reports: plain games take the
             // replay's fast lane (off with the environment variable

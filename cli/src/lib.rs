@@ -69,6 +69,7 @@ pub fn main() -> ExitCode {
         Command::MergeSummaries(a) => merge::run(&a),
         Command::Completions(a) => manual::completions(&a),
         Command::Man(a) => manual::man(&a),
+        Command::Rules(a) => rules(&a),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -79,6 +80,20 @@ pub fn main() -> ExitCode {
             ExitCode::from(EXIT_FAILURE)
         }
     }
+}
+
+/// Runs `pgnkit rules`: every code, or one explained with its example.
+fn rules(args: &args::RulesArgs) -> anyhow::Result<u8> {
+    use std::io::{IsTerminal, Write};
+    let stdout = std::io::stdout();
+    let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut out = stdout.lock();
+    match args.code {
+        Some(code) => pgnkit_report::rules::write_rule(&mut out, code, color)?,
+        None => pgnkit_report::rules::write_list(&mut out)?,
+    }
+    out.flush()?;
+    Ok(EXIT_OK)
 }
 
 /// The whole of `data` as one chunk (games numbered from the start of

@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let chunk = pgnkit::whole_chunk(data.to_vec());
     // Human format: the diagnostics carry their source lines too; each is
     // then rendered in every format.
-    let out = check_chunk(&chunk, &options, Format::Human, true, true);
+    let out = check_chunk(&chunk, &options, &pgnkit_replay::Selection::default(), Format::Human, true, true);
     assert!(out.totals.games_with_errors <= out.totals.games);
     let mut sink = Vec::new();
     for game in &out.games {

@@ -88,7 +88,7 @@ fuzz_target!(|data: &[u8]| {
         );
         assert!(chunk.range.start <= chunk.range.end && chunk.range.end <= chunk.data.len());
         read.extend_from_slice(chunk.bytes());
-        let out = check_chunk(&chunk, &options, Format::Json, false, false);
+        let out = check_chunk(&chunk, &options, &pgnkit_replay::Selection::default(), Format::Json, false, false);
         games += out.totals.games;
     }
     // Binary data (control bytes past the threshold of `binary_at`) is
@@ -105,6 +105,7 @@ fuzz_target!(|data: &[u8]| {
         let out = check_chunk(
             &pgnkit::whole_chunk(read),
             &options,
+            &pgnkit_replay::Selection::default(),
             Format::Json,
             false,
             false,

@@ -128,6 +128,7 @@ fuzz_target!(|data: &[u8]| {
     let out = check_chunk(
         &pgnkit::whole_chunk(pgn),
         &options,
+        &pgnkit_replay::Selection::default(),
         Format::Json,
         true,
         true,
@@ -135,6 +136,7 @@ fuzz_target!(|data: &[u8]| {
     let again = check_chunk(
         &pgnkit::whole_chunk(out.fixed.bytes),
         &options,
+        &pgnkit_replay::Selection::default(),
         Format::Json,
         false,
         false,

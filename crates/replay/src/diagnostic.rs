@@ -86,6 +86,26 @@ impl Code {
         Code::UnsupportedVariant,
     ];
 
+    /// The code's place in [`Code::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            Code::UnparsableMove => 0,
+            Code::IllegalMove => 1,
+            Code::AmbiguousMove => 2,
+            Code::MissingMove => 3,
+            Code::MovesAfterEnd => 4,
+            Code::ResultMismatch => 5,
+            Code::BadFen => 6,
+            Code::Syntax => 7,
+            Code::CheckMark => 8,
+            Code::MoveNumber => 9,
+            Code::Encoding => 10,
+            Code::MovesAfterDraw => 11,
+            Code::NullMove => 12,
+            Code::UnsupportedVariant => 13,
+        }
+    }
+
     /// The code named `name` (as [`Code::as_str`] writes it).
     ///
     /// ```
@@ -405,12 +425,141 @@ pub struct Omitted {
     pub errors: u64,
     /// Warnings found and not kept.
     pub warnings: u64,
+    /// The same by code and severity (warning, error), in
+    /// [`Code::ALL`]'s order: what a [`Selection`] needs to count them
+    /// again.
+    #[serde(skip)]
+    pub by_code: [[u64; 2]; Code::ALL.len()],
 }
 
 impl Omitted {
     /// Whether nothing was left out.
     pub fn is_empty(&self) -> bool {
         self.errors == 0 && self.warnings == 0
+    }
+
+    /// Counts `n` more of `code` at `severity`.
+    pub fn add(&mut self, code: Code, severity: Severity, n: u64) {
+        match severity {
+            Severity::Error => self.errors = self.errors.saturating_add(n),
+            Severity::Warning => self.warnings = self.warnings.saturating_add(n),
+        }
+        let slot = &mut self.by_code[code.index()][usize::from(severity == Severity::Error)];
+        *slot = slot.saturating_add(n);
+    }
+
+    /// Adds the counts of `other`.
+    pub fn add_all(&mut self, other: &Omitted) {
+        for (i, code) in Code::ALL.into_iter().enumerate() {
+            self.add(code, Severity::Warning, other.by_code[i][0]);
+            self.add(code, Severity::Error, other.by_code[i][1]);
+        }
+    }
+}
+
+/// Which codes a run reports, and at which severity: `check --select`,
+/// `--ignore`, `--warn` and `--error` (and their keys in `pgnkit.toml`).
+/// Applied to a game's report after the replay ([`Selection::apply`]), so
+/// that it changes what is reported and counted, never how a game is read.
+///
+/// ```
+/// use pgnkit_replay::{Code, Selection, Severity};
+///
+/// let mut s = Selection::default();
+/// s.ignore(Code::CheckMark);
+/// s.set_severity(Code::MoveNumber, Severity::Error);
+/// assert!(!s.reports(Code::CheckMark));
+/// assert_eq!(s.severity(Code::MoveNumber, Severity::Warning), Severity::Error);
+/// assert_eq!(s.severity(Code::IllegalMove, Severity::Error), Severity::Error);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    rules: [Rule; Code::ALL.len()],
+}
+
+/// What a [`Selection`] does with one code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    /// Not reported.
+    Off,
+    /// Reported at the severity the replay gives it.
+    AsFound,
+    /// Reported at this severity.
+    As(Severity),
+}
+
+impl Default for Selection {
+    /// Every code, at its own severity.
+    fn default() -> Selection {
+        Selection {
+            rules: [Rule::AsFound; Code::ALL.len()],
+        }
+    }
+}
+
+impl Selection {
+    /// Reports only `codes` (`--select`): the others are turned off.
+    pub fn select_only(&mut self, codes: &[Code]) {
+        for (i, code) in Code::ALL.into_iter().enumerate() {
+            if !codes.contains(&code) {
+                self.rules[i] = Rule::Off;
+            } else if self.rules[i] == Rule::Off {
+                self.rules[i] = Rule::AsFound;
+            }
+        }
+    }
+
+    /// Turns `code` off (`--ignore`).
+    pub fn ignore(&mut self, code: Code) {
+        self.rules[code.index()] = Rule::Off;
+    }
+
+    /// Reports `code` at `severity` (`--warn`, `--error`), turning it on.
+    pub fn set_severity(&mut self, code: Code, severity: Severity) {
+        self.rules[code.index()] = Rule::As(severity);
+    }
+
+    /// Whether `code` is reported.
+    pub fn reports(&self, code: Code) -> bool {
+        self.rules[code.index()] != Rule::Off
+    }
+
+    /// The severity a diagnostic of `code` found at `found` is reported at.
+    pub fn severity(&self, code: Code, found: Severity) -> Severity {
+        match self.rules[code.index()] {
+            Rule::As(s) => s,
+            Rule::Off | Rule::AsFound => found,
+        }
+    }
+
+    /// Whether this is the default (every code as found).
+    pub fn is_default(&self) -> bool {
+        *self == Selection::default()
+    }
+
+    /// Drops the diagnostics of codes turned off and sets the severity of
+    /// the others, kept and counted alike.
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>, omitted: &mut Omitted) {
+        if self.is_default() {
+            return;
+        }
+        diagnostics.retain(|d| self.reports(d.code));
+        for d in diagnostics.iter_mut() {
+            d.severity = self.severity(d.code, d.severity);
+        }
+        let before = *omitted;
+        *omitted = Omitted::default();
+        for (i, code) in Code::ALL.into_iter().enumerate() {
+            if !self.reports(code) {
+                continue;
+            }
+            for (found, n) in [
+                (Severity::Warning, before.by_code[i][0]),
+                (Severity::Error, before.by_code[i][1]),
+            ] {
+                omitted.add(code, self.severity(code, found), n);
+            }
+        }
     }
 }
 
@@ -460,15 +609,12 @@ impl Diagnostics {
 
     /// Counts `n` diagnostics with `code` that are not kept.
     pub fn count_many(&mut self, code: Code, n: u64) {
-        self.count_severity(code.severity(), n);
+        self.count_as(code, code.severity(), n);
     }
 
-    /// Counts `n` diagnostics of `severity` that are not kept.
-    pub fn count_severity(&mut self, severity: Severity, n: u64) {
-        match severity {
-            Severity::Error => self.omitted.errors = self.omitted.errors.saturating_add(n),
-            Severity::Warning => self.omitted.warnings = self.omitted.warnings.saturating_add(n),
-        }
+    /// Counts `n` diagnostics with `code` at `severity` that are not kept.
+    pub fn count_as(&mut self, code: Code, severity: Severity, n: u64) {
+        self.omitted.add(code, severity, n);
     }
 
     /// Keeps `d` if there is room for its severity and returns its index;
@@ -479,10 +625,7 @@ impl Diagnostics {
             Severity::Warning => self.warnings >= MAX_PER_GAME,
         };
         if full {
-            match d.severity {
-                Severity::Error => self.omitted.errors += 1,
-                Severity::Warning => self.omitted.warnings += 1,
-            }
+            self.omitted.add(d.code, d.severity, 1);
             return None;
         }
         match d.severity {
@@ -523,12 +666,53 @@ impl Diagnostics {
         for d in other.list {
             self.push(d);
         }
-        self.omitted.errors += other.omitted.errors;
-        self.omitted.warnings += other.omitted.warnings;
+        self.omitted.add_all(&other.omitted);
     }
 
     /// The kept diagnostics and the count of the others.
     pub fn into_parts(self) -> (Vec<Diagnostic>, Omitted) {
         (self.list, self.omitted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_its_place_and_a_name_of_its_own() {
+        for (i, code) in Code::ALL.into_iter().enumerate() {
+            assert_eq!(code.index(), i);
+            assert_eq!(Code::from_name(code.as_str()), Some(code));
+            assert!(code.summary().ends_with('.'));
+        }
+        let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+    }
+
+    #[test]
+    fn a_selection_counts_the_omitted_diagnostics_again() {
+        let mut found = Diagnostics::default();
+        for i in 0..MAX_PER_GAME + 7 {
+            found.push(Diagnostic::new(Code::CheckMark, i..i + 1, "mark"));
+        }
+        for i in 0..5 {
+            found.push(Diagnostic::new(Code::MoveNumber, i..i + 1, "number"));
+        }
+        found.count_many(Code::IllegalMove, 3);
+        let (mut list, mut omitted) = found.into_parts();
+        assert_eq!((omitted.errors, omitted.warnings), (3, 12));
+        let mut s = Selection::default();
+        s.ignore(Code::CheckMark);
+        s.set_severity(Code::MoveNumber, Severity::Error);
+        s.apply(&mut list, &mut omitted);
+        assert!(list.is_empty(), "the kept ones were all check marks");
+        // The 5 move numbers were past the cap of warnings: now errors.
+        assert_eq!((omitted.errors, omitted.warnings), (8, 0));
+        let mut only = Selection::default();
+        only.select_only(&[Code::IllegalMove]);
+        assert!(only.reports(Code::IllegalMove) && !only.reports(Code::Syntax));
     }
 }

@@ -41,7 +41,7 @@ pub mod pairing;
 pub mod repair;
 pub mod setup;
 
-pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Severity, Suggestion};
+pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion};
 pub use movetext::{MoveEvent, MoveWriter, MoveWriting, Visitor};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, History, Ruling, Status};
 pub use pgnkit_pgn::text;
@@ -883,7 +883,7 @@ fn repeated_tags(game: &Game<'_>, encoding: Encoding, found: &mut Diagnostics) {
             continue;
         }
         if !found.has_room_for(Severity::Warning) {
-            found.count_severity(Severity::Warning, 1);
+            found.count_as(Code::Syntax, Severity::Warning, 1);
             continue;
         }
         let name = encoding.decode(t.name);

@@ -112,6 +112,12 @@ pub fn fingerprint(game: GameIdentity, d: &Diagnostic) -> u64 {
         .0
 }
 
+/// The fingerprint of the problems of the game named `game` past those it
+/// keeps (they are known by their count).
+pub fn omitted(game: GameIdentity) -> u64 {
+    Fnv(game.0).bytes(b"omitted").0
+}
+
 /// The same stable hash of any bytes (a file's path, say).
 pub fn of_bytes(bytes: &[u8]) -> u64 {
     Fnv::new().bytes(bytes).0

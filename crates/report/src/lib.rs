@@ -36,6 +36,7 @@
 //! Nothing here reads files or decides what a game means: the commands of the
 //! `pgnkit` binary do the one, [`pgnkit_replay`] the other.
 
+pub mod baseline;
 pub mod fingerprint;
 pub mod games;
 pub mod github;
@@ -44,6 +45,7 @@ pub mod junit;
 pub mod locate;
 pub mod printer;
 pub mod render;
+pub mod rules;
 pub mod sarif;
 pub mod summary;
 

@@ -65,6 +65,20 @@ pub enum ReportFormat {
 }
 
 impl ReportFormat {
+    /// The format named `name` (`human`, `json`, `github`, `sarif`,
+    /// `junit`, `gitlab`).
+    pub fn from_name(name: &str) -> Option<ReportFormat> {
+        Some(match name {
+            "human" => ReportFormat::Human,
+            "json" => ReportFormat::Json,
+            "github" => ReportFormat::Github,
+            "sarif" => ReportFormat::Sarif,
+            "junit" => ReportFormat::Junit,
+            "gitlab" => ReportFormat::Gitlab,
+            _ => return None,
+        })
+    }
+
     /// Whether the format is one document for the whole run (standard
     /// output holds nothing else: the summary goes to standard error).
     pub fn is_document(self) -> bool {

@@ -1,0 +1,203 @@
+//! `pgnkit rules`: every diagnostic code with its severity and what it
+//! means, and for one code a paragraph and a worked example, replayed as
+//! the example is shown (so the example cannot go stale: what is printed
+//! under it is what `check` says of it).
+
+use std::io::{self, Write};
+
+use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::{Code, Options, replay_game};
+
+use crate::locate::Locator;
+use crate::{Format, render};
+
+/// A paragraph on `code`: when it is raised, what it means for the game,
+/// what to do about it.
+pub fn explanation(code: Code) -> &'static str {
+    match code {
+        Code::UnparsableMove => {
+            "A word in the movetext is no move in any notation pgnkit reads (SAN, long algebraic, UCI, figurines, the piece letters of every language it knows, Russian scoresheet style) and no annotation it knows. The line is not replayed past it. pgnkit suggests what was probably meant (a look-alike letter, a stray character, a word to strike out) in the writer's own notation."
+        }
+        Code::IllegalMove => {
+            "The move is written correctly but no piece of the side to move can make it in the position the game has reached (Law 3). Usually a slip of the pen: a wrong file or rank, a wrong piece letter, or a move left out earlier. The line is not replayed past it; pgnkit suggests the moves that were probably meant and says which of them replay the rest of the game."
+        }
+        Code::AmbiguousMove => {
+            "Two or more pieces of the kind named can make the move, and the move does not say which (SAN wants the file or rank of the piece that moves). The moves that fit are listed; a scoresheet writer who left out the disambiguation usually meant the one that replays the rest of the game."
+        }
+        Code::MissingMove => {
+            "The game reads as if a ply was left out: the move numbers or the moves that follow fit only with one more move in between. pgnkit names the move that was probably left out and where it goes."
+        }
+        Code::MovesAfterEnd => {
+            "Moves follow a checkmate or a stalemate, which end the game at once (Laws 5.1.1 and 5.2.1): whatever is written after them was not played under the Laws, or an earlier move is wrong."
+        }
+        Code::ResultMismatch => {
+            "The Result tag contradicts the final position: a checkmate, stalemate or dead position gives one result and the tag says another. `check --fix` sets the tag to the result the Laws give, with a comment saying why."
+        }
+        Code::BadFen => {
+            "The FEN tag (with SetUp \"1\") is not a valid FEN or describes a position that cannot occur (no king, pawns on the first rank, the side not to move in check). The game's moves cannot be replayed without its start."
+        }
+        Code::Syntax => {
+            "The PGN structure is broken: an unterminated comment, tag or variation, a stray bracket, a tag section without moves or result, a tag given twice. Problems that lose nothing (a repeated tag) are warnings; the others are errors, since a reader may lose moves or merge games there."
+        }
+        Code::CheckMark => {
+            "A check or mate mark is missing or wrong: `+` on a move that gives no check, no `+` on one that does, `+` instead of `#` on a mate. The move itself is fine; PGN export format wants the marks right, and so do readers that search for mates. A warning (`--strict` or `--error check-mark` makes it fail)."
+        }
+        Code::MoveNumber => {
+            "A move number does not match the ply it stands before (a numbering slip, a number repeated or skipped). The moves themselves are read as written; a warning."
+        }
+        Code::Encoding => {
+            "The game is not valid UTF-8 (PGN's encoding) and was read as Latin-1 (Windows-1252), as older databases were written. Names with accents are right only if that guess is; `convert` writes UTF-8."
+        }
+        Code::MovesAfterDraw => {
+            "The game went on after the rules drew it automatically: the same position for the fifth time or 75 moves without a capture or pawn move (Law 9.6), or a dead position (Law 5.2.2). Games played before these Laws, or under other rules, went on legally; a warning."
+        }
+        Code::NullMove => {
+            "A null move (`--`, `Z0`) stands in the main line of the game: normal in analysis variations, no move of chess in the game itself. A warning (an error under `--strict`)."
+        }
+        Code::UnsupportedVariant => {
+            "The Variant tag names a game pgnkit does not replay (crazyhouse, atomic, …): the game is counted, its moves are not checked. Chess960 (Fischer random) is replayed."
+        }
+    }
+}
+
+/// A short game that raises `code` (a complete PGN game, bytes: the
+/// `encoding` example is not UTF-8).
+pub fn example(code: Code) -> &'static [u8] {
+    match code {
+        Code::UnparsableMove => b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Xf6 *\n",
+        Code::IllegalMove => b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bb4 Nf6 *\n",
+        Code::AmbiguousMove => b"1. Nf3 Nf6 2. d3 d6 3. Nd2 e5 *\n",
+        Code::MissingMove => b"1. e4 e5 2. Nf3 Nc6 3. Bb5 4. Ba4 Nf6 *\n",
+        Code::MovesAfterEnd => b"1. f3 e5 2. g4 Qh4# 3. a3 0-1\n",
+        Code::ResultMismatch => b"[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n",
+        Code::BadFen => b"[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n",
+        Code::Syntax => b"1. e4 e5 2. Nf3 { a comment never closed 2... Nc6 *\n",
+        Code::CheckMark => b"1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 1-0\n",
+        Code::MoveNumber => b"1. e4 e5 3. Nf3 Nc6 *\n",
+        Code::Encoding => b"[White \"M\xfcller\"]\n\n1. e4 e5 *\n",
+        Code::MovesAfterDraw => {
+            b"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. e4 *\n"
+        }
+        Code::NullMove => b"1. e4 e5 2. -- Nc6 *\n",
+        Code::UnsupportedVariant => b"[Variant \"atomic\"]\n\n1. e4 e5 *\n",
+    }
+}
+
+/// Writes the table of every code: name, severity, one sentence.
+///
+/// # Errors
+/// Those of writing.
+pub fn write_list(out: &mut dyn Write) -> io::Result<()> {
+    let width = Code::ALL
+        .iter()
+        .map(|c| c.as_str().len())
+        .max()
+        .unwrap_or(0);
+    for code in Code::ALL {
+        writeln!(
+            out,
+            "{:width$}  {:7}  {}",
+            code.as_str(),
+            code.severity().as_str(),
+            code.summary()
+        )?;
+    }
+    writeln!(
+        out,
+        "\n`pgnkit rules CODE` explains one, with an example; `check --select`, `--ignore`, `--warn` and `--error` choose them."
+    )
+}
+
+/// Writes `code` explained: its name and severity, the paragraph, the
+/// example and what `check` says of it (human output, colours if `color`).
+///
+/// # Errors
+/// Those of writing.
+pub fn write_rule(out: &mut dyn Write, code: Code, color: bool) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} ({} by default)\n",
+        code.as_str(),
+        code.severity().as_str()
+    )?;
+    writeln!(out, "{}\n", wrap(explanation(code), 78))?;
+    let pgn = example(code);
+    writeln!(out, "Example:\n")?;
+    for line in String::from_utf8_lossy(pgn).lines() {
+        writeln!(out, "    {line}")?;
+    }
+    writeln!(out)?;
+    for l in diagnostics_of(pgn, code) {
+        render::diagnostic(out, Format::Human, color, "example.pgn", &l)?;
+    }
+    Ok(())
+}
+
+/// The diagnostics with `code` that `check` finds in the game `pgn`.
+pub fn diagnostics_of(pgn: &[u8], code: Code) -> Vec<render::Located> {
+    let mut game = Game::default();
+    let mut reader = Reader::new(pgn);
+    let mut found = Vec::new();
+    let mut index = 0;
+    let mut locator = Locator::new(pgn, 0, 0, Format::Human);
+    while reader.read_game(&mut game) {
+        let report = replay_game(pgn, &game, &Options::default());
+        for mut l in locator.locate(&game, &report, index, |d| d.code == code) {
+            l.place(index + 1, |n| n + 1);
+            found.push(l);
+        }
+        index += 1;
+    }
+    found
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split(' ') {
+        let n = word.chars().count();
+        if line > 0 && line + 1 + n > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += n;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_example_raises_its_code() {
+        for code in Code::ALL {
+            let found = diagnostics_of(example(code), code);
+            assert!(!found.is_empty(), "the example of {code} does not raise it");
+            let mut out = Vec::new();
+            write_rule(&mut out, code, false).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(text.contains(&format!("[{code}]")), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_list_names_every_code_once() {
+        let mut out = Vec::new();
+        write_list(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for code in Code::ALL {
+            let row = format!("{}  ", code.as_str());
+            assert_eq!(
+                text.lines().filter(|l| l.starts_with(&row)).count(),
+                1,
+                "{code}"
+            );
+        }
+    }
+}
