@@ -20,7 +20,7 @@ fn main() -> std::io::Result<()> {
         Some(p) => std::fs::read(p)?,
         None => std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../testdata/check/claims.pgn"
+            "/testdata/check/claims.pgn"
         ))?,
     };
     let only = args.next();

@@ -29,6 +29,10 @@ pub enum Command {
     Diff(crate::diff::DiffArgs),
     /// Add up the summary records of sharded `check --format json` runs.
     MergeSummaries(crate::merge::MergeArgs),
+    /// Write the completion script of a shell to standard output.
+    Completions(crate::manual::CompletionsArgs),
+    /// Write the man page of pgnkit or of one command (roff) to standard output.
+    Man(crate::manual::ManArgs),
     /// List every diagnostic code, or explain one with an example.
     Rules(RulesArgs),
 }
@@ -56,20 +60,30 @@ pub use pgnkit_report::printer::{DEFAULT_MAX_ANNOTATIONS, ReportFormat};
 /// Options every command that reads games shares.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// PGN files to read (`-` or none: standard input). `.zst`, `.gz` and
-    /// `.bz2` files are recognised by their magic bytes and decompressed as
-    /// they stream.
+    /// PGN files or directories to read (`-` or none: standard input).
+    /// `.zst`, `.gz` and `.bz2` files are recognised by their magic bytes
+    /// and decompressed as they stream. A directory stands for its PGN
+    /// files (`*.pgn`, `*.pgn.zst`, `*.pgn.gz`, `*.pgn.bz2`) at any depth,
+    /// in name order, skipping what `.gitignore` (in a git repository) and
+    /// `.ignore` files exclude and hidden files, as ripgrep does.
     #[arg(value_name = "FILE")]
     pub files: Vec<String>,
-    /// Piece-letter language of the input: `auto` (default) detects it per
-    /// game; a code (en de fr es it pt ca nl da no sv fi is et pl cs sk hu ro
-    /// ru uk bg sr tr el lt id af) reads only that language plus English SAN.
-    #[arg(long, value_name = "LANG", value_parser = parse_input_lang)]
+    /// With directories: read the files whose names match GLOB instead of
+    /// the PGN names (repeatable; the syntax of a `.gitignore` line: `*`,
+    /// `**`, `{a,b}`; with a `/` it matches the path under the directory);
+    /// `!GLOB` leaves out what it matches (only `!` globs: the PGN names
+    /// less those). Files named on the command line are always read.
+    #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
+    pub glob: Vec<String>,
+    /// Piece-letter language of the input ([`input_lang_help`]); none
+    /// given: `pgnkit.toml`'s, else `auto`.
+    #[arg(long, value_name = "LANG", value_parser = parse_input_lang, help = input_lang_help())]
     pub input_lang: Option<InputLang>,
     /// Worker threads (default: all cores). Output order is always the input order.
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// No progress bar and no summary on standard error.
+    /// No progress bar and no summary on standard error; `convert` prints
+    /// no diagnostics either (the games' errors still set the exit status).
     #[arg(short, long)]
     pub quiet: bool,
     /// Read only shard K of N (K counts from 1): the games whose first byte
@@ -108,6 +122,11 @@ impl InputArgs {
     }
 }
 
+/// Reads one `--glob`: a glob that parses.
+pub fn parse_glob(s: &str) -> Result<String, String> {
+    crate::input::walk::check_glob(s).map_err(|e| e.to_string())
+}
+
 /// The largest `--game-offset`: 2^53 - 1, the largest integer that every
 /// JSON reader (JavaScript, jq: IEEE doubles) holds exactly. With it, game
 /// numbers (offset + games before + games in the file) stay far from
@@ -144,6 +163,25 @@ impl InputLang {
             InputLang::Forced(l) => Some(l),
         }
     }
+}
+
+/// The help of `--input-lang` (every command that reads games), listing
+/// every language code from the one table ([`Language::ALL`]).
+pub fn input_lang_help() -> String {
+    format!(
+        "Piece-letter language of the input: `auto` (default) detects it per game; a code ({}) \
+         reads only that language plus English SAN",
+        Language::code_list()
+    )
+}
+
+/// The help of `convert --lang`, listing every language code from the one
+/// table ([`Language::ALL`]).
+pub fn output_lang_help() -> String {
+    format!(
+        "Language of the piece letters written (ISO 639-1 code: {})",
+        Language::code_list()
+    )
 }
 
 /// Reads `--input-lang` (shared by every command that reads games).

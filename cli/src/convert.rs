@@ -28,7 +28,7 @@ use pgnkit_pgn::location::count_lines;
 use pgnkit_report::summary::{self, Totals};
 use pgnkit_report::{Located, Locator, render};
 
-use crate::args::{Format, InputArgs};
+use crate::args::{Format, InputArgs, output_lang_help};
 use crate::driver::Buffers;
 use crate::files::{At, Sink};
 use crate::input::Chunk;
@@ -63,9 +63,9 @@ pub struct ConvertArgs {
     /// ignores `--lang`).
     #[arg(long, short = 't', value_name = "NOTATION", default_value = "san", value_parser = parse_target)]
     pub to: String,
-    /// Language of the piece letters written (ISO 639-1 code: en de fr es it
-    /// pt ca nl da no sv fi is et pl cs sk hu ro ru uk bg sr tr el lt id af lv sl).
-    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+    /// Language of the piece letters written ([`output_lang_help`]).
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang,
+          help = output_lang_help())]
     pub lang: Language,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Pgn)]
@@ -77,7 +77,8 @@ pub struct ConvertArgs {
     /// instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// How errors in the games are reported on standard error.
+    /// How errors in the games are reported on standard error (not at all
+    /// with `--quiet`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Human)]
     pub diagnostics: Format,
 }
@@ -253,6 +254,8 @@ pub struct Printer<'a> {
     config: &'a Config,
     buffers: &'a Buffers,
     head: Vec<u8>,
+    /// `--quiet`: the errors of the games are not printed (they still count).
+    quiet: bool,
 }
 
 impl Sink<io::Result<ChunkOut>> for Printer<'_> {
@@ -264,7 +267,8 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
     ) -> anyhow::Result<(Totals, usize)> {
         let chunk_out = chunk_out?;
         let format = self.config.diagnostics;
-        for mut l in chunk_out.diagnostics {
+        let quiet = self.quiet;
+        for mut l in chunk_out.diagnostics.into_iter().filter(|_| !quiet) {
             l.place(at.game(l.game), |n| at.line(n));
             render::diagnostic(
                 &mut self.err,
@@ -302,6 +306,10 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
         }
         self.buffers.give(spooled.into_buffer());
         Ok((chunk_out.totals, chunk_out.lines))
+    }
+
+    fn stdin_hint(&self) -> &'static str {
+        "reading PGN from standard input (Ctrl-D to end; give a file to convert)"
     }
 
     fn failure(&mut self, _: &str, name: Option<&str>, e: &anyhow::Error) -> io::Result<()> {
@@ -352,6 +360,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         config: &config,
         buffers: &buffers,
         head: Vec::new(),
+        quiet: args.input.quiet,
     };
     let work = |chunk: &Chunk| convert_chunk(chunk, &config, &buffers);
     let run = crate::files::run(&args.input, work, &mut printer)?;

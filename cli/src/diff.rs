@@ -25,7 +25,7 @@ use pgnkit_replay::{GameText, Options, replay_game};
 use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
 use shakmaty::Chess;
 
-use crate::args::{Format, InputLang, parse_input_lang};
+use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};
 use crate::location::Places;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
 
@@ -41,9 +41,9 @@ pub struct DiffArgs {
     /// Output format (default: human on a terminal, json otherwise).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Piece-letter language of both records: `auto` (default) detects it
-    /// per game; a code (en de fr ru …) reads only that language plus English SAN.
-    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    /// Piece-letter language of both records ([`input_lang_help`]).
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang,
+          help = input_lang_help())]
     pub input_lang: InputLang,
     /// Also write the merged games as PGN to FILE (replaced atomically).
     #[arg(short = 'o', long, value_name = "FILE")]

@@ -1,11 +1,13 @@
 //! The one file loop of the commands that read games (`check`, `convert`):
-//! opening every input (`-` or none: standard input) as the shared flags
-//! say, reporting the ones that cannot be read (the run goes on), the
+//! opening every input (`-` or none: standard input; a directory: the PGN
+//! files under it, [`crate::input::walk`]) as the shared flags say,
+//! reporting the ones that cannot be read (the run goes on), the
 //! shard's origin, the progress bar, the chunks' results in input order
 //! ([`Driver`]) and the run's totals. A command says what to do with a
 //! chunk (on the workers) and how to print its result (a [`Sink`], on the
 //! calling thread).
 
+use std::io::IsTerminal;
 use std::time::Instant;
 
 use pgnkit_report::summary::Totals;
@@ -13,6 +15,12 @@ use pgnkit_report::summary::Totals;
 use crate::args::InputArgs;
 use crate::driver::{Driver, Progress};
 use crate::input::Chunk;
+use crate::input::walk::{Globs, Walk};
+
+/// What `check` says on standard error when it is to read standard input
+/// and that is a terminal (no file given): it is waiting for games.
+pub const STDIN_HINT: &str =
+    "reading PGN from standard input (Ctrl-D to end; give a file to check)";
 
 /// Where a chunk stands in its file: what comes before it.
 pub struct At<'a> {
@@ -72,6 +80,13 @@ pub trait Sink<T> {
     fn end(&mut self, _complete: bool) -> anyhow::Result<()> {
         Ok(())
     }
+
+    /// What to say on standard error when no file is given and standard
+    /// input is a terminal, before waiting for it: [`STDIN_HINT`] (a
+    /// command other than `check` names its own job).
+    fn stdin_hint(&self) -> &'static str {
+        STDIN_HINT
+    }
 }
 
 /// What a run of the file loop did.
@@ -101,15 +116,31 @@ pub fn run<T: Send>(
     sink: &mut impl Sink<T>,
 ) -> anyhow::Result<Run> {
     let driver = Driver::new(args.jobs)?;
+    let globs = Globs::new(args.glob.iter().cloned())?;
     let stdin = ["-".to_owned()];
     let files = if args.files.is_empty() {
+        if std::io::stdin().is_terminal() {
+            eprintln!("{}", sink.stdin_hint());
+        }
         &stdin[..]
     } else {
         &args.files[..]
     };
     let mut run = Run::default();
     let started = Instant::now();
-    for path in files {
+    for path in Walk::new(files, &globs) {
+        // A directory that cannot be walked, or has no PGN file, is
+        // reported like a file that cannot be read.
+        let path = match path {
+            Ok(p) => p,
+            Err(e) => {
+                run.failed = true;
+                let path = e.path().unwrap_or_default().to_owned();
+                sink.failure(&path, None, &e.into())?;
+                continue;
+            }
+        };
+        let path = &path;
         let input = match args.open(path) {
             Ok(i) => i,
             Err(e) => {

@@ -26,7 +26,7 @@ use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Detail, Options, replay_game_with};
 
 use crate::EXIT_OK;
-use crate::args::{InputLang, parse_input_lang};
+use crate::args::{InputLang, input_lang_help, parse_input_lang};
 use crate::driver::{Driver, Progress};
 use crate::input::{Chunk, Compression, Input};
 
@@ -37,9 +37,9 @@ pub struct IndexArgs {
     /// written beside it as `FILE.pgnkit-index`.
     #[arg(value_name = "FILE")]
     pub file: String,
-    /// Piece-letter language of the input: `auto` (default) detects it per
-    /// game; a code (en de fr ru …) reads only that language plus English SAN.
-    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    /// Piece-letter language of the input ([`input_lang_help`]).
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang,
+          help = input_lang_help())]
     pub input_lang: InputLang,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]

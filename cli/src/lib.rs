@@ -22,6 +22,7 @@ pub mod driver;
 pub mod files;
 pub mod fix;
 pub mod index;
+pub mod manual;
 pub mod merge;
 pub mod output;
 pub mod search;
@@ -66,6 +67,8 @@ pub fn main() -> ExitCode {
         Command::Search(a) => search::run(&a),
         Command::Diff(a) => diff::run(&a),
         Command::MergeSummaries(a) => merge::run(&a),
+        Command::Completions(a) => manual::completions(&a),
+        Command::Man(a) => manual::man(&a),
         Command::Rules(a) => rules(&a),
     };
     match result {

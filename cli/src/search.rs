@@ -22,7 +22,7 @@ use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::replay_game;
 use pgnkit_report::search::{GameRecord, Output, Printer, summary_line};
 
-use crate::args::{InputLang, parse_input_lang};
+use crate::args::{InputLang, input_lang_help, parse_input_lang};
 use crate::driver::{Driver, Progress};
 use crate::index::replay_options;
 use crate::input::{Chunk, Input};
@@ -95,8 +95,9 @@ pub struct SearchArgs {
     #[arg(long)]
     pub scan: bool,
     /// Piece-letter language when games are replayed (indexing or
-    /// scanning): `auto` (default) or a code.
-    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang)]
+    /// scanning): [`input_lang_help`].
+    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang,
+          help = input_lang_help())]
     pub input_lang: InputLang,
     /// Worker threads for scanning and indexing (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/scale")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/scale")
 }
 
 fn pgnkit_path() -> PathBuf {
@@ -258,7 +258,7 @@ fn duckdb_and_pandas_queries_match_pgnkits_summary() {
 #[ignore = "slow, needs PySpark and Java: scripts/at_scale.sh installs PySpark and runs it"]
 fn spark_totals_equal_a_single_check() {
     require("python3 with pyspark", python_has("pyspark"));
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/spark_check.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/spark_check.py");
     let tmp = tempfile::tempdir().expect("temp dir");
     let report = tmp.path().join("spark.json");
     let mut files = inputs();

@@ -7,7 +7,7 @@ use predicates::prelude::*;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata")
+        .join("testdata")
         .join(name)
 }
 
@@ -54,17 +54,20 @@ fn errors_exit_1_and_warnings_only_under_strict() {
 
 #[test]
 fn missing_files_and_directories_exit_2_but_the_others_are_checked() {
+    // A directory is read for its PGN files (cli/tests/inputs.rs); one
+    // without any is an error of its own.
+    let empty = tempfile::tempdir().expect("tempdir");
     let out = pgnkit()
         .args(["check", "--format", "json"])
         .arg(data("check/no-such-file.pgn"))
-        .arg(data("check"))
+        .arg(empty.path())
         .arg(data("check/illegal-ambiguous.pgn"))
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("\"type\":\"error\""), "{text}");
-    assert!(text.contains("it is a directory"), "{text}");
+    assert!(text.contains("no PGN file in"), "{text}");
     assert!(
         text.contains("\"code\":\"ambiguous-move\""),
         "the readable file was still checked"

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/check")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/check")
 }
 
 /// The run's output without the one figure that changes from run to run.

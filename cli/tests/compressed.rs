@@ -10,7 +10,7 @@ use assert_cmd::Command;
 const COMPRESSIONS: [&str; 3] = ["zst", "gz", "bz2"];
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/scale")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/scale")
 }
 
 fn read(name: &str) -> Vec<u8> {

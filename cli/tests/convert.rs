@@ -14,7 +14,7 @@ use pgnkit_notation::Language;
 use shakmaty::Role;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/convert")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/convert")
 }
 
 fn fixture(name: &str) -> String {
@@ -406,8 +406,8 @@ fn a_game_with_an_error_is_converted_up_to_it_and_reported() {
         "{}",
         run.stderr
     );
-    // As NDJSON.
-    let run = pgnkit(&["convert", "-q", "--diagnostics", "json"], Some(pgn));
+    // As NDJSON (`-q` would leave them out: cli/tests/inputs.rs).
+    let run = pgnkit(&["convert", "--diagnostics", "json"], Some(pgn));
     let line = run.stderr.lines().next().expect("a diagnostic");
     let d: serde_json::Value = serde_json::from_str(line).expect("JSON");
     assert_eq!(d["code"], "illegal-move");

@@ -4,7 +4,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {
-    format!("{}/../testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// What `pgnkit ARGS` prints on standard output, its exit status being `code`.
@@ -211,7 +211,7 @@ fn github_format_annotates_each_difference_at_its_place() {
 /// own PGN text.
 fn real_games(n: usize) -> Vec<String> {
     let path = format!(
-        "{}/../testdata/convert/twic944-games700-999.pgn",
+        "{}/testdata/convert/twic944-games700-999.pgn",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = String::from_utf8_lossy(&std::fs::read(path).expect("fixture")).into_owned();

@@ -11,7 +11,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {
-    format!("{}/../testdata/fix/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/testdata/fix/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn read(name: &str) -> Vec<u8> {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata")
+        .join("testdata")
         .join(name)
 }
 

@@ -47,7 +47,7 @@ fn arg(p: &Path) -> &str {
 fn sample() -> Vec<u8> {
     std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../testdata/convert/twic944-games700-999.pgn"
+        "/testdata/convert/twic944-games700-999.pgn"
     ))
     .expect("sample games")
 }

@@ -23,7 +23,7 @@ const FIXTURES: [&str; 4] = [
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../testdata/index")
+        .join("testdata/index")
         .join(name)
 }
 

@@ -5,7 +5,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {
-    format!("{}/../testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The error diagnostics of `check --format json` on `file`.

@@ -184,7 +184,7 @@ fn convert_skips_a_game_whose_result_tag_contradicts_its_marker() {
 }
 
 fn testdata(name: &str) -> String {
-    let path = format!("{}/../testdata/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/testdata/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

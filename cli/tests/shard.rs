@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/scale")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/scale")
 }
 
 struct Run {

@@ -60,7 +60,7 @@ const LANGUAGES: &[Words] = &[
 /// The spoken moves of the first game of a real game file (Capablanca's
 /// 1901 game: 1. e4 e5 2. Nf3 Nc6 3. d4 exd4 … 7... O-O … 12. O-O-O).
 fn spoken_moves(lang: &str) -> Vec<String> {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/repair/white.pgn");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/repair/white.pgn");
     let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
         .args([
             "convert", "-q", "--to", "spoken", "--format", "json", "--lang", lang,
@@ -127,7 +127,7 @@ fn english_keeps_the_squares_as_written() {
 /// words as the JSON record's, then the result.
 #[test]
 fn spoken_moves_as_plain_text_are_one_numbered_move_a_line() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/repair/white.pgn");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/repair/white.pgn");
     for w in LANGUAGES.iter().take(4) {
         let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
             .args([

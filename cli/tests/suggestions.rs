@@ -160,7 +160,7 @@ fn written_reads_back(d: &Value, lang: Language) -> usize {
 
 #[test]
 fn the_readme_sample_is_what_check_prints() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
     let intro = "The first prints, for the one game with a problem:\n\n```\n";
     let start = readme.find(intro).expect("the sample's introduction") + intro.len();
@@ -258,7 +258,7 @@ fn a_tie_prints_the_tied_fixes_only_and_fix_leaves_the_same_ones_for_a_human() {
 fn more_than_three_tied_fixes_print_three_and_say_how_many_more() {
     // Black's second move left out of a real game (Vachier Lagrave -
     // Kramnik, 2023): any of five pawn moves fits as well.
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/check/missing-move.pgn");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/check/missing-move.pgn");
     let d = the_error(&file);
     let best = best_written(&d);
     assert!(best.len() > 3, "{d}");

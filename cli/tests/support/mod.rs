@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// The path of `testdata/repair/NAME`.
 pub fn fixture(name: &str) -> String {
-    format!("{}/../testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/testdata/repair/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs `pgnkit ARGS`: exit status, standard output, standard error.

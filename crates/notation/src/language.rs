@@ -351,6 +351,21 @@ impl Language {
             })
     }
 
+    /// The codes of every language ([`Language::ALL`]), separated by
+    /// spaces: what help texts and errors list.
+    ///
+    /// ```
+    /// use pgnkit_notation::Language;
+    ///
+    /// let codes = Language::code_list();
+    /// assert!(codes.starts_with("en de fr"));
+    /// assert_eq!(codes.split(' ').count(), Language::ALL.len());
+    /// ```
+    pub fn code_list() -> String {
+        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+        codes.join(" ")
+    }
+
     /// The language's English name: `"German"`.
     pub fn name(self) -> &'static str {
         self.table().name
@@ -408,11 +423,7 @@ impl std::fmt::Display for UnknownLanguage {
         if self.auto {
             f.write_str("auto or ")?;
         }
-        f.write_str("one of")?;
-        for l in Language::ALL {
-            write!(f, " {}", l.code())?;
-        }
-        Ok(())
+        write!(f, "one of {}", Language::code_list())
     }
 }
 

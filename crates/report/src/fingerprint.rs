@@ -68,7 +68,7 @@ pub struct GameIdentity(u64);
 
 impl GameIdentity {
     /// The identity of `game`. Linear in the game's tags and its first
-    /// tokens (up to its first [`OPENING_WORDS`] main-line words).
+    /// tokens (up to its first eight main-line words).
     pub fn of(game: &Game<'_>) -> GameIdentity {
         let mut h = Fnv::new();
         for name in NAMING_TAGS {

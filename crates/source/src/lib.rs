@@ -4,6 +4,10 @@
 //! ([`pgnkit_pgn::game_starts_near`]), so that chunks can be replayed in
 //! parallel and give exactly the games of the whole.
 //!
+//! The paths of a command line are turned into inputs by [`walk::Walk`]:
+//! a directory stands for the PGN files under it (`.gitignore` and
+//! `.ignore` honoured, as ripgrep honours them).
+//!
 //! A mapped file can be cut to one shard (`--shard K/N`, see
 //! [`pgnkit_pgn::shard`]); its [`Origin`] then tells how many games and lines
 //! come before, so that game and line numbers stay file-global.
@@ -15,6 +19,8 @@ use std::sync::Arc;
 
 use memmap2::Mmap;
 use pgnkit_pgn::shard::{Origin, Shard};
+
+pub mod walk;
 
 /// Why an input cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -31,9 +37,38 @@ pub enum Error {
         #[source]
         source: io::Error,
     },
-    /// The path is a directory.
+    /// The path is a directory ([`Input::open`] opens files; [`walk::Walk`]
+    /// finds the files of a directory).
     #[error("cannot read `{0}`: it is a directory")]
     Directory(String),
+    /// A directory had no file to read ([`walk`]).
+    #[error(
+        "no PGN file in `{dir}`: none of its files is named {globs} (files that .gitignore or \
+         .ignore exclude and hidden ones are skipped; --glob GLOB chooses other names)"
+    )]
+    NoPgnFiles {
+        /// The directory as given.
+        dir: String,
+        /// The globs looked for, separated by spaces.
+        globs: String,
+    },
+    /// A directory (or an ignore file in it) could not be read while walking.
+    #[error("cannot read `{path}` (walking its directory)")]
+    Walk {
+        /// The directory or file the error is about.
+        path: String,
+        /// Why.
+        #[source]
+        source: Box<ignore::Error>,
+    },
+    /// A `--glob` that does not parse.
+    #[error("`{glob}` is no glob: {reason}")]
+    Glob {
+        /// The glob given.
+        glob: String,
+        /// Why.
+        reason: String,
+    },
     /// The file could not be memory-mapped.
     #[error("cannot map `{path}`")]
     Map {
@@ -56,6 +91,23 @@ pub enum Error {
         /// Its compression.
         compression: Compression,
     },
+}
+
+impl Error {
+    /// The path the error is about, when it is about one (not standard
+    /// input, a shard of a stream or a glob).
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            Error::Read { path, .. } | Error::Map { path, .. } | Error::Walk { path, .. } => {
+                Some(path)
+            }
+            Error::Directory(path) | Error::NoPgnFiles { dir: path, .. } => Some(path),
+            Error::Stdin(_)
+            | Error::NotPgn(_)
+            | Error::ShardOfStream { .. }
+            | Error::Glob { .. } => None,
+        }
+    }
 }
 
 /// Why a stream cannot be cut to a shard.
@@ -176,6 +228,11 @@ type Decoded = (Box<dyn Read + Send>, Compression);
 
 fn decompress<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Decoded> {
     let head = reader.fill_buf()?;
+    if head.is_empty() {
+        // The end already: read no more (a terminal gives its end, Ctrl-D,
+        // once; reading on would wait for another).
+        return Ok((Box::new(io::empty()), Compression::None));
+    }
     let compression = Compression::sniff(head);
     let decoded: Box<dyn Read + Send> = match compression {
         Compression::None => Box::new(reader),

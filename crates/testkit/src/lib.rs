@@ -17,6 +17,10 @@
 //! };
 //! assert!(corpus.is_dir());
 //! ```
+//!
+//! It also holds what the tests that run the binary all need: [`Run`] (a
+//! finished process's output), [`records`] and [`without_summary`] (its
+//! NDJSON).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -90,4 +94,69 @@ pub fn tool(what: &str, program: &str, args: &[&str], install: &str) -> bool {
         skip(&format!("{what} is not installed ({install})"));
     }
     present
+}
+
+/// What a finished process gave: its standard output and error (lossily
+/// decoded) and its exit status (-1 for a crash: a signal has no status).
+#[derive(Debug)]
+pub struct Run {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// Exit status.
+    pub code: i32,
+}
+
+impl Run {
+    /// Runs `cmd` to its end, with nothing on standard input.
+    ///
+    /// ```
+    /// let run = pgnkit_testkit::Run::of(std::process::Command::new("true"));
+    /// assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+    /// ```
+    ///
+    /// # Panics
+    /// When the program cannot be started.
+    #[track_caller]
+    pub fn of(mut cmd: Command) -> Run {
+        let out = cmd
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{cmd:?} cannot run: {e}"));
+        Run {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+}
+
+/// The NDJSON records of type `kind` (`"diagnostic"`, `"summary"`, …) in
+/// `stdout`; lines that are not JSON are passed over.
+///
+/// ```
+/// let out = "{\"type\":\"error\",\"file\":\"a.pgn\"}\nnot json\n{\"type\":\"summary\"}\n";
+/// assert_eq!(pgnkit_testkit::records(out, "error")[0]["file"], "a.pgn");
+/// ```
+pub fn records(stdout: &str, kind: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == kind)
+        .collect()
+}
+
+/// `stdout` without its summary record (whose timings differ run to run).
+///
+/// ```
+/// let out = "{\"type\":\"game\"}\n{\"type\":\"summary\",\"seconds\":0.1}\n";
+/// assert_eq!(pgnkit_testkit::without_summary(out), "{\"type\":\"game\"}\n");
+/// ```
+pub fn without_summary(stdout: &str) -> String {
+    stdout
+        .lines()
+        .filter(|l| !l.contains(r#""type":"summary""#))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
