@@ -4,14 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+mod support;
+use support::{data, first_games};
+
 use assert_cmd::Command;
 use serde_json::Value;
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(name)
-}
 
 fn pgnkit() -> Command {
     Command::cargo_bin("pgnkit").expect("binary built")
@@ -216,12 +213,7 @@ fn a_baseline_keeps_known_problems_quiet_and_new_ones_fail() {
     assert_eq!(summary(&known)["baseline"]["known"], problems);
 
     // Ten real games inserted at the top, and one new error in the last game.
-    let twic = std::fs::read_to_string(data("convert/twic944-games700-999.pgn")).expect("read");
-    let ten = twic
-        .split("\n\n[Event ")
-        .take(10)
-        .collect::<Vec<_>>()
-        .join("\n\n[Event ");
+    let ten = first_games("convert/twic944-games700-999.pgn", 10);
     assert!(marks.contains("16.Bxh7+ Kxh7"));
     let edited = format!(
         "{ten}\n\n{slips}\n{}",

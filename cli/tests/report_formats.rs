@@ -5,14 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
+mod support;
+use support::{data, first_games};
+
 use assert_cmd::Command;
 use serde_json::Value;
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(name)
-}
 
 fn pgnkit() -> Command {
     Command::cargo_bin("pgnkit").expect("binary built")
@@ -107,14 +104,9 @@ fn sarif_has_a_result_for_every_diagnostic_at_its_place_with_its_end() {
 fn a_problem_keeps_its_fingerprint_when_games_are_added_before_it_and_lines_rewrapped() {
     let dir = tempfile::tempdir().expect("tempdir");
     let slips = std::fs::read_to_string(data("repair/slips.pgn")).expect("slips");
-    let others = std::fs::read_to_string(data("convert/twic944-games700-999.pgn")).expect("twic");
     // Ten real games before the same games, whose movetext is wrapped anew:
-    // a line break after every move number's move pair.
-    let ten: String = others
-        .split("\n\n[Event ")
-        .take(10)
-        .collect::<Vec<_>>()
-        .join("\n\n[Event ");
+    // a line break after every move number.
+    let ten = first_games("convert/twic944-games700-999.pgn", 10);
     let rewrapped = slips.replace(". ", ".\n");
     let edited = dir.path().join("edited.pgn");
     std::fs::write(&edited, format!("{ten}\n\n{rewrapped}")).expect("write");

@@ -3,7 +3,10 @@
 //! `white.pgn` (Capablanca - Corzo, Havana 1901) as played, or as `pgnkit
 //! convert` writes it in another language.
 
-use std::path::Path;
+// Each test file uses a part of these.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -79,4 +82,21 @@ pub fn moves(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The path of `testdata/NAME`.
+pub fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
+}
+
+/// The first `n` games of the real file `testdata/NAME` (games that start
+/// with an Event tag after an empty line).
+pub fn first_games(name: &str, n: usize) -> String {
+    let text = std::fs::read_to_string(data(name)).expect("fixture");
+    text.split("\n\n[Event ")
+        .take(n)
+        .collect::<Vec<_>>()
+        .join("\n\n[Event ")
 }
