@@ -236,13 +236,7 @@ pub fn write_unpaired(
     game: u32,
 ) -> io::Result<()> {
     match format {
-        Format::Json => {
-            serde_json::to_writer(
-                &mut *out,
-                &json!({"type": "unpaired", "file": file, "game": game}),
-            )?;
-            writeln!(out)
-        }
+        Format::Json => typed(out, "unpaired", &json!({"file": file, "game": game})),
         Format::Human => writeln!(
             out,
             "{file}: game {game} has no counterpart in the other file"
@@ -389,4 +383,19 @@ fn describe(d: &Difference, name_a: &str, name_b: &str) -> String {
         show(&d.a, d.a_legal),
         show(&d.b, d.b_legal)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unpaired_game_is_a_record_with_its_type_first() {
+        let mut out = Vec::new();
+        write_unpaired(&mut out, Format::Json, "black.pgn", 3).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"type\":\"unpaired\",\"file\":\"black.pgn\",\"game\":3}\n"
+        );
+    }
 }
