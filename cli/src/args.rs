@@ -205,9 +205,10 @@ pub struct CheckArgs {
     /// With `--format github`: the most annotations written (GitHub shows
     /// 10 error and 10 warning annotations a step, 50 a job); a notice
     /// counts the rest, and the job summary (`$GITHUB_STEP_SUMMARY`, when
-    /// set) has them all by code.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ANNOTATIONS)]
-    pub max_annotations: u64,
+    /// set) has them all by code. Default 50, or `max-annotations` in
+    /// `pgnkit.toml`.
+    #[arg(long, value_name = "N")]
+    pub max_annotations: Option<u64>,
     /// Also report each game: status, the result the rules give, claimable
     /// draws (not with the document formats sarif, junit, gitlab).
     #[arg(long)]

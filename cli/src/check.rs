@@ -12,9 +12,9 @@ use pgnkit_config::{Config, Rules};
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::fix::{Fixed, fix_game};
-use pgnkit_replay::{Detail, Options, Selection, Severity, replay_game};
+use pgnkit_replay::{Detail, Options, Selection, replay_game};
 use pgnkit_report::baseline::{self, Baseline, Problem};
-use pgnkit_report::fingerprint::{self, GameIdentity};
+use pgnkit_report::fingerprint::GameIdentity;
 use pgnkit_report::games::GameFacts;
 use pgnkit_report::printer::Settings;
 use pgnkit_report::render::Suggestions;
@@ -165,67 +165,13 @@ impl Printer<'_> {
                     .count() as u64
         };
         let had_errors = errors(g) > 0;
-        let mut known = 0u64;
-        g.diagnostics.retain(|l| {
-            if !b.take(file, l.fingerprint) {
-                return true;
-            }
-            known += 1;
-            match l.diagnostic.severity {
-                Severity::Error => totals.errors = totals.errors.saturating_sub(1),
-                Severity::Warning => totals.warnings = totals.warnings.saturating_sub(1),
-            }
-            false
-        });
-        if !g.omitted.is_empty() {
-            let all = g.omitted.errors.saturating_add(g.omitted.warnings);
-            let n = b.take_many(
-                file,
-                fingerprint::omitted(g.identity),
-                u32::try_from(all).unwrap_or(u32::MAX),
-            );
-            let n = u64::from(n);
-            let from_errors = n.min(g.omitted.errors);
-            let from_warnings = (n - from_errors).min(g.omitted.warnings);
-            g.omitted.errors -= from_errors;
-            g.omitted.warnings -= from_warnings;
-            totals.errors = totals.errors.saturating_sub(from_errors);
-            totals.warnings = totals.warnings.saturating_sub(from_warnings);
-            known += n;
-        }
+        let known = b.drop_known(file, g.identity, &mut g.diagnostics, &mut g.omitted);
+        totals.errors = totals.errors.saturating_sub(known.errors);
+        totals.warnings = totals.warnings.saturating_sub(known.warnings);
         if had_errors && errors(g) == 0 {
             totals.games_with_errors = totals.games_with_errors.saturating_sub(1);
         }
-        self.known += known;
-    }
-
-    /// Records the problems of `g` for `--write-baseline`.
-    fn remember(&mut self, file: &str, number: u64, g: &GameOut) {
-        let Some(w) = self.written.as_mut() else {
-            return;
-        };
-        for l in &g.diagnostics {
-            let d = &l.diagnostic;
-            w.add(Problem::new(
-                file,
-                l.fingerprint,
-                d.code.as_str(),
-                number,
-                &d.message,
-            ));
-        }
-        if !g.omitted.is_empty() {
-            let mut p = Problem::new(
-                file,
-                fingerprint::omitted(g.identity),
-                "omitted",
-                number,
-                "problems past the ones a game keeps",
-            );
-            p.count = u32::try_from(g.omitted.errors.saturating_add(g.omitted.warnings))
-                .unwrap_or(u32::MAX);
-            w.add(p);
-        }
+        self.known += known.errors + known.warnings;
     }
 }
 
@@ -240,7 +186,15 @@ impl Sink<ChunkOut> for Printer<'_> {
         let mut games = c.games;
         for g in &mut games {
             self.drop_known(at.name, g, &mut totals);
-            self.remember(at.name, at.game(g.index), g);
+            if let Some(w) = self.written.as_mut() {
+                w.add_game(
+                    at.name,
+                    at.game(g.index),
+                    g.identity,
+                    &g.diagnostics,
+                    g.omitted,
+                );
+            }
         }
         self.file_totals.add(&totals);
         if let Some(f) = self.fixed.as_mut() {
@@ -400,10 +354,10 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         Settings {
             color,
             strict,
-            max_annotations: config
+            max_annotations: args
                 .max_annotations
-                .filter(|_| args.max_annotations == DEFAULT_MAX_ANNOTATIONS)
-                .unwrap_or(args.max_annotations),
+                .or(config.max_annotations)
+                .unwrap_or(DEFAULT_MAX_ANNOTATIONS),
             suggestions: if args.no_suggestions {
                 Suggestions::None
             } else if args.all_suggestions {
@@ -463,10 +417,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
             );
         }
     }
-    let stale: Vec<Problem> = baseline
-        .as_ref()
-        .map(|b| b.stale().into_iter().cloned().collect())
-        .unwrap_or_default();
+    let stale: Vec<&Problem> = baseline.as_ref().map(Baseline::stale).unwrap_or_default();
     if let Some(md) = report.job_summary(run.files, &totals)
         && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from)
     {
@@ -476,12 +427,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     match format {
         ReportFormat::Json if !diff => {
             for p in &stale {
-                let record = serde_json::json!({
-                    "type": "stale", "file": p.file, "fingerprint": p.fingerprint,
-                    "code": p.code, "game": p.game, "count": p.count, "message": p.message,
-                });
-                serde_json::to_writer(&mut out, &record)?;
-                out.write_all(b"\n")?;
+                baseline::write_stale(&mut out, p)?;
             }
             let mut summary = Summary::new(run.files, totals.clone(), run.bytes, run.seconds);
             summary.shard = args.input.shard.map(|s| s.to_string());
@@ -500,7 +446,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
                 summary::check_line(run.files, &totals, run.bytes, run.seconds)
             );
             if baseline.is_some() {
-                eprintln!("{}", baseline_line(known, &stale));
+                eprintln!("{}", baseline::note(known, &stale));
             }
         }
         _ => {}
@@ -516,28 +462,6 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     } else {
         EXIT_OK
     })
-}
-
-/// "baseline: 12 known problems not reported; 2 no longer found (fixed?): …"
-fn baseline_line(known: u64, stale: &[Problem]) -> String {
-    let mut line = format!("baseline: {known} known problems not reported");
-    if stale.is_empty() {
-        return line;
-    }
-    let n: u64 = stale.iter().map(|p| u64::from(p.count)).sum();
-    line.push_str(&format!(
-        "; {n} no longer found (fixed?): write it again with --write-baseline to shrink it"
-    ));
-    for p in stale.iter().take(10) {
-        line.push_str(&format!(
-            "\n  {} game {} (then): {} {}",
-            p.file, p.game, p.code, p.message
-        ));
-    }
-    if stale.len() > 10 {
-        line.push_str(&format!("\n  … and {} more", stale.len() - 10));
-    }
-    line
 }
 
 /// Appends `bytes` to the file at `path` (created if need be).

@@ -232,3 +232,57 @@ fn a_baseline_keeps_known_problems_quiet_and_new_ones_fail() {
     assert_eq!(stale[0]["code"], "check-mark");
     assert_eq!(summary(&found)["baseline"]["stale"], 1);
 }
+
+#[test]
+fn the_settings_file_gives_checks_defaults_and_flags_win() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy(dir.path(), "fix/check-marks-kosteniuk.pgn", "marks.pgn");
+    copy(dir.path(), "repair/slips.pgn", "slips.pgn");
+    std::fs::write(
+        dir.path().join("pgnkit.toml"),
+        "strict = true\nformat = \"junit\"\nmax-annotations = 1\n",
+    )
+    .expect("write");
+    let run = |args: &[&str]| {
+        let out = pgnkit()
+            .current_dir(dir.path())
+            .args(["check", "-q"])
+            .args(args)
+            .output()
+            .expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // Warnings fail under the file's strict, in the file's format.
+    let (code, out) = run(&["marks.pgn"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("<?xml"), "{out}");
+    // The file's annotation limit, and the flag's over it.
+    let annotations = |out: &str| out.lines().filter(|l| l.starts_with("::error ")).count();
+    let (_, out) = run(&["--format", "github", "slips.pgn"]);
+    assert_eq!(annotations(&out), 1);
+    let (_, out) = run(&["--format", "github", "--max-annotations", "4", "slips.pgn"]);
+    assert_eq!(annotations(&out), 4);
+}
+
+#[test]
+fn a_broken_baseline_is_refused_with_its_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy(dir.path(), "repair/slips.pgn", "slips.pgn");
+    std::fs::write(dir.path().join("base.json"), "{\"problems\": [").expect("write");
+    let out = pgnkit()
+        .current_dir(dir.path())
+        .args(["check", "--baseline", "base.json", "slips.pgn"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("base.json")
+            && err.contains("not a pgnkit baseline")
+            && err.contains("line 1"),
+        "{err}"
+    );
+}

@@ -252,3 +252,23 @@ fn game_records_are_refused_with_the_document_formats() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--games"));
 }
+
+#[test]
+fn sarif_names_an_unreadable_input_as_a_tool_notification() {
+    let (out, code) = check(
+        "sarif",
+        &[data("repair/slips.pgn"), data("check/no-such-file.pgn")],
+    );
+    assert_eq!(code, 2);
+    let doc: Value = serde_json::from_slice(&out).expect("one SARIF document");
+    let invocation = &doc["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let note = &invocation["toolExecutionNotifications"][0];
+    assert!(
+        note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .expect("uri")
+            .ends_with("no-such-file.pgn")
+    );
+    assert!(doc["runs"][0]["results"].as_array().expect("results").len() >= 10);
+}

@@ -33,7 +33,11 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
+use pgnkit_replay::{Omitted, Severity};
 use serde::{Deserialize, Serialize};
+
+use crate::fingerprint::GameIdentity;
+use crate::render::Located;
 
 /// The version of the file's layout.
 pub const VERSION: u32 = 1;
@@ -93,6 +97,15 @@ fn normal(file: &str) -> &str {
         f = rest;
     }
     f
+}
+
+/// Problems a baseline knew in one game, by severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// Errors known.
+    pub errors: u64,
+    /// Warnings known.
+    pub warnings: u64,
 }
 
 /// Known problems, by file and fingerprint.
@@ -163,6 +176,78 @@ impl Baseline {
         taken
     }
 
+    /// Leaves out of one game's problems (`diagnostics`, those it kept,
+    /// and `omitted`, those it counted; `game` names it) the ones this
+    /// baseline knows, and says how many of each severity.
+    pub fn drop_known(
+        &mut self,
+        file: &str,
+        game: GameIdentity,
+        diagnostics: &mut Vec<Located>,
+        omitted: &mut Omitted,
+    ) -> Known {
+        let mut known = Known::default();
+        diagnostics.retain(|l| {
+            if !self.take(file, l.fingerprint) {
+                return true;
+            }
+            match l.diagnostic.severity {
+                Severity::Error => known.errors += 1,
+                Severity::Warning => known.warnings += 1,
+            }
+            false
+        });
+        if !omitted.is_empty() {
+            let all = omitted.errors.saturating_add(omitted.warnings);
+            let n = u64::from(self.take_many(
+                file,
+                crate::fingerprint::omitted(game),
+                u32::try_from(all).unwrap_or(u32::MAX),
+            ));
+            let errors = n.min(omitted.errors);
+            let warnings = (n - errors).min(omitted.warnings);
+            omitted.errors -= errors;
+            omitted.warnings -= warnings;
+            known.errors += errors;
+            known.warnings += warnings;
+        }
+        known
+    }
+
+    /// Adds the problems of game number `number` of `file` (named `game`):
+    /// those it kept, and those it counted past them as one entry.
+    pub fn add_game(
+        &mut self,
+        file: &str,
+        number: u64,
+        game: GameIdentity,
+        diagnostics: &[Located],
+        omitted: Omitted,
+    ) {
+        for l in diagnostics {
+            let d = &l.diagnostic;
+            self.add(Problem::new(
+                file,
+                l.fingerprint,
+                d.code.as_str(),
+                number,
+                &d.message,
+            ));
+        }
+        if !omitted.is_empty() {
+            let mut p = Problem::new(
+                file,
+                crate::fingerprint::omitted(game),
+                "omitted",
+                number,
+                "problems past the ones a game keeps",
+            );
+            p.count =
+                u32::try_from(omitted.errors.saturating_add(omitted.warnings)).unwrap_or(u32::MAX);
+            self.add(p);
+        }
+    }
+
     /// The known problems not taken: fixed since the baseline was written.
     pub fn stale(&self) -> Vec<&Problem> {
         self.problems.iter().filter(|p| p.count > 0).collect()
@@ -196,6 +281,50 @@ impl Baseline {
     }
 }
 
+/// Writes the JSON record of a baseline entry no longer found.
+///
+/// # Errors
+/// Those of writing.
+pub fn write_stale(out: &mut dyn Write, p: &Problem) -> io::Result<()> {
+    #[derive(Serialize)]
+    struct Stale<'a> {
+        r#type: &'static str,
+        #[serde(flatten)]
+        problem: &'a Problem,
+    }
+    serde_json::to_writer(
+        &mut *out,
+        &Stale {
+            r#type: "stale",
+            problem: p,
+        },
+    )?;
+    out.write_all(b"\n")
+}
+
+/// For humans: "baseline: 12 known problems not reported; 2 no longer found
+/// (fixed?): …", with the first ten stale entries.
+pub fn note(known: u64, stale: &[&Problem]) -> String {
+    let mut line = format!("baseline: {known} known problems not reported");
+    if stale.is_empty() {
+        return line;
+    }
+    let n: u64 = stale.iter().map(|p| u64::from(p.count)).sum();
+    line.push_str(&format!(
+        "; {n} no longer found (fixed?): write it again with --write-baseline to shrink it"
+    ));
+    for p in stale.iter().take(10) {
+        line.push_str(&format!(
+            "\n  {} game {} (then): {} {}",
+            p.file, p.game, p.code, p.message
+        ));
+    }
+    if stale.len() > 10 {
+        line.push_str(&format!("\n  … and {} more", stale.len() - 10));
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,6 +344,33 @@ mod tests {
         let stale = b.stale();
         assert_eq!(stale.len(), 1);
         assert_eq!(stale[0].code, "check-mark");
+    }
+
+    #[test]
+    fn problems_past_a_games_limit_are_known_by_their_count() {
+        use pgnkit_replay::Code;
+        let game = GameIdentity::of(&pgnkit_pgn::Game::default());
+        let mut omitted = Omitted::default();
+        omitted.add(Code::UnparsableMove, Severity::Error, 150);
+        let mut written = Baseline::default();
+        written.add_game("a.pgn", 1, game, &[], omitted);
+        let mut text = Vec::new();
+        written.write(&mut text).unwrap();
+        let mut known = Baseline::read(&text).unwrap();
+        // Ten more of them now, and two warnings: those are new.
+        let mut now = Omitted::default();
+        now.add(Code::UnparsableMove, Severity::Error, 160);
+        now.add(Code::CheckMark, Severity::Warning, 2);
+        let found = known.drop_known("a.pgn", game, &mut Vec::new(), &mut now);
+        assert_eq!(
+            found,
+            Known {
+                errors: 150,
+                warnings: 0
+            }
+        );
+        assert_eq!((now.errors, now.warnings), (10, 2));
+        assert!(known.stale().is_empty());
     }
 
     #[test]

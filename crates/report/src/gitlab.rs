@@ -27,6 +27,8 @@ pub const COUNTED: usize = 1 << 20;
 pub struct Gitlab {
     issues: u64,
     file: String,
+    /// The hash of `file`'s path, in every fingerprint of its issues.
+    file_hash: String,
     seen: HashMap<u64, u32>,
 }
 
@@ -38,8 +40,9 @@ impl Gitlab {
 
     /// Writes one diagnostic as an issue.
     pub fn diagnostic(&mut self, out: &mut dyn Write, file: &str, l: &Located) -> io::Result<()> {
-        if self.file != file {
+        if self.file != file || self.file_hash.is_empty() {
             self.file = file.to_owned();
+            self.file_hash = fingerprint::hex(fingerprint::of_bytes(file.as_bytes()));
             self.seen.clear();
         }
         let before = match self.seen.get_mut(&l.fingerprint) {
@@ -56,7 +59,7 @@ impl Gitlab {
         };
         let mut unique = fingerprint::hex(l.fingerprint);
         unique.push('-');
-        unique.push_str(&fingerprint::hex(fingerprint::of_bytes(file.as_bytes())));
+        unique.push_str(&self.file_hash);
         if before > 0 {
             unique.push_str(&format!("-{before}"));
         }

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use pgnkit_replay::{Code, Severity};
+use pgnkit_replay::Code;
 use serde_json::json;
 
 use crate::fingerprint;
@@ -26,13 +26,6 @@ pub struct Sarif {
     suggestions: Suggestions,
 }
 
-fn level(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
-}
-
 /// The rules: one per code, in [`Code::ALL`]'s order (a result's
 /// `ruleIndex` is its code's place there).
 fn rules() -> serde_json::Value {
@@ -42,7 +35,7 @@ fn rules() -> serde_json::Value {
             json!({
                 "id": c.as_str(),
                 "shortDescription": {"text": c.summary()},
-                "defaultConfiguration": {"level": level(c.severity())},
+                "defaultConfiguration": {"level": c.severity().as_str()},
             })
         })
         .collect()
@@ -109,7 +102,7 @@ impl Sarif {
         let result = json!({
             "ruleId": d.code.as_str(),
             "ruleIndex": rule,
-            "level": level(d.severity),
+            "level": d.severity.as_str(),
             "message": {"text": message},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": uri(file)},
