@@ -227,22 +227,48 @@ impl Encoded {
 }
 
 /// Sorts the entries of one partition (keys with the same top 8 bits) by
-/// (key, game) into `sorted`; repeats stay. `next` is scratch memory.
+/// (key, game) into `scratch.sorted`; repeats stay.
 ///
 /// The sort is a counting sort by the key bits below the partition's 8
 /// (stable), then a stable sort by the whole key of each group of the
 /// counting sort (a few entries each, by insertion, but more in a large
-/// partition and all the games of a common position): entries of one key keep the order they arrive in, which is
-/// game order (entries come in game order, or from runs in the order they
-/// were spilled, each sorted by (key, game)).
-fn sort_partition(entries: &[Entry], sorted: &mut Vec<Entry>, next: &mut Vec<usize>) {
-    // About 8 entries a group, and at most 4,096 groups: the table of the
-    // counting sort and the groups being filled stay in the cache.
-    let group_bits = (usize::BITS - entries.len().leading_zeros())
-        .saturating_sub(3)
-        .clamp(1, 12);
-    let shift = 56 - group_bits;
-    let mask = (1usize << group_bits) - 1;
+/// partition and all the games of a common position): entries of one key
+/// keep the order they arrive in, which is game order (entries come in game
+/// order, or from runs in the order they were spilled, each sorted by (key,
+/// game)). A large partition is first spread by the next 8 key bits into
+/// `scratch.spread`, and each of those groups sorted so: the table of the
+/// counting sort and the groups being filled stay in the cache at any size.
+fn sort_partition(entries: &[Entry], scratch: &mut Sorting) {
+    let Sorting {
+        sorted,
+        spread,
+        next,
+    } = scratch;
+    sorted.clear();
+    sorted.resize(entries.len(), Entry::default());
+    if entries.len() <= SPREAD {
+        sort_groups(entries, sorted, next, 56);
+        return;
+    }
+    spread.clear();
+    spread.resize(entries.len(), Entry::default());
+    scatter(entries, spread, next, 48, 0xff);
+    let mut ends = [0usize; 256];
+    ends.copy_from_slice(next);
+    let mut start = 0;
+    for end in ends {
+        sort_groups(&spread[start..end], &mut sorted[start..end], next, 48);
+        start = end;
+    }
+}
+
+/// Partitions of more entries than this are spread by 8 more key bits
+/// before they are sorted (see [`sort_partition`]).
+const SPREAD: usize = 32 << 10;
+
+/// Moves `entries` into `out` (of the same length) by their key bits
+/// `shift..` under `mask`, stably; `next[g]` is then the end of group `g`.
+fn scatter(entries: &[Entry], out: &mut [Entry], next: &mut Vec<usize>, shift: u32, mask: usize) {
     let group = |e: &Entry| (e.key() >> shift) as usize & mask;
     next.clear();
     next.resize(mask + 1, 0);
@@ -255,20 +281,35 @@ fn sort_partition(entries: &[Entry], sorted: &mut Vec<Entry>, next: &mut Vec<usi
         *n = sum;
         sum += c;
     }
-    sorted.clear();
-    sorted.resize(entries.len(), Entry::default());
     for e in entries {
         let g = group(e);
-        sorted[next[g]] = *e;
+        out[next[g]] = *e;
         next[g] += 1;
     }
-    // `next[g]` is now the end of group g.
+}
+
+/// Sorts `entries`, whose keys agree above their `bits` low bits, into
+/// `out` (of the same length), stably: a counting sort by the top bits of
+/// those, then each of its groups sorted by the whole key.
+fn sort_groups(entries: &[Entry], out: &mut [Entry], next: &mut Vec<usize>, bits: u32) {
+    // About 8 entries a group, and at most 4,096 groups: the table of the
+    // counting sort and the groups being filled stay in the cache.
+    let group_bits = (usize::BITS - entries.len().leading_zeros())
+        .saturating_sub(3)
+        .clamp(1, 12);
+    scatter(
+        entries,
+        out,
+        next,
+        bits - group_bits,
+        (1usize << group_bits) - 1,
+    );
     let mut start = 0;
     for &end in next.iter() {
         match end - start {
             0 | 1 => {}
-            2..=SMALL_GROUP => insertion_sort(&mut sorted[start..end]),
-            _ => sorted[start..end].sort_by_key(Entry::key),
+            2..=SMALL_GROUP => insertion_sort(&mut out[start..end]),
+            _ => out[start..end].sort_by_key(Entry::key),
         }
         start = end;
     }
@@ -296,23 +337,32 @@ fn insertion_sort(entries: &mut [Entry]) {
 struct Scratch {
     /// The partition's entries read back from the runs.
     entries: Vec<Entry>,
-    /// The entries sorted.
-    sorted: Vec<Entry>,
-    /// The counting sort's counts.
-    next: Vec<usize>,
+    /// The sort's memory.
+    sorting: Sorting,
     /// Bytes read from a run.
     read: Vec<u8>,
+}
+
+/// Memory of [`sort_partition`].
+#[derive(Default)]
+struct Sorting {
+    /// The entries sorted.
+    sorted: Vec<Entry>,
+    /// The entries of a large partition spread by 8 more key bits.
+    spread: Vec<Entry>,
+    /// The counting sort's counts.
+    next: Vec<usize>,
 }
 
 impl Scratch {
     /// Sorts `entries` (a partition's), drops repeats and encodes them into
     /// `out` as position table entries of `bits` bucket bits.
     fn encode(&mut self, entries: &[Entry], bits: u32, out: &mut Encoded) {
-        sort_partition(entries, &mut self.sorted, &mut self.next);
+        sort_partition(entries, &mut self.sorting);
         out.clear();
-        out.bytes.reserve(self.sorted.len() * POSITION_SIZE);
+        out.bytes.reserve(self.sorting.sorted.len() * POSITION_SIZE);
         let mut previous = None;
-        for e in &self.sorted {
+        for e in &self.sorting.sorted {
             if previous == Some(e) {
                 continue;
             }
@@ -343,10 +393,10 @@ impl Scratch {
     }
 }
 
-/// The most entries of a partition that is read whole from the runs and
-/// sorted rather than merged: its entries and the counting sort's table
-/// stay within a core's cache.
-const WHOLE_SORT: u64 = 32 << 10;
+/// Bytes of memory an entry of a partition read whole from the runs takes
+/// while it is sorted and encoded: read (12), spread (12), sorted (12),
+/// encoded (8), and some slack.
+const WHOLE_SORT_BYTES: u64 = 48;
 
 /// Partitions sorted at a time: their sorting and encoding is spread over
 /// the threads, and while one group is written the next is sorted.
@@ -768,8 +818,8 @@ impl Builder {
                     .zip(encoded.par_iter_mut())
                     .enumerate()
                     .for_each(|(i, ((part, scratch), (p, bytes)))| {
-                        sort_partition(part, &mut scratch.sorted, &mut scratch.next);
-                        spill::encode_entries(&scratch.sorted, bytes);
+                        sort_partition(part, &mut scratch.sorting);
+                        spill::encode_entries(&scratch.sorting.sorted, bytes);
                         *p = first + i;
                         part.clear();
                     });
@@ -899,16 +949,17 @@ impl Builder {
             Ok(())
         };
         if let Some(runs) = runs {
-            // A partition is read whole from the runs and sorted (its
-            // entries, sorted and encoded twice: 40 bytes an entry) when it
-            // is small ([`WHOLE_SORT`]) and fits in half the budget, else
-            // merged (k-way: a counting sort of a large partition misses
-            // the caches at every entry, a merge streams); as many
+            // A partition is read whole from the runs and sorted
+            // ([`sort_partition`]: the runs one after the other, so entries
+            // of one key stay in game order) when it fits in half the
+            // budget ([`WHOLE_SORT_BYTES`] an entry), else merged (k-way,
+            // streaming, slower: a heap step for every entry); as many
             // partitions at a time as half the budget holds, up to a group.
             let entries = |p: usize| runs.iter().map(|r| r.partition_entries(p)).sum::<u64>();
             let largest = (0..PARTITIONS).map(entries).max().unwrap_or(0);
             let half = self.spill.as_ref().map_or(0, |s| s.memory) / 2;
-            let at_once = (half / (largest * 40).max(1)).clamp(1, GROUP as u64) as usize;
+            let at_once =
+                (half / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
             let runs = &runs;
             overlapped(
                 PARTITIONS.div_ceil(at_once),
@@ -924,7 +975,7 @@ impl Builder {
                         .zip(encoded.par_iter_mut())
                         .map(|((p, scratch), e)| {
                             let n = entries(p);
-                            if n <= WHOLE_SORT && n * 24 <= half {
+                            if n.saturating_mul(WHOLE_SORT_BYTES) <= half {
                                 return scratch.encode_runs(runs, p, bits, e);
                             }
                             e.clear();
@@ -1147,6 +1198,32 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_partition_sorts_as_a_stable_sort_by_key() {
+        // Keys of one partition (top 8 bits equal), many repeated, games in
+        // arrival order: spread, counted and sorted as a stable sort would.
+        for n in [1, 17, SPREAD, SPREAD + 1, 5 * SPREAD] {
+            let mut state = 0x9E37_79B9_7F4A_7C15u64;
+            let entries: Vec<Entry> = (0..n)
+                .map(|i| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    // One of n/3 keys, spread over the 56 bits below.
+                    let pick = state % (n as u64 / 3 + 1);
+                    let low = pick.wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31) >> 8;
+                    let key = (0x5Au64 << 56) | low;
+                    Entry::new(key, u32::try_from(i).unwrap())
+                })
+                .collect();
+            let mut expected = entries.clone();
+            expected.sort_by_key(Entry::key);
+            let mut sorting = Sorting::default();
+            sort_partition(&entries, &mut sorting);
+            assert_eq!(sorting.sorted, expected, "{n} entries");
+        }
+    }
 
     #[test]
     fn a_failed_write_leaves_the_old_file_and_no_temporary() {
