@@ -52,6 +52,9 @@ pub const MAX_ERRORS: usize = MAX_FOLLOWING + 1;
 const BUDGET: u64 = 12_000;
 /// Cost of one place where the written record disagrees with a repaired game.
 const MISMATCH_COST: f32 = 0.3;
+/// The price of a fix whose move gives away a piece that the reply
+/// written after it does not take ([`crate::exchange::blunder`]).
+const BLUNDER_COST: f32 = 0.5;
 
 /// One word of the main line, read once.
 struct Word {
@@ -205,6 +208,24 @@ impl Line {
             style,
             marks_checks,
             budget: BUDGET,
+        }
+    }
+
+    /// The move of the first word from `from` on that is no annotation,
+    /// read in `pos` (the reply to a fix).
+    fn reply(&self, from: usize, pos: &Chess) -> Option<Move> {
+        let i =
+            (from..self.words.len()).find(|&i| self.words.get(i).is_some_and(|w| !w.annotation))?;
+        self.resolve(i, pos)
+    }
+
+    /// What a fix that plays `m` from `pos` (giving `after`, the next word
+    /// `next`) costs for the material it gives away.
+    fn blunder(&self, pos: &Chess, m: Move, after: &Chess, next: usize) -> f32 {
+        if crate::exchange::blunder(pos, m, after, self.reply(next, after)) {
+            BLUNDER_COST
+        } else {
+            0.0
         }
     }
 
@@ -388,6 +409,7 @@ impl Line {
             let mut after = pos.clone();
             after.play_unchecked(m);
             let follow = self.follow(after.clone(), k + 1, ply + 1, SCREEN_PLIES);
+            let cost = cost + self.blunder(pos, m, &after, k + 1);
             cands.push(Candidate {
                 shown: vec![self.written(pos, m)],
                 suggestion: Suggestion::Replace {
@@ -438,6 +460,7 @@ impl Line {
                 if (follow.replayed as usize) <= back {
                     continue;
                 }
+                let blunder = self.blunder(&base, x, &after, first);
                 inserts.push(Candidate {
                     shown: vec![self.written(&base, x)],
                     suggestion: Suggestion::Insert {
@@ -448,7 +471,7 @@ impl Line {
                         reason: "a move left out".to_owned(),
                         rank: Rank::default(),
                     },
-                    cost: 0.6 + back as f32 * 0.2 + insert_prior(&base, x, last_to),
+                    cost: 0.6 + back as f32 * 0.2 + insert_prior(&base, x, last_to) + blunder,
                     follow,
                     full: false,
                     resume: Some((after, first, at + 1)),
