@@ -365,6 +365,10 @@ fn main() {
         print_fix_row(slip, row);
     }
     println!(
+        "\n({} equal, {} wrong, {} left, of {} cases)",
+        total.restored, total.wrong, total.left, total.cases
+    );
+    println!(
         "\n| language | games | read in another language | more than one error | top-1 | top-3 | read without error |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
