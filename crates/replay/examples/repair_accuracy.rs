@@ -106,6 +106,9 @@ struct Row {
     left: u32,
     /// Of `left`: a problem left as written for a human.
     human: u32,
+    /// Of `human`: the two best suggestions replay the whole game with the
+    /// same score (no evidence of the record tells them apart).
+    tie: u32,
 }
 
 impl Row {
@@ -120,6 +123,7 @@ impl Row {
         self.wrong += r.wrong;
         self.left += r.left;
         self.human += r.human;
+        self.tie += r.tie;
     }
 }
 
@@ -365,9 +369,17 @@ fn main() {
         print_fix_row(slip, row);
     }
     println!(
-        "\n({} equal, {} wrong, {} left, of {} cases)",
-        total.restored, total.wrong, total.left, total.cases
+        "\n({} equal, {} wrong, {} left, of {} cases; of those left for a human, {} have two best fixes that replay the whole game with the same score)",
+        total.restored, total.wrong, total.left, total.cases, total.tie
     );
+    for (slip, row) in SLIPS.iter().zip(all.rows.iter()) {
+        println!(
+            "  {}: {} of {} left are such ties",
+            slip.name(),
+            row.tie,
+            row.left
+        );
+    }
     println!(
         "\n| language | games | read in another language | more than one error | top-1 | top-3 | read without error |"
     );
@@ -503,6 +515,14 @@ fn run_single(
             FixOutcome::Left(human) => {
                 row.left += 1;
                 row.human += u32::from(human);
+                if let [a, b, ..] = d.suggestions.as_slice()
+                    && human
+                    && a.confirmed()
+                    && b.confirmed()
+                    && a.rank().score == b.rank().score
+                {
+                    row.tie += 1;
+                }
                 if std::env::var_os("REPAIR_LEFT").is_some() {
                     eprintln!(
                         "{slip:?} left: truth {truth:?}; token {:?} ply {:?}; got {:?}",

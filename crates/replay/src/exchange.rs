@@ -55,9 +55,9 @@ pub fn see(board: &Board, sq: Square, side: Color) -> i32 {
     let mut next = least(board, sq, turn, occupied);
     while let Some((from, role)) = next {
         let last = gain.last().copied().unwrap_or(0);
-        let g = value(role) - last;
-        gain.push(g);
-        if (-last).max(g) < 0 || gain.len() >= 32 {
+        // What the other side gets by taking the piece that just took.
+        gain.push(value(role) - last);
+        if gain.len() >= 32 {
             break;
         }
         occupied.discard(from);
