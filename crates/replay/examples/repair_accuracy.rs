@@ -24,13 +24,22 @@
 //! `--min-plies P`: games of at least P plies) and measures how many of them
 //! are reported with the right fix.
 //!
+//! A second table says what `pgnkit check --fix` makes of each case
+//! ([`pgnkit_replay::fix::fix_game`], as the binary calls it): the fixed
+//! text is read again in the game's language and replayed, and its moves
+//! are compared with the original's: equals the original, a wrong fix
+//! (replays without error to other moves), or left with an error (no fix
+//! applied, or left for a human: the fix module's margin).
+//!
 //! Reproducible: the same seed and files give the same table.
 
 use std::time::{Duration, Instant};
 
 use pgnkit_notation::{CaptureMark, CastlingMark, Language, Notation, Style};
 use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::fix::{Fixed, fix_game};
 use pgnkit_replay::{Code, Diagnostic, GameReport, Options, Suggestion, replay_game};
+use shakmaty::Move;
 
 #[path = "../tests/support/slips.rs"]
 mod slips;
@@ -89,6 +98,76 @@ struct Row {
     found: u32,
     confirmed_top: u32,
     accepted: u32,
+    /// `--fix` output replays to the original moves.
+    restored: u32,
+    /// `--fix` output replays without error to other moves.
+    wrong: u32,
+    /// `--fix` output still has an error.
+    left: u32,
+    /// Of `left`: a problem left as written for a human.
+    human: u32,
+    /// Of `human`: the two best suggestions replay the whole game with the
+    /// same score (no evidence of the record tells them apart).
+    tie: u32,
+}
+
+impl Row {
+    fn add(&mut self, r: &Row) {
+        self.cases += r.cases;
+        self.top1 += r.top1;
+        self.top3 += r.top3;
+        self.found += r.found;
+        self.confirmed_top += r.confirmed_top;
+        self.accepted += r.accepted;
+        self.restored += r.restored;
+        self.wrong += r.wrong;
+        self.left += r.left;
+        self.human += r.human;
+        self.tie += r.tie;
+    }
+}
+
+/// What `check --fix` makes of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FixOutcome {
+    Restored,
+    Wrong,
+    /// Left with an error; `true` if a problem was left for a human.
+    Left(bool),
+}
+
+/// Runs the fix of `check --fix` on the game in `bytes` (with its
+/// `report`), reads the fixed text again in `language` and compares its
+/// moves with `clean`'s.
+fn fix_outcome(
+    bytes: &[u8],
+    game: &Game<'_>,
+    report: &GameReport,
+    clean: &Clean,
+    language: Language,
+) -> FixOutcome {
+    let mut fixed = Fixed::default();
+    fix_game(bytes, game, report, &mut fixed);
+    let human = fixed.counts.needs_human > 0;
+    let mut reader = Reader::new(&fixed.bytes);
+    let mut again = Game::default();
+    if !reader.read_game(&mut again) {
+        return FixOutcome::Wrong;
+    }
+    let options = Options {
+        language: Some(language),
+        suggestions: false,
+        ..Options::default()
+    };
+    let after = replay_game(&fixed.bytes, &again, &options);
+    let moves: Vec<Move> = after.moves.iter().map(|m| m.played).collect();
+    if after.errors() > 0 {
+        FixOutcome::Left(human)
+    } else if moves == clean.moves {
+        FixOutcome::Restored
+    } else {
+        FixOutcome::Wrong
+    }
 }
 
 fn pct(a: u32, b: u32) -> f64 {
@@ -152,12 +231,7 @@ impl Run {
     fn total(&self) -> Row {
         let mut total = Row::default();
         for row in &self.rows {
-            total.cases += row.cases;
-            total.top1 += row.top1;
-            total.top3 += row.top3;
-            total.found += row.found;
-            total.confirmed_top += row.confirmed_top;
-            total.accepted += row.accepted;
+            total.add(row);
         }
         total
     }
@@ -258,12 +332,7 @@ fn main() {
     let mut all = Run::default();
     for (_, run) in &runs {
         for (a, r) in all.rows.iter_mut().zip(&run.rows) {
-            a.cases += r.cases;
-            a.top1 += r.top1;
-            a.top3 += r.top3;
-            a.found += r.found;
-            a.confirmed_top += r.confirmed_top;
-            a.accepted += r.accepted;
+            a.add(r);
         }
     }
     for (slip, row) in SLIPS.iter().zip(all.rows.iter()) {
@@ -286,6 +355,31 @@ fn main() {
         pct(total.found, total.cases),
         pct(total.confirmed_top, total.cases),
     );
+    println!("\n`check --fix` output, read again in the game's language:\n");
+    println!(
+        "| slip | cases | equals the original | wrong fix | left with an error (for a human) |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    for (slip, row) in SLIPS
+        .iter()
+        .zip(all.rows.iter())
+        .map(|(s, r)| (s.name(), r))
+        .chain([("**all**", &total)])
+    {
+        print_fix_row(slip, row);
+    }
+    println!(
+        "\n({} equal, {} wrong, {} left, of {} cases; of those left for a human, {} have two best fixes that replay the whole game with the same score)",
+        total.restored, total.wrong, total.left, total.cases, total.tie
+    );
+    for (slip, row) in SLIPS.iter().zip(all.rows.iter()) {
+        println!(
+            "  {}: {} of {} left are such ties",
+            slip.name(),
+            row.tie,
+            row.left
+        );
+    }
     println!(
         "\n| language | games | read in another language | more than one error | top-1 | top-3 | read without error |"
     );
@@ -302,6 +396,15 @@ fn main() {
             t.accepted,
         );
     }
+    if runs.len() > 1 {
+        println!(
+            "\n| language | cases | equals the original | wrong fix | left with an error (for a human) |"
+        );
+        println!("|---|---:|---:|---:|---:|");
+        for (name, run) in &runs {
+            print_fix_row(name, &run.total());
+        }
+    }
     print_times(&mut times);
     println!(
         "slowest: {:.2} ms, {} in a game of {} plies ({})",
@@ -313,6 +416,18 @@ fn main() {
     println!(
         "\n{} injected tokens were read legally after all (another language's letters) and redrawn.",
         total.accepted
+    );
+}
+
+/// One row of the `--fix` table.
+fn print_fix_row(name: &str, row: &Row) {
+    println!(
+        "| {name} | {} | {:.1}% | {:.1}% | {:.1}% ({:.1}%) |",
+        row.cases,
+        pct(row.restored, row.cases),
+        pct(row.wrong, row.cases),
+        pct(row.left, row.cases),
+        pct(row.human, row.cases),
     );
 }
 
@@ -386,6 +501,36 @@ fn run_single(
         };
         case += 1;
         row.cases += 1;
+        match fix_outcome(bytes, &game, &report, g, style.language) {
+            FixOutcome::Restored => row.restored += 1,
+            FixOutcome::Wrong => {
+                row.wrong += 1;
+                if verbose {
+                    eprintln!(
+                        "{slip:?} wrong fix: truth {truth:?}; token {:?} ply {:?}; got {:?}",
+                        d.token, d.ply, d.suggestions
+                    );
+                }
+            }
+            FixOutcome::Left(human) => {
+                row.left += 1;
+                row.human += u32::from(human);
+                if let [a, b, ..] = d.suggestions.as_slice()
+                    && human
+                    && a.confirmed()
+                    && b.confirmed()
+                    && a.rank().score == b.rank().score
+                {
+                    row.tie += 1;
+                }
+                if std::env::var_os("REPAIR_LEFT").is_some() {
+                    eprintln!(
+                        "{slip:?} left: truth {truth:?}; token {:?} ply {:?}; got {:?}",
+                        d.token, d.ply, d.suggestions
+                    );
+                }
+            }
+        }
         if d.suggestions.first().is_some_and(Suggestion::confirmed) {
             row.confirmed_top += 1;
         }

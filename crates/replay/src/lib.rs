@@ -32,6 +32,7 @@
 pub mod compare;
 pub mod dead;
 pub mod diagnostic;
+pub mod exchange;
 mod fast;
 pub mod fix;
 pub mod json;

@@ -52,6 +52,12 @@ pub const MAX_ERRORS: usize = MAX_FOLLOWING + 1;
 const BUDGET: u64 = 12_000;
 /// Cost of one place where the written record disagrees with a repaired game.
 const MISMATCH_COST: f32 = 0.3;
+/// The price of a fix whose move gives away a piece that the reply
+/// written after it does not take ([`crate::exchange::blunder`]).
+const BLUNDER_COST: f32 = 0.5;
+/// The price of each later move of the game that gives away a piece the
+/// reply does not take, with the fix applied.
+const LATER_BLUNDER_COST: f32 = 0.3;
 
 /// One word of the main line, read once.
 struct Word {
@@ -107,6 +113,11 @@ struct Follow {
     complete: bool,
     /// Places where the record disagrees with the replayed game.
     mismatches: u32,
+    /// Moves replayed that give away a piece the reply does not take
+    /// ([`crate::exchange::blunder`]): where two fixes leave the pieces
+    /// differently placed, the rest of the game is likelier after the one
+    /// under which its moves give less away.
+    blunders: u32,
     /// The first word that failed, the position before it and its ply.
     stop: Option<Stop>,
 }
@@ -139,7 +150,9 @@ impl Candidate {
     /// How well the fix fits the record: the slip's cost and the places
     /// where the record disagrees with the repaired game.
     fn fit(&self) -> f32 {
-        self.cost + MISMATCH_COST * self.follow.mismatches as f32
+        self.cost
+            + MISMATCH_COST * self.follow.mismatches as f32
+            + LATER_BLUNDER_COST * self.follow.blunders as f32
     }
 
     fn score(&self) -> f32 {
@@ -208,6 +221,24 @@ impl Line {
         }
     }
 
+    /// The move of the first word from `from` on that is no annotation,
+    /// read in `pos` (the reply to a fix).
+    fn reply(&self, from: usize, pos: &Chess) -> Option<Move> {
+        let i =
+            (from..self.words.len()).find(|&i| self.words.get(i).is_some_and(|w| !w.annotation))?;
+        self.resolve(i, pos)
+    }
+
+    /// What a fix that plays `m` from `pos` (giving `after`, the next word
+    /// `next`) costs for the material it gives away.
+    fn blunder(&self, pos: &Chess, m: Move, after: &Chess, next: usize) -> f32 {
+        if crate::exchange::blunder(pos, m, after, self.reply(next, after)) {
+            BLUNDER_COST
+        } else {
+            0.0
+        }
+    }
+
     fn resolve(&self, word: usize, pos: &Chess) -> Option<Move> {
         let w = self.words.get(word)?;
         w.token?.resolve(pos, self.lang).ok()
@@ -241,6 +272,7 @@ impl Line {
     fn follow(&mut self, mut pos: Chess, from: usize, mut ply: u32, limit: usize) -> Follow {
         let mut f = Follow::default();
         let mut recent: Vec<(usize, Chess)> = Vec::new();
+        let mut prev: Option<Move> = None;
         let mut i = from;
         while i < self.words.len() {
             if f.replayed as usize >= limit || self.budget == 0 {
@@ -263,6 +295,13 @@ impl Line {
                 });
                 return f;
             };
+            if let Some((_, before)) = recent.last()
+                && let Some(prev) = prev
+                && crate::exchange::blunder(before, prev, &pos, Some(m))
+            {
+                f.blunders += 1;
+            }
+            prev = Some(m);
             let mut after = pos.clone();
             after.play_unchecked(m);
             f.mismatches += self.mismatches(word, &pos, m, &after);
@@ -388,6 +427,13 @@ impl Line {
             let mut after = pos.clone();
             after.play_unchecked(m);
             let follow = self.follow(after.clone(), k + 1, ply + 1, SCREEN_PLIES);
+            // A check mark written on the word itself that the move does
+            // or does not give is evidence too.
+            let own_mark = self.marks_checks
+                && token.is_some_and(|t| (t.suffix() != Suffix::None) != after.is_check());
+            let cost = cost
+                + self.blunder(pos, m, &after, k + 1)
+                + if own_mark { MISMATCH_COST } else { 0.0 };
             cands.push(Candidate {
                 shown: vec![self.written(pos, m)],
                 suggestion: Suggestion::Replace {
@@ -438,6 +484,7 @@ impl Line {
                 if (follow.replayed as usize) <= back {
                     continue;
                 }
+                let blunder = self.blunder(&base, x, &after, first);
                 inserts.push(Candidate {
                     shown: vec![self.written(&base, x)],
                     suggestion: Suggestion::Insert {
@@ -448,7 +495,7 @@ impl Line {
                         reason: "a move left out".to_owned(),
                         rank: Rank::default(),
                     },
-                    cost: 0.6 + back as f32 * 0.2 + insert_prior(&base, x, last_to),
+                    cost: 0.6 + back as f32 * 0.2 + insert_prior(&base, x, last_to) + blunder,
                     follow,
                     full: false,
                     resume: Some((after, first, at + 1)),
