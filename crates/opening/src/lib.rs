@@ -83,7 +83,10 @@ impl Opening {
 
     /// The opening: the name before its first `:` (`Sicilian Defense`).
     pub fn opening(&self) -> &'static str {
-        self.name.split_once(':').map_or(self.name, |(o, _)| o).trim()
+        self.name
+            .split_once(':')
+            .map_or(self.name, |(o, _)| o)
+            .trim()
     }
 
     /// The variation: the name after its first `:` (`Najdorf Variation`),
@@ -169,10 +172,7 @@ impl Table {
     /// to [`Table::deepest`] plies.
     pub fn classify_keys(&self, keys: &[u64]) -> Option<Opening> {
         let end = keys.len().min(self.deepest as usize + 1);
-        keys.get(1..end)?
-            .iter()
-            .rev()
-            .find_map(|&k| self.lookup(k))
+        keys.get(1..end)?.iter().rev().find_map(|&k| self.lookup(k))
     }
 
     /// Every opening, in table order.
@@ -218,7 +218,10 @@ pub fn table() -> &'static Table {
 /// Whether a game can be named: it starts from the standard position (no
 /// `FEN` tag) and is not Chess960.
 pub fn classifiable(game: &Game<'_>, report: &GameReport) -> bool {
-    !report.chess960 && game.tag("FEN").is_none_or(|t| t.value().trim_ascii().is_empty())
+    !report.chess960
+        && game
+            .tag("FEN")
+            .is_none_or(|t| t.value().trim_ascii().is_empty())
 }
 
 /// The opening of a replayed game: the last named position its main line

@@ -8,7 +8,9 @@ use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game};
 
 fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/opening").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/opening")
+        .join(name)
 }
 
 /// (eco, name) of every game of `NAME.pgn` as pgnkit classifies it, `-`

@@ -143,9 +143,7 @@ impl Code {
             Code::MoveNumber => "A move number that does not match the ply.",
             Code::Encoding => "The input was not UTF-8 and was decoded as Windows-1252.",
             Code::NullMove => "A null move (`--`, `Z0`) in the main line of a game.",
-            Code::EcoMismatch => {
-                "The ECO tag names another code than the opening the moves reach."
-            }
+            Code::EcoMismatch => "The ECO tag names another code than the opening the moves reach.",
         }
     }
 
