@@ -13,7 +13,8 @@
 //! The table is the lichess chess-openings data set (3,807 named openings,
 //! CC0 1.0; `data/README.md`), compiled into the binary with
 //! `include_str!`: its lines are replayed into a hash map once, at the first
-//! classification (about a millisecond and a half in a release build).
+//! classification (about 2 ms in a release build: a one-game `check --games`
+//! took 13.4 ms against 11.1 ms without the table, medians of 15).
 //! Chess960 games and games from a position (a `FEN` tag) get no opening.
 //!
 //! A name is split at its first `:`: `Sicilian Defense: Najdorf Variation`

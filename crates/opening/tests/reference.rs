@@ -13,10 +13,13 @@ fn testdata(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// (eco, name) of each game, `-` for none.
+type Named = Vec<(String, String)>;
+
 /// (eco, name) of every game of `NAME.pgn` as pgnkit classifies it, `-`
 /// for none, and as the reference file has it.
-fn both(name: &str) -> (Vec<(String, String)>, Vec<(String, String)>) {
-    let pgn = std::fs::read(testdata(&format!("{name}.pgn"))).unwrap();
+fn both(name: &str) -> (Named, Named) {
+    let pgn = std::fs::read(testdata(&format!("{name}.pgn"))).expect("the fixture");
     let mut reader = Reader::new(&pgn);
     let mut game = Game::default();
     let mut ours = Vec::new();
@@ -30,7 +33,8 @@ fn both(name: &str) -> (Vec<(String, String)>, Vec<(String, String)>) {
             None => ("-".to_owned(), "-".to_owned()),
         });
     }
-    let expected = std::fs::read_to_string(testdata(&format!("{name}.eco.tsv"))).unwrap();
+    let expected =
+        std::fs::read_to_string(testdata(&format!("{name}.eco.tsv"))).expect("the reference");
     let theirs = expected
         .lines()
         .map(|l| {
