@@ -115,6 +115,7 @@ pub fn check_chunk(
                 errors,
                 warnings,
                 language: report.language.code(),
+                opening: pgnkit_opening::classify(&game, &report),
             });
             out.games.push(GameOut {
                 index,

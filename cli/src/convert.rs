@@ -22,7 +22,7 @@ use clap::{Args, ValueEnum};
 use pgnkit_notation::{Language, Notation, Style};
 use pgnkit_pgn::write::{Moves, Writer, write_move_lines};
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Detail, GameText, MoveWriter, Options, json, replay_game_text};
+use pgnkit_replay::{Code, Detail, GameText, MoveWriter, Options, json, replay_game_text};
 
 use pgnkit_pgn::location::count_lines;
 use pgnkit_report::summary::{self, Totals};
@@ -81,6 +81,16 @@ pub struct ConvertArgs {
     /// with `--quiet`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Human)]
     pub diagnostics: Format,
+    /// Add the `ECO`, `Opening` and `Variation` tags of the opening each
+    /// game's main line reaches (the last named position of the lichess
+    /// table). A game with an ECO tag keeps its tags, and is reported
+    /// (`eco-mismatch`, a warning) where the tag disagrees. PGN output only.
+    #[arg(long)]
+    pub add_opening: bool,
+    /// With `--add-opening`: replace the ECO, Opening and Variation tags of
+    /// games that have them.
+    #[arg(long, requires = "add_opening")]
+    pub replace_eco: bool,
 }
 
 fn parse_target(s: &str) -> Result<String, String> {
@@ -109,6 +119,8 @@ pub struct Config {
     pub skip_invalid: bool,
     /// How diagnostics are printed (to locate them for it).
     pub diagnostics: Format,
+    /// `--add-opening` (`Some`), with `--replace-eco` (`Some(true)`).
+    pub opening: Option<bool>,
 }
 
 /// What a worker gives back for one chunk.
@@ -170,11 +182,17 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         let text = GameText::new(data, game.span.clone());
         let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
-        let report = replay_game_text(data, &game, &text, &config.options, &mut recorder);
+        let mut report = replay_game_text(data, &game, &text, &config.options, &mut recorder);
         let errors = report.errors();
-        out.totals.game(errors, 0, report.plies);
-        if errors > 0 {
-            let located = locator.locate(&game, &report, index, |d| d.is_error());
+        let mut mismatch = false;
+        if let Some(replace) = config.opening {
+            mismatch = opening_tags(&game, &mut report, replace, &mut writer);
+        }
+        out.totals.game(errors, usize::from(mismatch), report.plies);
+        if errors > 0 || mismatch {
+            let located = locator.locate(&game, &report, index, |d| {
+                d.is_error() || d.code == Code::EcoMismatch
+            });
             out.diagnostics.extend(located);
         }
         if errors > 0 && config.skip_invalid {
@@ -210,6 +228,37 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         index += 1;
     }
     Ok(out)
+}
+
+/// Sets the tags `writer` writes for the opening of `game`
+/// (`--add-opening`; `replace`: `--replace-eco`), and adds to `report` an
+/// `eco-mismatch` where its ECO tag disagrees. Returns whether it did.
+fn opening_tags(
+    game: &Game<'_>,
+    report: &mut pgnkit_replay::GameReport,
+    replace: bool,
+    writer: &mut Writer,
+) -> bool {
+    writer.set_tags(&[]);
+    let Some(opening) = pgnkit_opening::classify(game, report) else {
+        return false;
+    };
+    let mismatch = pgnkit_opening::eco_mismatch(game, &opening);
+    if replace || pgnkit_opening::eco_tag(game).is_none() {
+        writer.set_tags(&[
+            ("ECO", Some(opening.eco())),
+            ("Opening", Some(opening.opening())),
+            ("Variation", opening.variation()),
+        ]);
+    }
+    let Some(d) = mismatch else {
+        return false;
+    };
+    let at = report
+        .diagnostics
+        .partition_point(|e| e.span.start <= d.span.start);
+    report.diagnostics.insert(at, d);
+    true
 }
 
 /// Where the converted games go.
@@ -333,6 +382,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
+    if args.add_opening && args.format != OutputFormat::Pgn {
+        anyhow::bail!("--add-opening writes tags: it needs `--format pgn`");
+    }
     let config = Config {
         style,
         options: Options {
@@ -341,15 +393,19 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             // Errors are all `convert` reports: plain games take the
             // replay's fast lane (off with the environment variable
             // `PGNKIT_CONVERT_FULL_REPLAY=1`, to check that both write the same).
-            detail: if std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_none_or(|v| v != "1") {
-                Detail::Errors
-            } else {
+            // `--add-opening` needs the main line's position keys.
+            detail: if std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_some_and(|v| v == "1") {
                 Detail::Full
+            } else if args.add_opening {
+                Detail::Keys
+            } else {
+                Detail::Errors
             },
         },
         format: args.format,
         skip_invalid: args.skip_invalid,
         diagnostics: args.diagnostics,
+        opening: args.add_opening.then_some(args.replace_eco),
     };
     let buffers = Buffers::default();
     let stderr = io::stderr();

@@ -52,6 +52,7 @@ fuzz_target!(|data: &[u8]| {
         format,
         skip_invalid: last & 1 == 1,
         diagnostics: Format::Json,
+        opening: None,
     };
     let Ok(out) = pgnkit::convert_bytes(pgn, &config(true)) else {
         panic!("converting in memory failed");

@@ -868,6 +868,8 @@ pub enum VerbatimPiece<'t> {
 #[derive(Default, Debug)]
 pub struct Writer {
     order: Vec<usize>,
+    /// Tags written instead of the game's own ([`Writer::set_tags`]).
+    tags: Vec<(String, Option<String>)>,
     item: Vec<u8>,
     /// Where [`Writer::write_game_to`] writes before it drains.
     stage: Vec<u8>,
@@ -916,7 +918,35 @@ impl Writer {
                 out.push(b'\n');
             }
         }
-        write_tags(out, game, source, &mut self.order);
+        write_tags(out, game, source, &mut self.order, &self.tags);
+    }
+
+    /// Tags to write in place of the game's own of the same names, in the
+    /// games written from now on: `(name, Some(value))` sets a tag (added
+    /// where the game has none), `(name, None)` leaves it out. An empty
+    /// list writes the games' tags as they are.
+    ///
+    /// ```
+    /// use pgnkit_pgn::text::GameText;
+    /// use pgnkit_pgn::write::{Moves, Writer};
+    /// use pgnkit_pgn::{Game, Reader};
+    ///
+    /// let pgn = b"[White \"Tal\"]\n[Variation \"old\"]\n\n1. e4 c5 *\n";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let mut writer = Writer::new();
+    /// writer.set_tags(&[("ECO", Some("B20")), ("Variation", None)]);
+    /// let mut out = Vec::new();
+    /// writer.write_game(&mut out, pgn, &game, &GameText::new(pgn, game.span.clone()), &Moves::new(true));
+    /// assert!(out.starts_with(b"[White \"Tal\"]\n[ECO \"B20\"]\n\n"));
+    /// ```
+    pub fn set_tags(&mut self, tags: &[(&str, Option<&str>)]) {
+        self.tags.clear();
+        self.tags.extend(
+            tags.iter()
+                .map(|(n, v)| ((*n).to_owned(), v.map(str::to_owned))),
+        );
+        self.tags.sort_by(|a, b| a.0.cmp(&b.0));
     }
 
     /// [`Writer::write_game`] to any writer, in pieces of about
@@ -980,18 +1010,50 @@ impl Writer {
     /// empty line after it, if it has tags): for a caller that writes the
     /// movetext itself with a [`Movetext`].
     pub fn write_tags(&mut self, out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>) {
-        write_tags(out, game, source, &mut self.order);
+        write_tags(out, game, source, &mut self.order, &self.tags);
     }
 }
 
 /// Writes the tag section in export order, and the empty line after it.
 #[inline(never)]
-fn write_tags(out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>, order: &mut Vec<usize>) {
+fn write_tags(
+    out: &mut Vec<u8>,
+    game: &Game<'_>,
+    source: &GameText<'_>,
+    order: &mut Vec<usize>,
+    set: &[(String, Option<String>)],
+) {
     tag_order(game, order);
-    for &i in order.iter() {
+    // The tags set are written among the others in ASCII order of their
+    // names, after the roster (the game's tags of their names are not).
+    let roster = SEVEN_TAG_ROSTER
+        .iter()
+        .filter(|n| game.tag(n).is_some())
+        .count();
+    let mut pending = set.iter().filter(|(_, v)| v.is_some()).peekable();
+    let mut wrote = false;
+    let write_set = |out: &mut Vec<u8>, name: &str, value: &str| {
+        out.push(b'[');
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" \"");
+        escape_tag_value(value, out);
+        out.extend_from_slice(b"\"]\n");
+    };
+    for (place, &i) in order.iter().enumerate() {
         let Some(tag) = game.tags.get(i) else {
             continue;
         };
+        if place >= roster {
+            while let Some((name, Some(value))) =
+                pending.next_if(|(name, _)| name.as_bytes() < tag.name)
+            {
+                write_set(out, name, value);
+                wrote = true;
+            }
+        }
+        if set.iter().any(|(name, _)| name.as_bytes() == tag.name) {
+            continue;
+        }
         out.push(b'[');
         out.extend_from_slice(source.decode(tag.name).as_bytes());
         out.extend_from_slice(b" \"");
@@ -1004,8 +1066,15 @@ fn write_tags(out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>, order: 
             escape_tag_value(&source.decode(&tag.value()), out);
         }
         out.extend_from_slice(b"\"]\n");
+        wrote = true;
     }
-    if !game.tags.is_empty() {
+    for (name, value) in pending {
+        if let Some(value) = value {
+            write_set(out, name, value);
+            wrote = true;
+        }
+    }
+    if wrote {
         out.push(b'\n');
     }
 }

@@ -65,11 +65,14 @@ pub enum Code {
     /// A null move (`--`, `Z0`) in the main line of a game: normal in
     /// analysis variations, no move of chess in the game itself.
     NullMove,
+    /// The ECO tag names another code than the opening the moves reach
+    /// (raised by `convert --add-opening`, which classifies the games).
+    EcoMismatch,
 }
 
 impl Code {
     /// Every code, in the order of the contract's table.
-    pub const ALL: [Code; 14] = [
+    pub const ALL: [Code; 15] = [
         Code::UnparsableMove,
         Code::IllegalMove,
         Code::AmbiguousMove,
@@ -84,6 +87,7 @@ impl Code {
         Code::MovesAfterDraw,
         Code::NullMove,
         Code::UnsupportedVariant,
+        Code::EcoMismatch,
     ];
 
     /// The code's place in [`Code::ALL`].
@@ -103,6 +107,7 @@ impl Code {
             Code::MovesAfterDraw => 11,
             Code::NullMove => 12,
             Code::UnsupportedVariant => 13,
+            Code::EcoMismatch => 14,
         }
     }
 
@@ -138,6 +143,7 @@ impl Code {
             Code::MoveNumber => "A move number that does not match the ply.",
             Code::Encoding => "The input was not UTF-8 and was decoded as Windows-1252.",
             Code::NullMove => "A null move (`--`, `Z0`) in the main line of a game.",
+            Code::EcoMismatch => "The ECO tag names another code than the opening the moves reach.",
         }
     }
 
@@ -158,6 +164,7 @@ impl Code {
             Code::MoveNumber => "move-number",
             Code::Encoding => "encoding",
             Code::NullMove => "null-move",
+            Code::EcoMismatch => "eco-mismatch",
         }
     }
 
@@ -170,7 +177,8 @@ impl Code {
             | Code::NullMove
             | Code::Encoding
             | Code::MovesAfterDraw
-            | Code::UnsupportedVariant => Severity::Warning,
+            | Code::UnsupportedVariant
+            | Code::EcoMismatch => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -27,6 +27,8 @@ pub struct GameFacts {
     pub warnings: usize,
     /// Piece-letter language the moves were read in.
     pub language: &'static str,
+    /// The opening its main line reaches ([`pgnkit_opening::classify`]).
+    pub opening: Option<pgnkit_opening::Opening>,
 }
 
 #[derive(Serialize)]
@@ -47,6 +49,9 @@ struct JsonGame<'a> {
     language: &'static str,
     errors: usize,
     warnings: usize,
+    eco: Option<&'static str>,
+    opening: Option<&'static str>,
+    variation: Option<&'static str>,
 }
 
 /// Writes the `--games` record of game `number` of `file` (at byte `byte`;
@@ -85,6 +90,9 @@ pub fn write_game(
                 language: f.language,
                 errors: f.errors,
                 warnings: f.warnings,
+                eco: f.opening.map(|o| o.eco()),
+                opening: f.opening.map(|o| o.opening()),
+                variation: f.opening.and_then(|o| o.variation()),
             };
             serde_json::to_writer(&mut *out, &record)?;
             out.write_all(b"\n")
@@ -117,6 +125,9 @@ pub fn write_game(
             }
             if f.language != "en" {
                 line.push_str(&format!(", read as {}", f.language));
+            }
+            if let Some(o) = f.opening {
+                line.push_str(&format!(", {} {}", o.eco(), o.name()));
             }
             writeln!(out, "{line}")
         }

@@ -54,6 +54,9 @@ pub fn explanation(code: Code) -> &'static str {
         Code::NullMove => {
             "A null move (`--`, `Z0`) stands in the main line of the game: normal in analysis variations, no move of chess in the game itself. A warning (an error under `--strict`)."
         }
+        Code::EcoMismatch => {
+            "The ECO tag names another code than the opening the game's moves reach: the last named position of the lichess opening table (3,807 positions, matched by position, so transpositions count) on the main line. Raised by `convert --add-opening`, which keeps the tag as it is unless `--replace-eco`; a warning. Usually the tag was guessed from the first moves, or copied from another game."
+        }
         Code::UnsupportedVariant => {
             "The Variant tag names a game pgnkit does not replay (crazyhouse, atomic, …): the game is counted, its moves are not checked. Chess960 (Fischer random) is replayed."
         }
@@ -80,6 +83,7 @@ pub fn example(code: Code) -> &'static [u8] {
         }
         Code::NullMove => b"1. e4 e5 2. -- Nc6 *\n",
         Code::UnsupportedVariant => b"[Variant \"atomic\"]\n\n1. e4 e5 *\n",
+        Code::EcoMismatch => b"[ECO \"C20\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n",
     }
 }
 
@@ -140,7 +144,8 @@ pub fn write_rule(out: &mut dyn Write, code: Code, color: bool) -> io::Result<()
     Ok(())
 }
 
-/// The diagnostics with `code` that `check` finds in the game `pgn`.
+/// The diagnostics with `code` that `check` finds in the game `pgn` (and,
+/// for `eco-mismatch`, that `convert --add-opening` finds).
 pub fn diagnostics_of(pgn: &[u8], code: Code) -> Vec<render::Located> {
     let mut game = Game::default();
     let mut reader = Reader::new(pgn);
@@ -148,7 +153,13 @@ pub fn diagnostics_of(pgn: &[u8], code: Code) -> Vec<render::Located> {
     let mut index = 0;
     let mut locator = Locator::new(pgn, 0, 0, Format::Human);
     while reader.read_game(&mut game) {
-        let report = replay_game(pgn, &game, &Options::default());
+        let mut report = replay_game(pgn, &game, &Options::default());
+        if code == Code::EcoMismatch
+            && let Some(d) = pgnkit_opening::classify(&game, &report)
+                .and_then(|o| pgnkit_opening::eco_mismatch(&game, &o))
+        {
+            report.diagnostics.push(d);
+        }
         for mut l in locator.locate(&game, &report, index, |d| d.code == code) {
             l.place(index + 1, |n| n + 1);
             found.push(l);
