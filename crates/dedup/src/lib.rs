@@ -1,0 +1,82 @@
+//! Duplicate games in PGN databases, whatever their notation or language.
+//!
+//! Two games are the same game when their main lines are the same moves
+//! from the same start position: each game is replayed by the one replay
+//! ([`pgnkit_replay`]) and its chain of positions folded into a 128-bit
+//! [`fingerprint`], so a German SAN copy and an English LAN or a UCI copy
+//! of one game have one fingerprint; tags, comments, NAGs, variations,
+//! whitespace and move numbers do not count. A game with errors is
+//! fingerprinted by the moves before its first error, and marked
+//! ([`GameRecord::incomplete`]).
+//!
+//! Per game a [`GameRecord`] of about 90 bytes is kept (fingerprint, place,
+//! a digest of the compared tags, completeness and annotation), whatever
+//! the length of the game. [`cluster::clusters`] groups them and chooses the
+//! game to keep in each cluster: a game of a known database first
+//! (`--against`), then the one with the most tags with a value, then the
+//! most comments, NAGs and variations, then the first read.
+//!
+//! # Example
+//!
+//! ```
+//! use pgnkit_dedup::{GameRecord, cluster::{clusters, Kind, Options}};
+//! use pgnkit_pgn::{Game, Reader};
+//! use pgnkit_replay::{Detail, Options as Replay, replay_game};
+//!
+//! let pgn = "[White \"A\"]\n\n1. e4 e5 2. Nf3 *\n\n\
+//!            [White \"A\"]\n[Black \"B\"]\n\n1. e2-e4 e7-e5 2. Sg1-f3 {de} *\n\n\
+//!            1. d4 *\n";
+//! let options = Replay { language: None, suggestions: false, detail: Detail::Keys };
+//! let mut records = Vec::new();
+//! let mut reader = Reader::new(pgn.as_bytes());
+//! let mut game = Game::default();
+//! while reader.read_game(&mut game) {
+//!     let report = replay_game(pgn.as_bytes(), &game, &options);
+//!     records.push(GameRecord::new(pgn.as_bytes(), 0, &game, &report, None));
+//! }
+//! let found = clusters(&records, &[], &Options::default());
+//! assert_eq!(found.len(), 1);
+//! assert_eq!(found[0].kept, 1); // more tags
+//! assert_eq!(found[0].members[0].index, 0);
+//! assert_eq!(found[0].members[0].kind, Kind::Exact);
+//! ```
+
+pub mod cluster;
+pub mod fingerprint;
+pub mod record;
+pub mod report;
+
+pub use cluster::{Cluster, Kind, Member, Options};
+pub use record::{GameRecord, Source, TagDigest};
+
+use std::collections::HashMap;
+
+use fingerprint::{Chain, LineFingerprint};
+
+/// The records whose whole line is a proper prefix of the line with the
+/// position keys `keys` (of a game with the tags `tags`), with tags that
+/// agree (the Result aside): one per prefix length, looked up in `lines`
+/// ([`cluster::full_lines`]). Linear in the plies of the game.
+pub fn prefix_matches(
+    keys: &[u64],
+    tags: &TagDigest,
+    lines: &HashMap<LineFingerprint, usize>,
+    records: &[GameRecord],
+) -> Vec<usize> {
+    let mut chain = Chain::new();
+    let mut out = Vec::new();
+    let last = keys.len().saturating_sub(1);
+    for (ply, &k) in keys.iter().enumerate() {
+        let fp = chain.push(k);
+        if ply == 0 || ply >= last {
+            continue;
+        }
+        if let Some(&short) = lines.get(&fp)
+            && let Some(r) = records.get(short)
+            && r.tags.differing(tags, false).is_empty()
+        {
+            out.push(short);
+        }
+    }
+    out
+}
