@@ -158,7 +158,7 @@ pub fn clusters(
 /// Moves the cluster of each short game (where it is the kept one) into
 /// the cluster of its long game, as prefixes. The longest lines first, so
 /// that a chain of truncations ends in the cluster of the longest.
-fn attach_prefixes(records: &[GameRecord], prefixes: &[(usize, usize)], out: &mut Vec<Cluster>) {
+fn attach_prefixes(records: &[GameRecord], prefixes: &[(usize, usize)], out: &mut [Cluster]) {
     let mut of: HashMap<usize, usize> = HashMap::new();
     for (ci, c) in out.iter().enumerate() {
         of.insert(c.kept, ci);
