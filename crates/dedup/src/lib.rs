@@ -80,3 +80,82 @@ pub fn prefix_matches(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pgnkit_pgn::{Game, Reader};
+    use pgnkit_replay::{Detail, Options as Replay, replay_game};
+
+    /// The real games of London 1851.
+    const LONDON: &[u8] = include_bytes!("../../../testdata/index/london1851.pgn");
+
+    fn records(pgn: &[u8]) -> (Vec<GameRecord>, Vec<Vec<u64>>) {
+        let options = Replay {
+            language: None,
+            suggestions: false,
+            detail: Detail::Keys,
+        };
+        let (mut records, mut keys) = (Vec::new(), Vec::new());
+        let mut reader = Reader::new(pgn);
+        let mut game = Game::default();
+        while reader.read_game(&mut game) {
+            if game.is_comment_only() {
+                continue;
+            }
+            let report = replay_game(pgn, &game, &options);
+            let mut r = GameRecord::new(pgn, 0, &game, &report, None);
+            r.source.game = records.len() as u64 + 1;
+            records.push(r);
+            keys.push(report.keys);
+        }
+        (records, keys)
+    }
+
+    #[test]
+    fn the_copy_with_the_tags_is_kept_and_the_bare_one_is_an_exact_duplicate() {
+        let (mut all, _) = records(LONDON);
+        let n = all.len();
+        // The same games without their tag sections, read after them.
+        let text = String::from_utf8_lossy(LONDON).replace("\r\n", "\n");
+        let bare: String = (text.split("\n\n").filter(|part| !part.starts_with('[')))
+            .map(|moves| format!("{moves}\n\n"))
+            .collect();
+        let (bare, _) = records(bare.as_bytes());
+        assert_eq!(bare.len(), n);
+        all.extend(bare);
+        let found = cluster::clusters(&all, &[], &Options::default());
+        let paired: Vec<&Cluster> = found
+            .iter()
+            .filter(|c| c.members.iter().any(|m| m.index == c.kept + n))
+            .collect();
+        // Every game has its bare copy as a duplicate, the tagged one kept
+        // (a game of London 1851 played twice stays with its first copy).
+        assert!(paired.len() >= n - 3, "{} of {n}", paired.len());
+        for c in &found {
+            assert!(c.kept < n, "a tagged game is kept");
+        }
+    }
+
+    #[test]
+    fn a_truncated_line_is_found_among_the_prefixes_of_its_game() {
+        let (all, keys) = records(LONDON);
+        let long = (0..all.len()).max_by_key(|&i| all[i].plies).expect("games");
+        let mut short = all[long].clone();
+        short.line = fingerprint::line_fingerprint(&keys[long][..21]);
+        short.plies = 20;
+        let records = vec![all[long].clone(), short];
+        let lines = cluster::full_lines(&records);
+        let found = prefix_matches(&keys[long], &records[0].tags, &lines, &records);
+        assert_eq!(found, [1]);
+        let options = Options {
+            prefix: true,
+            ..Options::default()
+        };
+        let c = cluster::clusters(&records, &[(1, 0)], &options);
+        assert_eq!(
+            (c.len(), c[0].kept, c[0].members[0].kind),
+            (1, 0, Kind::Prefix)
+        );
+    }
+}
