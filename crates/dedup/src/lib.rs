@@ -158,4 +158,28 @@ mod tests {
             (1, 0, Kind::Prefix)
         );
     }
+
+    #[test]
+    fn fuzzy_clusters_are_the_games_that_share_the_position_at_the_depth() {
+        let (mut all, keys) = records(LONDON);
+        let depth = 6;
+        let mut groups: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        for (r, k) in all.iter_mut().zip(&keys) {
+            r.fuzzy = k.get(depth).copied();
+            // Shorter games (a few of London 1851) are compared by their line.
+            if let Some(&key) = k.get(depth) {
+                *groups.entry(key).or_default() += 1;
+            }
+        }
+        let options = Options {
+            fuzzy_depth: Some(6),
+            ..Options::default()
+        };
+        let found = cluster::clusters(&all, &[], &options);
+        let shared: Vec<usize> = groups.values().copied().filter(|&n| n > 1).collect();
+        assert!(shared.len() > 10, "London 1851 repeats its openings");
+        assert_eq!(found.len(), shared.len());
+        let members: usize = found.iter().map(|c| c.members.len()).sum();
+        assert_eq!(members, shared.iter().map(|n| n - 1).sum::<usize>());
+    }
 }
