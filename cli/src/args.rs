@@ -27,6 +27,8 @@ pub enum Command {
     Search(crate::search::SearchArgs),
     /// Compare two records of the same games (both players' scoresheets).
     Diff(crate::diff::DiffArgs),
+    /// Find duplicate games, whatever their notation or language.
+    Dedup(crate::dedup::DedupArgs),
     /// Add up the summary records of sharded `check --format json` runs.
     MergeSummaries(crate::merge::MergeArgs),
     /// Write the completion script of a shell to standard output.

@@ -17,6 +17,7 @@
 pub mod args;
 pub mod check;
 pub mod convert;
+pub mod dedup;
 pub mod diff;
 pub mod driver;
 pub mod files;
@@ -66,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Index(a) => index::run(&a),
         Command::Search(a) => search::run(&a),
         Command::Diff(a) => diff::run(&a),
+        Command::Dedup(a) => dedup::run(&a),
         Command::MergeSummaries(a) => merge::run(&a),
         Command::Completions(a) => manual::completions(&a),
         Command::Man(a) => manual::man(&a),

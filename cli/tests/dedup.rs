@@ -1,0 +1,190 @@
+//! `pgnkit dedup` on the real games of `testdata/index/london1851.pgn`
+//! (London 1851): copies in German LAN and in UCI (gzip-compressed) are
+//! the same games; a changed result, a truncated copy and `--against`.
+
+mod support;
+
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::Value;
+use support::{records, run};
+
+fn london() -> String {
+    format!(
+        "{}/testdata/index/london1851.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// `pgnkit convert -q ARGS london1851.pgn -o DIR/NAME`.
+fn converted(dir: &Path, name: &str, args: &[&str]) -> String {
+    let out = dir.join(name).to_string_lossy().into_owned();
+    let london = london();
+    let mut all = vec!["convert", "-q"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&[london.as_str(), "-o", out.as_str()]);
+    let (code, _, stderr) = run(&all);
+    assert_eq!(code, 0, "{stderr}");
+    out
+}
+
+fn gzip(path: &str) -> String {
+    let bytes = std::fs::read(path).expect("read");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&bytes).expect("gzip");
+    let gz = format!("{path}.gz");
+    std::fs::write(&gz, enc.finish().expect("gzip")).expect("write");
+    gz
+}
+
+fn summary(stdout: &str) -> Value {
+    records(stdout)
+        .into_iter()
+        .find(|r| r["type"] == "summary")
+        .expect("a summary")
+}
+
+/// The games of a PGN text (every game of these files has an Event tag),
+/// without the line breaks after them.
+fn games(text: &str) -> Vec<String> {
+    text.split("[Event ")
+        .skip(1)
+        .map(|g| format!("[Event {}", g.trim_end()))
+        .collect()
+}
+
+#[test]
+fn three_files_one_compressed_in_other_notations_are_one_cluster_per_game() {
+    let dir = tempfile::tempdir().expect("dir");
+    let de = converted(dir.path(), "de.pgn", &["--to", "lan", "--lang", "de"]);
+    let uci = gzip(&converted(dir.path(), "uci.pgn", &["--to", "uci"]));
+    let unique = dir.path().join("unique.pgn").to_string_lossy().into_owned();
+    let dups = dir.path().join("dups.pgn").to_string_lossy().into_owned();
+    let london = london();
+    let (code, stdout, stderr) = run(&[
+        "dedup",
+        "--format",
+        "json",
+        &london,
+        &de,
+        &uci,
+        "-o",
+        &unique,
+        "--duplicates",
+        &dups,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let original = std::fs::read_to_string(&london).expect("read");
+    let n = games(&original).len() as u64;
+    let s = summary(&stdout);
+    assert_eq!(s["games"], 3 * n);
+    assert_eq!(s["duplicates"], 2 * n);
+    assert_eq!(s["exact"], 2 * n);
+    assert_eq!(s["clusters"], n);
+    for c in records(&stdout).iter().filter(|r| r["type"] == "cluster") {
+        let files: Vec<&str> = (c["games"].as_array().expect("games").iter())
+            .map(|g| g["file"].as_str().expect("file"))
+            .collect();
+        assert_eq!(files, [london.as_str(), de.as_str(), uci.as_str()]);
+    }
+    // The kept games are the games of the first file, byte for byte.
+    let kept = std::fs::read_to_string(&unique).expect("unique");
+    assert_eq!(games(&kept), games(&original));
+    let dups = std::fs::read_to_string(&dups).expect("dups");
+    assert_eq!(games(&dups).len() as u64, 2 * n);
+}
+
+#[test]
+fn a_changed_result_contradicts_and_a_truncated_copy_is_a_prefix() {
+    let dir = tempfile::tempdir().expect("dir");
+    let original = std::fs::read_to_string(london()).expect("read");
+    let all = games(&original);
+    let first = &all[0];
+    assert!(first.contains("[Result \"1-0\"]"), "{first}");
+    let contradicting = first.replace("[Result \"1-0\"]", "[Result \"0-1\"]");
+    let cut = first.find(" 10.").expect("ten moves");
+    let truncated = format!("{} *", &first[..cut]);
+    let copy = dir.path().join("copy.pgn");
+    std::fs::write(&copy, format!("{contradicting}\n\n{truncated}\n")).expect("write");
+    let copy = copy.to_string_lossy().into_owned();
+    let london = london();
+
+    let (code, stdout, _) = run(&["dedup", "--format", "json", &london, &copy]);
+    assert_eq!(
+        code, 0,
+        "the changed result is no exact duplicate: {stdout}"
+    );
+    let near = |files: &[&str]| {
+        let mut all = vec![
+            "dedup",
+            "--format",
+            "json",
+            "--contradicting-tags",
+            "--prefix",
+        ];
+        all.extend_from_slice(files);
+        run(&all)
+    };
+    // London 1851 itself has near duplicates: the copy adds one of each.
+    let (_, alone, _) = near(&[&london]);
+    let (code, stdout, _) = near(&[&london, &copy]);
+    assert_eq!(code, 1);
+    let (before, after) = (summary(&alone), summary(&stdout));
+    for kind in ["contradicting_tags", "prefix"] {
+        assert_eq!(
+            after[kind].as_u64(),
+            before[kind].as_u64().map(|n| n + 1),
+            "{kind}"
+        );
+    }
+    let cluster = records(&stdout)
+        .into_iter()
+        .find(|r| r["type"] == "cluster" && r["games"][0]["game"] == 1)
+        .expect("a cluster");
+    let g = cluster["games"].as_array().expect("games");
+    assert_eq!(g.len(), 3, "{cluster}");
+    assert_eq!(g[0]["file"].as_str(), Some(london.as_str()));
+    assert_eq!(g[1]["kind"], "contradicting-tags");
+    assert_eq!(g[1]["differing_tags"], serde_json::json!(["Result"]));
+    assert_eq!(g[2]["kind"], "prefix");
+    assert_eq!(g[2]["plies"], 18);
+}
+
+#[test]
+fn against_a_known_database_finds_every_game_already_in_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    let de = converted(dir.path(), "de.pgn", &["--to", "lan", "--lang", "de"]);
+    let unique = dir.path().join("unique.pgn").to_string_lossy().into_owned();
+    let london = dir
+        .path()
+        .join("london1851.pgn")
+        .to_string_lossy()
+        .into_owned();
+    std::fs::copy(self::london(), &london).expect("copy");
+    // The known database is indexed: dedup reads its PGN all the same.
+    let (code, _, stderr) = run(&["index", "-q", &london]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) = run(&[
+        "dedup",
+        "--format",
+        "json",
+        "--against",
+        &london,
+        &de,
+        "-o",
+        &unique,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let n = games(&std::fs::read_to_string(&london).expect("read")).len() as u64;
+    let s = summary(&stdout);
+    assert_eq!(
+        (s["games"].as_u64(), s["duplicates"].as_u64()),
+        (Some(n), Some(n))
+    );
+    for c in records(&stdout).iter().filter(|r| r["type"] == "cluster") {
+        assert_eq!(c["games"][0]["known"], true);
+        assert_eq!(c["games"][0]["kind"], "kept");
+    }
+    assert_eq!(std::fs::read_to_string(&unique).expect("unique"), "");
+}

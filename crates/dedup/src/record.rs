@@ -1,0 +1,176 @@
+//! What is kept of each game: its fingerprint, where it is, a small digest
+//! of its tags, and how complete and annotated it is (to choose which game
+//! of a cluster to keep).
+
+use pgnkit_index::{Date, GameFacts, Outcome};
+use pgnkit_pgn::{Game, TokenKind};
+use pgnkit_replay::GameReport;
+
+use crate::fingerprint::{LineFingerprint, line_fingerprint};
+
+/// Where a game is: the input (its number in the run), the game's 1-based
+/// number in it, and the byte offset of its first tag or token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Source {
+    /// The input's number in the run (0 for the first).
+    pub file: u32,
+    /// The game's 1-based number in its input.
+    pub game: u64,
+    /// The byte offset of the game in its input (decompressed).
+    pub byte: u64,
+}
+
+/// The tags compared between copies of one game, as 32-bit hashes of their
+/// folded values (lower case, letters and digits only; `0`: missing or
+/// `?`), the date as a partial date and the result as a code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagDigest {
+    names: [u32; 5],
+    date: Date,
+    result: Outcome,
+}
+
+/// The compared tags, in the order of the digest's hashes, then `Date` and
+/// `Result`.
+pub const COMPARED_TAGS: [&str; 7] = ["White", "Black", "Event", "Site", "Round", "Date", "Result"];
+
+fn fold(text: &str) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut any = false;
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            any = true;
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+            }
+        }
+    }
+    if any { h.max(1) } else { 0 }
+}
+
+impl TagDigest {
+    /// The digest of a game's facts.
+    pub fn of(facts: &GameFacts<'_>) -> TagDigest {
+        let t = &facts.texts;
+        TagDigest {
+            names: [
+                fold(&t[0]),
+                fold(&t[1]),
+                fold(&t[2]),
+                fold(&t[3]),
+                fold(&t[4]),
+            ],
+            date: facts.date,
+            result: facts.outcome,
+        }
+    }
+
+    /// The compared tags that both games give and that disagree
+    /// ([`COMPARED_TAGS`]); `with_result`: the Result tag is compared too.
+    /// Partial dates agree when they can be the same day; a missing or
+    /// `*` result agrees with any.
+    pub fn differing(&self, other: &TagDigest, with_result: bool) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (i, (a, b)) in self.names.iter().zip(&other.names).enumerate() {
+            if *a != 0 && *b != 0 && a != b {
+                out.push(COMPARED_TAGS[i]);
+            }
+        }
+        let (a, b) = (self.date, other.date);
+        if a.is_known() && b.is_known() && (a.earliest() > b.latest() || b.earliest() > a.latest())
+        {
+            out.push("Date");
+        }
+        let decided =
+            |o: Outcome| matches!(o, Outcome::WhiteWins | Outcome::BlackWins | Outcome::Draw);
+        if with_result
+            && decided(self.result)
+            && decided(other.result)
+            && self.result != other.result
+        {
+            out.push("Result");
+        }
+        out
+    }
+}
+
+/// What is kept of one game (about 90 bytes, whatever its length).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Where it is.
+    pub source: Source,
+    /// The fingerprint of its main line from its start position.
+    pub line: LineFingerprint,
+    /// The Zobrist key of its position at the fuzzy depth, when it asked
+    /// for one and the line reaches it.
+    pub fuzzy: Option<u64>,
+    /// Main-line plies replayed.
+    pub plies: u32,
+    /// The replay found an error: the line is the moves before the first
+    /// one.
+    pub incomplete: bool,
+    /// The compared tags.
+    pub tags: TagDigest,
+    /// Tags with a value (not empty, not `?`, not `????.??.??`).
+    pub completeness: u32,
+    /// Comments, NAGs and variations.
+    pub annotation: u32,
+    /// The game is of a database given with `--against` (known already).
+    pub known: bool,
+}
+
+impl GameRecord {
+    /// The record of `game`, read from `input` (the bytes its reader read,
+    /// starting at byte `base` of its input), replayed as `report` (with
+    /// [`pgnkit_replay::Detail::Keys`] or `Full`, so that it has the keys).
+    /// `fuzzy_depth`: the ply whose position [`GameRecord::fuzzy`] keeps.
+    pub fn new(
+        input: &[u8],
+        base: usize,
+        game: &Game<'_>,
+        report: &GameReport,
+        fuzzy_depth: Option<u32>,
+    ) -> GameRecord {
+        let facts = GameFacts::new(input, base, game, Some(report));
+        let completeness = game
+            .tags
+            .iter()
+            .filter(|t| {
+                let v = t.raw_value.trim_ascii();
+                !v.is_empty() && !v.iter().all(|&b| matches!(b, b'?' | b'.' | b'-'))
+            })
+            .count();
+        let annotation = game
+            .tokens
+            .iter()
+            .filter(|t| {
+                matches!(
+                    t.kind,
+                    TokenKind::Comment
+                        | TokenKind::Nag(_)
+                        | TokenKind::OpenVariation
+                        | TokenKind::DeepVariation
+                )
+            })
+            .count();
+        let fuzzy = fuzzy_depth
+            .and_then(|d| usize::try_from(d).ok())
+            .and_then(|d| report.keys.get(d).copied());
+        GameRecord {
+            source: Source {
+                file: 0,
+                game: 0,
+                byte: facts.offset,
+            },
+            line: line_fingerprint(&report.keys),
+            fuzzy,
+            plies: report.plies,
+            incomplete: report.errors() > 0,
+            tags: TagDigest::of(&facts),
+            completeness: u32::try_from(completeness).unwrap_or(u32::MAX),
+            annotation: u32::try_from(annotation).unwrap_or(u32::MAX),
+            known: false,
+        }
+    }
+}
