@@ -121,16 +121,35 @@ fn a_unique_fix_in_a_german_game_is_applied_in_german_and_reads_back() {
 }
 
 #[test]
-fn a_tie_in_a_german_game_is_left_as_written_for_a_human() {
+fn a_queen_given_away_decides_what_the_margin_left_for_a_human() {
     let dir = tempfile::tempdir().expect("tempdir");
     let german = first_game_in_german(dir.path());
     // 16.Df5 written Df6: Df5 (a rank off by one) and Dg6 (a neighbouring
-    // file) both replay the game to its end, the queens come off on h5.
+    // file) both replay the game to its end; Dg6 gives the queen to hxg6,
+    // which the reply written, 16...d5, does not take: Df5 is applied
+    // (before the moves' material weighed, a tie left for a human).
     let slip = german.replace("16. Df5 d5", "16. Df6 d5");
+    let (fixed, summary, _) = fix(dir.path(), &slip);
+    assert!(
+        fixed.contains("16. Df5 {pgnkit: \"Df6\" written, \"Df5\" applied; also possible: Dg6} d5"),
+        "{fixed}"
+    );
+    assert_eq!(summary["fixed"]["moves"], 1, "{summary}");
+    assert_eq!(summary["fixed"]["needs_human"], 0, "{summary}");
+    assert_eq!(moves(&fixed), moves(&german));
+}
+
+#[test]
+fn a_tie_in_a_german_game_is_left_as_written_for_a_human() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let german = first_game_in_german(dir.path());
+    // 26...Taf8 written Tf8: the rook from a8 or the one from f5, both
+    // replay the game to its end, neither gives anything away.
+    let slip = german.replace("26. Te1 Taf8", "26. Te1 Tf8");
     let (fixed, summary, stderr) = fix(dir.path(), &slip);
     assert!(
         fixed.contains(
-            "16. Df6 {pgnkit: \"Df6\" left as written for a human: Df5 and Dg6 replay the game alike} d5"
+            "26. Te1 Tf8 {pgnkit: \"Tf8\" left as written for a human: Tff8 and Taf8 replay the game alike}"
         ),
         "{fixed}"
     );
@@ -149,7 +168,7 @@ fn a_tie_in_a_german_game_is_left_as_written_for_a_human() {
         .iter()
         .filter_map(|d| d["token"].as_str())
         .collect();
-    assert_eq!(tokens, ["Df6"]);
+    assert_eq!(tokens, ["Tf8"]);
     let (again, summary, _) = fix(dir.path(), &fixed);
     assert_eq!(again, fixed);
     assert_eq!(summary["fixed"]["needs_human"], 1, "{summary}");
