@@ -80,6 +80,18 @@ const RECORD_BYTES: u64 = 128;
 
 /// The games of one chunk, each replayed once: (its index in the chunk, record).
 fn records_of(chunk: &Chunk, options: &Options, depth: Option<u32>) -> Vec<GameRecord> {
+    replayed(chunk, options, |data, game, report| {
+        GameRecord::new(data, chunk.base, game, report, depth)
+    })
+}
+
+/// `f` of each game of `chunk` (`%` lines and lone comments between games
+/// are none), replayed, in order.
+fn replayed<T>(
+    chunk: &Chunk,
+    options: &Options,
+    mut f: impl FnMut(&[u8], &Game<'_>, &pgnkit_replay::GameReport) -> T,
+) -> Vec<T> {
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
@@ -89,7 +101,7 @@ fn records_of(chunk: &Chunk, options: &Options, depth: Option<u32>) -> Vec<GameR
             continue;
         }
         let report = replay_game(data, &game, options);
-        out.push(GameRecord::new(data, chunk.base, &game, &report, depth));
+        out.push(f(data, &game, &report));
     }
     out
 }
@@ -199,19 +211,10 @@ fn prefix_pass(
     records: &[GameRecord],
     lines: &std::collections::HashMap<u128, usize>,
 ) -> Vec<Vec<usize>> {
-    let data: &[u8] = &chunk.data;
-    let mut reader = Reader::with_range(data, chunk.range.clone());
-    let mut game = Game::default();
-    let mut out = Vec::new();
-    while reader.read_game(&mut game) {
-        if game.is_comment_only() {
-            continue;
-        }
-        let report = replay_game(data, &game, options);
-        let tags = GameRecord::new(data, chunk.base, &game, &report, None).tags;
-        out.push(prefix_matches(&report.keys, &tags, lines, records));
-    }
-    out
+    replayed(chunk, options, |data, game, report| {
+        let tags = GameRecord::new(data, chunk.base, game, report, None).tags;
+        prefix_matches(&report.keys, &tags, lines, records)
+    })
 }
 
 fn write_report(

@@ -5,7 +5,6 @@
 //! human). Two rooks that both reach the square of a move written without
 //! its disambiguation, neither giving anything away, stay a tie for a human.
 
-use pgnkit_notation::Language;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::fix::{Decision, decide};
 use pgnkit_replay::{Code, GameReport, Options, Suggestion, exchange, replay_game};
@@ -19,28 +18,7 @@ use slips::{Clean, pgn_text, plain_san};
 /// The clean games of 30+ plies of a real file of the notation crate's
 /// test data (see its README for sources and licences).
 fn games(file: &str, n: usize) -> Vec<Clean> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/notation")
-        .join(file);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let options = Options {
-        language: Some(Language::En),
-        suggestions: false,
-        ..Options::default()
-    };
-    let mut reader = Reader::new(&bytes);
-    let mut game = Game::default();
-    let mut out = Vec::new();
-    while out.len() < n && reader.read_game(&mut game) {
-        if game.tag("FEN").is_some() {
-            continue;
-        }
-        let report = replay_game(&bytes, &game, &options);
-        if report.errors() == 0 && report.plies >= 30 {
-            out.push(Clean::from_report(&report));
-        }
-    }
-    out
+    slips::clean_games(file, n)
 }
 
 /// `g` with the word of ply index `p` written as `token`, replayed.

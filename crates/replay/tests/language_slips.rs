@@ -21,27 +21,7 @@ use slips::{Clean, Rng, SLIPS, Truth, inject_at, pgn_text, rank_of};
 /// their sources and licences): the first `n` of `file` with at least 30
 /// plies, as played.
 fn games(file: &str, n: usize) -> Vec<Clean> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/notation")
-        .join(file);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let options = Options {
-        language: Some(Language::En),
-        suggestions: false,
-        ..Options::default()
-    };
-    let mut reader = Reader::new(&bytes);
-    let mut game = Game::default();
-    let mut out = Vec::new();
-    while out.len() < n && reader.read_game(&mut game) {
-        if game.tag("FEN").is_some() {
-            continue;
-        }
-        let report = replay_game(&bytes, &game, &options);
-        if report.errors() == 0 && report.plies >= 30 {
-            out.push(Clean::from_report(&report));
-        }
-    }
+    let out = slips::clean_games(file, n);
     assert_eq!(out.len(), n, "{file} has {n} clean games of 30 plies");
     out
 }

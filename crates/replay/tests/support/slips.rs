@@ -17,6 +17,35 @@ use pgnkit_notation::{
 use pgnkit_replay::{GameReport, Suggestion};
 use shakmaty::{Chess, Move, Position, Role, san::San};
 
+/// The first `n` games of `file` in the notation crate's test data
+/// (`testdata/notation`, see its README for sources and licences) that
+/// replay without an error in English, from the standard start, with at
+/// least 30 plies, as played.
+pub fn clean_games(file: &str, n: usize) -> Vec<Clean> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/notation")
+        .join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let options = pgnkit_replay::Options {
+        language: Some(Language::En),
+        suggestions: false,
+        ..pgnkit_replay::Options::default()
+    };
+    let mut reader = pgnkit_pgn::Reader::new(&bytes);
+    let mut game = pgnkit_pgn::Game::default();
+    let mut out = Vec::new();
+    while out.len() < n && reader.read_game(&mut game) {
+        if game.tag("FEN").is_some() {
+            continue;
+        }
+        let report = pgnkit_replay::replay_game(&bytes, &game, &options);
+        if report.errors() == 0 && report.plies >= 30 {
+            out.push(Clean::from_report(&report));
+        }
+    }
+    out
+}
+
 /// splitmix64: small, seeded, good enough to sample.
 pub struct Rng(pub u64);
 
