@@ -80,6 +80,14 @@ pub fn see(board: &Board, sq: Square, side: Color) -> i32 {
 /// opponent wins by one exchange in `after`, less what `m` captured.
 /// Negative or zero: nothing given away.
 pub fn given_away(before: &Chess, m: Move, after: &Chess) -> i32 {
+    given_away_at_least(before, m, after, i32::MIN)
+}
+
+/// [`given_away`] when it is at least `floor`; some number under `floor`
+/// otherwise, found without looking at the position before the move when
+/// the threat after it is too small already (the common case: half the
+/// work).
+fn given_away_at_least(before: &Chess, m: Move, after: &Chess, floor: i32) -> i32 {
     let won =
         m.capture().map_or(0, value) + m.promotion().map_or(0, |r| value(r).saturating_sub(1));
     let mover = before.turn();
@@ -89,6 +97,10 @@ pub fn given_away(before: &Chess, m: Move, after: &Chess) -> i32 {
         .map(|sq| see(board, sq, !mover))
         .max()
         .unwrap_or(0);
+    // What the move gives is at most the threat after it, less its gain.
+    if threat - won < floor {
+        return threat - won;
+    }
     // What was hanging before the move and still is, is not this move's.
     let before_threat = (before.board().by_color(mover) & !before.board().kings())
         .into_iter()
@@ -104,7 +116,7 @@ pub fn given_away(before: &Chess, m: Move, after: &Chess) -> i32 {
 /// as written, takes none of it: both players would have erred, which a
 /// fix that gives nothing away does not need.
 pub fn blunder(before: &Chess, m: Move, after: &Chess, reply: Option<Move>) -> bool {
-    if given_away(before, m, after) < 2 {
+    if given_away_at_least(before, m, after, 2) < 2 {
         return false;
     }
     let Some(reply) = reply else {
