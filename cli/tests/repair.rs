@@ -397,3 +397,49 @@ fn fix_with_no_suggestions_fixes_the_same_and_prints_no_suggestion() {
         "{human}"
     );
 }
+
+#[test]
+fn a_move_number_with_a_stray_in_it_is_struck_out_and_nothing_else_suggested() {
+    // Real games with a NUL inside one move number each (`4<NUL>.`, as a
+    // damaged export has them): no move was written there, so striking it
+    // out is the one fix, and no slip of the pen is weighed against it.
+    let games = std::fs::read_to_string(format!(
+        "{}/testdata/convert/twic944-games700-999.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture");
+    let end = games
+        .match_indices("\n[Event ")
+        .nth(19)
+        .map_or(games.len(), |(i, _)| i + 1);
+    let damaged: String = games[..end]
+        .split_inclusive("\n\n[")
+        .map(|part| part.replacen(" 4. ", " 4\u{0}. ", 1))
+        .collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("damaged.pgn");
+    std::fs::write(&path, &damaged).expect("write");
+    let errs = errors(&path.to_string_lossy());
+    let hit = damaged.matches("4\u{0}.").count();
+    assert!(hit >= 15, "only {hit} games damaged");
+    assert_eq!(errs.len(), hit, "one error per damaged move number");
+    for d in &errs {
+        assert_eq!(d["token"], "4\u{0}.", "{d}");
+        assert_eq!(
+            d["suggestions"].as_array().map(Vec::len),
+            Some(1),
+            "only the strike-out: {d}"
+        );
+        assert_eq!(
+            top(d),
+            (
+                "delete".into(),
+                "a stray control character, no move".into(),
+                true
+            )
+        );
+        // Scored by the strike-out's cost alone: material given away later
+        // in the game is weighed only between competing slips of the pen.
+        assert_eq!(d["suggestions"][0]["score"], 100, "{d}");
+    }
+}

@@ -59,6 +59,17 @@ const BLUNDER_COST: f32 = 0.5;
 /// reply does not take, with the fix applied.
 const LATER_BLUNDER_COST: f32 = 0.3;
 
+/// What a replay of the words after a fix counts against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Evidence {
+    /// The places where the record disagrees with the replayed game.
+    Record,
+    /// Those, and the moves that give away material the reply does not
+    /// take ([`crate::exchange::blunder`]): needed only where several slips
+    /// of the pen compete, and a replay's most costly part.
+    RecordAndMaterial,
+}
+
 /// One word of the main line, read once.
 struct Word {
     text: String,
@@ -79,10 +90,15 @@ impl Word {
     /// A word that is no move and does not even look like one: no rank
     /// digit (a file letter can be miswritten, `Rq2` for `Rg2`, a rank
     /// hardly disappears) and no castling.
-    /// Stray control characters (a NUL, an escape) do not count.
+    /// Stray control characters (a NUL, an escape) do not count, and a
+    /// move number with a stray in it (`4\u{0}.`) is junk: without the
+    /// stray it is no word of the movetext at all.
     fn is_junk(&self) -> bool {
         if self.token.is_some() {
             return false;
+        }
+        if without_strays(&self.text).is_some_and(|rest| rest.is_empty()) {
+            return true;
         }
         let mut text = self.text.chars().filter(|c| !c.is_control());
         let rank = text.clone().any(|c| ('1'..='8').contains(&c));
@@ -268,8 +284,15 @@ impl Line {
     }
 
     /// Replays from `pos` the words from `from` on (`ply` is the ply of the
-    /// first), at most `limit` of them.
-    fn follow(&mut self, mut pos: Chess, from: usize, mut ply: u32, limit: usize) -> Follow {
+    /// first), at most `limit` of them, counting what `evidence` says.
+    fn follow(
+        &mut self,
+        mut pos: Chess,
+        from: usize,
+        mut ply: u32,
+        limit: usize,
+        evidence: Evidence,
+    ) -> Follow {
         let mut f = Follow::default();
         let mut recent: Vec<(usize, Chess)> = Vec::new();
         let mut prev: Option<Move> = None;
@@ -295,7 +318,8 @@ impl Line {
                 });
                 return f;
             };
-            if let Some((_, before)) = recent.last()
+            if evidence == Evidence::RecordAndMaterial
+                && let Some((_, before)) = recent.last()
                 && let Some(prev) = prev
                 && crate::exchange::blunder(before, prev, &pos, Some(m))
             {
@@ -330,9 +354,22 @@ impl Line {
         let Some(junk) = self.words.get(k).map(Word::is_junk) else {
             return Vec::new();
         };
+        // A move with a stray control character in it that reads as a move
+        // without it, after which the game replays to the end.
+        let stray = if junk {
+            None
+        } else {
+            self.stray_fix(k, pos, ply)
+        };
+        // Material only tells apart the slips of the pen of step 1 to 4.
+        let evidence = if junk || stray.is_some() {
+            Evidence::Record
+        } else {
+            Evidence::RecordAndMaterial
+        };
         // 0. The word is no move of the game: struck out, the next word is
         //    this ply's move.
-        let strike = self.strike_out(k, pos, ply);
+        let strike = self.strike_out(k, pos, ply, evidence);
         let mut cands: Vec<Candidate> = if junk {
             // Junk (`\`, `##comment`) is no slip of the pen: striking it out
             // is all there is to suggest, if the words after it then replay.
@@ -340,9 +377,7 @@ impl Line {
                 .into_iter()
                 .filter(|c| c.follow.complete || c.follow.replayed > 0)
                 .collect()
-        } else if let Some(c) = self.stray_fix(k, pos, ply) {
-            // A move with a stray control character in it that reads as a
-            // move without it, after which the game replays to the end.
+        } else if let Some(c) = stray {
             std::iter::once(c)
                 .chain(strike.filter(|s| s.follow.complete))
                 .collect()
@@ -360,7 +395,7 @@ impl Line {
                 continue;
             }
             if let Some((after, next, next_ply)) = c.resume.clone() {
-                c.follow = self.follow(after, next, next_ply, usize::MAX);
+                c.follow = self.follow(after, next, next_ply, usize::MAX, evidence);
                 c.full = true;
             }
         }
@@ -426,7 +461,13 @@ impl Line {
         for (cost, m, why) in replace {
             let mut after = pos.clone();
             after.play_unchecked(m);
-            let follow = self.follow(after.clone(), k + 1, ply + 1, SCREEN_PLIES);
+            let follow = self.follow(
+                after.clone(),
+                k + 1,
+                ply + 1,
+                SCREEN_PLIES,
+                Evidence::RecordAndMaterial,
+            );
             // A check mark written on the word itself that the move does
             // or does not give is evidence too.
             let own_mark = self.marks_checks
@@ -480,7 +521,13 @@ impl Line {
                 if self.resolve(first, &after).is_none() {
                     continue;
                 }
-                let follow = self.follow(after.clone(), first, at + 1, SCREEN_PLIES);
+                let follow = self.follow(
+                    after.clone(),
+                    first,
+                    at + 1,
+                    SCREEN_PLIES,
+                    Evidence::RecordAndMaterial,
+                );
                 if (follow.replayed as usize) <= back {
                     continue;
                 }
@@ -524,7 +571,13 @@ impl Line {
 
     /// Word `k`, failing in `pos` (ply `ply`), struck out: the words after
     /// it replayed from `pos`.
-    fn strike_out(&mut self, k: usize, pos: &Chess, ply: u32) -> Option<Candidate> {
+    fn strike_out(
+        &mut self,
+        k: usize,
+        pos: &Chess,
+        ply: u32,
+        evidence: Evidence,
+    ) -> Option<Candidate> {
         let word = self.words.get(k)?;
         let stray = word.text.chars().any(char::is_control);
         let twice = word.token.is_some()
@@ -540,7 +593,7 @@ impl Line {
         } else {
             (1.2, "a word too many")
         };
-        let follow = self.follow(pos.clone(), k + 1, ply, SCREEN_PLIES);
+        let follow = self.follow(pos.clone(), k + 1, ply, SCREEN_PLIES, evidence);
         Some(Candidate {
             shown: Vec::new(),
             suggestion: Suggestion::Delete {
@@ -563,7 +616,7 @@ impl Line {
         let m = parse_move(&text).ok()?.resolve(pos, self.lang).ok()?;
         let mut after = pos.clone();
         after.play_unchecked(m);
-        let follow = self.follow(after.clone(), k + 1, ply + 1, usize::MAX);
+        let follow = self.follow(after.clone(), k + 1, ply + 1, usize::MAX, Evidence::Record);
         if !follow.complete {
             return None;
         }
@@ -602,7 +655,13 @@ impl Line {
         let m1 = self.resolve(k, &p2)?;
         let mut p3 = p2.clone();
         p3.play_unchecked(m1);
-        let follow = self.follow(p3.clone(), k + 3, ply + 3, SCREEN_PLIES);
+        let follow = self.follow(
+            p3.clone(),
+            k + 3,
+            ply + 3,
+            SCREEN_PLIES,
+            Evidence::RecordAndMaterial,
+        );
         let mut follow = follow;
         follow.replayed += 2;
         Some(Candidate {
