@@ -69,6 +69,10 @@ pub enum CastlingMark {
     LetterO,
     /// `0-0` (FIDE scoresheets).
     DigitZero,
+    /// The king's move, `e1-g1` (`e1:g1` with [`CaptureMark::Colon`]
+    /// never: castling captures nothing): long algebraic notation only;
+    /// SAN and figurine write `O-O` for it.
+    KingMove,
 }
 
 /// How to write a move.
@@ -82,6 +86,13 @@ pub struct Style {
     pub capture: CaptureMark,
     /// The castling letters (SAN, LAN, figurine).
     pub castling: CastlingMark,
+    /// Whether `+` and `#` are written after checking and mating moves
+    /// (SAN, LAN, figurine; `true` but for `--no-check-marks`).
+    pub check_marks: bool,
+    /// Whether pawn moves carry the letter `P` (`Pe2-e4`, in every
+    /// language: the tables have no pawn letters): long algebraic notation
+    /// only.
+    pub pawn_letter: bool,
 }
 
 impl Style {
@@ -94,16 +105,30 @@ impl Style {
         language: Language::Ru,
         capture: CaptureMark::Colon,
         castling: CastlingMark::DigitZero,
+        check_marks: true,
+        pawn_letter: false,
     };
 
-    /// A style with `x` captures and `O-O` castling.
+    /// A style with `x` captures, `O-O` castling, check marks and no pawn
+    /// letter.
     pub const fn new(notation: Notation, language: Language) -> Style {
         Style {
             notation,
             language,
             capture: CaptureMark::X,
             castling: CastlingMark::LetterO,
+            check_marks: true,
+            pawn_letter: false,
         }
+    }
+
+    /// Whether promotions are written the FIDE way, without `=` (`e8Ф`):
+    /// the Russian scoresheet preset, whatever its check marks.
+    fn fide_promotion(&self) -> bool {
+        self.notation == Notation::San
+            && self.language == Language::Ru
+            && self.capture == CaptureMark::Colon
+            && self.castling == CastlingMark::DigitZero
     }
 
     /// Whether every move this style writes is ASCII (so that its width in
@@ -208,7 +233,7 @@ fn push_capture(style: &Style, out: &mut String) {
 
 fn push_castle(style: &Style, king_side: bool, out: &mut String) {
     let c = match style.castling {
-        CastlingMark::LetterO => "O",
+        CastlingMark::LetterO | CastlingMark::KingMove => "O",
         CastlingMark::DigitZero => "0",
     };
     out.push_str(c);
@@ -221,7 +246,7 @@ fn push_castle(style: &Style, king_side: bool, out: &mut String) {
 }
 
 fn push_promotion(style: &Style, role: Role, color: Color, out: &mut String) {
-    if *style != Style::RU_SCORESHEET {
+    if !style.fide_promotion() {
         out.push('=');
     }
     push_piece(style, role, color, out);
@@ -463,6 +488,18 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             San::Put { .. } | San::Null => out.push_str("--"),
         },
         Notation::Lan => match *m {
+            Move::Castle { king, rook } if style.castling == CastlingMark::KingMove => {
+                // The king's two-square move (in Chess960 its square
+                // beside the rook's, as in standard chess).
+                let file = if rook.file() > king.file() {
+                    File::G
+                } else {
+                    File::C
+                };
+                push_square(king, out);
+                push_ascii(b'-', out);
+                push_square(Square::from_coords(file, king.rank()), out);
+            }
             Move::Castle { king, rook } => push_castle(style, rook.file() > king.file(), out),
             Move::Put { .. } => out.push_str("--"),
             Move::Normal {
@@ -475,6 +512,8 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
                 out.reserve(8);
                 if role != Role::Pawn {
                     push_piece(style, role, color, out);
+                } else if style.pawn_letter {
+                    push_ascii(b'P', out);
                 }
                 push_square(from, out);
                 if capture.is_some() {
@@ -488,13 +527,16 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
                 }
             }
             Move::EnPassant { from, to } => {
+                if style.pawn_letter {
+                    push_ascii(b'P', out);
+                }
                 push_square(from, out);
                 push_capture(style, out);
                 push_square(to, out);
             }
         },
     }
-    true
+    style.check_marks
 }
 
 /// Renders `m` in `style` into a new string (see [`write_move`]).
