@@ -342,28 +342,6 @@ impl Moves {
             .sum()
     }
 
-    /// The moves of the main line (outside every variation) of `game`, in
-    /// order: for one line per game (UCI `position … moves …`).
-    pub fn main_line<'m>(&'m self, game: &'m Game<'_>) -> impl Iterator<Item = WrittenMove<'m>> {
-        let mut depth = 0usize;
-        let mut cursor = 0usize;
-        game.tokens
-            .kinds()
-            .enumerate()
-            .filter_map(move |(i, kind)| match kind {
-                TokenKind::OpenVariation if !draw_offer_at(game, i) => {
-                    depth = depth.saturating_add(1);
-                    None
-                }
-                TokenKind::CloseVariation if depth > 0 => {
-                    depth -= 1;
-                    None
-                }
-                TokenKind::Word if depth == 0 => self.get_next(i, &mut cursor),
-                _ => None,
-            })
-    }
-
     /// The converted move in slot `slot`: the `cursor` of
     /// [`Moves::get_next`] when it found a move.
     pub fn at(&self, slot: usize) -> Option<WrittenMove<'_>> {
