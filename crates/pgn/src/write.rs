@@ -204,7 +204,7 @@ impl Moves {
 
     /// [`Moves::push_with`] with a note: `write` also appends to the third
     /// buffer the text of a comment the writer puts after the move (and its
-    /// NAGs), such as its position's FEN (`--fen-comments`); nothing for
+    /// NAGs and comments), such as its position's FEN (`--fen-comments`); nothing for
     /// none. A note longer than 255 bytes is cut there.
     ///
     /// ```
@@ -1302,7 +1302,8 @@ fn write_movetext<const DRAIN: bool>(
     let mut need_number = true;
     let mut i = 0usize;
     let mut cursor = 0usize;
-    // The FEN comment (or other note) of the last move, written after its NAGs.
+    // The FEN comment (or other note) of the last move, written after its
+    // NAGs and comments.
     let mut note: Option<Slot> = None;
     // Where in `only` the walk is.
     let mut part = 0usize;
@@ -1325,14 +1326,15 @@ fn write_movetext<const DRAIN: bool>(
         if DRAIN && mt.out.len() >= DRAIN_AT {
             drain(mt.out)?;
         }
-        let is_nag = matches!(t.kind, TokenKind::Nag(_))
+        // The note goes after the move's NAGs and comments.
+        let keeps_note = matches!(t.kind, TokenKind::Nag(_) | TokenKind::Comment)
             || (t.kind == TokenKind::Word
                 && note.is_some()
                 && matches!(
                     classify_word(&source.decode(t.text)),
                     Word::Nag(_) | Word::Mark
                 ));
-        if !is_nag && let Some(slot) = note.take() {
+        if !keeps_note && let Some(slot) = note.take() {
             mt.comment_any(moves.note(&slot).as_bytes());
             need_number = true;
         }
