@@ -545,3 +545,70 @@ pub fn move_to_string(pos: &Chess, m: &Move, style: &Style) -> String {
     write_move(pos, m, style, &mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    /// The moves `uci` played from `fen`, each written in `style`.
+    fn written(fen: &str, uci: &[&str], style: &Style) -> Vec<String> {
+        let mut pos: Chess = fen
+            .parse::<Fen>()
+            .expect("a FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("a position");
+        uci.iter()
+            .map(|u| {
+                let m = u
+                    .parse::<shakmaty::uci::UciMove>()
+                    .expect("UCI")
+                    .to_move(&pos)
+                    .expect("legal");
+                let text = move_to_string(&pos, &m, style);
+                pos.play_unchecked(m);
+                text
+            })
+            .collect()
+    }
+
+    #[test]
+    fn long_algebraic_styles() {
+        // Castling both ways, a capture, en passant, a promotion with check.
+        let fen = "r3k2r/P7/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1";
+        let moves = ["e5d6", "e8c8", "e1g1", "h8h2", "a7a8q"];
+        let lan = Style::new(Notation::Lan, Language::En);
+        assert_eq!(
+            written(fen, &moves, &lan),
+            ["e5xd6", "O-O-O", "O-O", "Rh8-h2", "a7-a8=Q+"]
+        );
+        let styled = Style {
+            capture: CaptureMark::Colon,
+            castling: CastlingMark::KingMove,
+            pawn_letter: true,
+            check_marks: false,
+            ..lan
+        };
+        assert_eq!(
+            written(fen, &moves, &styled),
+            ["Pe5:d6", "e8-c8", "e1-g1", "Rh8-h2", "Pa7-a8=Q"]
+        );
+        // SAN keeps its letters for castling and has no pawn letter.
+        let san = Style {
+            castling: CastlingMark::KingMove,
+            pawn_letter: true,
+            check_marks: false,
+            ..Style::SAN
+        };
+        assert_eq!(
+            written(fen, &moves, &san),
+            ["exd6", "O-O-O", "O-O", "Rh2", "a8=Q"]
+        );
+        // The Russian preset writes FIDE promotions without its check marks too.
+        let ru = Style {
+            check_marks: false,
+            ..Style::RU_SCORESHEET
+        };
+        assert_eq!(written(fen, &moves, &ru)[4], "a8Ф");
+    }
+}

@@ -1578,6 +1578,9 @@ impl SplitLines {
                         && let Some(l) = lines.get_mut(line)
                     {
                         l.segments.push(*start..i);
+                        // Inside the variation: no segment of its own
+                        // until the variation closes.
+                        *start = usize::MAX;
                         lines.push(SplitLine {
                             parent: Some(line),
                             cut: last.unwrap_or(i),
@@ -1608,8 +1611,11 @@ impl SplitLines {
             i += 1;
         }
         let end = game.tokens.len();
+        // Unclosed variations end with the game (their parents with them).
         while let Some((line, start, _)) = open.pop() {
-            if let Some(l) = lines.get_mut(line) {
+            if let Some(l) = lines.get_mut(line)
+                && start != usize::MAX
+            {
                 l.segments.push(start..end);
             }
         }
@@ -1880,6 +1886,138 @@ mod tests {
             .expect("a vector takes every byte");
         assert!(pieces.largest < DRAIN_AT + 1024, "{}", pieces.largest);
         assert_eq!(String::from_utf8(pieces.bytes), String::from_utf8(whole));
+    }
+
+    /// Every word of `pgn` taken as a move (in capitals), numbered as if
+    /// each line alternated from 1. White; the game and its moves.
+    fn words_as_moves(pgn: &[u8]) -> (Game<'_>, Moves) {
+        let mut game = Game::default();
+        assert!(Reader::new(pgn).read_game(&mut game));
+        let mut moves = Moves::new(true);
+        let mut plies = vec![0u32];
+        for (i, t) in game.tokens.iter().enumerate() {
+            match t.kind {
+                TokenKind::OpenVariation => {
+                    let parent = plies.last().copied().unwrap_or(0);
+                    plies.push(parent.saturating_sub(1));
+                }
+                TokenKind::CloseVariation => {
+                    plies.pop();
+                }
+                TokenKind::Word if parse_annotation(&String::from_utf8_lossy(t.text)).is_none() => {
+                    let ply = plies.last_mut().expect("a line");
+                    let word = String::from_utf8_lossy(t.text).to_ascii_uppercase();
+                    moves.push_with(i, *ply / 2 + 1, *ply % 2 == 0, |out, _| out.push_str(&word));
+                    *ply += 1;
+                }
+                _ => {}
+            }
+        }
+        (game, moves)
+    }
+
+    fn split(pgn: &[u8]) -> Vec<String> {
+        let (game, moves) = words_as_moves(pgn);
+        let lines = SplitLines::new(&game, &moves);
+        let text = GameText::new(pgn, game.span.clone());
+        let mut ranges = Vec::new();
+        (0..lines.len())
+            .map(|l| {
+                lines.ranges(l, &mut ranges);
+                let mut out = Vec::new();
+                Writer::new().write_line(&mut out, pgn, &game, &text, &moves, Some(&ranges));
+                String::from_utf8(out).expect("utf-8").trim_end().to_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn variations_split_into_games_in_the_order_they_open() {
+        assert_eq!(
+            split(b"{a} e4 {b} e5 (c5 {c} (c6) Nf3) Nf3 $1 (d4 d5) Nc6 (=) *"),
+            [
+                "{a} 1. E4 {b} 1... E5 2. NF3 $1 2... NC6 {(=)} *",
+                "{a} 1. E4 {b} 1... C5 {c} 2. NF3 *",
+                "{a} 1. E4 {b} 1... C6 *",
+                "{a} 1. E4 {b} 1... E5 2. D4 D5 *",
+            ]
+        );
+        // A variation before any move of its line, unclosed variations.
+        assert_eq!(split(b"(d4) e4 (c4 (b4"), ["1. E4 *", "1. D4 *", "1. C4 *", "1. B4 *"]);
+    }
+
+    #[test]
+    fn deeply_nested_variations_split_without_recursion() {
+        for levels in [3usize, 200] {
+            let mut pgn = String::new();
+            for _ in 0..levels {
+                pgn.push_str("e4 e5 (");
+            }
+            pgn.push_str("d4 *");
+            let (game, moves) = words_as_moves(pgn.as_bytes());
+            let lines = SplitLines::new(&game, &moves);
+            assert_eq!(lines.len(), levels + 1);
+            let mut ranges = Vec::new();
+            lines.ranges(levels, &mut ranges);
+            // Each level's first move, then the last line's own.
+            assert_eq!(moves.count_in(&ranges), levels + 1, "{ranges:?}");
+            assert!(ranges.windows(2).all(|w| w[0].end <= w[1].start));
+        }
+    }
+
+    #[test]
+    fn layout_strips_every_part_and_notes_follow_nags_and_comments() {
+        let pgn = b"[Event \"E\"]\n[White \"W\"]\n[Annotator \"A\"]\n\n{pre} e4 $1 {c} (d4) e5!? {(=)} Nf3+ 1-0";
+        let (game, mut moves) = words_as_moves(pgn);
+        let text = GameText::new(pgn, game.span.clone());
+        let write = |layout: Layout, moves: &Moves| {
+            let mut out = Vec::new();
+            Writer::with_layout(layout.clone()).write_game(&mut out, pgn, &game, &text, moves);
+            let mut pieces = Vec::new();
+            Writer::with_layout(layout)
+                .write_game_to(&mut pieces, pgn, &game, &text, moves)
+                .expect("a vector");
+            assert_eq!(out, pieces);
+            String::from_utf8(out).expect("utf-8")
+        };
+        assert_eq!(
+            write(Layout::default(), &moves),
+            "[Event \"E\"]\n[White \"W\"]\n[Annotator \"A\"]\n\n{pre} 1. E4 $1 {c} ( 1. D4 ) 1... E5!? $5 {(=)} 2. NF3+ 1-0\n\n"
+        );
+        let bare = Layout {
+            tags: TagSection::None,
+            comments: false,
+            nags: false,
+            variations: false,
+            move_numbers: false,
+            result: false,
+            width: 0,
+        };
+        assert_eq!(write(bare.clone(), &moves), "E4 E5!? NF3+\n\n");
+        let roster = Layout {
+            tags: TagSection::Roster,
+            width: 0,
+            ..Layout::default()
+        };
+        assert!(write(roster, &moves).starts_with("[Event \"E\"]\n[White \"W\"]\n\n{pre}"));
+        // Notes: after the move's NAGs and comments, before the next move.
+        let (game2, _) = words_as_moves(pgn);
+        let mut noted = Moves::new(true);
+        let mut cursor = 0;
+        for i in 0..game2.tokens.len() {
+            if let Some(m) = moves.get_next(i, &mut cursor) {
+                let (text, number, white) = (m.text.to_owned(), m.number, m.white);
+                noted.push_noted(i, number, white, |t, _, note| {
+                    t.push_str(&text);
+                    note.push_str(&format!("after {text}"));
+                });
+            }
+        }
+        moves = noted;
+        assert_eq!(
+            write(Layout { comments: false, ..bare }, &moves),
+            "E4 {after E4} E5!? {after E5!?} NF3+ {after NF3+}\n\n"
+        );
     }
 
     #[test]
