@@ -213,7 +213,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
     while reader.read_game(&mut game) {
         if game.is_comment_only() {
             // `%` lines or a lone comment between games: no game, kept as it is.
-            if config.format == OutputFormat::Pgn && !config.per_game && config.positions.is_none() {
+            if config.format == OutputFormat::Pgn && !config.per_game && config.positions.is_none()
+            {
                 let buf = out.out.buffer();
                 buf.extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
                 buf.extend_from_slice(b"\n\n");
@@ -453,7 +454,10 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
             for (&(index, start), end) in chunk_out.records.iter().zip(ends) {
                 let len = end.saturating_sub(start);
                 // Numbered over all inputs (`--select-games`).
-                if !self.shape.wants(self.games_before.saturating_add(index).saturating_add(1)) {
+                if !self
+                    .shape
+                    .wants(self.games_before.saturating_add(index).saturating_add(1))
+                {
                     spooled.copy(len, &mut io::sink())?;
                     continue;
                 }
@@ -516,7 +520,9 @@ fn check_shape(args: &ConvertArgs, style: &Style, positions: bool) -> anyhow::Re
     if style.notation != Notation::Lan
         && (shape.pawn_letter || shape.castling == Some(CastlingArg::King))
     {
-        anyhow::bail!("--pawn-letter and `--castling king` are long algebraic styles: they need `--to lan`");
+        anyhow::bail!(
+            "--pawn-letter and `--castling king` are long algebraic styles: they need `--to lan`"
+        );
     }
     Ok(())
 }

@@ -63,11 +63,21 @@ pub struct ShapeArgs {
     #[arg(long, help_heading = "Long algebraic style")]
     pub pawn_letter: bool,
     /// The capture mark of SAN and LAN: `x` (`e4xd5`) or `colon` (`e4:d5`).
-    #[arg(long, value_enum, value_name = "MARK", help_heading = "Long algebraic style")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "MARK",
+        help_heading = "Long algebraic style"
+    )]
     pub capture_mark: Option<CaptureArg>,
     /// How castling is written: `o` (`O-O`), `zero` (`0-0`), or `king` (the
     /// king's move, `e1-g1`: LAN only).
-    #[arg(long, value_enum, value_name = "MARK", help_heading = "Long algebraic style")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "MARK",
+        help_heading = "Long algebraic style"
+    )]
     pub castling: Option<CastlingArg>,
     /// Only the games of these numbers (1-based, counted over all inputs
     /// in order): `1,5,10-20`.

@@ -89,8 +89,9 @@ fn games(pgn: &[u8], numbers: bool) -> Vec<Shaped> {
             .tokens
             .iter()
             .filter_map(|t| match t.kind {
-                TokenKind::MoveNumber { number, black } => numbers
-                    .then(|| format!("{number}{}", if black { "..." } else { "." })),
+                TokenKind::MoveNumber { number, black } => {
+                    numbers.then(|| format!("{number}{}", if black { "..." } else { "." }))
+                }
                 TokenKind::Nag(n) => Some(format!("${n}")),
                 TokenKind::Comment => {
                     let words: Vec<String> =
@@ -158,7 +159,11 @@ fn stripping_check_marks_numbers_and_results() {
         games(&ours, true),
         games(&expected("test-nomovenumbers-out.pgn"), true)
     );
-    agrees(&["--no-results"], "test-noresults.pgn", "test-noresults-out.pgn");
+    agrees(
+        &["--no-results"],
+        "test-noresults.pgn",
+        "test-noresults-out.pgn",
+    );
 }
 
 #[test]
@@ -282,7 +287,12 @@ fn games_chosen_by_number() {
     // pgn-extract -TpPetrosian --selectonly 2,3 and -TpKeres --skipmatching
     // 1,2: the player chosen by `search`, the games by number by `convert`.
     for (player, flag, list, output) in [
-        ("Petrosian", "--select-games", "2,3", "test-selectonly-out.pgn"),
+        (
+            "Petrosian",
+            "--select-games",
+            "2,3",
+            "test-selectonly-out.pgn",
+        ),
         ("Keres", "--skip-games", "1,2", "test-skipmatching-out.pgn"),
     ] {
         let found = pgnkit(&["search", "--player", player, &input("fischer.pgn")], None);

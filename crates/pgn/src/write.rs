@@ -243,7 +243,8 @@ impl Moves {
         while !self.note.is_char_boundary(note_len) {
             note_len -= 1;
         }
-        self.text.push_str(self.note.get(..note_len).unwrap_or_default());
+        self.text
+            .push_str(self.note.get(..note_len).unwrap_or_default());
         let slot = Slot {
             token: to_u32(token),
             start: to_u32(start),
@@ -1102,7 +1103,14 @@ impl Writer {
                 out.push(b'\n');
             }
         }
-        write_tags(out, game, source, &mut self.order, &self.tags, self.layout.tags);
+        write_tags(
+            out,
+            game,
+            source,
+            &mut self.order,
+            &self.tags,
+            self.layout.tags,
+        );
     }
 
     /// Tags to write in place of the game's own of the same names, in the
@@ -1196,7 +1204,14 @@ impl Writer {
     /// empty line after it, if it has tags): for a caller that writes the
     /// movetext itself with a [`Movetext`].
     pub fn write_tags(&mut self, out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>) {
-        write_tags(out, game, source, &mut self.order, &self.tags, self.layout.tags);
+        write_tags(
+            out,
+            game,
+            source,
+            &mut self.order,
+            &self.tags,
+            self.layout.tags,
+        );
     }
 }
 
@@ -1220,9 +1235,7 @@ fn write_tags(
         .iter()
         .filter(|n| game.tag(n).is_some())
         .count();
-    let in_section = |name: &str| {
-        section == TagSection::All || SEVEN_TAG_ROSTER.contains(&name)
-    };
+    let in_section = |name: &str| section == TagSection::All || SEVEN_TAG_ROSTER.contains(&name);
     if section == TagSection::Roster {
         order.truncate(roster);
     }
@@ -1943,7 +1956,10 @@ mod tests {
             ]
         );
         // A variation before any move of its line, unclosed variations.
-        assert_eq!(split(b"(d4) e4 (c4 (b4"), ["1. E4 *", "1. D4 *", "1. C4 *", "1. B4 *"]);
+        assert_eq!(
+            split(b"(d4) e4 (c4 (b4"),
+            ["1. E4 *", "1. D4 *", "1. C4 *", "1. B4 *"]
+        );
     }
 
     #[test]
@@ -2015,7 +2031,13 @@ mod tests {
         }
         moves = noted;
         assert_eq!(
-            write(Layout { comments: false, ..bare }, &moves),
+            write(
+                Layout {
+                    comments: false,
+                    ..bare
+                },
+                &moves
+            ),
             "E4 {after E4} E5!? {after E5!?} NF3+ {after NF3+}\n\n"
         );
     }

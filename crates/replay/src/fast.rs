@@ -208,15 +208,16 @@ pub(crate) fn replay<V: Visitor>(
                     let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
                     let play = &mut line.line;
                     let fen = w.fen;
-                    w.moves.push_noted(index, number, white, |text, uci_text, note| {
-                        if let Some(uci) = w.uci {
-                            write_move(play.position(), &m, uci, uci_text);
-                        }
-                        play.write_and_play(m, w.style, text);
-                        if fen {
-                            write_position(play.position(), PositionFormat::Fen, note);
-                        }
-                    });
+                    w.moves
+                        .push_noted(index, number, white, |text, uci_text, note| {
+                            if let Some(uci) = w.uci {
+                                write_move(play.position(), &m, uci, uci_text);
+                            }
+                            play.write_and_play(m, w.style, text);
+                            if fen {
+                                write_position(play.position(), PositionFormat::Fen, note);
+                            }
+                        });
                 } else if V::WANTS_POSITIONS {
                     before.clone_from(line.line.position());
                     line.line.play(m);
