@@ -16,7 +16,7 @@
 //! end, so a failed run never leaves half a file in place of a good one.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pgnkit_notation::{Language, Notation, Style};
@@ -33,8 +33,8 @@ use crate::args::{Format, InputArgs, output_lang_help};
 use crate::driver::Buffers;
 use crate::files::{At, Sink};
 use crate::input::Chunk;
-use crate::output::OutputFile;
-use crate::shape::{CastlingArg, Parts, ShapeArgs};
+use crate::output::Output;
+use crate::shape::ShapeArgs;
 use crate::spool::{SPOOL_LIMIT, Spool};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
 
@@ -362,47 +362,6 @@ fn opening_tags(
     true
 }
 
-/// Where the converted games go.
-enum Output {
-    Stdout(BufWriter<io::StdoutLock<'static>>),
-    File(OutputFile),
-    /// `--split N`: files of N games.
-    Parts(Parts),
-}
-
-impl Output {
-    fn open(path: Option<&Path>, split: Option<u64>) -> anyhow::Result<Output> {
-        if let (Some(path), Some(size)) = (path, split) {
-            return Ok(Output::Parts(Parts::new(path, size)?));
-        }
-        match path.filter(|p| p.as_os_str() != "-") {
-            None => Ok(Output::Stdout(BufWriter::with_capacity(
-                1 << 16,
-                io::stdout().lock(),
-            ))),
-            Some(path) => Ok(Output::File(OutputFile::create(path)?)),
-        }
-    }
-
-    /// Where the next game goes.
-    fn writer(&mut self) -> anyhow::Result<&mut dyn Write> {
-        match self {
-            Output::Stdout(w) => Ok(w),
-            Output::File(f) => Ok(f),
-            Output::Parts(p) => p.next_game(),
-        }
-    }
-
-    /// Flushes; a file is put in place.
-    fn commit(self) -> anyhow::Result<()> {
-        match self {
-            Output::Stdout(mut w) => Ok(w.flush()?),
-            Output::File(f) => f.commit(),
-            Output::Parts(p) => p.commit(),
-        }
-    }
-}
-
 /// Prints what the workers converted, chunk after chunk: the games to the
 /// output, the errors to standard error.
 pub struct Printer<'a> {
@@ -498,35 +457,6 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
     }
 }
 
-/// Refuses the shaping flags that do not go with the target and format.
-fn check_shape(args: &ConvertArgs, style: &Style, positions: bool) -> anyhow::Result<()> {
-    let shape = &args.shape;
-    if positions {
-        if shape.shapes_pgn() || args.add_opening || args.format != OutputFormat::Pgn {
-            anyhow::bail!(
-                "--to {} writes positions, one a line: it takes no --format and no flag that shapes PGN",
-                args.to
-            );
-        }
-    } else if shape.all_positions {
-        anyhow::bail!("--all-positions needs `--to fen` or `--to epd`");
-    }
-    if args.format == OutputFormat::Line && style.notation != Notation::Uci {
-        anyhow::bail!("--format line writes UCI commands: it needs `--to uci`");
-    }
-    if shape.shapes_pgn() && args.format != OutputFormat::Pgn {
-        anyhow::bail!("the flags that shape PGN output need `--format pgn`");
-    }
-    if style.notation != Notation::Lan
-        && (shape.pawn_letter || shape.castling == Some(CastlingArg::King))
-    {
-        anyhow::bail!(
-            "--pawn-letter and `--castling king` are long algebraic styles: they need `--to lan`"
-        );
-    }
-    Ok(())
-}
-
 /// Runs `pgnkit convert`.
 pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let positions = position_format(&args.to).map(|f| (f, args.shape.all_positions));
@@ -536,7 +466,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     else {
         anyhow::bail!("unknown notation `{}`", args.to);
     };
-    check_shape(args, &style, positions.is_some())?;
+    crate::shape::check(args, &style, positions.is_some())?;
     if style.notation == Notation::Spoken && args.format == OutputFormat::Pgn {
         eprintln!(
             "pgnkit: error: spoken moves are several words and cannot be PGN movetext; use `--format text` or `--format json`"

@@ -1,15 +1,13 @@
 //! `pgnkit convert`'s shaping flags: the parts of each game written
 //! ([`Layout`]), the long algebraic style ([`Style`]), positions instead of
-//! games, which games by number, and output in files of N games.
-
-use std::io::Write;
-use std::path::{Path, PathBuf};
+//! games, which games by number, and output in files of N games
+//! ([`Parts`](crate::output::Parts)).
 
 use clap::{Args, ValueEnum};
-use pgnkit_notation::{CaptureMark, CastlingMark, Style};
+use pgnkit_notation::{CaptureMark, CastlingMark, Notation, Style};
 use pgnkit_pgn::write::{LINE_WIDTH, Layout, TagSection};
 
-use crate::output::OutputFile;
+use crate::convert::{ConvertArgs, OutputFormat};
 
 /// What `convert` writes of each game, and which games.
 #[derive(Args, Debug, Clone, Default)]
@@ -231,72 +229,33 @@ impl GameSet {
     }
 }
 
-/// Output in files of `size` games, named from a pattern (`--split`).
-pub struct Parts {
-    pattern: PathBuf,
-    size: u64,
-    /// Games written to the current file.
-    games: u64,
-    /// The number of the current file.
-    number: u64,
-    file: Option<OutputFile>,
-}
-
-impl Parts {
-    /// Files of `size` games named from `pattern`, whose `{n}` becomes the
-    /// file's number.
-    ///
-    /// # Errors
-    /// When the pattern has no `{n}`.
-    pub fn new(pattern: &Path, size: u64) -> anyhow::Result<Parts> {
-        if !pattern.to_string_lossy().contains("{n}") {
+/// Refuses the shaping flags of `args` that do not go with the target and format.
+pub fn check(args: &ConvertArgs, style: &Style, positions: bool) -> anyhow::Result<()> {
+    let shape = &args.shape;
+    if positions {
+        if shape.shapes_pgn() || args.add_opening || args.format != OutputFormat::Pgn {
             anyhow::bail!(
-                "--split needs `{{n}}` in the name given with -o (like `out-{{n}}.pgn`), for the files' numbers"
+                "--to {} writes positions, one a line: it takes no --format and no flag that shapes PGN",
+                args.to
             );
         }
-        Ok(Parts {
-            pattern: pattern.to_path_buf(),
-            size,
-            games: 0,
-            number: 0,
-            file: None,
-        })
+    } else if shape.all_positions {
+        anyhow::bail!("--all-positions needs `--to fen` or `--to epd`");
     }
-
-    /// The file the next game goes to (a new one after every `size` games).
-    ///
-    /// # Errors
-    /// When the full file cannot be put in place or the next one created.
-    pub fn next_game(&mut self) -> anyhow::Result<&mut dyn Write> {
-        if self.file.is_none() || self.games >= self.size {
-            if let Some(full) = self.file.take() {
-                full.commit()?;
-            }
-            self.number += 1;
-            self.games = 0;
-            let name = self
-                .pattern
-                .to_string_lossy()
-                .replace("{n}", &self.number.to_string());
-            self.file = Some(OutputFile::create(Path::new(&name))?);
-        }
-        self.games += 1;
-        match self.file.as_mut() {
-            Some(f) => Ok(f),
-            None => anyhow::bail!("no output file"),
-        }
+    if args.format == OutputFormat::Line && style.notation != Notation::Uci {
+        anyhow::bail!("--format line writes UCI commands: it needs `--to uci`");
     }
-
-    /// Puts the last file in place.
-    ///
-    /// # Errors
-    /// When it cannot be.
-    pub fn commit(self) -> anyhow::Result<()> {
-        match self.file {
-            Some(f) => f.commit(),
-            None => Ok(()),
-        }
+    if shape.shapes_pgn() && args.format != OutputFormat::Pgn {
+        anyhow::bail!("the flags that shape PGN output need `--format pgn`");
     }
+    if style.notation != Notation::Lan
+        && (shape.pawn_letter || shape.castling == Some(CastlingArg::King))
+    {
+        anyhow::bail!(
+            "--pawn-letter and `--castling king` are long algebraic styles: they need `--to lan`"
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]
