@@ -314,3 +314,93 @@ fn files_of_n_games() {
     }
     assert!(!dir.path().join("3.pgn").exists());
 }
+
+#[test]
+fn long_algebraic_with_the_kings_castling_move() {
+    // pgn-extract -Wxlalg: `Ng1-f3`, `e4xd5`, castling `e1-g1`.
+    let ours = agrees(
+        &["--to", "lan", "--castling", "king"],
+        "test-ucW.pgn",
+        "test-WWxlalg-out.pgn",
+    );
+    assert!(String::from_utf8_lossy(&ours).contains("e8-g8"));
+    // The other marks: a pawn letter and `:` for captures.
+    let styled = convert(&[
+        "--to",
+        "lan",
+        "--pawn-letter",
+        "--capture-mark",
+        "colon",
+        &input("test-ucW.pgn"),
+    ]);
+    let styled = String::from_utf8(styled).expect("UTF-8").replace('\n', " ");
+    assert!(styled.contains("1. Pb2-b3 Pe7-e5 2. Bc1-b2 Pd7-d6 3. Pd2-d4 Pe5:d4 4. Qd1:d4"));
+    assert!(styled.contains(" O-O "));
+}
+
+#[test]
+fn uci_commands_one_a_game() {
+    // pgn-extract -Wuci writes the moves of the game in UCI on one line.
+    let ours = convert(&["--to", "uci", "--format", "line", &input("test-ucW.pgn")]);
+    let ours = String::from_utf8(ours).expect("UTF-8");
+    let theirs = String::from_utf8(expected("test-WWuci-out.pgn")).expect("UTF-8");
+    let moves = theirs
+        .lines()
+        .find(|l| l.starts_with("b2b3"))
+        .expect("the moves")
+        .trim_end_matches(" 1/2-1/2");
+    assert_eq!(ours, format!("position startpos moves {moves}\n"));
+    // A game from a FEN tag starts from it.
+    let pgn = b"[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *\n";
+    let line = pgnkit(
+        &["convert", "-q", "--to", "uci", "--format", "line", "-"],
+        Some(pgn),
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&line),
+        "position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves e2e4 e8d7\n"
+    );
+}
+
+#[test]
+fn flags_that_do_not_go_together_are_refused() {
+    let file = input("test-C.pgn");
+    for args in [
+        &["--to", "fen", "--no-comments"][..],
+        &["--to", "epd", "--format", "json"],
+        &["--all-positions"],
+        &["--format", "line"],
+        &["--format", "json", "--split-variations"],
+        &["--pawn-letter"],
+        &["--castling", "king", "--to", "figurine"],
+        &["--split", "2", "-o", "no-number.pgn"],
+        &["--select-games", "0"],
+        &["--select-games", "1", "--skip-games", "2"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .arg("convert")
+            .args(args)
+            .arg(&file)
+            .output()
+            .expect("pgnkit runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!Path::new("no-number.pgn").exists());
+}
+
+#[test]
+fn game_numbers_count_over_all_inputs() {
+    // test-C (1 game), test-7 (1 game), test-nochecks (2 games): game 3 is
+    // the first of test-nochecks, the fool's mate.
+    let ours = convert(&[
+        "--select-games",
+        "3",
+        &input("test-C.pgn"),
+        &input("test-7.pgn"),
+        &input("test-nochecks.pgn"),
+    ]);
+    let games = games(&ours, false);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].tokens, ["f3", "e5", "g4", "Qh4#", "0-1"]);
+}
