@@ -160,7 +160,7 @@ impl Output {
     /// Standard output, `-o FILE`, or `--split`'s files.
     ///
     /// # Errors
-    /// When the file cannot be created, or the pattern has no `{n}`.
+    /// When the file cannot be created, or the pattern has no `{n}` (or `{}`).
     pub fn open(path: Option<&Path>, split: Option<u64>) -> anyhow::Result<Output> {
         if let (Some(path), Some(size)) = (path, split) {
             return Ok(Output::Parts(Parts::new(path, size)?));
@@ -211,13 +211,14 @@ pub struct Parts {
 }
 
 impl Parts {
-    /// Files of `size` games named from `pattern`, whose `{n}` becomes the
+    /// Files of `size` games named from `pattern`, whose `{n}` (or `{}`) becomes the
     /// file's number.
     ///
     /// # Errors
-    /// When the pattern has no `{n}`.
+    /// When the pattern has neither.
     pub fn new(pattern: &Path, size: u64) -> anyhow::Result<Parts> {
-        if !pattern.to_string_lossy().contains("{n}") {
+        let name = pattern.to_string_lossy();
+        if !name.contains("{n}") && !name.contains("{}") {
             anyhow::bail!(
                 "--split needs `{{n}}` in the name given with -o (like `out-{{n}}.pgn`), for the files' numbers"
             );
@@ -245,7 +246,8 @@ impl Parts {
             let name = self
                 .pattern
                 .to_string_lossy()
-                .replace("{n}", &self.number.to_string());
+                .replace("{n}", &self.number.to_string())
+                .replace("{}", &self.number.to_string());
             self.file = Some(OutputFile::create(Path::new(&name))?);
         }
         self.games += 1;

@@ -85,8 +85,9 @@ pub struct ShapeArgs {
     /// Every game but those of these numbers: `1,5,10-20`.
     #[arg(long, value_name = "LIST", value_parser = GameSet::parse, help_heading = "Choosing the games")]
     pub skip_games: Option<GameSet>,
-    /// Write files of N games each, named from `-o` with `{n}` in its name
-    /// replaced by 1, 2, … (`-o 'out-{n}.pgn'`).
+    /// Write files of N games each, named from `-o` with `{}` in its name
+    /// replaced by 1, 2, … (`-o 'out-{}.pgn'`; an n between the braces
+    /// too).
     #[arg(long, value_name = "N", requires = "output", value_parser = clap::value_parser!(u64).range(1..),
           help_heading = "Choosing the games")]
     pub split: Option<u64>,

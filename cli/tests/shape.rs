@@ -313,6 +313,23 @@ fn files_of_n_games() {
         same_games(&ours, &expected(part));
     }
     assert!(!dir.path().join("3.pgn").exists());
+    // `{}` as the marker: 30 and 5 games.
+    let pattern = dir.path().join("part-{}.pgn");
+    convert(&[
+        "--split",
+        "30",
+        "-o",
+        &pattern.to_string_lossy(),
+        &input("test-hash.pgn"),
+    ]);
+    let count = |name: &str| {
+        games(
+            &std::fs::read(dir.path().join(name)).expect("a part"),
+            false,
+        )
+        .len()
+    };
+    assert_eq!((count("part-1.pgn"), count("part-2.pgn")), (30, 5));
 }
 
 #[test]
