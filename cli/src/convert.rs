@@ -14,6 +14,13 @@
 //! counted in the summary). Output goes to standard output or, with
 //! `-o FILE`, to a temporary file in FILE's folder renamed to FILE at the
 //! end, so a failed run never leaves half a file in place of a good one.
+//!
+//! What is written of each game, in which style, and which games (the
+//! flags of [`crate::shape`]) is the libraries' work: the writer's
+//! [`Layout`] and [`SplitLines`], the [`Style`]'s marks, the replay's
+//! [`Positions`] and [`UciPosition`]; here they are chosen, and the
+//! printer picks the games by number and the file they go to
+//! ([`Output`]).
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
