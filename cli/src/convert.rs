@@ -14,14 +14,22 @@
 //! counted in the summary). Output goes to standard output or, with
 //! `-o FILE`, to a temporary file in FILE's folder renamed to FILE at the
 //! end, so a failed run never leaves half a file in place of a good one.
+//!
+//! What is written of each game, in which style, and which games (the
+//! flags of [`crate::shape`]) is the libraries' work: the writer's
+//! [`Layout`] and [`SplitLines`], the [`Style`]'s marks, the replay's
+//! [`Positions`] and [`UciPosition`]; here they are chosen, and the
+//! printer picks the games by number and the file they go to
+//! ([`Output`]).
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pgnkit_notation::{Language, Notation, Style};
-use pgnkit_pgn::write::{Moves, Writer, write_move_lines};
+use pgnkit_pgn::write::{Layout, Moves, SplitLines, Writer, write_move_lines};
 use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::positions::{PositionFormat, Positions, UciPosition};
 use pgnkit_replay::{Code, Detail, GameText, MoveWriter, Options, json, replay_game_text};
 
 use pgnkit_pgn::location::count_lines;
@@ -32,7 +40,8 @@ use crate::args::{Format, InputArgs, output_lang_help};
 use crate::driver::Buffers;
 use crate::files::{At, Sink};
 use crate::input::Chunk;
-use crate::output::OutputFile;
+use crate::output::Output;
+use crate::shape::ShapeArgs;
 use crate::spool::{SPOOL_LIMIT, Spool};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
 
@@ -48,6 +57,10 @@ pub enum OutputFormat {
     /// of variations indented, and the result (for spoken moves, to read
     /// aloud).
     Text,
+    /// One line per game: with `--to uci`, the UCI command that sets up
+    /// the game's last position (`position startpos moves e2e4 e7e5 …`,
+    /// `position fen FEN moves …`).
+    Line,
 }
 
 /// `pgnkit convert`.
@@ -60,7 +73,8 @@ pub struct ConvertArgs {
     /// (`g1f3`, `e7e8q`), `figurine` or `fan` (`♘f3`), `spoken` (`--format
     /// text` or `json` only: the words have spaces), or `ru-scoresheet` (the Russian
     /// scoresheet preset: Russian letters, `:` for captures, `0-0`, `e8Ф`;
-    /// ignores `--lang`).
+    /// ignores `--lang`); or positions, one a line: `fen` or `epd` (each
+    /// game's last position, every one with `--all-positions`).
     #[arg(long, short = 't', value_name = "NOTATION", default_value = "san", value_parser = parse_target)]
     pub to: String,
     /// Language of the piece letters written ([`output_lang_help`]).
@@ -91,13 +105,27 @@ pub struct ConvertArgs {
     /// games that have them.
     #[arg(long, requires = "add_opening")]
     pub replace_eco: bool,
+    /// What is written of each game, and which games.
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+}
+
+/// `--to`'s position formats.
+fn position_format(name: &str) -> Option<PositionFormat> {
+    match name {
+        "fen" => Some(PositionFormat::Fen),
+        "epd" => Some(PositionFormat::Epd),
+        _ => None,
+    }
 }
 
 fn parse_target(s: &str) -> Result<String, String> {
+    let name = s.trim().to_ascii_lowercase();
     match Style::from_name(s, Language::En) {
-        Some(_) => Ok(s.trim().to_ascii_lowercase()),
+        Some(_) => Ok(name),
+        None if position_format(&name).is_some() => Ok(name),
         None => Err(format!(
-            "unknown notation `{s}`; use one of {}",
+            "unknown notation `{s}`; use one of {} fen epd",
             Style::NAMES.join(" ")
         )),
     }
@@ -121,6 +149,20 @@ pub struct Config {
     pub diagnostics: Format,
     /// `--add-opening` (`Some`), with `--replace-eco` (`Some(true)`).
     pub opening: Option<bool>,
+    /// The parts of each game written (PGN).
+    pub layout: Layout,
+    /// `--split-variations`.
+    pub split_variations: bool,
+    /// `--fen-comments`.
+    pub fen_comments: bool,
+    /// `--add-plycount`.
+    pub plycount: bool,
+    /// `--to fen|epd`: positions instead of games, every one when the
+    /// flag is set (`--all-positions`).
+    pub positions: Option<(PositionFormat, bool)>,
+    /// Every game written is a record of [`ChunkOut::records`] (the
+    /// printer chooses the games by number or splits them into files).
+    pub per_game: bool,
 }
 
 /// What a worker gives back for one chunk.
@@ -128,9 +170,12 @@ pub struct ChunkOut {
     /// The converted games, in order (beyond [`SPOOL_LIMIT`] bytes, in a
     /// temporary file).
     pub out: Spool,
-    /// JSON only: for each game written, its 0-based index in the chunk and
-    /// where its record starts in `out` (the sink writes the record's head).
+    /// JSON, or [`Config::per_game`]: for each game written, its 0-based
+    /// index in the chunk and where it starts in `out` (the sink writes a
+    /// JSON record's head).
     pub records: Vec<(u64, u64)>,
+    /// Games read in the chunk.
+    pub games: u64,
     /// Errors of the chunk's games, game numbers relative to the chunk.
     pub diagnostics: Vec<Located>,
     /// Counts.
@@ -155,13 +200,16 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
     // Null moves are written `--` in every notation (UCI's `0000` would
     // read as a move number in PGN movetext).
     let mut conversion = Moves::new(config.style.is_ascii());
-    let mut writer = Writer::new();
+    let mut writer = Writer::with_layout(config.layout.clone());
+    let mut lines = String::new();
+    let mut ranges = Vec::new();
     let mut out = ChunkOut {
         out: Spool::new(
             buffers.take((chunk.range.len() + chunk.range.len() / 2).min(SPOOL_LIMIT)),
             SPOOL_LIMIT,
         ),
         records: Vec::new(),
+        games: 0,
         diagnostics: Vec::new(),
         totals: Totals::default(),
         lines: count_lines(chunk.bytes()),
@@ -172,7 +220,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
     while reader.read_game(&mut game) {
         if game.is_comment_only() {
             // `%` lines or a lone comment between games: no game, kept as it is.
-            if config.format == OutputFormat::Pgn {
+            if config.format == OutputFormat::Pgn && !config.per_game && config.positions.is_none()
+            {
                 let buf = out.out.buffer();
                 buf.extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
                 buf.extend_from_slice(b"\n\n");
@@ -181,12 +230,35 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
             continue;
         }
         let text = GameText::new(data, game.span.clone());
-        let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
-        let mut report = replay_game_text(data, &game, &text, &config.options, &mut recorder);
+        lines.clear();
+        let mut report = if let Some((format, all)) = config.positions {
+            let mut positions = Positions::new(format, all, &mut lines);
+            let report = replay_game_text(data, &game, &text, &config.options, &mut positions);
+            positions.finish();
+            report
+        } else if config.format == OutputFormat::Line {
+            let mut command = UciPosition::new(&mut lines);
+            let report = replay_game_text(data, &game, &text, &config.options, &mut command);
+            command.finish();
+            report
+        } else {
+            let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
+            if config.fen_comments {
+                recorder = recorder.with_fen_notes();
+            }
+            replay_game_text(data, &game, &text, &config.options, &mut recorder)
+        };
         let errors = report.errors();
         let mut mismatch = false;
+        let mut tags: Vec<(&str, Option<String>)> = Vec::new();
         if let Some(replace) = config.opening {
-            mismatch = opening_tags(&game, &mut report, replace, &mut writer);
+            mismatch = opening_tags(&game, &mut report, replace, &mut tags);
+        }
+        if config.plycount && !config.split_variations {
+            tags.push(("PlyCount", Some(report.plies.to_string())));
+        }
+        if config.opening.is_some() || config.plycount {
+            set_tags(&mut writer, &tags);
         }
         out.totals.game(errors, usize::from(mismatch), report.plies);
         if errors > 0 || mismatch {
@@ -197,7 +269,34 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         if errors > 0 && config.skip_invalid {
             out.totals.skipped += 1;
+        } else if config.positions.is_some() || config.format == OutputFormat::Line {
+            // Positions, or a UCI command: text lines.
+            if config.per_game {
+                out.records.push((index, out.out.len()));
+            }
+            out.out.buffer().extend_from_slice(lines.as_bytes());
+            out.out.settle()?;
+        } else if config.split_variations {
+            let split = SplitLines::new(&game, &conversion);
+            for line in 0..split.len() {
+                split.ranges(line, &mut ranges);
+                if config.plycount {
+                    let plies = conversion.count_in(&ranges).to_string();
+                    tags.retain(|t| t.0 != "PlyCount");
+                    tags.push(("PlyCount", Some(plies)));
+                    set_tags(&mut writer, &tags);
+                }
+                if config.per_game {
+                    out.records.push((index, out.out.len()));
+                }
+                let buf = out.out.buffer();
+                writer.write_line(buf, data, &game, &text, &conversion, Some(&ranges));
+                out.out.settle()?;
+            }
         } else {
+            if config.per_game && config.format != OutputFormat::Json {
+                out.records.push((index, out.out.len()));
+            }
             match config.format {
                 // A game of millions of moves goes out in pieces, never
                 // held whole; the others straight into the chunk's buffer.
@@ -209,6 +308,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
                     writer.write_game(out.out.buffer(), data, &game, &text, &conversion);
                     out.out.settle()?;
                 }
+                // Written above, a command a line.
+                OutputFormat::Line => {}
                 OutputFormat::Text => {
                     if game.span.len() > LARGE_GAME {
                         out.out.spill_from_here()?;
@@ -227,28 +328,35 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         index += 1;
     }
+    out.games = index;
     Ok(out)
 }
 
-/// Sets the tags `writer` writes for the opening of `game`
-/// (`--add-opening`; `replace`: `--replace-eco`), and adds to `report` an
+/// Sets the tags `writer` writes in place of the game's (`--add-opening`,
+/// `--add-plycount`).
+fn set_tags(writer: &mut Writer, tags: &[(&str, Option<String>)]) {
+    let tags: Vec<(&str, Option<&str>)> = tags.iter().map(|(n, v)| (*n, v.as_deref())).collect();
+    writer.set_tags(&tags);
+}
+
+/// Adds to `tags` those to write for the opening of `game`
+/// (`--add-opening`; `replace`: `--replace-eco`), and to `report` an
 /// `eco-mismatch` where its ECO tag disagrees. Returns whether it did.
 fn opening_tags(
     game: &Game<'_>,
     report: &mut pgnkit_replay::GameReport,
     replace: bool,
-    writer: &mut Writer,
+    tags: &mut Vec<(&str, Option<String>)>,
 ) -> bool {
-    writer.set_tags(&[]);
     let Some(opening) = pgnkit_opening::classify(game, report) else {
         return false;
     };
     let mismatch = pgnkit_opening::eco_mismatch(game, &opening);
     if replace || pgnkit_opening::eco_tag(game).is_none() {
-        writer.set_tags(&[
-            ("ECO", Some(opening.eco())),
-            ("Opening", Some(opening.opening())),
-            ("Variation", opening.variation()),
+        tags.extend([
+            ("ECO", Some(opening.eco().to_owned())),
+            ("Opening", Some(opening.opening().to_owned())),
+            ("Variation", opening.variation().map(str::to_owned)),
         ]);
     }
     let Some(d) = mismatch else {
@@ -259,39 +367,6 @@ fn opening_tags(
         .partition_point(|e| e.span.start <= d.span.start);
     report.diagnostics.insert(at, d);
     true
-}
-
-/// Where the converted games go.
-enum Output {
-    Stdout(BufWriter<io::StdoutLock<'static>>),
-    File(OutputFile),
-}
-
-impl Output {
-    fn open(path: Option<&Path>) -> anyhow::Result<Output> {
-        match path.filter(|p| p.as_os_str() != "-") {
-            None => Ok(Output::Stdout(BufWriter::with_capacity(
-                1 << 16,
-                io::stdout().lock(),
-            ))),
-            Some(path) => Ok(Output::File(OutputFile::create(path)?)),
-        }
-    }
-
-    fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Output::Stdout(w) => w,
-            Output::File(f) => f,
-        }
-    }
-
-    /// Flushes; a file is put in place.
-    fn commit(self) -> anyhow::Result<()> {
-        match self {
-            Output::Stdout(mut w) => Ok(w.flush()?),
-            Output::File(f) => f.commit(),
-        }
-    }
 }
 
 /// Prints what the workers converted, chunk after chunk: the games to the
@@ -305,6 +380,10 @@ pub struct Printer<'a> {
     head: Vec<u8>,
     /// `--quiet`: the errors of the games are not printed (they still count).
     quiet: bool,
+    /// Which games are written.
+    shape: &'a ShapeArgs,
+    /// Games read before the chunk, over all inputs.
+    games_before: u64,
 }
 
 impl Sink<io::Result<ChunkOut>> for Printer<'_> {
@@ -328,19 +407,28 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
                 &l,
             )?;
         }
-        let w = self.output.writer();
         let end = chunk_out.out.len();
         let mut spooled = chunk_out.out.into_reader()?;
-        match self.config.format {
-            OutputFormat::Pgn | OutputFormat::Text => spooled.copy_rest(w)?,
-            OutputFormat::Json => {
-                let ends = chunk_out
-                    .records
-                    .iter()
-                    .skip(1)
-                    .map(|r| r.1)
-                    .chain(std::iter::once(end));
-                for (&(index, start), end) in chunk_out.records.iter().zip(ends) {
+        let json = self.config.format == OutputFormat::Json;
+        if json || self.config.per_game {
+            let ends = chunk_out
+                .records
+                .iter()
+                .skip(1)
+                .map(|r| r.1)
+                .chain(std::iter::once(end));
+            for (&(index, start), end) in chunk_out.records.iter().zip(ends) {
+                let len = end.saturating_sub(start);
+                // Numbered over all inputs (`--select-games`).
+                if !self
+                    .shape
+                    .wants(self.games_before.saturating_add(index).saturating_add(1))
+                {
+                    spooled.copy(len, &mut io::sink())?;
+                    continue;
+                }
+                let w = self.output.writer()?;
+                if json {
                     // `{"type":"game","file":…,"game":N,` then the record without its `{`.
                     let head = &mut self.head;
                     head.clear();
@@ -349,10 +437,15 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
                     write!(head, ",\"game\":{},", at.game(index))?;
                     w.write_all(head)?;
                     spooled.copy(1, &mut io::sink())?;
-                    spooled.copy(end.saturating_sub(start).saturating_sub(1), w)?;
+                    spooled.copy(len.saturating_sub(1), w)?;
+                } else {
+                    spooled.copy(len, w)?;
                 }
             }
+        } else {
+            spooled.copy_rest(self.output.writer()?)?;
         }
+        self.games_before = self.games_before.saturating_add(chunk_out.games);
         self.buffers.give(spooled.into_buffer());
         Ok((chunk_out.totals, chunk_out.lines))
     }
@@ -373,9 +466,14 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
 
 /// Runs `pgnkit convert`.
 pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
-    let Some(style) = Style::from_name(&args.to, args.lang) else {
+    let positions = position_format(&args.to).map(|f| (f, args.shape.all_positions));
+    let Some(style) = Style::from_name(&args.to, args.lang)
+        .or(positions.map(|_| Style::SAN))
+        .map(|s| args.shape.style(s))
+    else {
         anyhow::bail!("unknown notation `{}`", args.to);
     };
+    crate::shape::check(args, &style, positions.is_some())?;
     if style.notation == Notation::Spoken && args.format == OutputFormat::Pgn {
         eprintln!(
             "pgnkit: error: spoken moves are several words and cannot be PGN movetext; use `--format text` or `--format json`"
@@ -406,17 +504,25 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         skip_invalid: args.skip_invalid,
         diagnostics: args.diagnostics,
         opening: args.add_opening.then_some(args.replace_eco),
+        layout: args.shape.layout(),
+        split_variations: args.shape.split_variations,
+        fen_comments: args.shape.fen_comments,
+        plycount: args.shape.add_plycount,
+        positions,
+        per_game: args.shape.per_game(),
     };
     let buffers = Buffers::default();
     let stderr = io::stderr();
     let mut printer = Printer {
-        output: Output::open(args.output.as_deref())?,
+        output: Output::open(args.output.as_deref(), args.shape.split)?,
         color: stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         err: BufWriter::new(stderr.lock()),
         config: &config,
         buffers: &buffers,
         head: Vec::new(),
         quiet: args.input.quiet,
+        shape: &args.shape,
+        games_before: 0,
     };
     let work = |chunk: &Chunk| convert_chunk(chunk, &config, &buffers);
     let run = crate::files::run(&args.input, work, &mut printer)?;

@@ -27,6 +27,7 @@ pub mod manual;
 pub mod merge;
 pub mod output;
 pub mod search;
+pub mod shape;
 pub mod spool;
 
 pub use pgnkit_pgn::{location, shard};

@@ -146,6 +146,129 @@ impl Write for OutputFile {
     }
 }
 
+/// Where `convert` writes.
+pub enum Output {
+    /// Standard output.
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// `-o FILE`.
+    File(OutputFile),
+    /// `--split N`: files of N games.
+    Parts(Parts),
+}
+
+impl Output {
+    /// Standard output, `-o FILE`, or `--split`'s files.
+    ///
+    /// # Errors
+    /// When the file cannot be created, or the pattern has no `{n}` (or `{}`).
+    pub fn open(path: Option<&Path>, split: Option<u64>) -> anyhow::Result<Output> {
+        if let (Some(path), Some(size)) = (path, split) {
+            return Ok(Output::Parts(Parts::new(path, size)?));
+        }
+        match path.filter(|p| p.as_os_str() != "-") {
+            None => Ok(Output::Stdout(BufWriter::with_capacity(
+                1 << 16,
+                io::stdout().lock(),
+            ))),
+            Some(path) => Ok(Output::File(OutputFile::create(path)?)),
+        }
+    }
+
+    /// Where the next game goes.
+    ///
+    /// # Errors
+    /// When the next of `--split`'s files cannot be created.
+    pub fn writer(&mut self) -> anyhow::Result<&mut dyn Write> {
+        match self {
+            Output::Stdout(w) => Ok(w),
+            Output::File(f) => Ok(f),
+            Output::Parts(p) => p.next_game(),
+        }
+    }
+
+    /// Flushes; a file is put in place.
+    ///
+    /// # Errors
+    /// When it cannot be.
+    pub fn commit(self) -> anyhow::Result<()> {
+        match self {
+            Output::Stdout(mut w) => Ok(w.flush()?),
+            Output::File(f) => f.commit(),
+            Output::Parts(p) => p.commit(),
+        }
+    }
+}
+
+/// Output in files of `size` games, named from a pattern (`--split`).
+pub struct Parts {
+    pattern: PathBuf,
+    size: u64,
+    /// Games written to the current file.
+    games: u64,
+    /// The number of the current file.
+    number: u64,
+    file: Option<OutputFile>,
+}
+
+impl Parts {
+    /// Files of `size` games named from `pattern`, whose `{n}` (or `{}`) becomes the
+    /// file's number.
+    ///
+    /// # Errors
+    /// When the pattern has neither.
+    pub fn new(pattern: &Path, size: u64) -> anyhow::Result<Parts> {
+        let name = pattern.to_string_lossy();
+        if !name.contains("{n}") && !name.contains("{}") {
+            anyhow::bail!(
+                "--split needs `{{n}}` in the name given with -o (like `out-{{n}}.pgn`), for the files' numbers"
+            );
+        }
+        Ok(Parts {
+            pattern: pattern.to_path_buf(),
+            size,
+            games: 0,
+            number: 0,
+            file: None,
+        })
+    }
+
+    /// The file the next game goes to (a new one after every `size` games).
+    ///
+    /// # Errors
+    /// When the full file cannot be put in place or the next one created.
+    pub fn next_game(&mut self) -> anyhow::Result<&mut dyn Write> {
+        if self.file.is_none() || self.games >= self.size {
+            if let Some(full) = self.file.take() {
+                full.commit()?;
+            }
+            self.number += 1;
+            self.games = 0;
+            let name = self
+                .pattern
+                .to_string_lossy()
+                .replace("{n}", &self.number.to_string())
+                .replace("{}", &self.number.to_string());
+            self.file = Some(OutputFile::create(Path::new(&name))?);
+        }
+        self.games += 1;
+        match self.file.as_mut() {
+            Some(f) => Ok(f),
+            None => anyhow::bail!("no output file"),
+        }
+    }
+
+    /// Puts the last file in place.
+    ///
+    /// # Errors
+    /// When it cannot be.
+    pub fn commit(self) -> anyhow::Result<()> {
+        match self.file {
+            Some(f) => f.commit(),
+            None => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

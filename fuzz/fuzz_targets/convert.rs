@@ -2,7 +2,9 @@
 //! figurine, spoken, ru-scoresheet) in every language, as PGN, text and JSON:
 //! the first byte chooses the notation, output format, language, whether
 //! games with errors are left out and whether the input language is
-//! forced; the rest is the PGN. Checks that the fast path for plain games
+//! forced, and (PGN output) the last byte's upper bits which parts are
+//! left out, whether variations are split into games and whether each move
+//! gets a FEN comment; the rest is the PGN. Checks that the fast path for plain games
 //! writes exactly what the full replay writes, that JSON output is one
 //! valid JSON value a line, that PGN output lexes again and that text is
 //! UTF-8. Any panic, or a run over the time limit, is a bug.
@@ -12,6 +14,7 @@ use libfuzzer_sys::fuzz_target;
 use pgnkit::args::Format;
 use pgnkit::convert::{Config, OutputFormat};
 use pgnkit_notation::{Language, Notation, Style};
+use pgnkit_pgn::write::{Layout, TagSection};
 use pgnkit_replay::{Detail, Options};
 
 fuzz_target!(|data: &[u8]| {
@@ -53,6 +56,24 @@ fuzz_target!(|data: &[u8]| {
         skip_invalid: last & 1 == 1,
         diagnostics: Format::Json,
         opening: None,
+        layout: Layout {
+            tags: if last & 0x80 == 0 {
+                TagSection::All
+            } else {
+                TagSection::Roster
+            },
+            comments: last & 0x40 == 0,
+            nags: last & 0x40 == 0,
+            variations: last & 0x20 == 0,
+            move_numbers: last & 0x10 == 0,
+            result: last & 0x10 == 0,
+            width: if last & 0x08 == 0 { 80 } else { 0 },
+        },
+        split_variations: format == OutputFormat::Pgn && last & 0x04 != 0,
+        fen_comments: format == OutputFormat::Pgn && last & 0x84 == 0x84,
+        plycount: last & 0x0c == 0x0c,
+        positions: None,
+        per_game: false,
     };
     let Ok(out) = pgnkit::convert_bytes(pgn, &config(true)) else {
         panic!("converting in memory failed");
@@ -83,6 +104,8 @@ fuzz_target!(|data: &[u8]| {
                 panic!("the text form is not UTF-8");
             }
         }
+        // Not chosen above.
+        OutputFormat::Line => {}
         OutputFormat::Json => {
             for line in out.out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
                 if let Err(e) = serde_json::from_slice::<serde_json::Value>(line) {

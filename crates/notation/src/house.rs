@@ -115,6 +115,7 @@ impl HouseStyle {
             } else {
                 CastlingMark::LetterO
             },
+            ..Style::new(notation, language)
         }
     }
 }

@@ -69,6 +69,10 @@ pub enum CastlingMark {
     LetterO,
     /// `0-0` (FIDE scoresheets).
     DigitZero,
+    /// The king's move, `e1-g1` (`e1:g1` with [`CaptureMark::Colon`]
+    /// never: castling captures nothing): long algebraic notation only;
+    /// SAN and figurine write `O-O` for it.
+    KingMove,
 }
 
 /// How to write a move.
@@ -82,6 +86,13 @@ pub struct Style {
     pub capture: CaptureMark,
     /// The castling letters (SAN, LAN, figurine).
     pub castling: CastlingMark,
+    /// Whether `+` and `#` are written after checking and mating moves
+    /// (SAN, LAN, figurine; `true` but for `--no-check-marks`).
+    pub check_marks: bool,
+    /// Whether pawn moves carry the letter `P` (`Pe2-e4`, in every
+    /// language: the tables have no pawn letters): long algebraic notation
+    /// only.
+    pub pawn_letter: bool,
 }
 
 impl Style {
@@ -94,16 +105,30 @@ impl Style {
         language: Language::Ru,
         capture: CaptureMark::Colon,
         castling: CastlingMark::DigitZero,
+        check_marks: true,
+        pawn_letter: false,
     };
 
-    /// A style with `x` captures and `O-O` castling.
+    /// A style with `x` captures, `O-O` castling, check marks and no pawn
+    /// letter.
     pub const fn new(notation: Notation, language: Language) -> Style {
         Style {
             notation,
             language,
             capture: CaptureMark::X,
             castling: CastlingMark::LetterO,
+            check_marks: true,
+            pawn_letter: false,
         }
+    }
+
+    /// Whether promotions are written the FIDE way, without `=` (`e8Ф`):
+    /// the Russian scoresheet preset, whatever its check marks.
+    fn fide_promotion(&self) -> bool {
+        self.notation == Notation::San
+            && self.language == Language::Ru
+            && self.capture == CaptureMark::Colon
+            && self.castling == CastlingMark::DigitZero
     }
 
     /// Whether every move this style writes is ASCII (so that its width in
@@ -208,7 +233,7 @@ fn push_capture(style: &Style, out: &mut String) {
 
 fn push_castle(style: &Style, king_side: bool, out: &mut String) {
     let c = match style.castling {
-        CastlingMark::LetterO => "O",
+        CastlingMark::LetterO | CastlingMark::KingMove => "O",
         CastlingMark::DigitZero => "0",
     };
     out.push_str(c);
@@ -221,7 +246,7 @@ fn push_castle(style: &Style, king_side: bool, out: &mut String) {
 }
 
 fn push_promotion(style: &Style, role: Role, color: Color, out: &mut String) {
-    if *style != Style::RU_SCORESHEET {
+    if !style.fide_promotion() {
         out.push('=');
     }
     push_piece(style, role, color, out);
@@ -463,6 +488,18 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             San::Put { .. } | San::Null => out.push_str("--"),
         },
         Notation::Lan => match *m {
+            Move::Castle { king, rook } if style.castling == CastlingMark::KingMove => {
+                // The king's two-square move (in Chess960 its square
+                // beside the rook's, as in standard chess).
+                let file = if rook.file() > king.file() {
+                    File::G
+                } else {
+                    File::C
+                };
+                push_square(king, out);
+                push_ascii(b'-', out);
+                push_square(Square::from_coords(file, king.rank()), out);
+            }
             Move::Castle { king, rook } => push_castle(style, rook.file() > king.file(), out),
             Move::Put { .. } => out.push_str("--"),
             Move::Normal {
@@ -475,6 +512,8 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
                 out.reserve(8);
                 if role != Role::Pawn {
                     push_piece(style, role, color, out);
+                } else if style.pawn_letter {
+                    push_ascii(b'P', out);
                 }
                 push_square(from, out);
                 if capture.is_some() {
@@ -488,13 +527,16 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
                 }
             }
             Move::EnPassant { from, to } => {
+                if style.pawn_letter {
+                    push_ascii(b'P', out);
+                }
                 push_square(from, out);
                 push_capture(style, out);
                 push_square(to, out);
             }
         },
     }
-    true
+    style.check_marks
 }
 
 /// Renders `m` in `style` into a new string (see [`write_move`]).
@@ -502,4 +544,71 @@ pub fn move_to_string(pos: &Chess, m: &Move, style: &Style) -> String {
     let mut out = String::new();
     write_move(pos, m, style, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+
+    /// The moves `uci` played from `fen`, each written in `style`.
+    fn written(fen: &str, uci: &[&str], style: &Style) -> Vec<String> {
+        let mut pos: Chess = fen
+            .parse::<Fen>()
+            .expect("a FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("a position");
+        uci.iter()
+            .map(|u| {
+                let m = u
+                    .parse::<shakmaty::uci::UciMove>()
+                    .expect("UCI")
+                    .to_move(&pos)
+                    .expect("legal");
+                let text = move_to_string(&pos, &m, style);
+                pos.play_unchecked(m);
+                text
+            })
+            .collect()
+    }
+
+    #[test]
+    fn long_algebraic_styles() {
+        // Castling both ways, a capture, en passant, a promotion with check.
+        let fen = "r3k2r/P7/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1";
+        let moves = ["e5d6", "e8c8", "e1g1", "h8h2", "a7a8q"];
+        let lan = Style::new(Notation::Lan, Language::En);
+        assert_eq!(
+            written(fen, &moves, &lan),
+            ["e5xd6", "O-O-O", "O-O", "Rh8-h2", "a7-a8=Q+"]
+        );
+        let styled = Style {
+            capture: CaptureMark::Colon,
+            castling: CastlingMark::KingMove,
+            pawn_letter: true,
+            check_marks: false,
+            ..lan
+        };
+        assert_eq!(
+            written(fen, &moves, &styled),
+            ["Pe5:d6", "e8-c8", "e1-g1", "Rh8-h2", "Pa7-a8=Q"]
+        );
+        // SAN keeps its letters for castling and has no pawn letter.
+        let san = Style {
+            castling: CastlingMark::KingMove,
+            pawn_letter: true,
+            check_marks: false,
+            ..Style::SAN
+        };
+        assert_eq!(
+            written(fen, &moves, &san),
+            ["exd6", "O-O-O", "O-O", "Rh2", "a8=Q"]
+        );
+        // The Russian preset writes FIDE promotions without its check marks too.
+        let ru = Style {
+            check_marks: false,
+            ..Style::RU_SCORESHEET
+        };
+        assert_eq!(written(fen, &moves, &ru)[4], "a8Ф");
+    }
 }

@@ -33,6 +33,7 @@ fn styles() -> Vec<Style> {
         language: Language::Sr,
         capture: CaptureMark::Colon,
         castling: CastlingMark::DigitZero,
+        ..Style::new(Notation::Lan, Language::Sr)
     });
     v
 }

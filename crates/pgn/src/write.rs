@@ -75,6 +75,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::ops::Range;
+
 use pgnkit_notation::{Annotation, parse_annotation, parse_move};
 
 use crate::text::{Encoding, GameText};
@@ -109,6 +111,9 @@ struct Slot {
     text_len: u16,
     /// The length of its UCI form (0 when UCI is not kept).
     uci_len: u8,
+    /// The length of its note, after the UCI form (0 for none): a comment
+    /// written after the move (a FEN is shorter than 256 bytes).
+    note_len: u8,
 }
 
 impl Slot {
@@ -132,6 +137,8 @@ pub struct Moves {
     text: String,
     /// Where the UCI form of the move being written goes first.
     uci: String,
+    /// Where the note of the move being written goes first.
+    note: String,
     /// The moves in token order (a replay meets them in that order).
     slots: Vec<Slot>,
     /// Every written form is ASCII ([`Style::is_ascii`](pgnkit_notation::Style::is_ascii)).
@@ -169,6 +176,7 @@ impl Moves {
     pub fn reset(&mut self) {
         self.text.clear();
         self.uci.clear();
+        self.note.clear();
         self.slots.clear();
         self.start = None;
     }
@@ -191,19 +199,59 @@ impl Moves {
         white: bool,
         write: impl FnOnce(&mut String, &mut String),
     ) {
+        self.push_noted(token, number, white, |text, uci, _| write(text, uci));
+    }
+
+    /// [`Moves::push_with`] with a note: `write` also appends to the third
+    /// buffer the text of a comment the writer puts after the move (and its
+    /// NAGs and comments), such as its position's FEN (`--fen-comments`); nothing for
+    /// none. A note longer than 255 bytes is cut there.
+    ///
+    /// ```
+    /// use pgnkit_pgn::text::GameText;
+    /// use pgnkit_pgn::write::{Moves, Writer};
+    /// use pgnkit_pgn::{Game, Reader};
+    ///
+    /// let pgn = b"1. e4 $1 *";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let mut moves = Moves::new(true);
+    /// moves.push_noted(1, 1, true, |text, _, note| {
+    ///     text.push_str("e4");
+    ///     note.push_str("after e4");
+    /// });
+    /// let mut out = Vec::new();
+    /// Writer::new().write_game(&mut out, pgn, &game, &GameText::new(pgn, game.span.clone()), &moves);
+    /// assert_eq!(out, b"1. e4 $1 {after e4} *\n\n");
+    /// ```
+    pub fn push_noted(
+        &mut self,
+        token: usize,
+        number: u32,
+        white: bool,
+        write: impl FnOnce(&mut String, &mut String, &mut String),
+    ) {
         let start = self.text.len();
         self.uci.clear();
-        write(&mut self.text, &mut self.uci);
+        self.note.clear();
+        write(&mut self.text, &mut self.uci, &mut self.note);
         let text_len = self.text.len().saturating_sub(start);
         if !self.uci.is_empty() {
             self.text.push_str(&self.uci);
         }
+        let mut note_len = self.note.len().min(usize::from(u8::MAX));
+        while !self.note.is_char_boundary(note_len) {
+            note_len -= 1;
+        }
+        self.text
+            .push_str(self.note.get(..note_len).unwrap_or_default());
         let slot = Slot {
             token: to_u32(token),
             start: to_u32(start),
             place: number.saturating_mul(2).saturating_add(u32::from(white)),
             text_len: u16::try_from(text_len).unwrap_or(u16::MAX),
             uci_len: u8::try_from(self.uci.len()).unwrap_or(u8::MAX),
+            note_len: u8::try_from(note_len).unwrap_or(u8::MAX),
         };
         match self.slots.last() {
             Some(last) if last.token >= slot.token => {
@@ -272,6 +320,27 @@ impl Moves {
             None
         };
         (text, width, padded)
+    }
+
+    /// The note of the move in `slot` ([`Moves::push_noted`]).
+    fn note(&self, slot: &Slot) -> &str {
+        let at = (slot.start as usize)
+            .saturating_add(usize::from(slot.text_len))
+            .saturating_add(usize::from(slot.uci_len));
+        part(&self.text, at, usize::from(slot.note_len))
+    }
+
+    /// How many moves were written for tokens in `ranges` (sorted, apart):
+    /// the plies of a line of [`SplitLines`].
+    pub fn count_in(&self, ranges: &[Range<usize>]) -> usize {
+        ranges
+            .iter()
+            .map(|r| {
+                let from = self.slots.partition_point(|s| (s.token as usize) < r.start);
+                let to = self.slots.partition_point(|s| (s.token as usize) < r.end);
+                to.saturating_sub(from)
+            })
+            .sum()
     }
 
     /// The converted move in slot `slot`: the `cursor` of
@@ -359,6 +428,16 @@ impl<'o> Movetext<'o> {
             out,
             column: 0,
             width: LINE_WIDTH,
+        }
+    }
+
+    /// Starts movetext whose lines are shorter than `width` characters
+    /// (comments aside), or never broken when `width` is 0.
+    pub fn with_width(out: &'o mut Vec<u8>, width: usize) -> Movetext<'o> {
+        Movetext {
+            out,
+            column: 0,
+            width: if width == 0 { usize::MAX } else { width },
         }
     }
 
@@ -862,11 +941,88 @@ pub enum VerbatimPiece<'t> {
     Comment(Token<'t>),
 }
 
+/// Which tags a [`Writer`] writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum TagSection {
+    /// Every tag (the default).
+    #[default]
+    All,
+    /// The seven-tag roster only (those of its tags the game has).
+    Roster,
+    /// None: movetext only.
+    None,
+}
+
+/// What a [`Writer`] writes of each game, and how wide: everything, in
+/// lines shorter than [`LINE_WIDTH`], by default.
+///
+/// ```
+/// use pgnkit_pgn::text::GameText;
+/// use pgnkit_pgn::write::{Layout, Moves, TagSection, Writer};
+/// use pgnkit_pgn::{Game, Reader};
+///
+/// let pgn = b"[White \"Tal\"]\n[ECO \"B20\"]\n\n{start} e4 $1 (d4) c5 1-0\n";
+/// let mut game = Game::default();
+/// assert!(Reader::new(pgn).read_game(&mut game));
+/// let mut moves = Moves::new(true);
+/// // Tokens: `{start}` 0, `e4` 1, `$1` 2, `(` 3, `d4` 4, `)` 5, `c5` 6.
+/// moves.push_with(1, 1, true, |t, _| t.push_str("e4"));
+/// moves.push_with(4, 1, true, |t, _| t.push_str("d4"));
+/// moves.push_with(6, 1, false, |t, _| t.push_str("c5"));
+/// let layout = Layout {
+///     tags: TagSection::Roster,
+///     comments: false,
+///     nags: false,
+///     variations: false,
+///     move_numbers: false,
+///     result: false,
+///     ..Layout::default()
+/// };
+/// let mut out = Vec::new();
+/// Writer::with_layout(layout).write_game(&mut out, pgn, &game, &GameText::new(pgn, game.span.clone()), &moves);
+/// assert_eq!(out, b"[White \"Tal\"]\n\ne4 c5\n\n");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The tags written.
+    pub tags: TagSection,
+    /// Comments (`{…}`, `;…`, the draw offer `{(=)}`); the text of a line
+    /// that is not converted is kept all the same.
+    pub comments: bool,
+    /// NAGs (`$1`, and glyphs written as NAGs).
+    pub nags: bool,
+    /// Variations.
+    pub variations: bool,
+    /// Move numbers (`12.`, `12...`).
+    pub move_numbers: bool,
+    /// The termination marker (`1-0`, `*`).
+    pub result: bool,
+    /// Lines of movetext are shorter than this many characters (comments
+    /// aside); 0: one line per game.
+    pub width: usize,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout {
+            tags: TagSection::All,
+            comments: true,
+            nags: true,
+            variations: true,
+            move_numbers: true,
+            result: true,
+            width: LINE_WIDTH,
+        }
+    }
+}
+
 /// Writes games in the PGN export format (see the [module](self)).
 ///
 /// Keeps a few buffers from game to game.
 #[derive(Default, Debug)]
 pub struct Writer {
+    /// What is written of each game.
+    layout: Layout,
     order: Vec<usize>,
     /// Tags written instead of the game's own ([`Writer::set_tags`]).
     tags: Vec<(String, Option<String>)>,
@@ -888,6 +1044,14 @@ impl Writer {
         Writer::default()
     }
 
+    /// A writer that writes what `layout` keeps of each game.
+    pub fn with_layout(layout: Layout) -> Writer {
+        Writer {
+            layout,
+            ..Writer::default()
+        }
+    }
+
     /// Writes `game` (read from `input`, decoded by `source`, its moves
     /// written in `moves`) in export format to `out`, followed by an empty
     /// line.
@@ -899,12 +1063,33 @@ impl Writer {
         source: &GameText<'_>,
         moves: &Moves,
     ) {
+        self.write_line(out, input, game, source, moves, None);
+    }
+
+    /// [`Writer::write_game`] for one line of `game`: only the tokens in
+    /// `only` (a line of [`SplitLines`]) when it is given.
+    pub fn write_line(
+        &mut self,
+        out: &mut Vec<u8>,
+        input: &[u8],
+        game: &Game<'_>,
+        source: &GameText<'_>,
+        moves: &Moves,
+        only: Option<&[Range<usize>]>,
+    ) {
         self.write_head(out, game, source);
         // Without a drain nothing can fail.
-        let _ =
-            write_movetext::<false>(out, input, game, source, moves, &mut self.item, &mut |_| {
-                Ok(())
-            });
+        let _ = write_movetext::<false>(
+            out,
+            input,
+            game,
+            source,
+            moves,
+            &mut self.item,
+            &self.layout,
+            only,
+            &mut |_| Ok(()),
+        );
     }
 
     /// The escape lines before the tag section (they stay before it), then
@@ -918,7 +1103,14 @@ impl Writer {
                 out.push(b'\n');
             }
         }
-        write_tags(out, game, source, &mut self.order, &self.tags);
+        write_tags(
+            out,
+            game,
+            source,
+            &mut self.order,
+            &self.tags,
+            self.layout.tags,
+        );
     }
 
     /// Tags to write in place of the game's own of the same names, in the
@@ -996,6 +1188,8 @@ impl Writer {
             source,
             moves,
             &mut self.item,
+            &self.layout,
+            None,
             &mut drain,
         )
         .and_then(|()| drain(&mut stage));
@@ -1010,7 +1204,14 @@ impl Writer {
     /// empty line after it, if it has tags): for a caller that writes the
     /// movetext itself with a [`Movetext`].
     pub fn write_tags(&mut self, out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>) {
-        write_tags(out, game, source, &mut self.order, &self.tags);
+        write_tags(
+            out,
+            game,
+            source,
+            &mut self.order,
+            &self.tags,
+            self.layout.tags,
+        );
     }
 }
 
@@ -1022,7 +1223,11 @@ fn write_tags(
     source: &GameText<'_>,
     order: &mut Vec<usize>,
     set: &[(String, Option<String>)],
+    section: TagSection,
 ) {
+    if section == TagSection::None {
+        return;
+    }
     tag_order(game, order);
     // The tags set are written among the others in ASCII order of their
     // names, after the roster (the game's tags of their names are not).
@@ -1030,7 +1235,14 @@ fn write_tags(
         .iter()
         .filter(|n| game.tag(n).is_some())
         .count();
-    let mut pending = set.iter().filter(|(_, v)| v.is_some()).peekable();
+    let in_section = |name: &str| section == TagSection::All || SEVEN_TAG_ROSTER.contains(&name);
+    if section == TagSection::Roster {
+        order.truncate(roster);
+    }
+    let mut pending = set
+        .iter()
+        .filter(|(n, v)| v.is_some() && in_section(n))
+        .peekable();
     let mut wrote = false;
     let write_set = |out: &mut Vec<u8>, name: &str, value: &str| {
         out.push(b'[');
@@ -1081,8 +1293,11 @@ fn write_tags(
 
 /// Writes the movetext, wrapped, with the termination marker; with
 /// `DRAIN`, passes `out` to `drain` whenever it holds [`DRAIN_AT`] bytes
-/// (without, the test is not even compiled in).
+/// (without, the test is not even compiled in). Only the tokens in `only`
+/// are written when it is given (one line of [`SplitLines`]), and only
+/// the parts `layout` keeps.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn write_movetext<const DRAIN: bool>(
     out: &mut Vec<u8>,
     input: &[u8],
@@ -1090,25 +1305,58 @@ fn write_movetext<const DRAIN: bool>(
     source: &GameText<'_>,
     moves: &Moves,
     item: &mut Vec<u8>,
+    layout: &Layout,
+    only: Option<&[Range<usize>]>,
     drain: Drain<'_>,
 ) -> std::io::Result<()> {
     let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
-    let mut mt = Movetext::new(out);
+    let mut mt = Movetext::with_width(out, layout.width);
     let mut depth = 0usize;
     let mut need_number = true;
     let mut i = 0usize;
     let mut cursor = 0usize;
+    // The FEN comment (or other note) of the last move, written after its
+    // NAGs and comments.
+    let mut note: Option<Slot> = None;
+    // Where in `only` the walk is.
+    let mut part = 0usize;
     // Computed at the first null move, for the whole game.
     let mut nulls: Option<NullPlaces> = None;
     let tokens = &game.tokens;
-    while let Some(t) = tokens.get(i) {
+    let numbers = layout.move_numbers;
+    loop {
+        // The end of the token range being written.
+        let mut end = usize::MAX;
+        if let Some(only) = only {
+            while only.get(part).is_some_and(|r| r.end <= i) {
+                part += 1;
+            }
+            let Some(range) = only.get(part) else { break };
+            i = i.max(range.start);
+            end = range.end;
+        }
+        let Some(t) = tokens.get(i) else { break };
         if DRAIN && mt.out.len() >= DRAIN_AT {
             drain(mt.out)?;
+        }
+        // The note goes after the move's NAGs and comments.
+        let keeps_note = matches!(t.kind, TokenKind::Nag(_) | TokenKind::Comment)
+            || (t.kind == TokenKind::Word
+                && note.is_some()
+                && matches!(
+                    classify_word(&source.decode(t.text)),
+                    Word::Nag(_) | Word::Mark
+                ));
+        if !keeps_note && let Some(slot) = note.take() {
+            mt.comment_any(moves.note(&slot).as_bytes());
+            need_number = true;
         }
         match t.kind {
             TokenKind::Word => {
                 if let Some(slot) = moves.next_slot(i, &mut cursor) {
-                    let dots = if slot.white() {
+                    let dots = if !numbers {
+                        Dots::None
+                    } else if slot.white() {
                         Dots::White
                     } else if need_number {
                         Dots::Black
@@ -1120,14 +1368,17 @@ fn write_movetext<const DRAIN: bool>(
                     need_number = false;
                     if may_have_marks(t.text) {
                         let (nag, draw) = attached_marks(t.text, &source.decode(t.text));
-                        if let Some(n) = nag {
+                        if let Some(n) = nag.filter(|_| layout.nags) {
                             write_nag(&mut mt, item, n);
                             need_number = true;
                         }
-                        if draw {
+                        if draw && layout.comments {
                             mt.comment_any(b"(=)");
                             need_number = true;
                         }
+                    }
+                    if slot.note_len > 0 {
+                        note = Some(slot);
                     }
                 } else {
                     let text = source.decode(t.text);
@@ -1137,7 +1388,8 @@ fn write_movetext<const DRAIN: bool>(
                             .get(i)
                     {
                         item.clear();
-                        if white {
+                        if !numbers {
+                        } else if white {
                             push_number(item, number, b". ");
                         } else if need_number {
                             push_number(item, number, b"... ");
@@ -1150,16 +1402,20 @@ fn write_movetext<const DRAIN: bool>(
                     }
                     match classify_word(&text) {
                         Word::Nag(n) => {
-                            write_nag(&mut mt, item, n);
-                            need_number = true;
+                            if layout.nags {
+                                write_nag(&mut mt, item, n);
+                                need_number = true;
+                            }
                         }
                         Word::DrawOffer => {
-                            mt.comment_any(b"(=)");
-                            need_number = true;
+                            if layout.comments {
+                                mt.comment_any(b"(=)");
+                                need_number = true;
+                            }
                         }
                         Word::Mark => {}
                         Word::Dead => {
-                            let end = line_end(game, i, depth);
+                            let end = line_end(game, i, depth).min(end);
                             verbatim_pieces(input, game, i, end, |p| match p {
                                 VerbatimPiece::Text(raw) => {
                                     let decoded = source.decode(raw);
@@ -1168,7 +1424,9 @@ fn write_movetext<const DRAIN: bool>(
                                     mt.comment_any(clean.as_bytes());
                                 }
                                 VerbatimPiece::Comment(c) => {
-                                    mt.comment_any(comment_text(&c, source).as_bytes());
+                                    if layout.comments {
+                                        mt.comment_any(comment_text(&c, source).as_bytes());
+                                    }
                                 }
                             });
                             need_number = true;
@@ -1180,12 +1438,16 @@ fn write_movetext<const DRAIN: bool>(
             }
             TokenKind::MoveNumber { .. } => {}
             TokenKind::Nag(n) => {
-                write_nag(&mut mt, item, n);
-                need_number = true;
+                if layout.nags {
+                    write_nag(&mut mt, item, n);
+                    need_number = true;
+                }
             }
             TokenKind::Comment => {
-                mt.comment_any(comment_text(&t, source).as_bytes());
-                need_number = true;
+                if layout.comments {
+                    mt.comment_any(comment_text(&t, source).as_bytes());
+                    need_number = true;
+                }
             }
             TokenKind::Escape => {
                 if t.span.start > first_tag {
@@ -1193,9 +1455,16 @@ fn write_movetext<const DRAIN: bool>(
                 }
             }
             TokenKind::OpenVariation if draw_offer_at(game, i) => {
-                mt.comment_any(b"(=)");
-                need_number = true;
+                if layout.comments {
+                    mt.comment_any(b"(=)");
+                    need_number = true;
+                }
                 i += 3;
+                continue;
+            }
+            TokenKind::OpenVariation if !layout.variations => {
+                // The variation, and those inside it, left out.
+                i = line_end(game, i + 1, depth + 1).saturating_add(1);
                 continue;
             }
             TokenKind::OpenVariation => {
@@ -1211,30 +1480,200 @@ fn write_movetext<const DRAIN: bool>(
                 }
             }
             TokenKind::Result(r) => {
-                if game.result_token != Some(i) {
+                if game.result_token != Some(i) && layout.result {
                     mt.item(r.as_str().as_bytes());
                 }
             }
             TokenKind::DeepVariation => {
                 // Read, never replayed: kept in a comment as the text it was.
-                let clean: String = source
-                    .decode(t.text)
-                    .chars()
-                    .filter(|&c| c != '}')
-                    .collect();
-                mt.comment_any(clean.as_bytes());
-                need_number = true;
+                if layout.variations {
+                    let clean: String = source
+                        .decode(t.text)
+                        .chars()
+                        .filter(|&c| c != '}')
+                        .collect();
+                    mt.comment_any(clean.as_bytes());
+                    need_number = true;
+                }
             }
         }
         i += 1;
     }
+    if let Some(slot) = note.take() {
+        mt.comment_any(moves.note(&slot).as_bytes());
+    }
     for _ in 0..depth {
         mt.item(b")");
     }
-    mt.item(result_marker(game, source).as_bytes());
+    if layout.result {
+        mt.item(result_marker(game, source).as_bytes());
+    }
     mt.finish();
     out.push(b'\n');
     Ok(())
+}
+
+/// One line of a game while [`SplitLines::new`] reads it.
+#[derive(Debug)]
+struct SplitLine {
+    /// The line it branches off (`None` for the main line).
+    parent: Option<usize>,
+    /// The token in the parent from which the parent's tokens are left out:
+    /// the move this line replaces (the `(` when there is none before it).
+    cut: usize,
+    /// The line's own tokens, its variations' left out.
+    segments: Vec<Range<usize>>,
+}
+
+/// The lines of a game as games of their own (pgn-extract's
+/// `--splitvariants`): the main line, then each variation in the order it
+/// opens, as the game's tokens from its start up to the move the variation
+/// replaces, then the variation's own. Each line is the token ranges
+/// [`Writer::write_line`] writes; in none of them is there a variation.
+///
+/// Reading the structure takes one pass, without recursion; the ranges of
+/// one line are made when they are asked for, so that the memory held is
+/// that of the game and of one line (a line nested `d` deep is made of the
+/// pieces of `d` lines).
+///
+/// ```
+/// use pgnkit_pgn::text::GameText;
+/// use pgnkit_pgn::write::{Layout, Moves, SplitLines, Writer};
+/// use pgnkit_pgn::{Game, Reader, TokenKind};
+///
+/// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *";
+/// let mut game = Game::default();
+/// assert!(Reader::new(pgn).read_game(&mut game));
+/// // The words as a replay would write them (move number, White).
+/// let mut moves = Moves::new(true);
+/// let places = [(1, true), (1, false), (1, false), (2, true), (2, true)];
+/// let words = (0..game.tokens.len()).filter(|&i| game.tokens.kind(i) == Some(TokenKind::Word));
+/// for (i, (n, white)) in words.zip(places) {
+///     let text = String::from_utf8_lossy(game.tokens.get(i).unwrap().text).into_owned();
+///     moves.push_with(i, n, white, |t, _| t.push_str(&text));
+/// }
+/// let lines = SplitLines::new(&game, &moves);
+/// let source = GameText::new(pgn, game.span.clone());
+/// let (mut ranges, mut out) = (Vec::new(), Vec::new());
+/// for line in 0..lines.len() {
+///     lines.ranges(line, &mut ranges);
+///     Writer::with_layout(Layout::default()).write_line(&mut out, pgn, &game, &source, &moves, Some(&ranges));
+/// }
+/// assert_eq!(out, b"1. e4 e5 2. Nf3 *\n\n1. e4 c5 2. Nf3 *\n\n");
+/// ```
+#[derive(Debug)]
+pub struct SplitLines {
+    lines: Vec<SplitLine>,
+}
+
+impl SplitLines {
+    /// The lines of `game`, whose replayed moves are in `moves`.
+    pub fn new(game: &Game<'_>, moves: &Moves) -> SplitLines {
+        let main = SplitLine {
+            parent: None,
+            cut: 0,
+            segments: Vec::new(),
+        };
+        let mut lines = vec![main];
+        // Open lines: index in `lines`, where its current segment starts,
+        // its last move.
+        let mut open: Vec<(usize, usize, Option<usize>)> = vec![(0, 0, None)];
+        let mut cursor = 0usize;
+        let mut i = 0usize;
+        while let Some(kind) = game.tokens.kind(i) {
+            match kind {
+                TokenKind::OpenVariation if draw_offer_at(game, i) => {
+                    i += 3;
+                    continue;
+                }
+                TokenKind::OpenVariation => {
+                    if let Some(&mut (line, ref mut start, last)) = open.last_mut()
+                        && let Some(l) = lines.get_mut(line)
+                    {
+                        l.segments.push(*start..i);
+                        // Inside the variation: no segment of its own
+                        // until the variation closes.
+                        *start = usize::MAX;
+                        lines.push(SplitLine {
+                            parent: Some(line),
+                            cut: last.unwrap_or(i),
+                            segments: Vec::new(),
+                        });
+                        open.push((lines.len() - 1, i + 1, None));
+                    }
+                }
+                TokenKind::CloseVariation if open.len() > 1 => {
+                    if let Some((line, start, _)) = open.pop()
+                        && let Some(l) = lines.get_mut(line)
+                    {
+                        l.segments.push(start..i);
+                    }
+                    if let Some((_, start, _)) = open.last_mut() {
+                        *start = i + 1;
+                    }
+                }
+                TokenKind::Word => {
+                    if moves.get_next(i, &mut cursor).is_some()
+                        && let Some((_, _, last)) = open.last_mut()
+                    {
+                        *last = Some(i);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let end = game.tokens.len();
+        // Unclosed variations end with the game (their parents with them).
+        while let Some((line, start, _)) = open.pop() {
+            if let Some(l) = lines.get_mut(line)
+                && start != usize::MAX
+            {
+                l.segments.push(start..end);
+            }
+        }
+        for l in &mut lines {
+            l.segments.retain(|r| !r.is_empty());
+        }
+        SplitLines { lines }
+    }
+
+    /// The number of lines (1 for a game without variations).
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether there is no line at all (never: the main line is one).
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Puts into `out` the token ranges of line `line` (0 for the main
+    /// line), in order.
+    pub fn ranges(&self, line: usize, out: &mut Vec<Range<usize>>) {
+        out.clear();
+        // The line and its ancestors, each with the cut below it, from the
+        // line up; then laid out from the main line down.
+        let mut at = Some(line);
+        let mut cut = usize::MAX;
+        let mut chain: Vec<(usize, usize)> = Vec::new();
+        while let Some(l) = at.and_then(|a| self.lines.get(a).map(|l| (a, l))) {
+            chain.push((l.0, cut));
+            cut = l.1.cut;
+            at = l.1.parent;
+        }
+        for &(l, cut) in chain.iter().rev() {
+            let Some(line) = self.lines.get(l) else {
+                continue;
+            };
+            for r in &line.segments {
+                if r.start >= cut {
+                    break;
+                }
+                out.push(r.start..r.end.min(cut));
+            }
+        }
+    }
 }
 
 /// Writes `game` as plain text, one move a line: a line with its players
@@ -1460,6 +1899,147 @@ mod tests {
             .expect("a vector takes every byte");
         assert!(pieces.largest < DRAIN_AT + 1024, "{}", pieces.largest);
         assert_eq!(String::from_utf8(pieces.bytes), String::from_utf8(whole));
+    }
+
+    /// Every word of `pgn` taken as a move (in capitals), numbered as if
+    /// each line alternated from 1. White; the game and its moves.
+    fn words_as_moves(pgn: &[u8]) -> (Game<'_>, Moves) {
+        let mut game = Game::default();
+        assert!(Reader::new(pgn).read_game(&mut game));
+        let mut moves = Moves::new(true);
+        let mut plies = vec![0u32];
+        for (i, t) in game.tokens.iter().enumerate() {
+            match t.kind {
+                TokenKind::OpenVariation => {
+                    let parent = plies.last().copied().unwrap_or(0);
+                    plies.push(parent.saturating_sub(1));
+                }
+                TokenKind::CloseVariation => {
+                    plies.pop();
+                }
+                TokenKind::Word if parse_annotation(&String::from_utf8_lossy(t.text)).is_none() => {
+                    let ply = plies.last_mut().expect("a line");
+                    let word = String::from_utf8_lossy(t.text).to_ascii_uppercase();
+                    moves.push_with(i, *ply / 2 + 1, *ply % 2 == 0, |out, _| out.push_str(&word));
+                    *ply += 1;
+                }
+                _ => {}
+            }
+        }
+        (game, moves)
+    }
+
+    fn split(pgn: &[u8]) -> Vec<String> {
+        let (game, moves) = words_as_moves(pgn);
+        let lines = SplitLines::new(&game, &moves);
+        let text = GameText::new(pgn, game.span.clone());
+        let mut ranges = Vec::new();
+        (0..lines.len())
+            .map(|l| {
+                lines.ranges(l, &mut ranges);
+                let mut out = Vec::new();
+                Writer::new().write_line(&mut out, pgn, &game, &text, &moves, Some(&ranges));
+                String::from_utf8(out).expect("utf-8").trim_end().to_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn variations_split_into_games_in_the_order_they_open() {
+        assert_eq!(
+            split(b"{a} e4 {b} e5 (c5 {c} (c6) Nf3) Nf3 $1 (d4 d5) Nc6 (=) *"),
+            [
+                "{a} 1. E4 {b} 1... E5 2. NF3 $1 2... NC6 {(=)} *",
+                "{a} 1. E4 {b} 1... C5 {c} 2. NF3 *",
+                "{a} 1. E4 {b} 1... C6 *",
+                "{a} 1. E4 {b} 1... E5 2. D4 D5 *",
+            ]
+        );
+        // A variation before any move of its line, unclosed variations.
+        assert_eq!(
+            split(b"(d4) e4 (c4 (b4"),
+            ["1. E4 *", "1. D4 *", "1. C4 *", "1. B4 *"]
+        );
+    }
+
+    #[test]
+    fn deeply_nested_variations_split_without_recursion() {
+        for levels in [3usize, 200] {
+            let mut pgn = String::new();
+            for _ in 0..levels {
+                pgn.push_str("e4 e5 (");
+            }
+            pgn.push_str("d4 *");
+            let (game, moves) = words_as_moves(pgn.as_bytes());
+            let lines = SplitLines::new(&game, &moves);
+            assert_eq!(lines.len(), levels + 1);
+            let mut ranges = Vec::new();
+            lines.ranges(levels, &mut ranges);
+            // Each level's first move, then the last line's own.
+            assert_eq!(moves.count_in(&ranges), levels + 1, "{ranges:?}");
+            assert!(ranges.windows(2).all(|w| w[0].end <= w[1].start));
+        }
+    }
+
+    #[test]
+    fn layout_strips_every_part_and_notes_follow_nags_and_comments() {
+        let pgn = b"[Event \"E\"]\n[White \"W\"]\n[Annotator \"A\"]\n\n{pre} e4 $1 {c} (d4) e5!? {(=)} Nf3+ 1-0";
+        let (game, mut moves) = words_as_moves(pgn);
+        let text = GameText::new(pgn, game.span.clone());
+        let write = |layout: Layout, moves: &Moves| {
+            let mut out = Vec::new();
+            Writer::with_layout(layout.clone()).write_game(&mut out, pgn, &game, &text, moves);
+            let mut pieces = Vec::new();
+            Writer::with_layout(layout)
+                .write_game_to(&mut pieces, pgn, &game, &text, moves)
+                .expect("a vector");
+            assert_eq!(out, pieces);
+            String::from_utf8(out).expect("utf-8")
+        };
+        assert_eq!(
+            write(Layout::default(), &moves),
+            "[Event \"E\"]\n[White \"W\"]\n[Annotator \"A\"]\n\n{pre} 1. E4 $1 {c} ( 1. D4 ) 1... E5!? $5 {(=)} 2. NF3+ 1-0\n\n"
+        );
+        let bare = Layout {
+            tags: TagSection::None,
+            comments: false,
+            nags: false,
+            variations: false,
+            move_numbers: false,
+            result: false,
+            width: 0,
+        };
+        assert_eq!(write(bare.clone(), &moves), "E4 E5!? NF3+\n\n");
+        let roster = Layout {
+            tags: TagSection::Roster,
+            width: 0,
+            ..Layout::default()
+        };
+        assert!(write(roster, &moves).starts_with("[Event \"E\"]\n[White \"W\"]\n\n{pre}"));
+        // Notes: after the move's NAGs and comments, before the next move.
+        let (game2, _) = words_as_moves(pgn);
+        let mut noted = Moves::new(true);
+        let mut cursor = 0;
+        for i in 0..game2.tokens.len() {
+            if let Some(m) = moves.get_next(i, &mut cursor) {
+                let (text, number, white) = (m.text.to_owned(), m.number, m.white);
+                noted.push_noted(i, number, white, |t, _, note| {
+                    t.push_str(&text);
+                    note.push_str(&format!("after {text}"));
+                });
+            }
+        }
+        moves = noted;
+        assert_eq!(
+            write(
+                Layout {
+                    comments: false,
+                    ..bare
+                },
+                &moves
+            ),
+            "E4 {after E4} E5!? {after E5!?} NF3+ {after NF3+}\n\n"
+        );
     }
 
     #[test]

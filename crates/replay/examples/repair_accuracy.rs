@@ -194,6 +194,7 @@ fn style_of(spec: &str) -> Option<Style> {
             language,
             capture: CaptureMark::Colon,
             castling: CastlingMark::DigitZero,
+            ..Style::new(Notation::Lan, language)
         }
     } else {
         Style::new(Notation::San, language)

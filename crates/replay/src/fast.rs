@@ -31,6 +31,7 @@ use crate::Detail;
 use crate::dead::Keyed;
 use crate::movetext::{MainMove, MoveEvent, Visitor, is_uci, mark_problem, variation_follows};
 use crate::outcome::{self, GameResult, History, KeyStep, Status, Tracker};
+use crate::positions::{PositionFormat, write_position};
 use crate::text::{Encoding, GameText};
 
 /// A line being replayed by [`replay`].
@@ -206,12 +207,17 @@ pub(crate) fn replay<V: Visitor>(
                     let pos = line.line.position();
                     let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
                     let play = &mut line.line;
-                    w.moves.push_with(index, number, white, |text, uci_text| {
-                        if let Some(uci) = w.uci {
-                            write_move(play.position(), &m, uci, uci_text);
-                        }
-                        play.write_and_play(m, w.style, text);
-                    });
+                    let fen = w.fen;
+                    w.moves
+                        .push_noted(index, number, white, |text, uci_text, note| {
+                            if let Some(uci) = w.uci {
+                                write_move(play.position(), &m, uci, uci_text);
+                            }
+                            play.write_and_play(m, w.style, text);
+                            if fen {
+                                write_position(play.position(), PositionFormat::Fen, note);
+                            }
+                        });
                 } else if V::WANTS_POSITIONS {
                     before.clone_from(line.line.position());
                     line.line.play(m);

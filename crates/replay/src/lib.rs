@@ -39,6 +39,7 @@ pub mod json;
 pub mod movetext;
 pub mod outcome;
 pub mod pairing;
+pub mod positions;
 pub mod repair;
 pub mod setup;
 

@@ -20,6 +20,7 @@ use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::outcome::{History, KeyStep, Status, Tracker};
+use crate::positions::{PositionFormat, write_position};
 use crate::text::GameText;
 
 /// What a [`Visitor`] sees for each move played.
@@ -79,6 +80,9 @@ pub struct MoveWriting<'a> {
     pub style: &'a Style,
     /// The style of the UCI form, if it is written too.
     pub uci: Option<&'a Style>,
+    /// Whether each move's note is the FEN of the position after it
+    /// ([`MoveWriter::with_fen_notes`]).
+    pub fen: bool,
     /// Where the moves go.
     pub moves: &'a mut Moves,
 }
@@ -118,6 +122,7 @@ impl Visitor for () {
 pub struct MoveWriter<'m> {
     style: Style,
     uci: Option<Style>,
+    fen: bool,
     moves: &'m mut Moves,
 }
 
@@ -129,8 +134,38 @@ impl<'m> MoveWriter<'m> {
         MoveWriter {
             style,
             uci: uci.then(|| Style::new(Notation::Uci, Language::En)),
+            fen: false,
             moves,
         }
+    }
+
+    /// Gives each move the FEN of the position after it as its note
+    /// ([`Moves::push_noted`]): the PGN writer puts it in a comment after
+    /// the move (pgn-extract's `--fencomments`).
+    ///
+    /// ```
+    /// use pgnkit_notation::Style;
+    /// use pgnkit_pgn::text::GameText;
+    /// use pgnkit_pgn::write::{Moves, Writer};
+    /// use pgnkit_pgn::{Game, Reader};
+    /// use pgnkit_replay::{MoveWriter, Options, replay_game_with};
+    ///
+    /// let pgn = b"1. e4 *";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let mut moves = Moves::new(true);
+    /// replay_game_with(pgn, &game, &Options::default(), &mut MoveWriter::new(Style::SAN, false, &mut moves).with_fen_notes());
+    /// let mut out = Vec::new();
+    /// Writer::new().write_game(&mut out, pgn, &game, &GameText::new(pgn, game.span.clone()), &moves);
+    /// assert_eq!(
+    ///     String::from_utf8(out)?,
+    ///     "1. e4 {rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1} *\n\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_fen_notes(mut self) -> MoveWriter<'m> {
+        self.fen = true;
+        self
     }
 }
 
@@ -139,6 +174,7 @@ impl Visitor for MoveWriter<'_> {
         Some(MoveWriting {
             style: &self.style,
             uci: self.uci.as_ref(),
+            fen: self.fen,
             moves: self.moves,
         })
     }
@@ -153,12 +189,15 @@ impl Visitor for MoveWriter<'_> {
     }
 
     fn on_move(&mut self, event: &MoveEvent<'_>) {
-        let (style, uci) = (&self.style, &self.uci);
-        self.moves.push_with(
+        let (style, uci, fen) = (&self.style, &self.uci, self.fen);
+        self.moves.push_noted(
             event.token,
             event.before.fullmoves().get(),
             event.before.turn() == Color::White,
-            |text, uci_text| {
+            |text, uci_text, note| {
+                if fen {
+                    write_position(event.after, PositionFormat::Fen, note);
+                }
                 write_move_checked(
                     event.before,
                     &event.played,

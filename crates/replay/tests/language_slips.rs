@@ -44,6 +44,7 @@ fn styles() -> Vec<Style> {
         language: Language::Ru,
         capture: CaptureMark::Colon,
         castling: CastlingMark::DigitZero,
+        ..Style::new(Notation::Lan, Language::Ru)
     });
     styles
 }
