@@ -3,6 +3,8 @@
 //! SVG drawn is parsed as XML and the piece on every square read back from
 //! the glyphs and their places, in both orientations.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure is a test failure
+
 use std::collections::HashMap;
 
 use pgnkit_board::{Drawing, MARGIN, SQUARE, move_squares, piece_of_glyph, square_at, svg};
