@@ -49,17 +49,24 @@ pub fn svg(board: &Board, drawing: &Drawing) -> String {
          <title>{}</title>",
         board.board_fen()
     );
+    // The light squares are the board; the dark ones one path over it.
+    let _ = write!(
+        s,
+        "<rect x=\"{margin}\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"{LIGHT}\"/><path fill=\"{DARK}\" d=\"",
+        8 * SQUARE,
+        8 * SQUARE
+    );
     for y in 0..8 {
-        for x in 0..8 {
-            let fill = if (x + y) % 2 == 0 { LIGHT } else { DARK };
+        for x in (1 - y % 2..8).step_by(2) {
             let _ = write!(
                 s,
-                "<rect x=\"{}\" y=\"{}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{fill}\"/>",
+                "M{} {}h{SQUARE}v{SQUARE}h-{SQUARE}z",
                 margin + x * SQUARE,
                 y * SQUARE
             );
         }
     }
+    s.push_str("\"/>");
     if let Some((from, to)) = drawing.last_move {
         for square in [from, to] {
             let (x, y) = place(square, drawing.orientation);
@@ -114,13 +121,11 @@ fn coordinates(s: &mut String, orientation: Color) {
 
 /// Every piece, as its glyph centred on its square.
 fn pieces(s: &mut String, board: &Board, orientation: Color, margin: u32) {
+    s.push_str("<g font-size=\"38\" text-anchor=\"middle\" dominant-baseline=\"central\">");
     for (square, piece) in board {
         let (x, y) = place(square, orientation);
         let cx = margin + x * SQUARE + SQUARE / 2;
         let cy = y * SQUARE + SQUARE / 2;
-        let at = format!(
-            "x=\"{cx}\" y=\"{cy}\" font-size=\"38\" text-anchor=\"middle\" dominant-baseline=\"central\""
-        );
         if piece.color == Color::White {
             // The outline glyph's inside is see-through: fill it white.
             let solid = glyph(shakmaty::Piece {
@@ -129,15 +134,16 @@ fn pieces(s: &mut String, board: &Board, orientation: Color, margin: u32) {
             });
             let _ = write!(
                 s,
-                "<text class=\"under\" {at} fill=\"#fff\" aria-hidden=\"true\">{solid}</text>"
+                "<text class=\"under\" x=\"{cx}\" y=\"{cy}\" fill=\"#fff\">{solid}</text>"
             );
         }
         let _ = write!(
             s,
-            "<text class=\"piece\" {at} fill=\"#000\">{}</text>",
+            "<text class=\"piece\" x=\"{cx}\" y=\"{cy}\">{}</text>",
             glyph(piece)
         );
     }
+    s.push_str("</g>");
 }
 
 /// An arrow from `a` to `b` (centres of squares): a line ending in a
