@@ -93,7 +93,7 @@ pub fn text(board: &Board, drawing: &Drawing, glyphs: Glyphs, color: bool) -> St
         s.push('\n');
     }
     if drawing.coordinates {
-        s.push(' ');
+        s.push_str(if color { "  " } else { " " });
         for x in 0..8 {
             let file = square_at(x, 0, drawing.orientation).file().char();
             if color {

@@ -23,10 +23,11 @@
 //!
 //! let mut tally = Tally::default();
 //! tally.game(&report);
-//! let mut page = Page::new(1000);
+//! let mut page = Page::new(1000, Suggestions::Best);
 //! page.file("a.pgn");
 //! page.tally(&tally);
-//! page.card(Card::new("a.pgn", 1, &game, &report, &located, Suggestions::Best));
+//! let card = Card::new(&game, &report, located, Suggestions::Best);
+//! page.card("a.pgn", 1, |line| line + 1, card);
 //! let mut html = Vec::new();
 //! page.write(&mut html).unwrap();
 //! let html = String::from_utf8(html).unwrap();
@@ -107,24 +108,32 @@ impl Tally {
     }
 }
 
-/// One game's card, ready to place in the page.
-#[derive(Clone, Debug)]
+/// One game's card: what the page shows of a game with a problem, made by
+/// a worker (the replay and the board drawn there), placed by the
+/// [`Page`] ([`Page::card`]), which knows the game's number and lines in
+/// its file.
 pub struct Card {
-    html: String,
+    white: Option<String>,
+    black: Option<String>,
+    tags: Vec<(&'static str, String)>,
+    codes: Vec<&'static str>,
+    board: String,
+    caption: String,
+    law: Option<&'static str>,
+    located: Vec<Located>,
+    more: u64,
 }
 
 impl Card {
-    /// The card of game `number` of `file`: players, event, round, its
-    /// problems (`located`, from a [`crate::Locator`] of
-    /// [`crate::Format::Human`], which keeps the source lines) with the
-    /// text around each token, the token marked, and their help lines (the
-    /// suggestions `shown` picks), and the board of [`Scene::of_game`].
+    /// The card of a game: players, event, round and date, its problems
+    /// (`located`, by a [`crate::Locator`] of [`crate::Format::Human`],
+    /// which keeps the source lines; lines counted in the chunk) and the
+    /// board of [`Scene::of_game`] with arrows for the suggestions `shown`
+    /// picks.
     pub fn new(
-        file: &str,
-        number: u64,
         game: &Game<'_>,
         report: &GameReport,
-        located: &[Located],
+        mut located: Vec<Located>,
         shown: Suggestions,
     ) -> Card {
         let tag = |name: &str| {
@@ -132,67 +141,33 @@ impl Card {
                 .map(|t| report.encoding.decode(&t.value()).trim().to_owned())
                 .filter(|v| !v.is_empty() && v != "?")
         };
-        let (white, black) = (tag("White"), tag("Black"));
-        let mut codes: Vec<&str> = located.iter().map(|l| l.diagnostic.code.as_str()).collect();
+        let mut codes: Vec<&'static str> =
+            located.iter().map(|l| l.diagnostic.code.as_str()).collect();
         codes.sort_unstable();
         codes.dedup();
-        let players = [&white, &black]
-            .iter()
-            .filter_map(|p| p.as_deref())
-            .map(str::to_lowercase)
-            .collect::<Vec<_>>()
-            .join("|");
-        let mut h = String::with_capacity(12 << 10);
-        let _ = write!(
-            h,
-            "<article class=\"card\" data-codes=\"{}\" data-players=\"{}\"><h3>{} \u{2013} {}</h3><p class=\"meta\">",
-            codes.join(" "),
-            escape(&players),
-            escape(white.as_deref().unwrap_or("?")),
-            escape(black.as_deref().unwrap_or("?")),
-        );
-        for (label, name) in [("Event", "Event"), ("Round", "Round"), ("Date", "Date")] {
-            if let Some(v) = tag(name) {
-                let _ = write!(h, "<span>{label}: {}</span> ", escape(&v));
-            }
-        }
-        let _ = write!(
-            h,
-            "<span class=\"where\">{} game {number}</span></p>",
-            escape(file)
-        );
         let (scene, problem) = Scene::of_game(report, shown);
         let caption = match problem {
             Some(d) => format!("{} ({})", scene.caption(), d.code.as_str()),
             None => format!("the last position replayed, {}", scene.caption()),
         };
-        let _ = write!(
-            h,
-            "<div class=\"body\"><figure>{}<figcaption>{}</figcaption></figure><div class=\"problems\">",
-            scene.svg(),
-            escape(&caption)
-        );
-        if let Some(law) = report.status.law() {
-            let _ = write!(
-                h,
-                "<p class=\"status\">The rules end the game: {}.</p>",
-                escape(law)
-            );
-        }
-        for l in located.iter().take(MAX_LISTED) {
-            problem_html(&mut h, l, shown);
-        }
         let more = located.len().saturating_sub(MAX_LISTED) as u64
             + report.omitted.errors
             + report.omitted.warnings;
-        if more > 0 {
-            let _ = write!(
-                h,
-                "<p class=\"more\">and {more} more problems (`pgnkit check` lists them)</p>"
-            );
+        located.truncate(MAX_LISTED);
+        Card {
+            white: tag("White"),
+            black: tag("Black"),
+            tags: ["Event", "Round", "Date"]
+                .into_iter()
+                .filter_map(|n| Some((n, tag(n)?)))
+                .collect(),
+            codes,
+            board: scene.svg(),
+            caption,
+            law: report.status.law(),
+            located,
+            more,
         }
-        h.push_str("</div></div></article>\n");
-        Card { html: h }
     }
 }
 
@@ -230,10 +205,10 @@ fn problem_html(h: &mut String, l: &Located, shown: Suggestions) {
 }
 
 /// The whole page, filled in as the run goes.
-#[derive(Debug)]
 pub struct Page {
     max_cards: u64,
-    cards: Vec<Card>,
+    shown: Suggestions,
+    cards: Vec<String>,
     left_out: u64,
     files: Vec<String>,
     failures: Vec<(String, String)>,
@@ -241,10 +216,12 @@ pub struct Page {
 }
 
 impl Page {
-    /// An empty page that keeps at most `max_cards` cards.
-    pub fn new(max_cards: u64) -> Page {
+    /// An empty page that keeps at most `max_cards` cards, printing the
+    /// help lines of the suggestions `shown` picks.
+    pub fn new(max_cards: u64, shown: Suggestions) -> Page {
         Page {
             max_cards,
+            shown,
             cards: Vec::new(),
             left_out: 0,
             files: Vec::new(),
@@ -273,13 +250,59 @@ impl Page {
         self.tally.add(tally);
     }
 
-    /// Adds a card, or counts it as left out when the page is full.
-    pub fn card(&mut self, card: Card) {
-        if self.has_room() {
-            self.cards.push(card);
-        } else {
+    /// Adds the card of game `number` of `file` (its lines, counted in
+    /// its chunk, mapped to the file's by `line`), or counts it as left out
+    /// when the page is full.
+    pub fn card(&mut self, file: &str, number: u64, line: impl Fn(usize) -> usize, card: Card) {
+        if !self.has_room() {
             self.left_out += 1;
+            return;
         }
+        let players = [&card.white, &card.black]
+            .iter()
+            .filter_map(|p| p.as_deref())
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join("|");
+        let mut h = String::with_capacity(12 << 10);
+        let _ = write!(
+            h,
+            "<article class=\"card\" data-codes=\"{}\" data-players=\"{}\"><h3>{} \u{2013} {}</h3><p class=\"meta\">",
+            card.codes.join(" "),
+            escape(&players),
+            escape(card.white.as_deref().unwrap_or("?")),
+            escape(card.black.as_deref().unwrap_or("?")),
+        );
+        for (label, value) in &card.tags {
+            let _ = write!(h, "<span>{label}: {}</span>", escape(value));
+        }
+        let _ = write!(
+            h,
+            "<span class=\"where\">{} game {number}</span></p><div class=\"body\"><figure>{}<figcaption>{}</figcaption></figure><div class=\"problems\">",
+            escape(file),
+            card.board,
+            escape(&card.caption)
+        );
+        if let Some(law) = card.law {
+            let _ = write!(
+                h,
+                "<p class=\"status\">The rules end the game: {}.</p>",
+                escape(law)
+            );
+        }
+        for mut l in card.located {
+            l.place(number, &line);
+            problem_html(&mut h, &l, self.shown);
+        }
+        if card.more > 0 {
+            let _ = write!(
+                h,
+                "<p class=\"more\">and {} more problems (<code>pgnkit check</code> lists them all)</p>",
+                card.more
+            );
+        }
+        h.push_str("</div></div></article>\n");
+        self.cards.push(h);
     }
 
     /// Counts `n` cards left out unmade (the page was full).
@@ -358,7 +381,7 @@ impl Page {
         );
         out.write_all(h.as_bytes())?;
         for card in &self.cards {
-            out.write_all(card.html.as_bytes())?;
+            out.write_all(card.as_bytes())?;
         }
         write!(out, "</section><script>{SCRIPT}</script></body></html>\n")
     }

@@ -66,13 +66,9 @@ impl Scene {
         let found = report
             .diagnostics
             .iter()
-            .filter(|d| !d.variation)
-            .find_map(|d| Some((Scene::before(report, d.ply?)?, d)));
+            .find_map(|d| Some((Scene::of_problem(report, d, shown)?, d)));
         match found {
-            Some((mut scene, d)) => {
-                scene.arrows = arrows(&scene.position, scene.ply, d, shown);
-                (scene, Some(d))
-            }
+            Some((scene, d)) => (scene, Some(d)),
             None => {
                 let end = u32::try_from(report.moves.len())
                     .unwrap_or(u32::MAX)
@@ -86,6 +82,19 @@ impl Scene {
                 (scene, None)
             }
         }
+    }
+
+    /// The position before the ply of `d`, a problem of `report`'s main
+    /// line, with arrows for the suggestions `shown` picks; `None` for a
+    /// problem without a ply, in a variation, or beyond the main line
+    /// replayed.
+    pub fn of_problem(report: &GameReport, d: &Diagnostic, shown: Suggestions) -> Option<Scene> {
+        if d.variation {
+            return None;
+        }
+        let mut scene = Scene::before(report, d.ply?)?;
+        scene.arrows = arrows(&scene.position, scene.ply, d, shown);
+        Some(scene)
     }
 
     /// The side to move.
