@@ -148,7 +148,21 @@ impl Card {
         let (scene, problem) = Scene::of_game(report, shown);
         let caption = match problem {
             Some(d) => format!("{} ({})", scene.caption(), d.code.as_str()),
-            None => format!("the last position replayed, {}", scene.caption()),
+            None => {
+                let side = match scene.turn() {
+                    shakmaty::Color::White => "White",
+                    shakmaty::Color::Black => "Black",
+                };
+                let drawn = if report.diagnostics.iter().any(|d| d.code == Code::BadFen) {
+                    "the FEN tag cannot be read: the standard start position"
+                } else {
+                    "the last position replayed"
+                };
+                format!(
+                    "{drawn}, after {} plies, {side} to move",
+                    scene.ply.saturating_sub(1)
+                )
+            }
         };
         let more = located.len().saturating_sub(MAX_LISTED) as u64
             + report.omitted.errors
@@ -356,7 +370,12 @@ impl Page {
             let _ = write!(h, "<li>{}</li>", escape(f));
         }
         for (f, why) in &self.failures {
-            let _ = write!(h, "<li class=\"error\">{}: {}</li>", escape(f), escape(why));
+            let _ = write!(
+                h,
+                "<li class=\"failed\">{}: {}</li>",
+                escape(f),
+                escape(why)
+            );
         }
         h.push_str("</ul></section>");
         let shown = self.cards.len();
@@ -387,7 +406,15 @@ impl Page {
     }
 }
 
-/// `s` with `&`, `<`, `>` and `"` escaped, for HTML text and attributes.
+/// `s` with `&`, `<`, `>` and `"` escaped, for HTML text and attributes,
+/// and control characters (which HTML forbids; binary junk in a file)
+/// shown as their Unicode pictures (`\0` as `␀`).
+///
+/// ```
+/// use pgnkit_report::html::escape;
+///
+/// assert_eq!(escape("<b> & \"c\"\u{0}"), "&lt;b&gt; &amp; &quot;c&quot;\u{2400}");
+/// ```
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -396,6 +423,12 @@ pub fn escape(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            '\u{0}'..='\u{1f}' => {
+                out.push(char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}'))
+            }
+            '\u{7f}' => out.push('\u{2421}'),
+            '\u{80}'..='\u{9f}' => out.push('\u{fffd}'),
             _ => out.push(c),
         }
     }
@@ -408,7 +441,7 @@ h1{margin:.2em 0}h2{font-size:1.1em;margin:.6em 0 .3em}h3{margin:0 0 .2em;font-s
 table{border-collapse:collapse}th{text-align:left;font-weight:normal;padding:1px 8px 1px 0}td{padding:1px 4px}\
 .counts td{font-weight:bold;text-align:right}.n{text-align:right}\
 .bar{width:180px}.bar div{background:#4a7ab5;height:.9em}\
-.files ul{margin:0;padding-left:1.2em}.error{color:#b00}\
+.files ul{margin:0;padding-left:1.2em}.failed{color:#b00}\
 .card{border:1px solid #ccc;border-radius:6px;padding:.6em .8em;margin:.8em 0}\
 .meta{margin:0 0 .5em;color:#555;font-size:.9em}.meta span{margin-right:.8em}\
 .body{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}figcaption{font-size:.85em;color:#555;max-width:374px}\
