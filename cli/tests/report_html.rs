@@ -361,3 +361,26 @@ fn max_cards_leaves_out_the_rest_and_says_so() {
     );
     assert!(page.contains(&note), "no `{note}`");
 }
+
+/// A card stays small whatever the game: a real game written on one line
+/// with 7 KB of comment either side of its faulty move (the text around
+/// it is cut), or a megabyte (a line too long to show: named by its line
+/// and column only, as `check` does).
+#[test]
+fn a_card_is_bounded_on_long_lines() {
+    let game = std::fs::read_to_string(root().join("testdata/check/missing-move.pgn")).unwrap();
+    for (repeat, shown) in [(700, true), (100_000, false)] {
+        let comment = format!("{{{}}}", "a & b < c ".repeat(repeat));
+        let long = game.replacen("3.Kg3", &format!("{comment} 3.Kg3 {comment}"), 1);
+        assert_ne!(long, game);
+        let dir = tempfile::tempdir().unwrap();
+        let (pgn, html) = (dir.path().join("long.pgn"), dir.path().join("long.html"));
+        std::fs::write(&pgn, long).unwrap();
+        report(&[pgn], &html, &[]);
+        let page = std::fs::read_to_string(&html).unwrap();
+        let card = &page[page.find("<article").unwrap()..];
+        assert!(card.contains("<span class=\"code\">missing-move</span>"));
+        assert_eq!(card.contains("<mark>Kg3</mark>"), shown, "{repeat}");
+        assert!(card.len() < 20_000, "a card of {} bytes", card.len());
+    }
+}

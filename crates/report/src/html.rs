@@ -185,6 +185,12 @@ impl Card {
     }
 }
 
+/// Characters of the source shown either side of a token, and of a
+/// token, a message or a help line at most: a card stays a few kilobytes
+/// whatever the input (a line of megabytes, a token of junk).
+const CONTEXT: usize = 120;
+const LONGEST: usize = 300;
+
 /// One problem: code, place, message, the source around the token, help.
 fn problem_html(h: &mut String, l: &Located, shown: Suggestions) {
     let d = &l.diagnostic;
@@ -195,27 +201,43 @@ fn problem_html(h: &mut String, l: &Located, shown: Suggestions) {
         d.code.as_str(),
         l.line,
         l.column,
-        escape(&d.message)
+        escape(&clip(&d.message, LONGEST, false))
     );
     if let Some((line, token)) = &l.source {
-        let part = |r: std::ops::Range<usize>| escape(line.get(r).unwrap_or_default());
+        let part = |r: std::ops::Range<usize>| line.get(r).unwrap_or_default();
         let _ = write!(
             h,
             "<pre>{}<mark>{}</mark>{}</pre>",
-            part(0..token.start),
-            part(token.clone()),
-            part(token.end..line.len())
+            escape(&clip(part(0..token.start), CONTEXT, true)),
+            escape(&clip(part(token.clone()), LONGEST, false)),
+            escape(&clip(part(token.end..line.len()), CONTEXT, false))
         );
     }
     let help = help_lines(d, shown);
     if !help.is_empty() {
         h.push_str("<ul>");
-        for line in help {
-            let _ = write!(h, "<li>{}</li>", escape(&line));
+        for line in help.iter().take(MAX_LISTED + 3) {
+            let _ = write!(h, "<li>{}</li>", escape(&clip(line, LONGEST, false)));
         }
         h.push_str("</ul>");
     }
     h.push_str("</div>");
+}
+
+/// `s` cut to its first (or, with `tail`, its last) `max` characters,
+/// with `…` where it was cut.
+fn clip(s: &str, max: usize, tail: bool) -> std::borrow::Cow<'_, str> {
+    let n = s.chars().count();
+    if n <= max {
+        return s.into();
+    }
+    if tail {
+        let skip = s.char_indices().nth(n - max).map_or(0, |(i, _)| i);
+        format!("\u{2026}{}", &s[skip..]).into()
+    } else {
+        let keep = s.char_indices().nth(max).map_or(s.len(), |(i, _)| i);
+        format!("{}\u{2026}", &s[..keep]).into()
+    }
 }
 
 /// The whole page, filled in as the run goes.
