@@ -8,6 +8,8 @@
 //! Without Chromium the browser tests print `skipped:` and pass, except
 //! under CI (`CI` set), where they fail: `.ci/run` installs it.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure is a test failure
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -424,7 +424,7 @@ impl Page {
         for card in &self.cards {
             out.write_all(card.as_bytes())?;
         }
-        write!(out, "</section><script>{SCRIPT}</script></body></html>\n")
+        writeln!(out, "</section><script>{SCRIPT}</script></body></html>")
     }
 }
 
