@@ -97,6 +97,12 @@ fn twenty_thousand(dir: &Path) -> PathBuf {
 /// What `pgnkit check` counts in `files`: games, and games with a problem
 /// (a distinct file and game among its diagnostics).
 fn checked(files: &[PathBuf]) -> (u64, usize) {
+    let (games, with_problems, _) = checked_summary(files);
+    (games, with_problems)
+}
+
+/// [`checked`], and `check`'s summary record.
+fn checked_summary(files: &[PathBuf]) -> (u64, usize, Value) {
     let out = pgnkit()
         .args(["check", "-q", "--no-config", "--format", "json"])
         .args(files)
@@ -113,8 +119,8 @@ fn checked(files: &[PathBuf]) -> (u64, usize) {
             )
         })
         .collect();
-    let summary = &pgnkit_testkit::records(&stdout, "summary")[0];
-    (summary["games"].as_u64().unwrap(), games.len())
+    let summary = pgnkit_testkit::records(&stdout, "summary")[0].clone();
+    (summary["games"].as_u64().unwrap(), games.len(), summary)
 }
 
 /// Writes the report of `files` to `html`.
@@ -251,7 +257,7 @@ fn summary_count(dom: &str, label: &str) -> u64 {
 
 /// Opens the report of `files` and checks it against `pgnkit check`.
 fn check_page(chromium: &str, name: &str, files: &[PathBuf]) {
-    let (games, with_problems) = checked(files);
+    let (games, with_problems, summary) = checked_summary(files);
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join(format!("{name}.html"));
     report(files, &html, &[]);
@@ -269,6 +275,13 @@ fn check_page(chromium: &str, name: &str, files: &[PathBuf]) {
     );
     let dom = &seen.dom;
     assert_eq!(summary_count(dom, "games"), games, "{name}");
+    for count in ["errors", "warnings"] {
+        assert_eq!(
+            Some(summary_count(dom, count)),
+            summary[count].as_u64(),
+            "{name}: {count}"
+        );
+    }
     assert_eq!(
         summary_count(dom, "games with problems"),
         with_problems as u64,
