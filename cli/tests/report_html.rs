@@ -1,8 +1,10 @@
 //! `pgnkit report`: the page of the `testdata/check` fixtures and of a
 //! 20,000-game file opened in headless Chromium (Debian's `chromium`),
 //! which must log no console message and make no network request, and
-//! whose page, once its script ran, has one card and one board per game
-//! with a problem (as `pgnkit check` counts them); screenshots are saved
+//! whose page, once its script ran, has one card and one board of the
+//! position before the faulty move per game with a problem (as `pgnkit
+//! check` counts them; a card has boards of the final position where the
+//! rules end the game and of a claimable draw too); screenshots are saved
 //! under the target directory (`report-*.png`).
 //!
 //! Without Chromium the browser tests print `skipped:` and pass, except
@@ -292,11 +294,24 @@ fn check_page(chromium: &str, name: &str, files: &[PathBuf]) {
         with_problems,
         "{name}: cards"
     );
+    // One board of the position before the faulty move a card, and as
+    // many more as there are cards of games the rules end or with a
+    // claimable draw.
+    let fault = dom.matches("<figure class=\"fault\"><svg ").count();
+    assert_eq!(fault, with_problems, "{name}: boards");
+    let more = dom.matches("<figure class=\"ending\"><svg ").count()
+        + dom.matches("<figure class=\"claim\"><svg ").count();
     assert_eq!(
         dom.matches("class=\"board\"").count(),
-        with_problems,
-        "{name}: boards"
+        fault + more,
+        "{name}"
     );
+    if name == "fixtures" {
+        assert!(
+            more > 0,
+            "the fixtures have games with problems that end by rule"
+        );
+    }
     // The script ran: the filters are shown and count the cards.
     assert!(
         dom.contains("<form id=\"filters\">"),

@@ -120,6 +120,9 @@ pub struct Card {
     board: String,
     caption: String,
     law: Option<&'static str>,
+    /// More boards: the final position where the rules end the game, the
+    /// position where a draw became claimable (each with its caption).
+    others: Vec<(&'static str, String, String)>,
     located: Vec<Located>,
     more: u64,
 }
@@ -164,6 +167,17 @@ impl Card {
                 )
             }
         };
+        let mut others = Vec::new();
+        if let Some(end) = Scene::ending(report).filter(|e| e.ply != scene.ply)
+            && let Some(law) = report.status.law()
+        {
+            let caption = format!("the last position, after {} plies: {law}", end.ply - 1);
+            others.push(("ending", end.svg(), caption));
+        }
+        if let Some((claim, how)) = Scene::claim(report).filter(|(c, _)| c.ply != scene.ply) {
+            let caption = format!("a draw claimable here, {}: {how}", claim.caption());
+            others.push(("claim", claim.svg(), caption));
+        }
         let more = located.len().saturating_sub(MAX_LISTED) as u64
             + report.omitted.errors
             + report.omitted.warnings;
@@ -179,6 +193,7 @@ impl Card {
             board: scene.svg(),
             caption,
             law: report.status.law(),
+            others,
             located,
             more,
         }
@@ -314,7 +329,7 @@ impl Page {
         }
         let _ = write!(
             h,
-            "<span class=\"where\">{} game {number}</span></p><div class=\"body\"><figure>{}<figcaption>{}</figcaption></figure><div class=\"problems\">",
+            "<span class=\"where\">{} game {number}</span></p><div class=\"body\"><figure class=\"fault\">{}<figcaption>{}</figcaption></figure><div class=\"problems\">",
             escape(file),
             card.board,
             escape(&card.caption)
@@ -337,7 +352,15 @@ impl Page {
                 card.more
             );
         }
-        h.push_str("</div></div></article>\n");
+        h.push_str("</div>");
+        for (class, board, caption) in &card.others {
+            let _ = write!(
+                h,
+                "<figure class=\"{class}\">{board}<figcaption>{}</figcaption></figure>",
+                escape(caption)
+            );
+        }
+        h.push_str("</div></article>\n");
         self.cards.push(h);
     }
 
@@ -466,7 +489,7 @@ table{border-collapse:collapse}th{text-align:left;font-weight:normal;padding:1px
 .files ul{margin:0;padding-left:1.2em}.failed{color:#b00}\
 .card{border:1px solid #ccc;border-radius:6px;padding:.6em .8em;margin:.8em 0}\
 .meta{margin:0 0 .5em;color:#555;font-size:.9em}.meta span{margin-right:.8em}\
-.body{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}figcaption{font-size:.85em;color:#555;max-width:374px}\
+.body{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}.ending svg,.claim svg{width:240px;height:240px}figcaption{font-size:.85em;color:#555;max-width:374px}\
 .problems{flex:1;min-width:300px}.problem{margin-bottom:.6em}.problem p{margin:0}\
 .code{font-family:monospace;background:#eee;padding:0 4px;border-radius:3px}.error .code{background:#f6d5d5}.warning .code{background:#f6ecc8}\
 .at{color:#666;font-size:.9em}pre{background:#f7f7f7;padding:4px 6px;overflow-x:auto;margin:.3em 0;white-space:pre-wrap}\

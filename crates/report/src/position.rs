@@ -97,6 +97,62 @@ impl Scene {
         Some(scene)
     }
 
+    /// The last position the replay reached, where the rules end the game
+    /// ([`pgnkit_replay::Status::law`]): the board of a checkmate, a
+    /// stalemate, a dead position, or of a game drawn by rule.
+    pub fn ending(report: &GameReport) -> Option<Scene> {
+        report.status.law()?;
+        let end = u32::try_from(report.moves.len()).ok()?.checked_add(1)?;
+        Scene::before(report, end)
+    }
+
+    /// The position in which the first draw of `report` became claimable
+    /// ([`pgnkit_replay::Claim::ply`]), with an arrow for the move to
+    /// declare, if any; and how the claim is made (`threefold repetition
+    /// (Law 9.2), by declaring Nf3`).
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader};
+    /// use pgnkit_replay::{Options, replay_game};
+    /// use pgnkit_report::position::Scene;
+    ///
+    /// let pgn = b"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 *\n";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let report = replay_game(pgn, &game, &Options::default());
+    /// let (scene, how) = Scene::claim(&report).unwrap();
+    /// // After 4. Ng1, Black claims by declaring Ng8: the start position a third time.
+    /// assert_eq!(how, "threefold repetition (Law 9.2), by declaring Ng8");
+    /// assert_eq!(scene.ply, 8); // the position after 7 plies, before the 8th
+    /// assert_eq!(scene.arrows.len(), 1);
+    /// ```
+    pub fn claim(report: &GameReport) -> Option<(Scene, String)> {
+        let claim = report.claims.first()?;
+        let mut scene = Scene::before(report, claim.ply.checked_add(1)?)?;
+        let rule = match claim.kind {
+            pgnkit_replay::ClaimKind::Threefold => "threefold repetition (Law 9.2)",
+            pgnkit_replay::ClaimKind::FiftyMoves => {
+                "50 moves without a capture or pawn move (Law 9.3)"
+            }
+        };
+        let how = match &claim.by_move {
+            Some(m) => {
+                let played = San::from_ascii(m.san.as_bytes())
+                    .ok()
+                    .and_then(|san| san.to_move(&scene.position).ok());
+                scene.arrows = played
+                    .as_ref()
+                    .and_then(move_squares)
+                    .map(|(from, to)| Arrow::new(from, to))
+                    .into_iter()
+                    .collect();
+                format!("{rule}, by declaring {}", m.san)
+            }
+            None => rule.to_owned(),
+        };
+        Some((scene, how))
+    }
+
     /// The side to move.
     pub fn turn(&self) -> Color {
         self.position.turn()
