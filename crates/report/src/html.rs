@@ -150,6 +150,13 @@ impl Card {
         codes.dedup();
         let (scene, problem) = Scene::of_game(report, shown);
         let caption = match problem {
+            Some(d) if d.code == Code::ResultMismatch => {
+                format!(
+                    "the last position, after {} plies ({})",
+                    scene.ply.saturating_sub(1),
+                    d.code.as_str()
+                )
+            }
             Some(d) => format!("{} ({})", scene.caption(), d.code.as_str()),
             None => {
                 let side = match scene.turn() {

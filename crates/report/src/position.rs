@@ -85,12 +85,17 @@ impl Scene {
     }
 
     /// The position before the ply of `d`, a problem of `report`'s main
-    /// line, with arrows for the suggestions `shown` picks; `None` for a
-    /// problem without a ply, in a variation, or beyond the main line
-    /// replayed.
+    /// line, with arrows for the suggestions `shown` picks (for a
+    /// `result-mismatch`, the last position); `None` for a problem without
+    /// a ply, in a variation, or beyond the main line replayed.
     pub fn of_problem(report: &GameReport, d: &Diagnostic, shown: Suggestions) -> Option<Scene> {
         if d.variation {
             return None;
+        }
+        if d.code == pgnkit_replay::Code::ResultMismatch {
+            // About the result of the whole game: the last position.
+            let end = u32::try_from(report.moves.len()).ok()?.checked_add(1)?;
+            return Scene::before(report, end);
         }
         let mut scene = Scene::before(report, d.ply?)?;
         scene.arrows = arrows(&scene.position, scene.ply, d, shown);
