@@ -29,6 +29,10 @@ pub enum Command {
     Diff(crate::diff::DiffArgs),
     /// Find duplicate games, whatever their notation or language.
     Dedup(crate::dedup::DedupArgs),
+    /// Show one position of a game in the terminal: the board, the moves around it, its problems.
+    Show(crate::show::ShowArgs),
+    /// Write one self-contained HTML page of the problems found, a board for each game.
+    Report(crate::report::ReportArgs),
     /// Add up the summary records of sharded `check --format json` runs.
     MergeSummaries(crate::merge::MergeArgs),
     /// Write the completion script of a shell to standard output.

@@ -282,13 +282,17 @@ fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutp
     )
 }
 
-/// The settings file of a run: `--config FILE`, none with `--no-config`,
-/// else the first `pgnkit.toml` from the current folder upwards.
-fn config(args: &CheckArgs) -> anyhow::Result<Config> {
-    if args.no_config {
+/// The settings file of a run: `--config FILE` (`path`), none with
+/// `--no-config`, else the first `pgnkit.toml` from the current folder
+/// upwards (`check` and `report`).
+///
+/// # Errors
+/// Those of reading the file.
+pub fn settings(path: Option<&Path>, no_config: bool) -> anyhow::Result<Config> {
+    if no_config {
         return Ok(Config::default());
     }
-    Ok(match &args.config {
+    Ok(match path {
         Some(path) => Config::read(path)?,
         None => Config::find(&std::env::current_dir()?)?,
     })
@@ -303,7 +307,7 @@ fn read_baseline(path: &Path) -> anyhow::Result<Baseline> {
 
 /// Runs `pgnkit check`.
 pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
-    let config = config(args)?;
+    let config = settings(args.config.as_deref(), args.no_config)?;
     let stdout = io::stdout();
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let format = args

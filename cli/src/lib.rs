@@ -26,8 +26,10 @@ pub mod index;
 pub mod manual;
 pub mod merge;
 pub mod output;
+pub mod report;
 pub mod search;
 pub mod shape;
+pub mod show;
 pub mod spool;
 
 pub use pgnkit_pgn::{location, shard};
@@ -69,6 +71,8 @@ pub fn main() -> ExitCode {
         Command::Search(a) => search::run(&a),
         Command::Diff(a) => diff::run(&a),
         Command::Dedup(a) => dedup::run(&a),
+        Command::Show(a) => show::run(&a),
+        Command::Report(a) => report::run(&a),
         Command::MergeSummaries(a) => merge::run(&a),
         Command::Completions(a) => manual::completions(&a),
         Command::Man(a) => manual::man(&a),

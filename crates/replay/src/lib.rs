@@ -161,6 +161,37 @@ pub struct GameReport {
 }
 
 impl GameReport {
+    /// The main-line position before ply `ply` (1-based, as in
+    /// [`Diagnostic::ply`]: ply 1 is played from the start position) and the
+    /// move that led to it (`None` at the start); `None` where the main line
+    /// was not replayed that far (it stops at its first error, so the
+    /// position before the faulty move is always there). Linear in `ply`.
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader};
+    /// use pgnkit_replay::{Options, replay_game};
+    /// use shakmaty::{Position, Square};
+    ///
+    /// let pgn = b"1. e4 e5 2. Ke3 *\n";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let report = replay_game(pgn, &game, &Options::default());
+    /// let ply = report.diagnostics[0].ply.unwrap();
+    /// let (position, last) = report.position_before(ply).unwrap();
+    /// assert_eq!(position.board().piece_at(Square::E5).map(|p| p.char()), Some('p'));
+    /// assert_eq!(last.map(|m| m.to()), Some(Square::E5));
+    /// assert!(report.position_before(ply + 1).is_none());
+    /// ```
+    pub fn position_before(&self, ply: u32) -> Option<(Chess, Option<shakmaty::Move>)> {
+        let played = usize::try_from(ply.checked_sub(1)?).ok()?;
+        let moves = self.moves.get(..played)?;
+        let mut position = self.start.clone();
+        for m in moves {
+            position.play_unchecked(m.played);
+        }
+        Some((position, moves.last().map(|m| m.played)))
+    }
+
     /// Number of errors, kept or omitted.
     pub fn errors(&self) -> usize {
         let kept = self.diagnostics.iter().filter(|d| d.is_error()).count();

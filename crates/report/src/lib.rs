@@ -20,6 +20,8 @@
 //!   of sharded runs (`merge-summaries`);
 //! - [`search`] prints the games `search` found, as PGN or JSON records;
 //! - [`compare`] prints what `diff` found comparing two records of a game;
+//! - [`position`] finds the position where a game goes wrong and draws
+//!   it ([`pgnkit_board`]); [`html`] makes the page of `pgnkit report`;
 //! - [`unified_diff`] writes the diff of a text and its fixed copy
 //!   (`check --fix --diff`).
 //!
@@ -50,8 +52,10 @@ pub mod fingerprint;
 pub mod games;
 pub mod github;
 pub mod gitlab;
+pub mod html;
 pub mod junit;
 pub mod locate;
+pub mod position;
 pub mod printer;
 pub mod render;
 pub mod rules;

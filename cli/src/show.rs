@@ -1,0 +1,178 @@
+//! `pgnkit show`: one position of one game in the terminal, the moves
+//! written around it and the problems found there
+//! ([`pgnkit_report::position`]).
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+
+use pgnkit_board::Glyphs;
+use pgnkit_pgn::location::count_lines;
+use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::{Options, replay_game};
+use pgnkit_report::position::{Scene, moves_around};
+use pgnkit_report::render::{self, Suggestions};
+use pgnkit_report::{Format, Locator};
+
+use crate::EXIT_OK;
+use crate::args::InputLang;
+
+/// `pgnkit show`.
+#[derive(Args, Debug, Clone)]
+pub struct ShowArgs {
+    /// The PGN file (`-`: standard input; compressed files are read too).
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// The game's number in the file (from 1, as `check` numbers games).
+    #[arg(long, value_name = "N")]
+    pub game: u64,
+    /// Show the position before ply K of the main line (1: the start
+    /// position; plies as `check` numbers them) and the problems of that
+    /// ply. Default: the ply of the game's first problem in the main line,
+    /// else the position after the last move.
+    #[arg(long, value_name = "K")]
+    pub ply: Option<u32>,
+    /// Letters as in FEN (`K`, `p`, `.`) instead of Unicode chess glyphs.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Colour the squares: `auto` on a terminal (unless `NO_COLOR` is set),
+    /// `always`, `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+    /// Also write the board alone, as a self-contained SVG image, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Piece-letter language of the input ([`crate::args::input_lang_help`]).
+    #[arg(long, value_name = "LANG", value_parser = crate::args::parse_input_lang, help = crate::args::input_lang_help())]
+    pub input_lang: Option<InputLang>,
+}
+
+/// When to colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Runs `pgnkit show`.
+pub fn run(args: &ShowArgs) -> anyhow::Result<u8> {
+    let stdout = io::stdout();
+    let color = match args.color {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let input = crate::input::Input::open(&args.file)?;
+    let name = input.name.clone();
+    let options = Options {
+        language: args.input_lang.and_then(InputLang::forced),
+        ..Options::default()
+    };
+    let wanted = args
+        .game
+        .checked_sub(1)
+        .context("games are numbered from 1")?;
+    let (mut games, mut lines) = (0u64, 0usize);
+    for chunk in input.chunks(1 << 22) {
+        let chunk = chunk?;
+        let data: &[u8] = &chunk.data;
+        let mut reader = Reader::with_range(data, chunk.range.clone());
+        let mut game = Game::default();
+        let mut locator = Locator::new(data, chunk.range.start, chunk.base, Format::Human);
+        let mut index = 0u64;
+        while reader.read_game(&mut game) {
+            if game.is_comment_only() {
+                continue;
+            }
+            if games.saturating_add(index) == wanted {
+                let report = replay_game(data, &game, &options);
+                let mut located = locator.locate(&game, &report, index, |_| true);
+                for l in &mut located {
+                    l.place(args.game, |n| n.saturating_add(lines).saturating_add(1));
+                }
+                let mut out = io::BufWriter::new(stdout.lock());
+                show(&mut out, args, &name, &game, &report, &located, color)?;
+                out.flush()?;
+                return Ok(EXIT_OK);
+            }
+            index += 1;
+        }
+        games = games.saturating_add(index);
+        lines = lines.saturating_add(count_lines(chunk.bytes()));
+    }
+    anyhow::bail!("{name} has {games} games: there is no game {}", args.game)
+}
+
+/// Prints the scene `args` ask for.
+fn show(
+    out: &mut dyn Write,
+    args: &ShowArgs,
+    file: &str,
+    game: &Game<'_>,
+    report: &pgnkit_replay::GameReport,
+    located: &[pgnkit_report::Located],
+    color: bool,
+) -> anyhow::Result<()> {
+    let end = u32::try_from(report.moves.len())
+        .unwrap_or(u32::MAX)
+        .saturating_add(1);
+    let scene = match args.ply {
+        Some(ply) => {
+            let mut scene = Scene::before(report, ply).with_context(|| {
+                format!(
+                    "game {} of {file} was replayed to ply {}: --ply goes from 1 to {end}",
+                    args.game,
+                    end - 1
+                )
+            })?;
+            if let Some(l) = located
+                .iter()
+                .find(|l| l.diagnostic.ply == Some(ply) && !l.diagnostic.variation)
+            {
+                scene =
+                    Scene::of_problem(report, &l.diagnostic, Suggestions::Best).unwrap_or(scene);
+            }
+            scene
+        }
+        None => Scene::of_game(report, Suggestions::Best).0,
+    };
+    let here: Vec<&pgnkit_report::Located> = located
+        .iter()
+        .filter(|l| l.diagnostic.ply == Some(scene.ply) && !l.diagnostic.variation)
+        .collect();
+    let name = pgnkit_report::game_name(game, report).unwrap_or_else(|| "? - ?".to_owned());
+    writeln!(out, "{file}, game {}: {name}", args.game)?;
+    writeln!(out, "{}\n", scene.caption())?;
+    let glyphs = if args.ascii {
+        Glyphs::Ascii
+    } else {
+        Glyphs::Unicode
+    };
+    out.write_all(scene.text(glyphs, color).as_bytes())?;
+    let token = here.first().and_then(|l| l.diagnostic.token.as_deref());
+    writeln!(
+        out,
+        "\nmoves: {}",
+        moves_around(game, report, scene.ply, 6, token)
+    )?;
+    if here.is_empty() {
+        writeln!(out, "no problem at ply {}", scene.ply)?;
+    }
+    for l in here {
+        writeln!(out)?;
+        render::diagnostic(out, Format::Human, color, Suggestions::Best, file, l)?;
+    }
+    if let Some(path) = &args.svg {
+        let mut f = crate::output::OutputFile::create(path)?;
+        f.write_all(scene.svg().as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        f.commit()?;
+    }
+    Ok(())
+}
