@@ -11,9 +11,22 @@
 //!   never matches a date filter;
 //! - `min_elo`: both players are rated at least that much (a game with a
 //!   missing rating does not match);
+//! - `max_elo`: both players are rated at most that much (a game with a
+//!   missing rating does not match); `elo_diff`: both are rated and the
+//!   difference of their ratings lies in the range;
+//! - `round`: the Round tag is that (ignoring case and surrounding spaces);
+//! - `statuses`: the replay's status is one of them; `has_errors`: the
+//!   replay found errors; `plies`: the main line's plies lie in the range;
 //! - `position`: the position key occurs in the game's main line (the
-//!   caller tests it: a binary search in the index, a replay in a scan).
+//!   caller tests it: a binary search in the index, a replay in a scan);
+//! - `probe`: what is tested on the game itself ([`Probe`]).
+//!
+//! A [`Query`] is groups of filters, any of which may match (`--or`), and
+//! may be inverted.
 
+use pgnkit_replay::Status;
+
+use crate::probe::Probe;
 use crate::record::{GameFacts, TextTag};
 use crate::tags::{Date, Eco, Needle, Outcome};
 
@@ -40,8 +53,22 @@ pub struct Filter {
     pub date_to: Option<Date>,
     /// Both players are rated at least this.
     pub min_elo: Option<u16>,
+    /// Both players are rated at most this.
+    pub max_elo: Option<u16>,
+    /// The difference of the ratings lies in this range (inclusive).
+    pub elo_diff: Option<(u16, u16)>,
+    /// The Round tag is this.
+    pub round: Option<String>,
+    /// The status is one of these (none: any).
+    pub statuses: Vec<Status>,
+    /// The replay found errors.
+    pub has_errors: bool,
+    /// The main line has this many plies (inclusive range).
+    pub plies: Option<(u32, u32)>,
     /// The Zobrist key (Law 9.2 identity) of a main-line position.
     pub position: Option<u64>,
+    /// What is tested on the game itself.
+    pub probe: Probe,
 }
 
 /// A name filter's slot, for callers that remember answers per string.
@@ -71,6 +98,19 @@ pub trait Subject {
     fn elos(&self) -> (u16, u16);
     /// The Result tag.
     fn outcome(&self) -> Outcome;
+    /// A text tag (empty when missing).
+    fn text(&self, tag: TextTag) -> &str;
+    /// Main-line plies replayed.
+    fn plies(&self) -> u32;
+    /// The status (`None`: not replayed).
+    fn status(&self) -> Option<Status>;
+    /// Errors the replay found.
+    fn errors(&self) -> u32;
+    /// The filters of group `group` of a [`Query`] are tested next (for
+    /// subjects that remember answers per group and slot).
+    fn enter_group(&mut self, group: usize) {
+        let _ = group;
+    }
 }
 
 impl Subject for GameFacts<'_> {
@@ -89,6 +129,18 @@ impl Subject for GameFacts<'_> {
     fn outcome(&self) -> Outcome {
         self.outcome
     }
+    fn text(&self, tag: TextTag) -> &str {
+        GameFacts::text(self, tag)
+    }
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+    fn status(&self) -> Option<Status> {
+        self.status
+    }
+    fn errors(&self) -> u32 {
+        self.errors
+    }
 }
 
 impl Filter {
@@ -104,6 +156,20 @@ impl Filter {
             || self.date_from.is_some()
             || self.date_to.is_some()
             || self.min_elo.is_some()
+            || self.max_elo.is_some()
+            || self.elo_diff.is_some()
+            || self.round.is_some()
+            || self.needs_stored_replay()
+    }
+
+    /// Whether a stored filter needs the replay (status, errors, plies).
+    fn needs_stored_replay(&self) -> bool {
+        !self.statuses.is_empty() || self.has_errors || self.plies.is_some()
+    }
+
+    /// Whether a scan must replay the game to test it.
+    pub fn needs_replay(&self) -> bool {
+        self.needs_stored_replay() || self.position.is_some() || self.probe.needs_replay()
     }
 
     /// Whether a game passes every filter but `position` (which the caller
@@ -136,11 +202,35 @@ impl Filter {
                 return false;
             }
         }
-        if let Some(min) = self.min_elo {
+        if self.min_elo.is_some() || self.max_elo.is_some() || self.elo_diff.is_some() {
             let (w, b) = g.elos();
-            if w < min || b < min || w == 0 || b == 0 {
+            if w == 0 || b == 0 {
                 return false;
             }
+            if self.min_elo.is_some_and(|min| w < min || b < min)
+                || self.max_elo.is_some_and(|max| w > max || b > max)
+                || self
+                    .elo_diff
+                    .is_some_and(|(lo, hi)| w.abs_diff(b) < lo || w.abs_diff(b) > hi)
+            {
+                return false;
+            }
+        }
+        if !self.statuses.is_empty() && !g.status().is_some_and(|s| self.statuses.contains(&s)) {
+            return false;
+        }
+        if self.has_errors && g.errors() == 0 {
+            return false;
+        }
+        if let Some((lo, hi)) = self.plies
+            && (g.plies() < lo || g.plies() > hi)
+        {
+            return false;
+        }
+        if let Some(round) = &self.round
+            && !g.text(TextTag::Round).trim().eq_ignore_ascii_case(round.trim())
+        {
+            return false;
         }
         let mut text = |tag: TextTag, slot: Slot, needle: &Option<Needle>| {
             needle.as_ref().is_none_or(|n| g.text_has(tag, slot, n))
@@ -159,6 +249,62 @@ impl Filter {
             return false;
         }
         true
+    }
+}
+
+/// Groups of filters: a game matches when it passes every filter of one
+/// group at least (`--or` between groups); `invert` turns the answer
+/// around. The empty query matches every game.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// The groups (none: one group that matches every game).
+    pub groups: Vec<Filter>,
+    /// Match the games the groups do not match.
+    pub invert: bool,
+}
+
+impl Query {
+    /// A query of one group.
+    pub fn of(filter: Filter) -> Query {
+        Query {
+            groups: vec![filter],
+            invert: false,
+        }
+    }
+
+    /// Whether a scan must replay the games.
+    pub fn needs_replay(&self) -> bool {
+        self.groups.iter().any(Filter::needs_replay)
+    }
+
+    /// Whether the replay must keep the draw claims.
+    pub fn needs_claims(&self) -> bool {
+        self.groups.iter().any(|g| g.probe.needs_claims())
+    }
+
+    /// Whether some group tests the game itself (beyond the index).
+    pub fn needs_game(&self) -> bool {
+        self.groups.iter().any(|g| !g.probe.is_empty())
+    }
+
+    /// Whether a game matches: `subject` answers the stored filters,
+    /// `has_position(group, key)` whether the group's position occurs,
+    /// `probe(group)` whether the game passes the group's probe (called
+    /// only when the rest of the group passed).
+    pub fn decide<S: Subject>(
+        &self,
+        subject: &mut S,
+        mut has_position: impl FnMut(usize, u64) -> bool,
+        mut probe: impl FnMut(&Filter) -> bool,
+    ) -> bool {
+        let hit = self.groups.is_empty()
+            || self.groups.iter().enumerate().any(|(i, f)| {
+                subject.enter_group(i);
+                f.matches(subject)
+                    && f.position.is_none_or(|key| has_position(i, key))
+                    && (f.probe.is_empty() || probe(f))
+            });
+        hit != self.invert
     }
 }
 

@@ -50,14 +50,19 @@
 pub mod filter;
 pub mod fingerprint;
 pub mod layout;
+pub mod line;
+pub mod material;
+pub mod pattern;
 pub mod position;
+pub mod probe;
 pub mod reader;
 pub mod record;
 pub mod spill;
 pub mod tags;
 pub mod writer;
 
-pub use filter::{Filter, Slot, Subject};
+pub use filter::{Filter, Query, Slot, Subject};
+pub use probe::{Probe, TagTest};
 pub use fingerprint::Fingerprint;
 pub use position::fen_key;
 pub use reader::{GameEntry, Index, IndexError, index_path};

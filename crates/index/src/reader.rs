@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use memmap2::Mmap;
-use pgnkit_replay::Status;
+use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::{Options, Status, replay_game};
 
-use crate::filter::{Filter, Slot, Subject};
+use crate::filter::{Filter, Query, Slot, Subject};
 use crate::fingerprint::Fingerprint;
 use crate::layout::{
     self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, u16_at, u32_at,
@@ -387,6 +388,7 @@ impl Index {
             let mut subject = Tested {
                 game: self.game(n),
                 memo: &mut memo,
+                group: 0,
             };
             filter.matches(&mut subject)
         };
@@ -414,19 +416,138 @@ impl Index {
         }
         Ok(found)
     }
+
+    /// The games (0-based, in file order) that `query` matches, at most
+    /// `limit` of them. The index answers the stored filters; a group
+    /// that tests the game itself ([`Query::needs_game`]) reads the games
+    /// that pass the rest of it from `pgn`, the PGN file's bytes, and
+    /// replays them with `options` where needed (with `pgn` `None`, such a
+    /// group matches nothing).
+    pub fn search_query(
+        &self,
+        query: &Query,
+        pgn: Option<&[u8]>,
+        options: &Options,
+        limit: Option<u64>,
+    ) -> Result<Vec<u32>, IndexError> {
+        let limit = limit.unwrap_or(u64::MAX);
+        let mut found = Vec::new();
+        if limit == 0 {
+            return Ok(found);
+        }
+        let stored = query
+            .groups
+            .iter()
+            .any(|g| g.has_tag_filters() || !g.probe.is_empty());
+        if stored || query.invert {
+            self.verify_games()?;
+        }
+        let names = query.groups.iter().any(|f| {
+            f.white.is_some()
+                || f.black.is_some()
+                || f.player.is_some()
+                || f.event.is_some()
+                || f.site.is_some()
+                || f.round.is_some()
+        });
+        if names {
+            self.verify_strings()?;
+        }
+        let mut with_position: Vec<Vec<u32>> = Vec::with_capacity(query.groups.len());
+        for g in &query.groups {
+            with_position.push(match g.position {
+                Some(key) => self.games_with_position(key)?,
+                None => Vec::new(),
+            });
+        }
+        // Without inversion, a query whose every group has a position can
+        // only match the games that have one of them.
+        let candidates: Option<Vec<u32>> = (!query.invert
+            && !query.groups.is_empty()
+            && query.groups.iter().all(|g| g.position.is_some()))
+        .then(|| {
+            let mut all: Vec<u32> = with_position.iter().flatten().copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            all
+        });
+        let mut memo = Memo::new(self.strings as usize);
+        let mut corrupt = None;
+        let mut game = Game::default();
+        let mut test = |n: u32| -> bool {
+            let entry = self.game(n);
+            let mut subject = Tested {
+                game: entry,
+                memo: &mut memo,
+                group: 0,
+            };
+            query.decide(
+                &mut subject,
+                |i, _| with_position[i].binary_search(&n).is_ok(),
+                |f| {
+                    let Some(pgn) = pgn else {
+                        return false;
+                    };
+                    let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
+                    let end = start.saturating_add(entry.length() as usize);
+                    let Some(bytes) = pgn.get(start..end) else {
+                        corrupt = Some(n);
+                        return false;
+                    };
+                    if !Reader::new(bytes).read_game(&mut game) {
+                        return false;
+                    }
+                    let report = f
+                        .probe
+                        .needs_replay()
+                        .then(|| replay_game(bytes, &game, options));
+                    f.probe.matches(bytes, &game, report.as_ref(), f.position)
+                },
+            )
+        };
+        let mut consider = |n: u32| -> bool {
+            if test(n) {
+                found.push(n);
+            }
+            (found.len() as u64) < limit
+        };
+        match candidates {
+            Some(list) => {
+                for n in list {
+                    if !consider(n) {
+                        break;
+                    }
+                }
+            }
+            None => {
+                for n in 0..self.games as u32 {
+                    if !consider(n) {
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(n) = corrupt {
+            return Err(IndexError::Corrupt {
+                path: self.path.clone(),
+                detail: format!("game {} lies past the end of the PGN file", u64::from(n) + 1),
+            });
+        }
+        Ok(found)
+    }
 }
 
 /// Answers of the name filters per string id, so that each name is
-/// compared once per search.
+/// compared once per search (per group of a query and slot).
 struct Memo {
-    slots: [Vec<u8>; 5],
+    slots: Vec<Vec<u8>>,
     strings: usize,
 }
 
 impl Memo {
     fn new(strings: usize) -> Memo {
         Memo {
-            slots: Default::default(),
+            slots: Vec::new(),
             strings,
         }
     }
@@ -435,13 +556,18 @@ impl Memo {
 struct Tested<'i, 'm> {
     game: GameEntry<'i>,
     memo: &'m mut Memo,
+    group: usize,
 }
 
 impl Subject for Tested<'_, '_> {
     fn text_has(&mut self, tag: TextTag, slot: Slot, needle: &Needle) -> bool {
         let id = self.game.text_id(tag) as usize;
         let strings = self.memo.strings;
-        let memo = &mut self.memo.slots[slot as usize];
+        let at = self.group.saturating_mul(5).saturating_add(slot as usize);
+        if self.memo.slots.len() <= at {
+            self.memo.slots.resize_with(at + 1, Vec::new);
+        }
+        let memo = &mut self.memo.slots[at];
         if memo.is_empty() {
             memo.resize(strings.max(1), 0);
         }
@@ -468,6 +594,21 @@ impl Subject for Tested<'_, '_> {
     }
     fn outcome(&self) -> Outcome {
         self.game.outcome()
+    }
+    fn text(&self, tag: TextTag) -> &str {
+        self.game.text(tag)
+    }
+    fn plies(&self) -> u32 {
+        self.game.plies()
+    }
+    fn status(&self) -> Option<Status> {
+        self.game.status()
+    }
+    fn errors(&self) -> u32 {
+        self.game.errors()
+    }
+    fn enter_group(&mut self, group: usize) {
+        self.group = group;
     }
 }
 
