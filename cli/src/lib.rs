@@ -26,6 +26,8 @@ pub mod index;
 pub mod manual;
 pub mod merge;
 pub mod output;
+pub mod query;
+pub mod scan;
 pub mod search;
 pub mod spool;
 

@@ -228,7 +228,10 @@ impl Filter {
             return false;
         }
         if let Some(round) = &self.round
-            && !g.text(TextTag::Round).trim().eq_ignore_ascii_case(round.trim())
+            && !g
+                .text(TextTag::Round)
+                .trim()
+                .eq_ignore_ascii_case(round.trim())
         {
             return false;
         }

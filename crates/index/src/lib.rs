@@ -52,6 +52,7 @@ pub mod fingerprint;
 pub mod layout;
 pub mod line;
 pub mod material;
+pub mod order;
 pub mod pattern;
 pub mod position;
 pub mod probe;
@@ -62,9 +63,9 @@ pub mod tags;
 pub mod writer;
 
 pub use filter::{Filter, Query, Slot, Subject};
-pub use probe::{Probe, TagTest};
 pub use fingerprint::Fingerprint;
 pub use position::fen_key;
+pub use probe::{Probe, TagTest};
 pub use reader::{GameEntry, Index, IndexError, index_path};
 pub use record::{GameFacts, TextTag};
 pub use tags::{Date, Eco, Needle, Outcome};

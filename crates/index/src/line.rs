@@ -98,10 +98,7 @@ impl MoveLine {
         for (step, played) in self.steps.iter().zip(moves) {
             if let Step::Move(token) = step {
                 let same = |lang: Language| token.resolve(&pos, lang).ok() == Some(*played);
-                if !same(Language::En)
-                    && !same(language)
-                    && !token.languages().iter().any(same)
-                {
+                if !same(Language::En) && !same(language) && !token.languages().iter().any(same) {
                     return false;
                 }
             }

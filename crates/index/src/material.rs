@@ -243,7 +243,10 @@ mod tests {
         let m = Material::parse("r2p* r=p1>=").unwrap();
         assert!(m.holds(&[5, 0, 0, 2, 0], &[4, 0, 0, 2, 0]));
         assert!(!m.holds(&[5, 0, 0, 2, 0], &[3, 0, 0, 2, 0]));
-        assert!(!m.holds(&[5, 0, 0, 2, 0], &[4, 1, 0, 2, 0]), "no knight listed");
+        assert!(
+            !m.holds(&[5, 0, 0, 2, 0], &[4, 1, 0, 2, 0]),
+            "no knight listed"
+        );
         let minor = Material::parse("q*r+l*p+ q=r1<=l2>=p1<").unwrap();
         // White gave a rook and a pawn for two minor pieces.
         assert!(minor.holds(&[5, 2, 2, 1, 1], &[6, 1, 1, 2, 1]));

@@ -7,8 +7,7 @@
 //! - a piece letter (`KQRBNP` White, `kqrbnp` Black): that piece;
 //! - a digit `1`-`8`: that many empty squares; `_`: one empty square;
 //! - `?`: any one square, empty or not;
-//! - `A`: any White piece, `a`: any Black piece;
-//! - `!X` (X one of the above but `*`): any square that is not X;
+//! - `!`: any piece; `A`: any White piece, `a`: any Black piece;
 //! - `*`: any number of squares (none included), whatever they hold.
 //!
 //! A rank must cover its eight squares exactly. Only the board is
@@ -35,10 +34,10 @@ enum Cell {
     Empty,
     Any,
     AnyOf(Color),
-    Not(Inner),
+    Occupied,
 }
 
-/// A cell that `!` can negate.
+/// A cell of one letter.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Inner {
     Piece(Piece),
@@ -76,17 +75,12 @@ fn inner(c: u8) -> Option<Inner> {
 }
 
 fn accepts(cell: Cell, square: Option<Piece>) -> bool {
-    let inner_ok = |i: Inner| match i {
-        Inner::Piece(p) => square == Some(p),
-        Inner::Empty => square.is_none(),
-        Inner::AnyOf(c) => square.is_some_and(|p| p.color == c),
-    };
     match cell {
-        Cell::Piece(p) => inner_ok(Inner::Piece(p)),
+        Cell::Piece(p) => square == Some(p),
         Cell::Empty => square.is_none(),
         Cell::Any => true,
-        Cell::AnyOf(c) => inner_ok(Inner::AnyOf(c)),
-        Cell::Not(i) => !inner_ok(i),
+        Cell::AnyOf(c) => square.is_some_and(|p| p.color == c),
+        Cell::Occupied => square.is_some(),
     }
 }
 
@@ -149,13 +143,7 @@ impl BoardPattern {
                         continue;
                     }
                     b'?' => Cell::Any,
-                    b'!' => {
-                        let Some(x) = b.get(i).copied().and_then(inner) else {
-                            return Err(bad("`!` needs a piece letter, `A`, `a` or `_` after it"));
-                        };
-                        i += 1;
-                        Cell::Not(x)
-                    }
+                    b'!' => Cell::Occupied,
                     _ => match inner(c) {
                         Some(Inner::Piece(p)) => Cell::Piece(p),
                         Some(Inner::Empty) => Cell::Empty,
@@ -205,7 +193,7 @@ mod tests {
         for yes in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
             "*/*/*/*/*/*/*/*",
-            "r*r/*/8/*/8/*/A*A/!a*",
+            "r*r/*/8/*/8/*/A*A/!*",
             "????????/*p/*/_*_/*/*/*/R*R",
             "*k*/*/*/*/*/*/*/*K*",
         ] {
@@ -213,13 +201,18 @@ mod tests {
         }
         for no in [
             "*/*/*/*/4P3/*/*/*",
-            "*/*/*/*/*/*/*/!R*",
+            "*/*/*/*/*/*/*/*!_*",
             "*/*/*/*/*/*/*/*q*",
             "a*/*/*/*/*/*/*/a*",
         ] {
             assert!(!BoardPattern::parse(no).unwrap().matches(&start), "{no}");
         }
-        for bad in ["*/*/*/*/*/*/*", "9/*/*/*/*/*/*/*", "7/*/*/*/*/*/*/*", "x*/*/*/*/*/*/*/*"] {
+        for bad in [
+            "*/*/*/*/*/*/*",
+            "9/*/*/*/*/*/*/*",
+            "7/*/*/*/*/*/*/*",
+            "x*/*/*/*/*/*/*/*",
+        ] {
             assert!(BoardPattern::parse(bad).is_err(), "{bad}");
         }
     }

@@ -82,7 +82,9 @@ impl TagTest {
         } else if let Some(v) = rest.strip_prefix('~') {
             TagOp::Contains(Needle::new(v))
         } else {
-            return Err(bad("use NAME=VALUE, NAME~VALUE, NAME>=VALUE or NAME<=VALUE"));
+            return Err(bad(
+                "use NAME=VALUE, NAME~VALUE, NAME>=VALUE or NAME<=VALUE",
+            ));
         };
         Ok(TagTest {
             name: name.to_owned(),

@@ -530,7 +530,10 @@ impl Index {
         if let Some(n) = corrupt {
             return Err(IndexError::Corrupt {
                 path: self.path.clone(),
-                detail: format!("game {} lies past the end of the PGN file", u64::from(n) + 1),
+                detail: format!(
+                    "game {} lies past the end of the PGN file",
+                    u64::from(n) + 1
+                ),
             });
         }
         Ok(found)
