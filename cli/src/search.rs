@@ -279,6 +279,7 @@ fn search_index(
     let options = search_options(args, query);
     let mut found = index.search_query(query, Some(map), &options, limit)?;
     if let Some(r) = rest.as_deref_mut() {
+        index.verify_games()?;
         let mut next = found.iter().copied().peekable();
         for g in 0..index.games() as u32 {
             if next.peek() == Some(&g) {

@@ -361,60 +361,11 @@ impl Index {
     }
 
     /// The games (0-based, in file order) that pass `filter`, at most
-    /// `limit` of them.
+    /// `limit` of them: [`Index::search_query`] of the one filter, without
+    /// the PGN file (a filter with a [`Probe`](crate::Probe) to test then
+    /// matches nothing).
     pub fn search(&self, filter: &Filter, limit: Option<u64>) -> Result<Vec<u32>, IndexError> {
-        let limit = limit.unwrap_or(u64::MAX);
-        let mut found = Vec::new();
-        if limit == 0 {
-            return Ok(found);
-        }
-        let tags = filter.has_tag_filters();
-        if tags {
-            self.verify_games()?;
-        }
-        let names = filter.white.is_some()
-            || filter.black.is_some()
-            || filter.player.is_some()
-            || filter.event.is_some()
-            || filter.site.is_some();
-        if names {
-            self.verify_strings()?;
-        }
-        let mut memo = Memo::new(self.strings as usize);
-        let mut test = |n: u32| -> bool {
-            if !tags {
-                return true;
-            }
-            let mut subject = Tested {
-                game: self.game(n),
-                memo: &mut memo,
-                group: 0,
-            };
-            filter.matches(&mut subject)
-        };
-        match filter.position {
-            Some(key) => {
-                for g in self.games_with_position(key)? {
-                    if test(g) {
-                        found.push(g);
-                        if found.len() as u64 >= limit {
-                            break;
-                        }
-                    }
-                }
-            }
-            None => {
-                for g in 0..self.games as u32 {
-                    if test(g) {
-                        found.push(g);
-                        if found.len() as u64 >= limit {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(found)
+        self.search_query(&Query::of(filter.clone()), None, &Options::default(), limit)
     }
 
     /// The games (0-based, in file order) that `query` matches, at most
