@@ -255,7 +255,7 @@ fn search_index(
     query: &Query,
     args: &SearchArgs,
     printer: &mut Printer<'_>,
-    mut rest: Option<&mut Printer<'_>>,
+    rest: Option<&mut Printer<'_>>,
 ) -> anyhow::Result<()> {
     let file = pgn.to_string_lossy();
     let output = printer.output();
@@ -278,7 +278,7 @@ fn search_index(
         .map(|l| l.saturating_add(args.offset));
     let options = search_options(args, query);
     let mut found = index.search_query(query, Some(map), &options, limit)?;
-    if let Some(r) = rest.as_deref_mut() {
+    if let Some(r) = rest {
         index.verify_games()?;
         let mut next = found.iter().copied().peekable();
         for g in 0..index.games() as u32 {

@@ -147,10 +147,10 @@ impl Side {
     /// Whether `own` against `other` fits this side's pattern.
     fn holds(&self, own: &Counts, other: &Counts) -> bool {
         let minor = self.terms.iter().any(|(k, _)| *k == Kind::Minor);
-        for piece in 0..5 {
+        for (piece, &n) in own.iter().enumerate() {
             let listed = self.terms.iter().any(|(k, _)| *k == Kind::Piece(piece));
             let covered = minor && (piece == 1 || piece == 2);
-            if !listed && !covered && own[piece] != 0 {
+            if !listed && !covered && n != 0 {
                 return false;
             }
         }
