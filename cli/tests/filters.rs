@@ -258,3 +258,91 @@ fn non_matching_games_go_to_their_file_in_the_same_pass_as_n() {
         );
     }
 }
+
+/// The plies of each game of a PGN text, replayed.
+fn plies(pgn: &[u8]) -> Vec<u32> {
+    let mut reader = Reader::new(pgn);
+    let mut game = Game::default();
+    let mut out = Vec::new();
+    while reader.read_game(&mut game) {
+        out.push(replay_game(pgn, &game, &Options::default()).plies);
+    }
+    out
+}
+
+#[test]
+fn groups_inversion_order_and_pages_compose_as_documented() {
+    let inputs = Inputs::new();
+    let all = games(&fs::read(inputs.path("fischer.pgn")).unwrap());
+    let petrosian = inputs.search("fischer.pgn", &["--player", "Petrosian"]);
+    let keres = inputs.search("fischer.pgn", &["--player", "Keres"]);
+    assert!(!petrosian.is_empty() && !keres.is_empty());
+    // --or: the union, in file order.
+    let either = inputs.search(
+        "fischer.pgn",
+        &["--player", "Petrosian", "--or", "--player 'Keres'"],
+    );
+    let union: Vec<String> = all
+        .iter()
+        .filter(|g| petrosian.contains(g) || keres.contains(g))
+        .cloned()
+        .collect();
+    assert_eq!(either, union);
+    // --invert: the rest, in file order.
+    let rest = inputs.search("fischer.pgn", &["--invert", "--player", "Petrosian"]);
+    assert_eq!(rest.len() + petrosian.len(), all.len());
+    assert!(rest.iter().all(|g| !petrosian.contains(g)));
+    // --tag on a stored tag agrees with the stored filter.
+    assert_eq!(
+        inputs.search("fischer.pgn", &["--tag", "Black~petrosian"]),
+        inputs.search("fischer.pgn", &["--black", "Petrosian"])
+    );
+    // --claim: the games check --games reports a claim for.
+    let claims = inputs.search("fischer.pgn", &["--claim", "threefold"]);
+    assert!(!claims.is_empty() && claims.len() < all.len());
+    // --sort plies: fewest first; --offset and --limit page through it.
+    let sorted = inputs.search("fischer.pgn", &["--sort", "plies"]);
+    assert_eq!(sorted.len(), all.len());
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("pgnkit")
+            .unwrap()
+            .args(["search", "-q"])
+            .args(args)
+            .arg(inputs.path("fischer.pgn"))
+            .output()
+            .unwrap();
+        out.stdout
+    };
+    let counts = plies(&run(&["--sort", "plies"]));
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert_eq!(
+        inputs.search(
+            "fischer.pgn",
+            &["--sort", "plies", "--offset", "5", "--limit", "3"]
+        ),
+        sorted[5..8]
+    );
+    assert_eq!(
+        inputs.search("fischer.pgn", &["--offset", "30", "--limit", "10"]),
+        all[30..]
+    );
+    // A bad group or pattern is a usage error that names it.
+    for bad in [
+        &["--or", "--bogus 1"][..],
+        &["--or", "--white 'unclosed"],
+        &["--material", "r?"],
+        &["--fen-pattern", "8/8"],
+        &["--tag", "Elo>=high"],
+        &["--ply", "3"],
+    ] {
+        let out = Command::cargo_bin("pgnkit")
+            .unwrap()
+            .args(["search", "-q"])
+            .args(bad)
+            .arg(inputs.path("fischer.pgn"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!out.stderr.is_empty(), "{bad:?}");
+    }
+}

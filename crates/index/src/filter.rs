@@ -441,6 +441,137 @@ mod tests {
     }
 
     #[test]
+    fn ratings_round_and_replay_filters() {
+        let pgn = b"[Round \" 3 \"]\n[WhiteElo \"2700\"]\n[BlackElo \"2640\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let mut reader = Reader::new(pgn);
+        let mut game = Game::default();
+        assert!(reader.read_game(&mut game));
+        let report = pgnkit_replay::replay_game(pgn, &game, &pgnkit_replay::Options::default());
+        let mut g = GameFacts::new(pgn, 0, &game, Some(&report));
+        let yes = |f: Filter, g: &mut GameFacts<'_>| f.matches(g);
+        let f = Filter::default;
+        assert!(yes(
+            Filter {
+                max_elo: Some(2700),
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                max_elo: Some(2699),
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                elo_diff: Some((60, 60)),
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                elo_diff: Some((0, 59)),
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                round: Some("3".into()),
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                round: Some("33".into()),
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                statuses: vec![Status::Stalemate, Status::Checkmate],
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                statuses: vec![Status::Ongoing],
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                has_errors: true,
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(yes(
+            Filter {
+                plies: Some((4, 4)),
+                ..f()
+            },
+            &mut g
+        ));
+        assert!(!yes(
+            Filter {
+                plies: Some((5, 100)),
+                ..f()
+            },
+            &mut g
+        ));
+        // Not replayed: a status filter cannot pass.
+        let mut unreplayed = GameFacts::new(pgn, 0, &game, None);
+        assert!(!yes(
+            Filter {
+                statuses: vec![Status::Checkmate],
+                ..f()
+            },
+            &mut unreplayed
+        ));
+
+        let white = |s: &str| Filter {
+            white: Some(Needle::new(s)),
+            ..f()
+        };
+        let decide = |q: &Query, g: &mut GameFacts<'_>| q.decide(g, |_, _| false, |_| true);
+        let mut fischer = facts(FISCHER);
+        let or = Query {
+            groups: vec![white("carlsen"), white("spassky")],
+            invert: false,
+        };
+        assert!(decide(&or, &mut fischer));
+        let none = Query {
+            groups: vec![white("carlsen"), white("tal")],
+            invert: false,
+        };
+        assert!(!decide(&none, &mut fischer));
+        assert!(decide(
+            &Query {
+                invert: true,
+                ..none
+            },
+            &mut fischer
+        ));
+        assert!(decide(&Query::default(), &mut fischer));
+        let position = Query::of(Filter {
+            position: Some(1),
+            ..f()
+        });
+        assert!(
+            !decide(&position, &mut fischer),
+            "the position is not in the game"
+        );
+    }
+
+    #[test]
     fn missing_tags_never_match_their_filters() {
         let mut g = facts(b"[White \"A\"]\n\n1. e4 *\n");
         assert!(
