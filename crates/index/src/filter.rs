@@ -24,7 +24,7 @@
 //! A [`Query`] is groups of filters, any of which may match (`--or`), and
 //! may be inverted.
 
-use pgnkit_replay::Status;
+use pgnkit_replay::{ClaimKind, Status};
 
 use crate::probe::Probe;
 use crate::record::{GameFacts, TextTag};
@@ -308,6 +308,75 @@ impl Query {
                     && (f.probe.is_empty() || probe(f))
             });
         hit != self.invert
+    }
+}
+
+/// Reads a range as `--plies` takes it: `MIN..MAX`, `MIN..`, `..MAX` or
+/// `N` (inclusive).
+///
+/// ```
+/// use pgnkit_index::filter::ply_range;
+/// assert_eq!(ply_range("20..30"), Ok((20, 30)));
+/// assert_eq!(ply_range("40.."), Ok((40, u32::MAX)));
+/// assert_eq!(ply_range("..60"), Ok((0, 60)));
+/// assert_eq!(ply_range("25"), Ok((25, 25)));
+/// assert!(ply_range("30..20").is_err());
+/// assert!(ply_range("").is_err());
+/// ```
+pub fn ply_range(text: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = range(text, u64::from(u32::MAX))?;
+    Ok((lo as u32, hi as u32))
+}
+
+/// Reads a rating range as `--elo-diff` takes it (see [`ply_range`]).
+pub fn elo_range(text: &str) -> Result<(u16, u16), String> {
+    let (lo, hi) = range(text, u64::from(u16::MAX))?;
+    Ok((lo as u16, hi as u16))
+}
+
+fn range(text: &str, max: u64) -> Result<(u64, u64), String> {
+    let bad = || format!("bad range `{text}`: use MIN..MAX, MIN.., ..MAX or N (at most {max})");
+    let number = |t: &str, default: u64| -> Result<u64, String> {
+        match t.trim() {
+            "" => Ok(default),
+            t => t.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(bad),
+        }
+    };
+    let (lo, hi) = match text.split_once("..") {
+        Some((a, b)) => (number(a, 0)?, number(b, max)?),
+        None if text.trim().is_empty() => return Err(bad()),
+        None => {
+            let n = number(text, 0)?;
+            (n, n)
+        }
+    };
+    if lo > hi {
+        return Err(format!("bad range `{text}`: MIN is above MAX"));
+    }
+    Ok((lo, hi))
+}
+
+/// Reads a status as `--status` takes it: its JSON name (`checkmate`,
+/// `dead-position`, …).
+pub fn parse_status(text: &str) -> Result<Status, String> {
+    let t = text.trim().to_ascii_lowercase();
+    crate::record::STATUSES
+        .into_iter()
+        .find(|s| s.as_str() == t)
+        .ok_or_else(|| {
+            format!(
+                "bad status `{text}`: use checkmate, stalemate, dead-position, insufficient-material, \
+                 fivefold-repetition, seventyfive-moves, ongoing, invalid or unsupported"
+            )
+        })
+}
+
+/// Reads a claim as `--claim` takes it: `threefold` or `fifty-moves`.
+pub fn parse_claim(text: &str) -> Result<ClaimKind, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "threefold" => Ok(ClaimKind::Threefold),
+        "fifty-moves" | "fifty" => Ok(ClaimKind::FiftyMoves),
+        _ => Err(format!("bad claim `{text}`: use threefold or fifty-moves")),
     }
 }
 
