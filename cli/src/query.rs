@@ -202,6 +202,14 @@ pub fn query(first: &FilterArgs, or: &[String], invert: bool) -> anyhow::Result<
             .map_err(|e| anyhow::anyhow!("in `--or {text}`: {}", e.render().to_string().trim()))?;
         groups.push(group.filters.filter());
     }
+    if groups.len() > Query::MAX_GROUPS {
+        anyhow::bail!(
+            "{} groups of filters: a search takes at most {} (`--or` {} times)",
+            groups.len(),
+            Query::MAX_GROUPS,
+            Query::MAX_GROUPS - 1
+        );
+    }
     Ok(Query { groups, invert })
 }
 

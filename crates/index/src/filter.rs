@@ -290,25 +290,73 @@ impl Query {
         self.groups.iter().any(|g| !g.probe.is_empty())
     }
 
-    /// Whether a game matches: `subject` answers the stored filters,
-    /// `has_position(group, key)` whether the group's position occurs,
-    /// `probe(group)` whether the game passes the group's probe (called
-    /// only when the rest of the group passed).
-    pub fn decide<S: Subject>(
+    /// The most groups a query has (`passing` is a bit a group).
+    pub const MAX_GROUPS: usize = 64;
+
+    /// The groups whose filters but the probe a game passes, a bit each
+    /// (group `i`: bit `i`): `subject` answers the stored filters,
+    /// `has_position(group, key)` whether the group's position occurs.
+    pub fn passing<S: Subject>(
         &self,
         subject: &mut S,
         mut has_position: impl FnMut(usize, u64) -> bool,
-        mut probe: impl FnMut(&Filter) -> bool,
-    ) -> bool {
+    ) -> u64 {
+        let mut bits = 0u64;
+        for (i, f) in self.groups.iter().enumerate().take(Query::MAX_GROUPS) {
+            subject.enter_group(i);
+            if f.matches(subject) && f.position.is_none_or(|key| has_position(i, key)) {
+                bits |= bit(i);
+            }
+        }
+        bits
+    }
+
+    /// Whether the answer for a game whose `passing` groups are these
+    /// needs the game itself (its probes).
+    pub fn needs_probe(&self, passing: u64) -> bool {
+        let mut needs = false;
+        for (i, f) in self.groups.iter().enumerate() {
+            if passing & bit(i) != 0 {
+                if f.probe.is_empty() {
+                    return false;
+                }
+                needs = true;
+            }
+        }
+        needs
+    }
+
+    /// Whether a game whose `passing` groups are these matches:
+    /// `probe(group)` says whether it passes a passing group's probe.
+    pub fn finish(&self, passing: u64, mut probe: impl FnMut(&Filter) -> bool) -> bool {
         let hit = self.groups.is_empty()
-            || self.groups.iter().enumerate().any(|(i, f)| {
-                subject.enter_group(i);
-                f.matches(subject)
-                    && f.position.is_none_or(|key| has_position(i, key))
-                    && (f.probe.is_empty() || probe(f))
-            });
+            || self
+                .groups
+                .iter()
+                .enumerate()
+                .any(|(i, f)| passing & bit(i) != 0 && (f.probe.is_empty() || probe(f)));
         hit != self.invert
     }
+
+    /// Whether a game matches: [`Query::finish`] of its
+    /// [`Query::passing`] groups.
+    pub fn decide<S: Subject>(
+        &self,
+        subject: &mut S,
+        has_position: impl FnMut(usize, u64) -> bool,
+        probe: impl FnMut(&Filter) -> bool,
+    ) -> bool {
+        let passing = self.passing(subject, has_position);
+        self.finish(passing, probe)
+    }
+}
+
+/// The bit of group `i` (none beyond [`Query::MAX_GROUPS`]).
+fn bit(i: usize) -> u64 {
+    u32::try_from(i)
+        .ok()
+        .and_then(|i| 1u64.checked_shl(i))
+        .unwrap_or(0)
 }
 
 /// Reads a range as `--plies` takes it: `MIN..MAX`, `MIN..`, `..MAX` or

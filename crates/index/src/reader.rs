@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use memmap2::Mmap;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, Status, replay_game};
+use rayon::prelude::*;
 
 use crate::filter::{Filter, Query, Slot, Subject};
 use crate::fingerprint::Fingerprint;
@@ -423,62 +424,66 @@ impl Index {
             all
         });
         let mut memo = Memo::new(self.strings as usize);
-        let mut corrupt = None;
-        let mut game = Game::default();
-        let mut test = |n: u32| -> bool {
-            let entry = self.game(n);
-            let mut subject = Tested {
-                game: entry,
-                memo: &mut memo,
-                group: 0,
-            };
-            query.decide(
-                &mut subject,
-                |i, _| with_position[i].binary_search(&n).is_ok(),
-                |f| {
-                    let Some(pgn) = pgn else {
-                        return false;
-                    };
-                    let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
-                    let end = start.saturating_add(entry.length() as usize);
-                    let Some(bytes) = pgn.get(start..end) else {
-                        corrupt = Some(n);
-                        return false;
-                    };
-                    if !Reader::new(bytes).read_game(&mut game) {
-                        return false;
-                    }
-                    let report = f
-                        .probe
-                        .needs_replay()
-                        .then(|| replay_game(bytes, &game, options));
-                    f.probe.matches(bytes, &game, report.as_ref(), f.position)
-                },
-            )
+        let all: Box<dyn Iterator<Item = u32>> = match candidates {
+            Some(list) => Box::new(list.into_iter()),
+            None => Box::new(0..self.games as u32),
         };
-        let mut consider = |n: u32| -> bool {
-            if test(n) {
-                found.push(n);
+        let mut all = all.peekable();
+        // In blocks: the stored filters from the index, in order; then the
+        // games whose answer needs their probes, read and tested in parallel.
+        while all.peek().is_some() && (found.len() as u64) < limit {
+            let mut block: Vec<(u32, Option<bool>, u64)> = Vec::with_capacity(PROBE_BLOCK);
+            for n in all.by_ref().take(PROBE_BLOCK) {
+                let mut subject = Tested {
+                    game: self.game(n),
+                    memo: &mut memo,
+                    group: 0,
+                };
+                let passing = query.passing(&mut subject, |i, _| {
+                    with_position[i].binary_search(&n).is_ok()
+                });
+                let known = (!query.needs_probe(passing)).then(|| query.finish(passing, |_| false));
+                block.push((n, known, passing));
             }
-            (found.len() as u64) < limit
-        };
-        match candidates {
-            Some(list) => {
-                for n in list {
-                    if !consider(n) {
-                        break;
-                    }
-                }
-            }
-            None => {
-                for n in 0..self.games as u32 {
-                    if !consider(n) {
+            let probed: Vec<Result<bool, IndexError>> = block
+                .par_iter()
+                .map(|&(n, known, passing)| match known {
+                    Some(hit) => Ok(hit),
+                    None => self.probe(n, query, passing, pgn, options),
+                })
+                .collect();
+            for (&(n, _, _), hit) in block.iter().zip(probed) {
+                if hit? {
+                    found.push(n);
+                    if found.len() as u64 >= limit {
                         break;
                     }
                 }
             }
         }
-        if let Some(n) = corrupt {
+        Ok(found)
+    }
+}
+
+impl Index {
+    /// Whether game `n`, whose `passing` groups need their probes, matches
+    /// `query`: the game is read from `pgn` (and replayed with `options`
+    /// where a probe needs it) once.
+    fn probe(
+        &self,
+        n: u32,
+        query: &Query,
+        passing: u64,
+        pgn: Option<&[u8]>,
+        options: &Options,
+    ) -> Result<bool, IndexError> {
+        let Some(pgn) = pgn else {
+            return Ok(query.finish(passing, |_| false));
+        };
+        let entry = self.game(n);
+        let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
+        let end = start.saturating_add(entry.length() as usize);
+        let Some(bytes) = pgn.get(start..end) else {
             return Err(IndexError::Corrupt {
                 path: self.path.clone(),
                 detail: format!(
@@ -486,10 +491,24 @@ impl Index {
                     u64::from(n) + 1
                 ),
             });
-        }
-        Ok(found)
+        };
+        let mut game = Game::default();
+        let read = Reader::new(bytes).read_game(&mut game);
+        let mut report = None;
+        Ok(query.finish(passing, |f| {
+            if !read {
+                return false;
+            }
+            if f.probe.needs_replay() && report.is_none() {
+                report = Some(replay_game(bytes, &game, options));
+            }
+            f.probe.matches(bytes, &game, report.as_ref(), f.position)
+        }))
     }
 }
+
+/// Games tested a block at a time, the probes of a block in parallel.
+const PROBE_BLOCK: usize = 1024;
 
 /// Answers of the name filters per string id, so that each name is
 /// compared once per search (per group of a query and slot).
