@@ -16,6 +16,14 @@
 #     scripts/python_chess_disagreements.tsv with its reason; an unexplained
 #     disagreement, or a list entry that no longer disagrees, fails.
 #
+#  4. `pgnkit search` with and without the index agree on every filter: the
+#     files pgnkit can index are concatenated (in the work directory, never
+#     beside the corpus) and indexed, then every filter of SEARCH_FILTERS
+#     below (and --or, --invert, --non-matching, --sort, --offset) is run
+#     with the index and with --scan; the outputs (the games selected, and
+#     those --non-matching writes) must be byte-identical, and no run may
+#     fail (exit 2) or panic.
+#
 # Every step runs even when an earlier one fails; the exit status is non-zero
 # if any failed.
 #
@@ -24,6 +32,8 @@
 #            it is missing the script FAILS if CI=true, else it skips.
 #   PGNKIT   the pgnkit binary (default: $CARGO_TARGET_DIR/release/pgnkit or
 #            target/release/pgnkit)
+#   SEARCH_SKIP_MB  step 4 skips files above this size (default 32: the 66 MB
+#            benchmark file, whose games mostly repeat the rest of the corpus)
 #   PYCHESS_SAMPLE_MB, PYCHESS_EVERY  python-chess reads only every
 #            PYCHESS_EVERY-th game of files above PYCHESS_SAMPLE_MB MB
 #            (default 32 and 3: the 66 MB benchmark file, whose games mostly
@@ -134,6 +144,101 @@ fi
 # Every disagreement, classified, then the summary by class.
 cat "$work/python.txt" >&2
 [ -n "${CORPUS_CHECK_KEEP:-}" ] && cp "$work/python.txt" "$CORPUS_CHECK_KEEP"
+
+# ---------------------------------------------------------------- 4. search
+step "pgnkit search: the index and --scan agree on every filter"
+after_e4='rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+# One filter set a line: its words, separated by tabs (a word may hold spaces).
+SEARCH_FILTERS=$(cat <<EOF_FILTERS
+--status	checkmate
+--status	stalemate,dead-position,insufficient-material,fivefold-repetition,seventyfive-moves
+--status	ongoing
+--status	invalid,unsupported
+--has-errors
+--claim	threefold
+--claim	fifty-moves
+--plies	40..80
+--plies	..20
+--min-elo	2400
+--max-elo	2300
+--elo-diff	..100
+--round	1
+--annotator	a
+--tag	Round~1
+--tag	WhiteElo>=2500
+--tag	Date<=1990.06
+--tag	Opening=Sicilian defense
+--moves	1. e4 c5
+--moves	d4 * c4
+--position	$after_e4	--ply	1
+--position	$after_e4	--any-ply
+--material	r+p* r=p*
+--material	q*r*p*b2n2< q=r=p=b2<n2
+--fen-pattern	*/*/*/*/4P3/*/*/*	--fen-pattern	*/*/*/3p4/*/*/*/*
+--player	a	--or	--status checkmate --plies ..60	--or	--claim threefold
+--invert	--result	1-0
+--sort	date	--offset	5	--limit	50
+--sort	elo
+--sort	white	--format	json
+--sort	plies	--limit	20
+--offset	3	--limit	7	--count
+EOF_FILTERS
+)
+search_skip=$(( ${SEARCH_SKIP_MB:-32} * 1024 * 1024 ))
+search_runs=0
+search_bad=0
+search_files=0
+start=$(date +%s%N)
+mkdir -p "$work/search"
+# The files are searched as one: every file pgnkit can index (binary data is
+# refused by index and search alike), concatenated, a line break between.
+all="$work/search/all.pgn"
+: >"$all"
+for f in "${files[@]}"; do
+  [ "$(stat -c %s "$f")" -le "$search_skip" ] || continue
+  copy="$work/search/one.pgn"
+  cp "$f" "$copy"
+  rm -f "$copy.pgnkit-index"
+  if ! "$pgnkit" index -q -j 2 "$copy" 2>"$work/search/err"; then
+    status=0
+    "$pgnkit" search -q --scan --count "$copy" >/dev/null 2>&1 || status=$?
+    if [ "$status" -le 1 ]; then
+      fail "search: \`pgnkit index\` refused $f, which a scan reads: $(head -c 300 "$work/search/err")"
+    fi
+    continue
+  fi
+  search_files=$((search_files + 1))
+  cat "$f" >>"$all"
+  printf '\n\n' >>"$all"
+done
+"$pgnkit" index -q -j 2 "$all" 2>"$work/search/err" \
+  || fail "search: \`pgnkit index\` failed on the concatenated corpus: $(head -c 300 "$work/search/err")"
+while IFS=$'\t' read -r -a words; do
+  [ "${#words[@]}" -gt 0 ] || continue
+  search_runs=$((search_runs + 1))
+  for mode in index scan; do
+    extra=()
+    [ "$mode" = scan ] && extra=(--scan)
+    status=0
+    "$pgnkit" search -q -j 2 "${extra[@]}" "${words[@]}" --non-matching "$work/search/rest-$mode.pgn" \
+      "$all" >"$work/search/raw-$mode" 2>"$work/search/err-$mode" || status=$?
+    # The JSON summary says whether the index was used, and how long it took.
+    grep -av '"type":"summary"' "$work/search/raw-$mode" >"$work/search/out-$mode" || true
+    if [ "$status" -ge 2 ]; then
+      fail "search ${words[*]} ($mode) exited $status: $(head -c 300 "$work/search/err-$mode")"
+      search_bad=$((search_bad + 1))
+    fi
+  done
+  if ! cmp -s "$work/search/out-index" "$work/search/out-scan" \
+    || ! cmp -s "$work/search/rest-index.pgn" "$work/search/rest-scan.pgn"; then
+    fail "search ${words[*]}: the index and --scan disagree"
+    search_bad=$((search_bad + 1))
+  fi
+  selected=$(grep -ac '^\[Event \|"type":"game"' "$work/search/out-scan" || true)
+  printf '  %-70s %s\n' "${words[*]}" "$selected selected" >&2
+done <<<"$SEARCH_FILTERS"
+echo "search: $search_runs filter runs over $search_files files (concatenated), each with the index and with --scan: \
+$search_bad disagreements or failures ($(( ($(date +%s%N) - start) / 1000000 )) ms)" >&2
 
 echo >&2
 if [ "${#failures[@]}" -gt 0 ]; then

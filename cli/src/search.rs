@@ -8,77 +8,68 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use memmap2::Mmap;
-use pgnkit_index::{
-    Date, Eco, Filter, Fingerprint, GameFacts, Index, IndexError, Needle, Outcome, fen_key,
-    index_path,
-};
-use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::replay_game;
+use pgnkit_index::order::Order;
+use pgnkit_index::{Fingerprint, Index, IndexError, Query, index_path};
+use pgnkit_replay::Detail;
 use pgnkit_report::search::{GameRecord, Output, Printer, summary_line};
 
 use crate::args::{InputLang, input_lang_help, parse_input_lang};
-use crate::driver::{Driver, Progress};
 use crate::index::replay_options;
-use crate::input::{Chunk, Input};
+use crate::query::{FilterArgs, query};
+use crate::scan;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
 
 /// `pgnkit search`.
 ///
-/// Filters combine with AND. Names match case-insensitive substrings. A
-/// partial date (`1972.??.??`) matches a range when any day it can be lies
-/// in it. Exit status: 0 when a game matched, 1 when none did, 2 on errors.
+/// Filters combine with AND; `--or` adds groups of filters, any of which
+/// may match. Names match case-insensitive substrings. A partial date
+/// (`1972.??.??`) matches a range when any day it can be lies in it. Exit
+/// status: 0 when a game matched, 1 when none did, 2 on errors.
 #[derive(Args, Debug, Clone)]
 #[command(
-    after_help = "Filters combine with AND. With an up-to-date FILE.pgnkit-index \
-(`pgnkit index FILE`) only the index and the matching games are read; without one the \
-file is scanned, with the same answers. A stale or corrupted index is refused.\n\
+    after_help = "Filters combine with AND; each --or \"FLAGS\" adds a group of filters, \
+and a game matches when it passes every filter of one group (--invert: of none). With an \
+up-to-date FILE.pgnkit-index (`pgnkit index FILE`) the index answers what it stores (names, \
+event, site, round, result, ECO, date, ratings, plies, status, errors, positions) and only the \
+games that pass are read; --tag, --annotator, --claim, --moves, --ply, --material and \
+--fen-pattern then read (and replay) those games. Without an index the file is scanned, with \
+the same answers. A stale or corrupted index is refused.\n\
 Exit status: 0 when a game matched, 1 when none did, 2 when the search could not be done."
 )]
 pub struct SearchArgs {
     /// The PGN file to search (`-` or none: standard input, scanned).
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: String,
-    /// White's name contains S (ignoring case).
-    #[arg(long, value_name = "S")]
-    pub white: Option<String>,
-    /// Black's name contains S (ignoring case).
-    #[arg(long, value_name = "S")]
-    pub black: Option<String>,
-    /// White's or Black's name contains S (ignoring case).
-    #[arg(long, value_name = "S")]
-    pub player: Option<String>,
-    /// The Event tag contains S (ignoring case).
-    #[arg(long, value_name = "S")]
-    pub event: Option<String>,
-    /// The Site tag contains S (ignoring case).
-    #[arg(long, value_name = "S")]
-    pub site: Option<String>,
-    /// The Result tag is R: 1-0, 0-1, 1/2-1/2 (or draw), *.
-    #[arg(long, value_name = "R", value_parser = Outcome::parse_query)]
-    pub result: Option<Outcome>,
-    /// The ECO code lies in RANGE: B90, B9 (B90-B99), B (B00-B99), A00-B99.
-    #[arg(long, value_name = "RANGE", value_parser = Eco::parse_range)]
-    pub eco: Option<(Eco, Eco)>,
-    /// The game can be on or after D (YYYY.MM.DD, YYYY.MM or YYYY).
-    #[arg(long, value_name = "D", value_parser = parse_date)]
-    pub date_from: Option<Date>,
-    /// The game can be on or before D (YYYY.MM.DD, YYYY.MM or YYYY).
-    #[arg(long, value_name = "D", value_parser = parse_date)]
-    pub date_to: Option<Date>,
-    /// Both players are rated N or more (WhiteElo, BlackElo).
-    #[arg(long, value_name = "N")]
-    pub min_elo: Option<u16>,
-    /// The position occurs in the main line (side to move, castling rights
-    /// and a legal en passant capture count; the move counters do not).
-    #[arg(long, value_name = "FEN", value_parser = fen_key)]
-    pub fen: Option<u64>,
-    /// Print at most N games (the first N in file order).
+    /// The filters of the first group.
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Or the games that pass these filters: a group of filter flags in one
+    /// argument, e.g. `--or "--black Carlsen --result 0-1"`. Repeat for
+    /// more groups.
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub or: Vec<String>,
+    /// Select the games that do not match instead.
+    #[arg(long)]
+    pub invert: bool,
+    /// Also write the games not selected to FILE (as they stand in the
+    /// file), in the same pass.
+    #[arg(long, value_name = "FILE")]
+    pub non_matching: Option<PathBuf>,
+    /// Print the matches in this order: date (earliest first), white
+    /// (White's name), elo (highest mean rating first), plies (fewest
+    /// first); ties and games without the field keep file order, last.
+    #[arg(long, value_name = "KEY", value_parser = Order::parse)]
+    pub sort: Option<Order>,
+    /// Skip the first N matches (after sorting).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: u64,
+    /// Print at most N games (the first N in file order, or in --sort order).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
     /// Print only the number of matching games.
@@ -116,33 +107,6 @@ pub enum SearchFormat {
     Json,
 }
 
-fn parse_date(s: &str) -> Result<Date, String> {
-    let d = Date::parse(s);
-    if d.is_known() {
-        Ok(d)
-    } else {
-        Err(format!("bad date `{s}`: use YYYY.MM.DD, YYYY.MM or YYYY"))
-    }
-}
-
-/// The filter the flags describe.
-pub fn filter(args: &SearchArgs) -> Filter {
-    let needle = |s: &Option<String>| s.as_deref().map(Needle::new);
-    Filter {
-        white: needle(&args.white),
-        black: needle(&args.black),
-        player: needle(&args.player),
-        event: needle(&args.event),
-        site: needle(&args.site),
-        outcome: args.result,
-        eco: args.eco,
-        date_from: args.date_from,
-        date_to: args.date_to,
-        min_elo: args.min_elo,
-        position: args.fen,
-    }
-}
-
 /// What the flags ask to print.
 fn output(args: &SearchArgs) -> Output {
     match (args.count, args.format) {
@@ -150,6 +114,16 @@ fn output(args: &SearchArgs) -> Output {
         (false, SearchFormat::Pgn) => Output::Pgn,
         (false, SearchFormat::Json) => Output::Json,
     }
+}
+
+/// The replay options of a search: those of the index, with the draw
+/// claims kept when a filter asks for them.
+pub fn search_options(args: &SearchArgs, query: &Query) -> pgnkit_replay::Options {
+    let mut options = replay_options(args.input_lang);
+    if query.needs_claims() {
+        options.detail = Detail::Full;
+    }
+    options
 }
 
 /// Ends the output of a search of `file` (`indexed`: by its index) begun at
@@ -177,13 +151,28 @@ fn finish(
     })
 }
 
+/// The file `--non-matching` writes to.
+pub fn open_rest(path: &Option<PathBuf>) -> anyhow::Result<Option<BufWriter<File>>> {
+    path.as_ref()
+        .map(|p| {
+            File::create(p)
+                .map(|f| BufWriter::with_capacity(1 << 16, f))
+                .with_context(|| format!("cannot write `{}`", p.display()))
+        })
+        .transpose()
+}
+
 /// Runs `pgnkit search`.
 pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
     let started = Instant::now();
-    let filter = filter(args);
+    let query = query(&args.filters, &args.or, args.invert)?;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut printer = Printer::new(&mut out, output(args));
+    let mut rest_file = open_rest(&args.non_matching)?;
+    let mut rest = rest_file
+        .as_mut()
+        .map(|f| Printer::new(f as &mut dyn io::Write, Output::Pgn));
     let file = args.file.as_str();
     if file == "-" && args.reindex {
         bail!("--reindex needs a file: standard input cannot be indexed");
@@ -202,11 +191,16 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
         let now = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
         match Index::open(&index_path(path), path, &now) {
             Ok(index) => {
-                if let Err(e) = search_index(&index, path, &filter, args.limit, &mut printer) {
+                if let Err(e) =
+                    search_index(&index, path, &query, args, &mut printer, rest.as_mut())
+                {
                     match e.downcast_ref::<IndexError>() {
                         Some(e) => bail!("{e}\n{}", rebuild_hint(file)),
                         None => return Err(e),
                     }
+                }
+                if let Some(r) = rest.as_mut() {
+                    r.finish(file, true, 0.0)?;
                 }
                 return Ok(finish(&mut printer, file, true, started, args.quiet)?);
             }
@@ -227,7 +221,10 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
             Err(e) => bail!("{e}\n{}", rebuild_hint(file)),
         }
     }
-    search_scan(args, &filter, &mut printer)?;
+    scan::search_scan(args, &query, &mut printer, rest.as_mut())?;
+    if let Some(r) = rest.as_mut() {
+        r.finish(file, false, 0.0)?;
+    }
     Ok(finish(&mut printer, file, false, started, args.quiet)?)
 }
 
@@ -238,163 +235,85 @@ fn rebuild_hint(file: &str) -> String {
     )
 }
 
+/// The bytes of game `g` of `index` in the mapped PGN file.
+fn game_bytes<'m>(index: &Index, map: &'m [u8], file: &str, g: u32) -> anyhow::Result<&'m [u8]> {
+    let entry = index.game(g);
+    let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
+    let end = start.saturating_add(entry.length() as usize);
+    match map.get(start..end) {
+        Some(bytes) => Ok(bytes),
+        None => bail!(
+            "the index of `{file}` points past its end (game {}); rebuild it with `pgnkit index {file}`",
+            u64::from(g) + 1
+        ),
+    }
+}
+
 fn search_index(
     index: &Index,
     pgn: &Path,
-    filter: &Filter,
-    limit: Option<u64>,
+    query: &Query,
+    args: &SearchArgs,
     printer: &mut Printer<'_>,
+    rest: Option<&mut Printer<'_>>,
 ) -> anyhow::Result<()> {
-    let found = index.search(filter, limit)?;
-    if printer.output() == Output::Count {
-        printer.count(found.len() as u64);
-        return Ok(());
-    }
-    index.verify_games()?;
     let file = pgn.to_string_lossy();
-    match printer.output() {
+    let output = printer.output();
+    let needs_map = output == Output::Pgn || rest.is_some() || query.needs_game();
+    let map = if needs_map && index.games() > 0 {
+        let f = File::open(pgn).with_context(|| format!("cannot read `{file}`"))?;
+        // SAFETY: a read-only private map of the PGN file, as the input
+        // module maps it; only the pages of the games read are touched.
+        #[allow(unsafe_code)]
+        let map = unsafe { Mmap::map(&f) }.with_context(|| format!("cannot map `{file}`"))?;
+        Some(map)
+    } else {
+        None
+    };
+    let map: &[u8] = map.as_deref().unwrap_or_default();
+    let early = args.sort.is_none() && rest.is_none();
+    let limit = args
+        .limit
+        .filter(|_| early)
+        .map(|l| l.saturating_add(args.offset));
+    let options = search_options(args, query);
+    let mut found = index.search_query(query, Some(map), &options, limit)?;
+    if let Some(r) = rest {
+        index.verify_games()?;
+        let mut next = found.iter().copied().peekable();
+        for g in 0..index.games() as u32 {
+            if next.peek() == Some(&g) {
+                next.next();
+            } else {
+                r.pgn(game_bytes(index, map, &file, g)?)?;
+            }
+        }
+    }
+    if let Some(order) = args.sort {
+        index.verify_games()?;
+        index.verify_strings()?;
+        found.sort_by_cached_key(|&g| (order.key(&index.game(g).facts()), g));
+    }
+    let selected = found
+        .into_iter()
+        .skip(usize::try_from(args.offset).unwrap_or(usize::MAX))
+        .take(usize::try_from(args.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX));
+    match output {
+        Output::Count => printer.count(selected.count() as u64),
         Output::Json => {
+            index.verify_games()?;
             index.verify_strings()?;
-            for g in found {
+            for g in selected {
                 let facts = index.game(g).facts();
                 printer.json(&GameRecord::from_facts(&file, u64::from(g) + 1, &facts))?;
             }
         }
-        Output::Pgn | Output::Count => {
-            if found.is_empty() {
-                return Ok(());
-            }
-            let f = File::open(pgn).with_context(|| format!("cannot read `{file}`"))?;
-            // SAFETY: a read-only private map of the PGN file, as the input
-            // module maps it; only the matching games' pages are touched.
-            #[allow(unsafe_code)]
-            let map = unsafe { Mmap::map(&f) }.with_context(|| format!("cannot map `{file}`"))?;
-            for g in found {
-                let entry = index.game(g);
-                let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
-                let end = start.saturating_add(entry.length() as usize);
-                let Some(bytes) = map.get(start..end) else {
-                    bail!(
-                        "the index of `{file}` points past its end (game {}); rebuild it with `pgnkit index {file}`",
-                        u64::from(g) + 1
-                    );
-                };
-                printer.pgn(bytes)?;
+        Output::Pgn => {
+            index.verify_games()?;
+            for g in selected {
+                printer.pgn(game_bytes(index, map, &file, g)?)?;
             }
         }
     }
     Ok(())
-}
-
-/// A match found by a scan.
-struct ScanHit {
-    /// 0-based index of the game in its chunk.
-    index: u64,
-    /// The game's span in the chunk's data.
-    span: std::ops::Range<usize>,
-    /// The facts, for `--format json`.
-    facts: Option<GameFacts<'static>>,
-}
-
-struct ScanOut {
-    games: u64,
-    hits: Vec<ScanHit>,
-}
-
-/// Tests every game of a chunk, replaying it only when needed (a position
-/// filter, or JSON output with plies and status).
-fn scan_chunk(
-    chunk: &Chunk,
-    filter: &Filter,
-    options: &pgnkit_replay::Options,
-    json: bool,
-) -> ScanOut {
-    let data: &[u8] = &chunk.data;
-    let mut reader = Reader::with_range(data, chunk.range.clone());
-    let mut game = Game::default();
-    let mut out = ScanOut {
-        games: 0,
-        hits: Vec::new(),
-    };
-    while reader.read_game(&mut game) {
-        if game.is_comment_only() {
-            continue; // `%` lines or a lone comment between games: no game
-        }
-        let index = out.games;
-        out.games += 1;
-        let mut facts = GameFacts::new(data, chunk.base, &game, None);
-        if !filter.matches(&mut facts) {
-            continue;
-        }
-        if filter.position.is_some() || json {
-            let report = replay_game(data, &game, options);
-            if let Some(key) = filter.position
-                && !report.keys.contains(&key)
-            {
-                continue;
-            }
-            facts = GameFacts::new(data, chunk.base, &game, Some(&report));
-        }
-        out.hits.push(ScanHit {
-            index,
-            span: game.span.clone(),
-            facts: json.then(|| facts.into_owned()),
-        });
-    }
-    out
-}
-
-/// The scan stopped because `--limit` was reached.
-#[derive(Debug)]
-struct LimitReached;
-
-impl std::fmt::Display for LimitReached {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("limit reached")
-    }
-}
-
-impl std::error::Error for LimitReached {}
-
-fn search_scan(
-    args: &SearchArgs,
-    filter: &Filter,
-    printer: &mut Printer<'_>,
-) -> anyhow::Result<()> {
-    let limit = args.limit.unwrap_or(u64::MAX);
-    if limit == 0 {
-        return Ok(());
-    }
-    let input = Input::open(&args.file)?;
-    let name = input.name.clone();
-    let progress = Progress::new(args.quiet, input.len);
-    let driver = Driver::new(args.jobs)?;
-    let options = replay_options(args.input_lang);
-    let json = printer.output() == Output::Json;
-    let mut games_before = 0u64;
-    let result = driver.run(
-        input,
-        &progress,
-        |chunk| scan_chunk(chunk, filter, &options, json),
-        |chunk, found| {
-            for hit in found.hits {
-                let number = games_before + hit.index + 1;
-                match &hit.facts {
-                    Some(f) => printer.json(&GameRecord::from_facts(&name, number, f))?,
-                    None => printer.pgn(chunk.data.get(hit.span).unwrap_or_default())?,
-                }
-                if printer.matched() >= limit {
-                    return Err(LimitReached.into());
-                }
-            }
-            games_before += found.games;
-            progress.games(games_before);
-            Ok(())
-        },
-    );
-    progress.finish();
-    match result {
-        Err(e) if e.is::<LimitReached>() => Ok(()),
-        other => other,
-    }
 }

@@ -50,16 +50,22 @@
 pub mod filter;
 pub mod fingerprint;
 pub mod layout;
+pub mod line;
+pub mod material;
+pub mod order;
+pub mod pattern;
 pub mod position;
+pub mod probe;
 pub mod reader;
 pub mod record;
 pub mod spill;
 pub mod tags;
 pub mod writer;
 
-pub use filter::{Filter, Slot, Subject};
+pub use filter::{Filter, Query, Slot, Subject};
 pub use fingerprint::Fingerprint;
 pub use position::fen_key;
+pub use probe::{Probe, TagTest};
 pub use reader::{GameEntry, Index, IndexError, index_path};
 pub use record::{GameFacts, TextTag};
 pub use tags::{Date, Eco, Needle, Outcome};

@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use memmap2::Mmap;
-use pgnkit_replay::Status;
+use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::{Options, Status, replay_game};
+use rayon::prelude::*;
 
-use crate::filter::{Filter, Slot, Subject};
+use crate::filter::{Filter, Query, Slot, Subject};
 use crate::fingerprint::Fingerprint;
 use crate::layout::{
     self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, u16_at, u32_at,
@@ -360,54 +362,101 @@ impl Index {
     }
 
     /// The games (0-based, in file order) that pass `filter`, at most
-    /// `limit` of them.
+    /// `limit` of them: [`Index::search_query`] of the one filter, without
+    /// the PGN file (a filter with a [`Probe`](crate::Probe) to test then
+    /// matches nothing).
     pub fn search(&self, filter: &Filter, limit: Option<u64>) -> Result<Vec<u32>, IndexError> {
+        self.search_query(&Query::of(filter.clone()), None, &Options::default(), limit)
+    }
+
+    /// The games (0-based, in file order) that `query` matches, at most
+    /// `limit` of them. The index answers the stored filters; a group
+    /// that tests the game itself ([`Query::needs_game`]) reads the games
+    /// that pass the rest of it from `pgn`, the PGN file's bytes, and
+    /// replays them with `options` where needed (with `pgn` `None`, such a
+    /// group matches nothing).
+    pub fn search_query(
+        &self,
+        query: &Query,
+        pgn: Option<&[u8]>,
+        options: &Options,
+        limit: Option<u64>,
+    ) -> Result<Vec<u32>, IndexError> {
         let limit = limit.unwrap_or(u64::MAX);
         let mut found = Vec::new();
         if limit == 0 {
             return Ok(found);
         }
-        let tags = filter.has_tag_filters();
-        if tags {
+        let stored = query
+            .groups
+            .iter()
+            .any(|g| g.has_tag_filters() || !g.probe.is_empty());
+        if stored || query.invert {
             self.verify_games()?;
         }
-        let names = filter.white.is_some()
-            || filter.black.is_some()
-            || filter.player.is_some()
-            || filter.event.is_some()
-            || filter.site.is_some();
+        let names = query.groups.iter().any(|f| {
+            f.white.is_some()
+                || f.black.is_some()
+                || f.player.is_some()
+                || f.event.is_some()
+                || f.site.is_some()
+                || f.round.is_some()
+        });
         if names {
             self.verify_strings()?;
         }
+        let mut with_position: Vec<Vec<u32>> = Vec::with_capacity(query.groups.len());
+        for g in &query.groups {
+            with_position.push(match g.position {
+                Some(key) => self.games_with_position(key)?,
+                None => Vec::new(),
+            });
+        }
+        // Without inversion, a query whose every group has a position can
+        // only match the games that have one of them.
+        let candidates: Option<Vec<u32>> = (!query.invert
+            && !query.groups.is_empty()
+            && query.groups.iter().all(|g| g.position.is_some()))
+        .then(|| {
+            let mut all: Vec<u32> = with_position.iter().flatten().copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            all
+        });
         let mut memo = Memo::new(self.strings as usize);
-        let mut test = |n: u32| -> bool {
-            if !tags {
-                return true;
-            }
-            let mut subject = Tested {
-                game: self.game(n),
-                memo: &mut memo,
-            };
-            filter.matches(&mut subject)
+        let all: Box<dyn Iterator<Item = u32>> = match candidates {
+            Some(list) => Box::new(list.into_iter()),
+            None => Box::new(0..self.games as u32),
         };
-        match filter.position {
-            Some(key) => {
-                for g in self.games_with_position(key)? {
-                    if test(g) {
-                        found.push(g);
-                        if found.len() as u64 >= limit {
-                            break;
-                        }
-                    }
-                }
+        let mut all = all.peekable();
+        // In blocks: the stored filters from the index, in order; then the
+        // games whose answer needs their probes, read and tested in parallel.
+        while all.peek().is_some() && (found.len() as u64) < limit {
+            let mut block: Vec<(u32, Option<bool>, u64)> = Vec::with_capacity(PROBE_BLOCK);
+            for n in all.by_ref().take(PROBE_BLOCK) {
+                let mut subject = Tested {
+                    game: self.game(n),
+                    memo: &mut memo,
+                    group: 0,
+                };
+                let passing = query.passing(&mut subject, |i, _| {
+                    with_position[i].binary_search(&n).is_ok()
+                });
+                let known = (!query.needs_probe(passing)).then(|| query.finish(passing, |_| false));
+                block.push((n, known, passing));
             }
-            None => {
-                for g in 0..self.games as u32 {
-                    if test(g) {
-                        found.push(g);
-                        if found.len() as u64 >= limit {
-                            break;
-                        }
+            let probed: Vec<Result<bool, IndexError>> = block
+                .par_iter()
+                .map(|&(n, known, passing)| match known {
+                    Some(hit) => Ok(hit),
+                    None => self.probe(n, query, passing, pgn, options),
+                })
+                .collect();
+            for (&(n, _, _), hit) in block.iter().zip(probed) {
+                if hit? {
+                    found.push(n);
+                    if found.len() as u64 >= limit {
+                        break;
                     }
                 }
             }
@@ -416,17 +465,62 @@ impl Index {
     }
 }
 
+impl Index {
+    /// Whether game `n`, whose `passing` groups need their probes, matches
+    /// `query`: the game is read from `pgn` (and replayed with `options`
+    /// where a probe needs it) once.
+    fn probe(
+        &self,
+        n: u32,
+        query: &Query,
+        passing: u64,
+        pgn: Option<&[u8]>,
+        options: &Options,
+    ) -> Result<bool, IndexError> {
+        let Some(pgn) = pgn else {
+            return Ok(query.finish(passing, |_| false));
+        };
+        let entry = self.game(n);
+        let start = usize::try_from(entry.offset()).unwrap_or(usize::MAX);
+        let end = start.saturating_add(entry.length() as usize);
+        let Some(bytes) = pgn.get(start..end) else {
+            return Err(IndexError::Corrupt {
+                path: self.path.clone(),
+                detail: format!(
+                    "game {} lies past the end of the PGN file",
+                    u64::from(n) + 1
+                ),
+            });
+        };
+        let mut game = Game::default();
+        let read = Reader::new(bytes).read_game(&mut game);
+        let mut report = None;
+        Ok(query.finish(passing, |f| {
+            if !read {
+                return false;
+            }
+            if f.probe.needs_replay() && report.is_none() {
+                report = Some(replay_game(bytes, &game, options));
+            }
+            f.probe.matches(bytes, &game, report.as_ref(), f.position)
+        }))
+    }
+}
+
+/// Games tested a block at a time, the probes of a block in parallel.
+const PROBE_BLOCK: usize = 1024;
+
 /// Answers of the name filters per string id, so that each name is
-/// compared once per search.
+/// compared once per search (per group of a query and slot).
 struct Memo {
-    slots: [Vec<u8>; 5],
+    slots: Vec<Vec<u8>>,
     strings: usize,
 }
 
 impl Memo {
     fn new(strings: usize) -> Memo {
         Memo {
-            slots: Default::default(),
+            slots: Vec::new(),
             strings,
         }
     }
@@ -435,13 +529,18 @@ impl Memo {
 struct Tested<'i, 'm> {
     game: GameEntry<'i>,
     memo: &'m mut Memo,
+    group: usize,
 }
 
 impl Subject for Tested<'_, '_> {
     fn text_has(&mut self, tag: TextTag, slot: Slot, needle: &Needle) -> bool {
         let id = self.game.text_id(tag) as usize;
         let strings = self.memo.strings;
-        let memo = &mut self.memo.slots[slot as usize];
+        let at = self.group.saturating_mul(5).saturating_add(slot as usize);
+        if self.memo.slots.len() <= at {
+            self.memo.slots.resize_with(at + 1, Vec::new);
+        }
+        let memo = &mut self.memo.slots[at];
         if memo.is_empty() {
             memo.resize(strings.max(1), 0);
         }
@@ -468,6 +567,21 @@ impl Subject for Tested<'_, '_> {
     }
     fn outcome(&self) -> Outcome {
         self.game.outcome()
+    }
+    fn text(&self, tag: TextTag) -> &str {
+        self.game.text(tag)
+    }
+    fn plies(&self) -> u32 {
+        self.game.plies()
+    }
+    fn status(&self) -> Option<Status> {
+        self.game.status()
+    }
+    fn errors(&self) -> u32 {
+        self.game.errors()
+    }
+    fn enter_group(&mut self, group: usize) {
+        self.group = group;
     }
 }
 
