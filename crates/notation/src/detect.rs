@@ -159,8 +159,11 @@ pub struct LetterEvidence {
     meaningless: [u32; 64],
     /// Words with piece letters.
     lettered: u32,
-    /// The distinct ways letters were written, to split the readings by.
-    marks: Vec<PieceMark>,
+    /// The distinct ways letters were written, to split the readings by,
+    /// each with the languages it means a piece in (its own letters, and
+    /// with the English fallback): a game writes a handful of marks, so
+    /// each is looked up in the language tables once.
+    marks: Vec<(PieceMark, LanguageSet, LanguageSet)>,
 }
 
 impl Default for LetterEvidence {
@@ -181,8 +184,23 @@ impl LetterEvidence {
             return;
         }
         self.lettered += 1;
-        let own = token.own_languages();
-        let means = token.languages();
+        let mut own = LanguageSet::ALL;
+        let mut means = LanguageSet::ALL;
+        for mark in [token.piece_mark(), token.promotion_mark()] {
+            let PieceMark::Letters(letters) = mark else {
+                continue;
+            };
+            let (_, own_sets, means_sets) = match self.marks.iter().find(|(m, ..)| *m == mark) {
+                Some(known) => *known,
+                None => {
+                    let known = (mark, letters.own_languages(), letters.languages());
+                    self.marks.push(known);
+                    known
+                }
+            };
+            own = own.intersect(own_sets);
+            means = means.intersect(means_sets);
+        }
         let english = own.contains(Language::En);
         for &lang in Language::ALL {
             if !english && own.contains(lang) {
@@ -190,12 +208,6 @@ impl LetterEvidence {
             }
             if !means.contains(lang) {
                 self.meaningless[lang as usize] += 1;
-            }
-        }
-        for mark in [token.piece_mark(), token.promotion_mark()] {
-            // A game writes a handful of distinct marks: the list stays short.
-            if matches!(mark, PieceMark::Letters(_)) && !self.marks.contains(&mark) {
-                self.marks.push(mark);
             }
         }
     }
@@ -230,7 +242,7 @@ impl LetterEvidence {
                 continue;
             }
             let alike = |other: Language| {
-                self.marks.iter().all(|mark| match mark {
+                self.marks.iter().all(|(mark, ..)| match mark {
                     PieceMark::Letters(l) => l.roles(lang) == l.roles(other),
                     _ => true,
                 })

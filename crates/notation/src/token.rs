@@ -109,10 +109,25 @@ impl Letters {
         lang.roles(&chars[..n])
     }
 
-    /// The roles these letters mean in `lang` itself.
-    pub(crate) fn own_roles(self, lang: Language) -> u8 {
+    /// The languages under which these letters mean some piece (English
+    /// fallback included).
+    pub(crate) fn languages(self) -> LanguageSet {
         let (chars, n) = self.chars();
-        lang.own_roles(&chars[..n])
+        Language::ALL
+            .iter()
+            .copied()
+            .filter(|lang| lang.roles(&chars[..n]) != 0)
+            .collect()
+    }
+
+    /// The languages in which these letters mean some piece of their own.
+    pub(crate) fn own_languages(self) -> LanguageSet {
+        let (chars, n) = self.chars();
+        Language::ALL
+            .iter()
+            .copied()
+            .filter(|lang| lang.own_roles(&chars[..n]) != 0)
+            .collect()
     }
 
     fn chars(self) -> ([char; 2], usize) {
@@ -288,13 +303,7 @@ impl MoveToken {
         let mut set = LanguageSet::ALL;
         for mark in [self.piece_mark(), self.promotion_mark()] {
             if let PieceMark::Letters(l) = mark {
-                set = set.intersect(
-                    Language::ALL
-                        .iter()
-                        .copied()
-                        .filter(|lang| l.roles(*lang) != 0)
-                        .collect(),
-                );
+                set = set.intersect(l.languages());
             }
         }
         set
@@ -306,13 +315,7 @@ impl MoveToken {
         let mut set = LanguageSet::ALL;
         for mark in [self.piece_mark(), self.promotion_mark()] {
             if let PieceMark::Letters(l) = mark {
-                set = set.intersect(
-                    Language::ALL
-                        .iter()
-                        .copied()
-                        .filter(|lang| l.own_roles(*lang) != 0)
-                        .collect(),
-                );
+                set = set.intersect(l.own_languages());
             }
         }
         set
