@@ -27,7 +27,7 @@ use pgnkit_replay::{Detail, Options, replay_game_with};
 
 use crate::EXIT_OK;
 use crate::args::{InputLang, input_lang_help, parse_input_lang};
-use crate::driver::{Driver, Progress};
+use pgnkit_driver::{Driver, Progress};
 use crate::input::{Chunk, Compression, Input};
 
 /// `pgnkit index`.
