@@ -22,10 +22,10 @@ use pgnkit_report::summary::{self, Summary, Totals};
 use pgnkit_report::{Located, Locator};
 
 use crate::args::{CheckArgs, DEFAULT_MAX_ANNOTATIONS, Format, ReportFormat};
-use pgnkit_driver::files::{At, Sink};
 use crate::fix::FixOutput;
 use crate::input::Chunk;
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_driver::files::{At, Sink};
 
 /// What a worker says about one game.
 pub struct GameOut {

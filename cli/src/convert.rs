@@ -37,13 +37,13 @@ use pgnkit_report::summary::{self, Totals};
 use pgnkit_report::{Located, Locator, render};
 
 use crate::args::{Format, InputArgs, output_lang_help};
+use crate::input::Chunk;
+use crate::shape::ShapeArgs;
+use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
 use pgnkit_driver::Buffers;
 use pgnkit_driver::files::{At, Sink};
-use crate::input::Chunk;
 use pgnkit_driver::output::Output;
-use crate::shape::ShapeArgs;
 use pgnkit_driver::spool::{SPOOL_LIMIT, Spool};
-use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
 
 /// What `convert` writes.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,9 +19,9 @@ use pgnkit_report::summary::Totals;
 use pgnkit_report::{Format, Locator};
 
 use crate::args::InputArgs;
-use pgnkit_driver::files::{At, Sink};
 use crate::input::Chunk;
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_driver::files::{At, Sink};
 
 /// `pgnkit report`.
 #[derive(Args, Debug, Clone)]
