@@ -116,15 +116,18 @@ impl InputArgs {
         self.input_lang.unwrap_or(InputLang::Auto)
     }
 
-    /// Opens `path` as these flags say: `--shard K/N` cuts it to one shard
-    /// (refused for standard input and compressed files) and
-    /// `--game-offset N` is added to its game numbers. Every command that
-    /// reads games opens its inputs this way.
-    ///
-    /// # Errors
-    /// Those of [`crate::input::Input::open_with`].
-    pub fn open(&self, path: &str) -> Result<crate::input::Input, crate::input::Error> {
-        crate::input::Input::open_with(path, self.shard, self.jobs, self.game_offset)
+    /// The inputs these flags name and how to read them (the file loop,
+    /// [`pgnkit_driver::files::run`]): `--shard K/N` cuts each file to one
+    /// shard and `--game-offset N` is added to its game numbers.
+    pub fn inputs(&self) -> pgnkit_driver::files::Inputs<'_> {
+        pgnkit_driver::files::Inputs {
+            files: &self.files,
+            globs: &self.glob,
+            jobs: self.jobs,
+            quiet: self.quiet,
+            shard: self.shard,
+            game_offset: self.game_offset,
+        }
     }
 }
 

@@ -22,10 +22,10 @@ use pgnkit_report::summary::{self, Summary, Totals};
 use pgnkit_report::{Located, Locator};
 
 use crate::args::{CheckArgs, DEFAULT_MAX_ANNOTATIONS, Format, ReportFormat};
-use crate::files::{At, Sink};
 use crate::fix::FixOutput;
 use crate::input::Chunk;
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_driver::files::{At, Sink};
 
 /// What a worker says about one game.
 pub struct GameOut {
@@ -393,7 +393,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         let selection = *selection.read().unwrap_or_else(PoisonError::into_inner);
         check_chunk(chunk, &options, &selection, stream, args.games, fix)
     };
-    let run = crate::files::run(&args.input, work, &mut printer)?;
+    let run = pgnkit_driver::files::run(&args.input.inputs(), work, &mut printer)?;
     let Printer {
         mut out,
         mut report,
@@ -410,7 +410,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     if let (Some(path), Some(w)) = (&args.write_baseline, &written) {
         let mut bytes = Vec::new();
         w.write(&mut bytes)?;
-        let mut file = crate::output::OutputFile::create(path)?;
+        let mut file = pgnkit_driver::output::OutputFile::create(path)?;
         file.write_all(&bytes)
             .with_context(|| format!("cannot write the baseline `{}`", path.display()))?;
         file.commit()?;

@@ -37,13 +37,13 @@ use pgnkit_report::summary::{self, Totals};
 use pgnkit_report::{Located, Locator, render};
 
 use crate::args::{Format, InputArgs, output_lang_help};
-use crate::driver::Buffers;
-use crate::files::{At, Sink};
 use crate::input::Chunk;
-use crate::output::Output;
 use crate::shape::ShapeArgs;
-use crate::spool::{SPOOL_LIMIT, Spool};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_driver::Buffers;
+use pgnkit_driver::files::{At, Sink};
+use pgnkit_driver::output::Output;
+use pgnkit_driver::spool::{SPOOL_LIMIT, Spool};
 
 /// What `convert` writes.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -525,7 +525,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         games_before: 0,
     };
     let work = |chunk: &Chunk| convert_chunk(chunk, &config, &buffers);
-    let run = crate::files::run(&args.input, work, &mut printer)?;
+    let run = pgnkit_driver::files::run(&args.input.inputs(), work, &mut printer)?;
     let Printer {
         output, mut err, ..
     } = printer;

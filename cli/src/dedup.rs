@@ -21,11 +21,11 @@ use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game};
 
 use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};
-use crate::driver::{Driver, Progress};
 use crate::index::{parse_size, replay_options};
 use crate::input::{CHUNK_SIZE, Chunk, Input};
-use crate::output::OutputFile;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_driver::output::OutputFile;
+use pgnkit_driver::{Driver, Progress};
 
 /// `pgnkit dedup`.
 #[derive(Args, Debug, Clone)]

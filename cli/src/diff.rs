@@ -303,7 +303,7 @@ fn read_input(name: &str) -> anyhow::Result<Vec<u8>> {
 }
 
 fn write_atomic(path: &str, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut out = crate::output::OutputFile::create(std::path::Path::new(path))?;
+    let mut out = pgnkit_driver::output::OutputFile::create(std::path::Path::new(path))?;
     out.write_all(bytes)
         .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?;
     out.commit()

@@ -14,7 +14,7 @@ use pgnkit_replay::fix::{FixCounts, Fixed};
 use pgnkit_report::unified_diff;
 
 use crate::input::{Chunk, Compression, Input};
-use crate::output::OutputFile;
+use pgnkit_driver::output::OutputFile;
 
 /// Where the fixed games go.
 enum Target {

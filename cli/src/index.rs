@@ -27,8 +27,8 @@ use pgnkit_replay::{Detail, Options, replay_game_with};
 
 use crate::EXIT_OK;
 use crate::args::{InputLang, input_lang_help, parse_input_lang};
-use crate::driver::{Driver, Progress};
 use crate::input::{Chunk, Compression, Input};
+use pgnkit_driver::{Driver, Progress};
 
 /// `pgnkit index`.
 #[derive(Args, Debug, Clone)]

@@ -2,12 +2,13 @@
 //! notation and language.
 //!
 //! The binary (`src/main.rs`) only calls [`main`]. The library is glue:
-//! flags ([`args`]), a parallel, ordered driver ([`driver`]), the one file
-//! loop of the commands that read games ([`files`]), and one module per
+//! flags ([`args`]) and one module per
 //! command that says what to do with a chunk and how to print it. The
 //! rules are in [`pgnkit_replay`]; input (files are memory-mapped,
 //! standard input and compressed files are streamed) in
-//! [`pgnkit_source`], re-exported as [`input`]; the printers of
+//! [`pgnkit_source`], re-exported as [`input`]; the parallel, ordered
+//! driver and the one file loop of the commands that read games in
+//! [`pgnkit_driver`]; the printers of
 //! diagnostics, game records, summaries and every command's output in
 //! [`pgnkit_report`] (its [`render`] re-exported). It is a library so that the fuzz targets
 //! (`fuzz/`) can reach the chunk-level functions of the commands
@@ -19,20 +20,16 @@ pub mod check;
 pub mod convert;
 pub mod dedup;
 pub mod diff;
-pub mod driver;
-pub mod files;
 pub mod fix;
 pub mod index;
 pub mod manual;
 pub mod merge;
-pub mod output;
 pub mod query;
 pub mod report;
 pub mod scan;
 pub mod search;
 pub mod shape;
 pub mod show;
-pub mod spool;
 
 pub use pgnkit_pgn::{location, shard};
 pub use pgnkit_report::render;
@@ -83,7 +80,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         // The reader of our output has gone (`pgnkit … | head`): stop quietly.
-        Err(e) if output::is_broken_pipe(&e) => ExitCode::from(EXIT_OK),
+        Err(e) if pgnkit_driver::output::is_broken_pipe(&e) => ExitCode::from(EXIT_OK),
         Err(e) => {
             eprintln!("pgnkit: error: {e:#}");
             ExitCode::from(EXIT_FAILURE)
@@ -124,10 +121,10 @@ pub fn whole_chunk(data: Vec<u8>) -> input::Chunk {
 ///
 /// # Errors
 /// Those of the temporary file of an output beyond
-/// [`spool::SPOOL_LIMIT`] bytes.
+/// [`pgnkit_driver::spool::SPOOL_LIMIT`] bytes.
 pub fn convert_bytes(data: &[u8], config: &convert::Config) -> std::io::Result<Converted> {
     let chunk = whole_chunk(data.to_vec());
-    let converted = convert::convert_chunk(&chunk, config, &driver::Buffers::default())?;
+    let converted = convert::convert_chunk(&chunk, config, &pgnkit_driver::Buffers::default())?;
     let mut out = Vec::new();
     converted.out.into_reader()?.copy_rest(&mut out)?;
     Ok(Converted {

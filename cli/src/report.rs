@@ -19,9 +19,9 @@ use pgnkit_report::summary::Totals;
 use pgnkit_report::{Format, Locator};
 
 use crate::args::InputArgs;
-use crate::files::{At, Sink};
 use crate::input::Chunk;
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_driver::files::{At, Sink};
 
 /// `pgnkit report`.
 #[derive(Args, Debug, Clone)]
@@ -169,7 +169,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<u8> {
         let selection = *selection.read().unwrap_or_else(PoisonError::into_inner);
         report_chunk(chunk, &options, &selection, &full)
     };
-    let run = crate::files::run(&args.input, work, &mut filler)?;
+    let run = pgnkit_driver::files::run(&args.input.inputs(), work, &mut filler)?;
     let mut html = Vec::new();
     filler.page.write(&mut html)?;
     if args.output == "-" {
@@ -177,7 +177,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<u8> {
         out.write_all(&html)?;
         out.flush()?;
     } else {
-        let mut file = crate::output::OutputFile::create(Path::new(&args.output))?;
+        let mut file = pgnkit_driver::output::OutputFile::create(Path::new(&args.output))?;
         file.write_all(&html)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.output))?;
         file.commit()?;

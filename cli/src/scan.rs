@@ -6,84 +6,15 @@
 //! JSON) until the end of the file, then sorted: index the file to sort
 //! very large results in bounded memory.
 
-use std::ops::Range;
-
+use pgnkit_index::GameFacts;
+use pgnkit_index::Query;
 use pgnkit_index::order::SortKey;
-use pgnkit_index::{GameFacts, Query};
-use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Options, replay_game};
+use pgnkit_index::scan::{Keep, scan};
 use pgnkit_report::search::{GameRecord, Output, Printer};
 
-use crate::driver::{Driver, Progress};
-use crate::input::{Chunk, Input};
+use crate::input::Input;
 use crate::search::{SearchArgs, search_options};
-
-/// A match found by a scan.
-struct ScanHit {
-    /// 0-based index of the game in its chunk.
-    index: u64,
-    /// The game's span in the chunk's data.
-    span: Range<usize>,
-    /// The facts, for `--format json`.
-    facts: Option<GameFacts<'static>>,
-    /// Its key in the `--sort` order.
-    key: Option<SortKey>,
-}
-
-struct ScanOut {
-    games: u64,
-    hits: Vec<ScanHit>,
-    /// The spans of the games not selected, for `--non-matching`.
-    misses: Vec<Range<usize>>,
-}
-
-/// What a chunk's scan keeps besides the matches' spans.
-#[derive(Copy, Clone)]
-struct Keep {
-    json: bool,
-    order: Option<pgnkit_index::order::Order>,
-    misses: bool,
-}
-
-/// Tests every game of a chunk, replaying it only when needed.
-fn scan_chunk(chunk: &Chunk, query: &Query, options: &Options, keep: Keep) -> ScanOut {
-    let data: &[u8] = &chunk.data;
-    let mut reader = Reader::with_range(data, chunk.range.clone());
-    let mut game = Game::default();
-    let mut out = ScanOut {
-        games: 0,
-        hits: Vec::new(),
-        misses: Vec::new(),
-    };
-    let replay = query.needs_replay() || keep.json || keep.order.is_some_and(|o| o.needs_replay());
-    while reader.read_game(&mut game) {
-        if game.is_comment_only() {
-            continue; // `%` lines or a lone comment between games: no game
-        }
-        let index = out.games;
-        out.games += 1;
-        let report = replay.then(|| replay_game(data, &game, options));
-        let mut facts = GameFacts::new(data, chunk.base, &game, report.as_ref());
-        let hit = query.decide(
-            &mut facts,
-            |_, key| report.as_ref().is_some_and(|r| r.keys.contains(&key)),
-            |f| f.probe.matches(data, &game, report.as_ref(), f.position),
-        );
-        if !hit {
-            if keep.misses {
-                out.misses.push(game.span.clone());
-            }
-            continue;
-        }
-        out.hits.push(ScanHit {
-            index,
-            span: game.span.clone(),
-            key: keep.order.map(|o| o.key(&facts)),
-            facts: keep.json.then(|| facts.into_owned()),
-        });
-    }
-    out
-}
+use pgnkit_driver::{Driver, Progress};
 
 /// The scan stopped because `--limit` was reached.
 #[derive(Debug)]
@@ -125,7 +56,7 @@ pub fn search_scan(
     let options = search_options(args, query);
     let json = printer.output() == Output::Json;
     let keep = Keep {
-        json,
+        facts: json,
         order: args.sort,
         misses: rest.is_some(),
     };
@@ -136,7 +67,10 @@ pub fn search_scan(
     let result = driver.run(
         input,
         &progress,
-        |chunk| scan_chunk(chunk, query, &options, keep),
+        |chunk| {
+            let data: &[u8] = &chunk.data;
+            scan(data, chunk.range.clone(), chunk.base, query, &options, keep)
+        },
         |chunk, found| {
             if let Some(r) = rest.as_deref_mut() {
                 for span in found.misses {

@@ -1,7 +1,7 @@
 //! `pgnkit convert`'s shaping flags: the parts of each game written
 //! ([`Layout`]), the long algebraic style ([`Style`]), positions instead of
 //! games, which games by number, and output in files of N games
-//! ([`Parts`](crate::output::Parts)).
+//! ([`Parts`](pgnkit_driver::output::Parts)).
 
 use clap::{Args, ValueEnum};
 use pgnkit_notation::{CaptureMark, CastlingMark, Notation, Style};

@@ -169,7 +169,7 @@ fn show(
         render::diagnostic(out, Format::Human, color, Suggestions::Best, file, l)?;
     }
     if let Some(path) = &args.svg {
-        let mut f = crate::output::OutputFile::create(path)?;
+        let mut f = pgnkit_driver::output::OutputFile::create(path)?;
         f.write_all(scene.svg().as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
         f.commit()?;

@@ -58,6 +58,7 @@ pub mod position;
 pub mod probe;
 pub mod reader;
 pub mod record;
+pub mod scan;
 pub mod spill;
 pub mod tags;
 pub mod writer;

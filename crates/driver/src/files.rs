@@ -1,6 +1,6 @@
 //! The one file loop of the commands that read games (`check`, `convert`):
 //! opening every input (`-` or none: standard input; a directory: the PGN
-//! files under it, [`crate::input::walk`]) as the shared flags say,
+//! files under it, [`pgnkit_source::walk`]) as the shared flags say,
 //! reporting the ones that cannot be read (the run goes on), the
 //! shard's origin, the progress bar, the chunks' results in input order
 //! ([`Driver`]) and the run's totals. A command says what to do with a
@@ -12,15 +12,46 @@ use std::time::Instant;
 
 use pgnkit_report::summary::Totals;
 
-use crate::args::InputArgs;
-use crate::driver::{Driver, Progress};
-use crate::input::Chunk;
-use crate::input::walk::{Globs, Walk};
+use pgnkit_pgn::shard::Shard;
+use pgnkit_source::walk::{Globs, Walk};
+use pgnkit_source::{Chunk, Input};
+
+use crate::{Driver, Progress};
 
 /// What `check` says on standard error when it is to read standard input
 /// and that is a terminal (no file given): it is waiting for games.
 pub const STDIN_HINT: &str =
     "reading PGN from standard input (Ctrl-D to end; give a file to check)";
+
+/// The inputs of a run and how to read them: what the flags every command
+/// that reads games shares say.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inputs<'a> {
+    /// Files or directories (`-`: standard input; none: standard input).
+    pub files: &'a [String],
+    /// `--glob`: the names of the files read under a directory.
+    pub globs: &'a [String],
+    /// Worker threads (none: all cores).
+    pub jobs: Option<usize>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// `--shard K/N`: read only one shard of each file.
+    pub shard: Option<Shard>,
+    /// `--game-offset N`: added to every game number.
+    pub game_offset: u64,
+}
+
+impl Inputs<'_> {
+    /// Opens `path` as these options say: `shard` cuts it to one shard
+    /// (refused for standard input and compressed files) and `game_offset`
+    /// is added to its game numbers.
+    ///
+    /// # Errors
+    /// Those of [`Input::open_with`].
+    pub fn open(&self, path: &str) -> Result<Input, pgnkit_source::Error> {
+        Input::open_with(path, self.shard, self.jobs, self.game_offset)
+    }
+}
 
 /// Where a chunk stands in its file: what comes before it.
 pub struct At<'a> {
@@ -34,7 +65,7 @@ pub struct At<'a> {
 
 impl At<'_> {
     /// The 1-based number in its file of the chunk's game `index` (0-based).
-    /// Bounded far below `u64::MAX` (see `args::MAX_GAME_OFFSET`);
+    /// Bounded far below `u64::MAX` (the game offset is at most 2^53 - 1);
     /// saturating all the same.
     pub fn game(&self, index: u64) -> u64 {
         self.games.saturating_add(index).saturating_add(1)
@@ -68,7 +99,7 @@ pub trait Sink<T> {
     /// # Errors
     /// When the sink cannot take this input: it is then not read, and
     /// reported as a failure.
-    fn begin(&mut self, _path: &str, _input: &crate::input::Input) -> anyhow::Result<()> {
+    fn begin(&mut self, _path: &str, _input: &Input) -> anyhow::Result<()> {
         Ok(())
     }
 
@@ -105,18 +136,43 @@ pub struct Run {
 }
 
 /// Runs `work` on every chunk of every input of `args` and gives the results,
-/// in input order, to `sink`.
+/// in input order, to `sink`: what `check`, `convert` and `report` do with
+/// their files.
+///
+/// ```no_run
+/// use pgnkit_driver::files::{At, Inputs, Sink, run};
+/// use pgnkit_report::summary::Totals;
+/// use pgnkit_source::Chunk;
+///
+/// /// Counts bytes; every chunk is one game here, for the example.
+/// struct Count;
+/// impl Sink<usize> for Count {
+///     fn chunk(&mut self, _: &At<'_>, _: &Chunk, n: usize) -> anyhow::Result<(Totals, usize)> {
+///         println!("{n} bytes");
+///         Ok((Totals::default(), 0))
+///     }
+///     fn failure(&mut self, path: &str, _: Option<&str>, e: &anyhow::Error) -> std::io::Result<()> {
+///         eprintln!("{path}: {e:#}");
+///         Ok(())
+///     }
+/// }
+/// let files = ["games.pgn".to_owned()];
+/// let inputs = Inputs { files: &files, ..Inputs::default() };
+/// let done = run(&inputs, |chunk| chunk.range.len(), &mut Count)?;
+/// println!("{} files, {} bytes", done.files, done.bytes);
+/// # Ok::<(), anyhow::Error>(())
+/// ```
 ///
 /// # Errors
 /// When the threads cannot be started, the reader of the output has gone
 /// (a broken pipe), or `sink` cannot report a failure.
 pub fn run<T: Send>(
-    args: &InputArgs,
+    args: &Inputs<'_>,
     work: impl Fn(&Chunk) -> T + Sync,
     sink: &mut impl Sink<T>,
 ) -> anyhow::Result<Run> {
     let driver = Driver::new(args.jobs)?;
-    let globs = Globs::new(args.glob.iter().cloned())?;
+    let globs = Globs::new(args.globs.iter().cloned())?;
     let stdin = ["-".to_owned()];
     let files = if args.files.is_empty() {
         if std::io::stdin().is_terminal() {
@@ -124,7 +180,7 @@ pub fn run<T: Send>(
         }
         &stdin[..]
     } else {
-        &args.files[..]
+        args.files
     };
     let mut run = Run::default();
     let started = Instant::now();

@@ -1,9 +1,36 @@
-//! The parallel, ordered driver: chunks of every input go to a pool of
-//! worker threads; results come back in input order, whatever the number
-//! of threads, and are handed to a sink on the calling thread while the
-//! workers go on. Memory stays bounded: at most four chunks per thread are
-//! alive at a time, and the pages of a mapped file are released once their
-//! chunk is done.
+//! `pgnkit-driver`: the parallel, ordered driver of pgnkit's commands.
+//! Chunks of every input go to a pool of worker threads; results come back
+//! in input order, whatever the number of threads, and are handed to a sink
+//! on the calling thread while the workers go on. Memory stays bounded: at
+//! most four chunks per thread are alive at a time, and the pages of a
+//! mapped file are released once their chunk is done.
+//!
+//! Besides the [`Driver`] itself: [`files`], the one file loop of the
+//! commands that read games (inputs opened, failures reported, progress,
+//! totals); [`spool`], a chunk's output held in memory up to a limit and
+//! beyond it in a temporary file; [`output`], output files written whole or
+//! not at all.
+//!
+//! ```
+//! use pgnkit_driver::{Driver, Progress};
+//! use pgnkit_source::Input;
+//!
+//! let pgn = b"1. e4 e5 *\n\n1. d4 d5 *\n".to_vec();
+//! let len = pgn.len();
+//! let input = Input::stream("games".to_owned(), None, std::io::Cursor::new(pgn))?;
+//! let driver = Driver::new(Some(2))?;
+//! let mut bytes = 0;
+//! driver.run(input, &Progress::new(true, None), |chunk| chunk.range.len(), |_chunk, n| {
+//!     bytes += n;
+//!     Ok(())
+//! })?;
+//! assert_eq!(bytes, len, "every byte is in one chunk, once");
+//! # Ok::<(), anyhow::Error>(())
+//! ```
+
+pub mod files;
+pub mod output;
+pub mod spool;
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -12,7 +39,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::input::{CHUNK_SIZE, Chunk, Input};
+use pgnkit_source::{CHUNK_SIZE, Chunk, Input};
 
 /// Runs work on chunks.
 pub struct Driver {
