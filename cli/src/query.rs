@@ -107,6 +107,8 @@ pub struct FilterArgs {
     /// A material balance occurs in the main line, for either colour
     /// (pgn-extract's -z): "[N] SIDE1 SIDE2", e.g. "q*r*p*b2n2< q=r=p=b2<n2"
     /// (see the manual).
+    // The brackets are the help text's, no link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long, value_name = "PATTERN", value_parser = Material::parse)]
     pub material: Option<Material>,
     /// A main-line position fits this board pattern: a FEN board where `?`
