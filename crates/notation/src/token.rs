@@ -916,7 +916,46 @@ fn rank_of(c: char) -> Option<Rank> {
     }
 }
 
+/// ICCF numeric notation (`5254`, `27281`): two digits a square, file then
+/// rank (1-8 each), a fifth digit for the promotion (1 queen, 2 rook, 3
+/// bishop, 4 knight); castling as the king's move (`5171`).
+fn parse_iccf(s: &[char]) -> Option<MoveToken> {
+    let digit = |c: char| c.to_digit(10).filter(|d| (1..=8).contains(d));
+    let (squares, promotion) = match s {
+        [a, b, c, d] => ([*a, *b, *c, *d], None),
+        [a, b, c, d, p] => ([*a, *b, *c, *d], Some(*p)),
+        _ => return None,
+    };
+    let mut d = [0u32; 4];
+    for (slot, c) in d.iter_mut().zip(squares) {
+        *slot = digit(c)? - 1;
+    }
+    let file = |n: u32| File::try_from(n).ok();
+    let rank = |n: u32| Rank::try_from(n).ok();
+    let coords = Coords {
+        from_file: Some(file(d[0])?),
+        from_rank: Some(rank(d[1])?),
+        capture: false,
+        to_file: file(d[2])?,
+        to_rank: Some(rank(d[3])?),
+    };
+    let mut token = MoveToken::new(Body::Coords(coords));
+    if let Some(p) = promotion {
+        token.promotion = PieceMark::Role(match p {
+            '1' => Role::Queen,
+            '2' => Role::Rook,
+            '3' => Role::Bishop,
+            '4' => Role::Knight,
+            _ => return None,
+        });
+    }
+    Some(token)
+}
+
 fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
+    if let Some(token) = parse_iccf(s) {
+        return Ok(token);
+    }
     if let Some(side) = parse_castling(s) {
         return Ok(MoveToken::new(Body::Castle(side)));
     }
