@@ -38,16 +38,21 @@ pub enum Notation {
     Figurine,
     /// The spoken form (`Springer Gustav eins Felix drei`).
     Spoken,
+    /// ICCF numeric notation (`5254`, `27281`): two digits a square, file
+    /// then rank, a fifth digit for the promotion (1 queen, 2 rook, 3 bishop,
+    /// 4 knight), castling as the king's move (`5171`).
+    Iccf,
 }
 
 impl Notation {
     /// Every notation.
-    pub const ALL: [Notation; 5] = [
+    pub const ALL: [Notation; 6] = [
         Notation::San,
         Notation::Lan,
         Notation::Uci,
         Notation::Figurine,
         Notation::Spoken,
+        Notation::Iccf,
     ];
 }
 
@@ -143,7 +148,7 @@ impl Style {
     /// ```
     pub fn is_ascii(&self) -> bool {
         match self.notation {
-            Notation::Uci => true,
+            Notation::Uci | Notation::Iccf => true,
             Notation::Figurine | Notation::Spoken => false,
             Notation::San | Notation::Lan => [
                 Role::Knight,
@@ -158,7 +163,7 @@ impl Style {
     }
 
     /// Names accepted on the command line: `san`, `lan`, `uci`, `figurine`
-    /// (also `fan`), `spoken`, and the preset `ru-scoresheet` (which ignores
+    /// (also `fan`), `spoken`, `iccf` (ICCF numeric), and the preset `ru-scoresheet` (which ignores
     /// `language`). Case-insensitive; `None` for unknown names.
     pub fn from_name(notation: &str, language: Language) -> Option<Style> {
         let n = notation.trim().to_ascii_lowercase();
@@ -168,6 +173,7 @@ impl Style {
             "uci" => Notation::Uci,
             "figurine" | "fan" => Notation::Figurine,
             "spoken" => Notation::Spoken,
+            "iccf" => Notation::Iccf,
             "ru-scoresheet" => return Some(Style::RU_SCORESHEET),
             _ => return None,
         };
@@ -175,8 +181,15 @@ impl Style {
     }
 
     /// The names [`Style::from_name`] accepts, for help texts.
-    pub const NAMES: &'static [&'static str] =
-        &["san", "lan", "uci", "figurine", "spoken", "ru-scoresheet"];
+    pub const NAMES: &'static [&'static str] = &[
+        "san",
+        "lan",
+        "uci",
+        "figurine",
+        "spoken",
+        "iccf",
+        "ru-scoresheet",
+    ];
 }
 
 fn figurine(role: Role, color: Color) -> char {
@@ -194,6 +207,24 @@ fn figurine(role: Role, color: Color) -> char {
         (Color::Black, Role::Knight) => '♞',
         (Color::Black, Role::Pawn) => '♟',
     }
+}
+
+/// A square in ICCF numeric notation: file then rank, `1`-`8` each (`52` = e2).
+#[inline]
+fn push_iccf_square(sq: Square, out: &mut String) {
+    push_ascii(b'1' + sq.file() as u8, out);
+    push_ascii(b'1' + sq.rank() as u8, out);
+}
+
+/// The king's destination when castling, the same square in Chess960 as in
+/// standard chess (g or c file, the king's rank).
+fn castled_king(king: Square, rook: Square) -> Square {
+    let file = if rook.file() > king.file() {
+        File::G
+    } else {
+        File::C
+    };
+    Square::from_coords(file, king.rank())
 }
 
 #[inline]
@@ -422,13 +453,8 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             let mode = pos.castles().mode();
             match *m {
                 Move::Castle { king, rook } if mode == CastlingMode::Standard => {
-                    let file = if rook.file() > king.file() {
-                        File::G
-                    } else {
-                        File::C
-                    };
                     push_square(king, out);
-                    push_square(Square::from_coords(file, king.rank()), out);
+                    push_square(castled_king(king, rook), out);
                 }
                 Move::Castle { king, rook } => {
                     push_square(king, out);
@@ -456,6 +482,43 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
         }
         Notation::Spoken => {
             crate::spoken::write(pos, m, style.language, out);
+            return false;
+        }
+        Notation::Iccf => {
+            // Castling is the king's move to its square, in standard chess
+            // as ICCF writes it; in Chess960 positions the king takes its
+            // rook (as UCI writes it), since the king's square can be one
+            // an ordinary king move also reaches.
+            let (from, to, promotion) = match *m {
+                Move::Castle { king, rook } if pos.castles().mode() == CastlingMode::Standard => {
+                    (king, castled_king(king, rook), None)
+                }
+                Move::Castle { king, rook } => (king, rook, None),
+                Move::Normal {
+                    from,
+                    to,
+                    promotion,
+                    ..
+                } => (from, to, promotion),
+                Move::EnPassant { from, to } => (from, to, None),
+                Move::Put { .. } => {
+                    out.push_str("--");
+                    return false;
+                }
+            };
+            push_iccf_square(from, out);
+            push_iccf_square(to, out);
+            if let Some(p) = promotion {
+                push_ascii(
+                    match p {
+                        Role::Rook => b'2',
+                        Role::Bishop => b'3',
+                        Role::Knight => b'4',
+                        _ => b'1',
+                    },
+                    out,
+                );
+            }
             return false;
         }
         Notation::San | Notation::Figurine => match san_of(pos, m) {

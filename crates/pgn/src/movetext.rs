@@ -111,7 +111,8 @@ fn classify_digits_slow(word: &[u8]) -> Lexeme {
         return Lexeme::Whole(TokenKind::Word);
     }
     if i == word.len() {
-        if is_iccf_move(word) {
+        // ICCF numeric moves (`5254`) are words, not move numbers.
+        if pgnkit_notation::token::is_iccf(word) {
             return Lexeme::Whole(TokenKind::Word);
         }
         return Lexeme::Whole(TokenKind::MoveNumber {
@@ -130,25 +131,6 @@ fn classify_digits_slow(word: &[u8]) -> Lexeme {
     match GameResult::from_bytes(word) {
         Some(r) => Lexeme::Whole(TokenKind::Result(r)),
         None => Lexeme::Whole(TokenKind::Word),
-    }
-}
-
-/// Whether a word of digits only is a move in ICCF numeric notation rather
-/// than a bare move number: four digits 1-8 (`5254`, e2-e4), or five whose
-/// move goes from the seventh rank to the eighth or from the second to the
-/// first and whose last digit is a promotion 1-4 (`27281`, b7-b8=Q). Move
-/// numbers with dots (`5254.`) stay move numbers.
-pub(crate) fn is_iccf_move(word: &[u8]) -> bool {
-    let square = |d: u8| (b'1'..=b'8').contains(&d);
-    match *word {
-        [a, b, c, d] => square(a) && square(b) && square(c) && square(d),
-        [a, b, c, d, p] => {
-            square(a)
-                && square(c)
-                && matches!((b, d), (b'7', b'8') | (b'2', b'1'))
-                && (b'1'..=b'4').contains(&p)
-        }
-        _ => false,
     }
 }
 
@@ -235,7 +217,11 @@ mod tests {
         );
         assert!(matches!(
             classify(b"5254."),
-            Lexeme::Number { len: 5, number: 5254, black: false }
+            Lexeme::Number {
+                len: 5,
+                number: 5254,
+                black: false
+            }
         ));
         assert!(matches!(
             classify(b"1.e4"),
