@@ -1,7 +1,7 @@
 //! Lexical reading of one move token, without a position and without choosing a language.
 //!
 //! [`parse_move`] takes what a person or a program wrote for one move — SAN, long
-//! algebraic, UCI, figurines, national letters, the spoken form — and keeps what
+//! algebraic, UCI, ICCF numeric, figurines, national letters, the spoken form — and keeps what
 //! was written: the piece abbreviation (still uninterpreted), origin and
 //! destination coordinates, capture mark, promotion, and the marks attached to
 //! the move (check, mate, move glyph, draw offer, en passant). Resolving it

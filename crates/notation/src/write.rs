@@ -1,4 +1,4 @@
-//! Writing a move in a style: SAN, long algebraic, UCI, figurine or spoken, in any language.
+//! Writing a move in a style: SAN, long algebraic, UCI, ICCF numeric, figurine or spoken, in any language.
 //!
 //! Writing always renders from the [`Move`] and the position (disambiguation
 //! from the legal moves, `+`/`#` from the position after the move); it never
@@ -10,6 +10,8 @@
 //! - `Lan`: `e2-e4`, `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `O-O`.
 //! - `Uci`: `e2e4`, `e7e8q`; castling as the king's two-square move in
 //!   standard chess, king-takes-rook in Chess960 positions.
+//! - `Iccf`: ICCF numeric, `5254`, `27281` (b7-b8=Q), castling as UCI
+//!   writes it, digits for letters (`5171`); no check marks.
 //! - `Figurine`: SAN with the figurine of the moving side's colour (`♘f3`
 //!   for White, `♞f6` for Black; promotion `e8=♕`).
 //! - `Spoken`: see [`crate::spoken`] (words of every language; the files by the

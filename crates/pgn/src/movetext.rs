@@ -215,6 +215,23 @@ mod tests {
                 black: false
             }
         );
+        // A move number glued to an ICCF move keeps its length; the rest is a word.
+        assert!(matches!(
+            classify(b"1.5254"),
+            Lexeme::Number {
+                len: 2,
+                number: 1,
+                black: false
+            }
+        ));
+        assert!(matches!(
+            classify(b"12...5755"),
+            Lexeme::Number {
+                len: 5,
+                number: 12,
+                black: true
+            }
+        ));
         assert!(matches!(
             classify(b"5254."),
             Lexeme::Number {
