@@ -63,7 +63,9 @@ fn iccf_numeric_of_every_move_of_1000_real_games_reads_back() {
             promotions += usize::from(ply.m.is_promotion());
         }
     }
-    eprintln!("{plies} moves, {castles} castlings, {promotions} promotions, {chess960} Chess960 games");
+    eprintln!(
+        "{plies} moves, {castles} castlings, {promotions} promotions, {chess960} Chess960 games"
+    );
     // The games have what the notation has to get right.
     assert!(plies > 50_000, "{plies}");
     assert!(castles > 1000 && promotions > 10, "{castles} {promotions}");
