@@ -70,7 +70,8 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Target notation: `san` (PGN SAN), `lan` (`Ng1-f3`, `e4xd5`), `uci`
-    /// (`g1f3`, `e7e8q`), `figurine` or `fan` (`♘f3`), `spoken` (`--format
+    /// (`g1f3`, `e7e8q`), `iccf` (ICCF numeric: `7163`, `27281`), `figurine`
+    /// or `fan` (`♘f3`), `spoken` (`--format
     /// text` or `json` only: the words have spaces), or `ru-scoresheet` (the Russian
     /// scoresheet preset: Russian letters, `:` for captures, `0-0`, `e8Ф`;
     /// ignores `--lang`); or positions, one a line: `fen` or `epd` (each

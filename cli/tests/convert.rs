@@ -158,6 +158,7 @@ fn round_trip_all(san: &[u8]) {
     }
     failures.extend(round_trip(san, "uci", Language::En));
     failures.extend(round_trip(san, "figurine", Language::En));
+    failures.extend(round_trip(san, "iccf", Language::En));
     failures.extend(round_trip(san, "ru-scoresheet", Language::Ru));
     assert!(
         failures.is_empty(),
@@ -202,6 +203,13 @@ fn round_trip_with_language_detection() {
             &format!("SAN -> {lang} -> SAN (detected)"),
         );
     }
+    // ICCF numeric is read in any language: no flag needed either.
+    let x = pgnkit(&["convert", "-q", "--to", "iccf"], Some(&san));
+    let iccf = String::from_utf8_lossy(&x.stdout).into_owned();
+    assert!(iccf.contains("1. 5254 ") && !iccf.contains("1. e4 "));
+    let back = pgnkit(&["convert", "-q"], Some(&x.stdout));
+    assert_eq!(back.code, 0, "iccf: {}", back.stderr);
+    assert_same_games(&san, &back.stdout, "SAN -> iccf -> SAN (detected)");
 }
 
 /// The JSON records of `pgn` (moves in UCI), "file" dropped.

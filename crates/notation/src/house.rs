@@ -1,5 +1,5 @@
 //! A record's house style: how its writer writes moves (short or long
-//! algebraic or UCI, `x` or `:` for a capture, `O-O` or `0-0`), read from
+//! algebraic, UCI or ICCF numeric, `x` or `:` for a capture, `O-O` or `0-0`), read from
 //! the words of the record, so that what is written into it (a suggested
 //! move, a fix, a merged game) looks like the rest of it.
 //!
@@ -30,6 +30,7 @@ pub struct HouseStyle {
     short: u32,
     long: u32,
     uci: u32,
+    iccf: u32,
     cross: u32,
     colon: u32,
     letters: u32,
@@ -54,6 +55,10 @@ impl HouseStyle {
     /// Counts one move word as written (anything that is no move, such as
     /// an annotation, counts for nothing).
     pub fn read(&mut self, word: &str) {
+        if crate::token::is_iccf(word.as_bytes()) {
+            self.iccf = self.iccf.saturating_add(1);
+            return;
+        }
         let mut chars = word.chars();
         match (chars.next(), chars.next(), chars.next()) {
             (Some('0'), Some('-' | '–'), Some('0')) => {
@@ -95,7 +100,9 @@ impl HouseStyle {
     /// in `language` (the language the record is read in). Ties go to PGN's
     /// way.
     pub fn style(&self, language: Language) -> Style {
-        let notation = if self.uci > self.long.max(self.short) {
+        let notation = if self.iccf > self.uci.max(self.long).max(self.short) {
+            Notation::Iccf
+        } else if self.uci > self.long.max(self.short) {
             Notation::Uci
         } else if self.long > self.short {
             Notation::Lan
@@ -142,6 +149,8 @@ mod tests {
         assert_eq!(long.style(Language::En).notation, Notation::Lan);
         let uci = HouseStyle::of_words(["e2e4", "e7e5", "g1f3", "b8c6", "e1g1", "a7a8q"]);
         assert_eq!(uci.style(Language::En).notation, Notation::Uci);
+        let iccf = HouseStyle::of_words(["5254", "5755", "7163", "2836", "6125", "1716"]);
+        assert_eq!(iccf.style(Language::En).notation, Notation::Iccf);
     }
 
     #[test]

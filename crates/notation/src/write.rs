@@ -1,4 +1,4 @@
-//! Writing a move in a style: SAN, long algebraic, UCI, figurine or spoken, in any language.
+//! Writing a move in a style: SAN, long algebraic, UCI, ICCF numeric, figurine or spoken, in any language.
 //!
 //! Writing always renders from the [`Move`] and the position (disambiguation
 //! from the legal moves, `+`/`#` from the position after the move); it never
@@ -10,6 +10,8 @@
 //! - `Lan`: `e2-e4`, `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `O-O`.
 //! - `Uci`: `e2e4`, `e7e8q`; castling as the king's two-square move in
 //!   standard chess, king-takes-rook in Chess960 positions.
+//! - `Iccf`: ICCF numeric, `5254`, `27281` (b7-b8=Q), castling as UCI
+//!   writes it, digits for letters (`5171`); no check marks.
 //! - `Figurine`: SAN with the figurine of the moving side's colour (`♘f3`
 //!   for White, `♞f6` for Black; promotion `e8=♕`).
 //! - `Spoken`: see [`crate::spoken`] (words of every language; the files by the
@@ -38,16 +40,21 @@ pub enum Notation {
     Figurine,
     /// The spoken form (`Springer Gustav eins Felix drei`).
     Spoken,
+    /// ICCF numeric notation (`5254`, `27281`): two digits a square, file
+    /// then rank, a fifth digit for the promotion (1 queen, 2 rook, 3 bishop,
+    /// 4 knight), castling as the king's move (`5171`).
+    Iccf,
 }
 
 impl Notation {
     /// Every notation.
-    pub const ALL: [Notation; 5] = [
+    pub const ALL: [Notation; 6] = [
         Notation::San,
         Notation::Lan,
         Notation::Uci,
         Notation::Figurine,
         Notation::Spoken,
+        Notation::Iccf,
     ];
 }
 
@@ -143,7 +150,7 @@ impl Style {
     /// ```
     pub fn is_ascii(&self) -> bool {
         match self.notation {
-            Notation::Uci => true,
+            Notation::Uci | Notation::Iccf => true,
             Notation::Figurine | Notation::Spoken => false,
             Notation::San | Notation::Lan => [
                 Role::Knight,
@@ -158,7 +165,7 @@ impl Style {
     }
 
     /// Names accepted on the command line: `san`, `lan`, `uci`, `figurine`
-    /// (also `fan`), `spoken`, and the preset `ru-scoresheet` (which ignores
+    /// (also `fan`), `spoken`, `iccf` (ICCF numeric), and the preset `ru-scoresheet` (which ignores
     /// `language`). Case-insensitive; `None` for unknown names.
     pub fn from_name(notation: &str, language: Language) -> Option<Style> {
         let n = notation.trim().to_ascii_lowercase();
@@ -168,6 +175,7 @@ impl Style {
             "uci" => Notation::Uci,
             "figurine" | "fan" => Notation::Figurine,
             "spoken" => Notation::Spoken,
+            "iccf" => Notation::Iccf,
             "ru-scoresheet" => return Some(Style::RU_SCORESHEET),
             _ => return None,
         };
@@ -175,8 +183,15 @@ impl Style {
     }
 
     /// The names [`Style::from_name`] accepts, for help texts.
-    pub const NAMES: &'static [&'static str] =
-        &["san", "lan", "uci", "figurine", "spoken", "ru-scoresheet"];
+    pub const NAMES: &'static [&'static str] = &[
+        "san",
+        "lan",
+        "uci",
+        "figurine",
+        "spoken",
+        "iccf",
+        "ru-scoresheet",
+    ];
 }
 
 fn figurine(role: Role, color: Color) -> char {
@@ -194,6 +209,24 @@ fn figurine(role: Role, color: Color) -> char {
         (Color::Black, Role::Knight) => '♞',
         (Color::Black, Role::Pawn) => '♟',
     }
+}
+
+/// A square in ICCF numeric notation: file then rank, `1`-`8` each (`52` = e2).
+#[inline]
+fn push_iccf_square(sq: Square, out: &mut String) {
+    push_ascii(b'1' + sq.file() as u8, out);
+    push_ascii(b'1' + sq.rank() as u8, out);
+}
+
+/// The king's destination when castling, the same square in Chess960 as in
+/// standard chess (g or c file, the king's rank).
+fn castled_king(king: Square, rook: Square) -> Square {
+    let file = if rook.file() > king.file() {
+        File::G
+    } else {
+        File::C
+    };
+    Square::from_coords(file, king.rank())
 }
 
 #[inline]
@@ -422,13 +455,8 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             let mode = pos.castles().mode();
             match *m {
                 Move::Castle { king, rook } if mode == CastlingMode::Standard => {
-                    let file = if rook.file() > king.file() {
-                        File::G
-                    } else {
-                        File::C
-                    };
                     push_square(king, out);
-                    push_square(Square::from_coords(file, king.rank()), out);
+                    push_square(castled_king(king, rook), out);
                 }
                 Move::Castle { king, rook } => {
                     push_square(king, out);
@@ -456,6 +484,43 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
         }
         Notation::Spoken => {
             crate::spoken::write(pos, m, style.language, out);
+            return false;
+        }
+        Notation::Iccf => {
+            // Castling is the king's move to its square, in standard chess
+            // as ICCF writes it; in Chess960 positions the king takes its
+            // rook (as UCI writes it), since the king's square can be one
+            // an ordinary king move also reaches.
+            let (from, to, promotion) = match *m {
+                Move::Castle { king, rook } if pos.castles().mode() == CastlingMode::Standard => {
+                    (king, castled_king(king, rook), None)
+                }
+                Move::Castle { king, rook } => (king, rook, None),
+                Move::Normal {
+                    from,
+                    to,
+                    promotion,
+                    ..
+                } => (from, to, promotion),
+                Move::EnPassant { from, to } => (from, to, None),
+                Move::Put { .. } => {
+                    out.push_str("--");
+                    return false;
+                }
+            };
+            push_iccf_square(from, out);
+            push_iccf_square(to, out);
+            if let Some(p) = promotion {
+                push_ascii(
+                    match p {
+                        Role::Rook => b'2',
+                        Role::Bishop => b'3',
+                        Role::Knight => b'4',
+                        _ => b'1',
+                    },
+                    out,
+                );
+            }
             return false;
         }
         Notation::San | Notation::Figurine => match san_of(pos, m) {

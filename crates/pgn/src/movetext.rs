@@ -111,6 +111,10 @@ fn classify_digits_slow(word: &[u8]) -> Lexeme {
         return Lexeme::Whole(TokenKind::Word);
     }
     if i == word.len() {
+        // ICCF numeric moves (`5254`) are words, not move numbers.
+        if pgnkit_notation::token::is_iccf(word) {
+            return Lexeme::Whole(TokenKind::Word);
+        }
         return Lexeme::Whole(TokenKind::MoveNumber {
             number,
             black: false,
@@ -194,6 +198,48 @@ mod tests {
             }
         );
         assert_eq!(kind("99999999999"), TokenKind::Word);
+        // ICCF numeric moves are words; other bare numbers are move numbers.
+        assert_eq!(kind("5254"), TokenKind::Word);
+        assert_eq!(kind("27281"), TokenKind::Word);
+        assert_eq!(
+            kind("1990"),
+            TokenKind::MoveNumber {
+                number: 1990,
+                black: false
+            }
+        );
+        assert_eq!(
+            kind("27291"),
+            TokenKind::MoveNumber {
+                number: 27291,
+                black: false
+            }
+        );
+        // A move number glued to an ICCF move keeps its length; the rest is a word.
+        assert!(matches!(
+            classify(b"1.5254"),
+            Lexeme::Number {
+                len: 2,
+                number: 1,
+                black: false
+            }
+        ));
+        assert!(matches!(
+            classify(b"12...5755"),
+            Lexeme::Number {
+                len: 5,
+                number: 12,
+                black: true
+            }
+        ));
+        assert!(matches!(
+            classify(b"5254."),
+            Lexeme::Number {
+                len: 5,
+                number: 5254,
+                black: false
+            }
+        ));
         assert!(matches!(
             classify(b"1.e4"),
             Lexeme::Number {

@@ -241,7 +241,7 @@ pub(crate) fn replay<V: Visitor>(
                             return None;
                         }
                     } else if written == Suffix::None {
-                        // UCI never marks checks.
+                        // UCI and ICCF numeric never mark checks.
                         if !is_uci(token.text) {
                             return None;
                         }
@@ -590,10 +590,11 @@ fn starts_like_san(text: &[u8]) -> bool {
     )
 }
 
-/// The move token of a word that starts like English SAN and is no
-/// annotation word (the replay reads annotations first: `ch`, `ep` ...).
+/// The move token of a word that starts like English SAN (or is an ICCF
+/// numeric move) and is no annotation word (the replay reads annotations
+/// first: `ch`, `ep` ...).
 fn fast_move_token(token: &Token<'_>, text: &GameText<'_>) -> Option<MoveToken> {
-    if !starts_like_san(token.text)
+    if !(starts_like_san(token.text) || pgnkit_notation::token::is_iccf(token.text))
         || matches!(
             token.text,
             b"ch" | b"ch." | b"check" | b"ep" | b"e.p." | b"e.p" | b"e."

@@ -812,13 +812,15 @@ fn pass_turn(pos: &Chess) -> Option<Chess> {
     Chess::from_setup(setup, shakmaty::CastlingMode::Chess960).ok()
 }
 
-/// Is `b` a UCI move (`e2e4`, `e7e8q`)? UCI never marks checks, so a
-/// missing mark on one is no problem.
+/// Is `b` a UCI move (`e2e4`, `e7e8q`) or an ICCF numeric one (`5254`,
+/// `27281`)? Neither notation marks checks, so a missing mark on one is no
+/// problem.
 pub(crate) fn is_uci(b: &[u8]) -> bool {
     let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-    (b.len() == 4 || (b.len() == 5 && matches!(b[4], b'q' | b'r' | b'b' | b'n')))
+    ((b.len() == 4 || (b.len() == 5 && matches!(b[4], b'q' | b'r' | b'b' | b'n')))
         && square(b[0], b[1])
-        && square(b[2], b[3])
+        && square(b[2], b[3]))
+        || pgnkit_notation::token::is_iccf(b)
 }
 
 /// What is wrong with the check or mate mark `written` on a move that gives
@@ -857,7 +859,7 @@ fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Diagnostics, pos: 
     let mate = p
         .mate
         .unwrap_or_else(|| pos.is_some_and(Play::is_checkmate));
-    // UCI never marks checks: no warning for a missing mark.
+    // UCI and ICCF numeric never mark checks: no warning for a missing mark.
     if p.written == Suffix::None && (p.check || mate) && is_uci(p.text) {
         return;
     }

@@ -274,7 +274,7 @@ fn check_marks_are_judged_as_the_full_replay_judges_them() {
     );
 
     // Right marks everywhere: mates at the end of the game and of a
-    // variation, checks followed by a variation, UCI without marks.
+    // variation, checks followed by a variation, UCI and ICCF numeric without marks.
     let clean = games(&[
         "1. f3 e5 2. g4 Qh4# 0-1",
         "1. f3 e5 2. g4 (2. Kf2 Qh4+ 3. g3 Qxg3+ 4. Ke3 Qf4+ 5. Kd3) 2... Qh4# 0-1",
@@ -282,15 +282,16 @@ fn check_marks_are_judged_as_the_full_replay_judges_them() {
         "1. e4 e5 2. Bc4 Nc6 3. Bxf7+ (3. Qh5 d6 4. Qxf7#) 3... Kxf7 *",
         "1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 (3... Ke7 4. Bb3) 4. Qh5+ g6 *",
         "1. e2e4 e7e5 2. f1c4 b8c6 3. c4f7 e8f7 *",
+        "1. 5254 5755 2. 6134 2836 3. 3467 5867 *",
         "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1/2-1/2",
     ]);
     let c = agree(clean.as_bytes(), "clean");
     assert_eq!(
         c,
         Counts {
-            games: 7,
+            games: 8,
             with_diagnostics: 0,
-            fast_lane: 7
+            fast_lane: 8
         }
     );
 }
