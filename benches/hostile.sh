@@ -56,5 +56,9 @@ for f in "$dir"/*.pgn; do
   run "$class" "index" "$pgnkit" index -j1 -q "$out/indexed.pgn"
   run "$class" "search --player x" "$pgnkit" search "$out/indexed.pgn" --player x --count
   run "$class" "diff" "$pgnkit" diff "$f" "$f"
+  run "$class" "convert --split-variations" "$pgnkit" convert -j1 --split-variations "$f"
+  run "$class" "dedup" "$pgnkit" dedup -j1 "$f"
+  run "$class" "report" "$pgnkit" report -j1 -o "$out/report.html" "$f"
+  run "$class" "search --moves" "$pgnkit" search "$out/indexed.pgn" --moves "1. e4" --count
 done
 echo "runs over the goal (2 s CPU or 100 MB): $over"

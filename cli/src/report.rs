@@ -60,12 +60,15 @@ pub struct ChunkOut {
 }
 
 /// Replays the games of one chunk, making a card for each game with a
-/// problem unless `full` says the page has no room left.
+/// problem unless `full` says the page has no room left; at most
+/// `max_cards` (the page keeps no more, and the first ones), so a chunk of
+/// a million faulty games holds a page's worth of cards, not a million.
 fn report_chunk(
     chunk: &Chunk,
     options: &Options,
     selection: &Selection,
     full: &AtomicBool,
+    max_cards: u64,
 ) -> ChunkOut {
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
@@ -90,7 +93,7 @@ fn report_chunk(
             .game(report.errors(), report.warnings(), report.plies);
         out.tally.game(&report);
         if !report.diagnostics.is_empty() {
-            if full.load(Ordering::Relaxed) {
+            if full.load(Ordering::Relaxed) || out.cards.len() as u64 >= max_cards {
                 out.unmade += 1;
             } else {
                 let located = locator.locate(&game, &report, index, |_| true);
@@ -167,7 +170,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<u8> {
     };
     let work = |chunk: &Chunk| {
         let selection = *selection.read().unwrap_or_else(PoisonError::into_inner);
-        report_chunk(chunk, &options, &selection, &full)
+        report_chunk(chunk, &options, &selection, &full, args.max_cards)
     };
     let run = pgnkit_driver::files::run(&args.input.inputs(), work, &mut filler)?;
     let mut html = Vec::new();

@@ -336,11 +336,16 @@ impl Moves {
         ranges
             .iter()
             .map(|r| {
-                let from = self.slots.partition_point(|s| (s.token as usize) < r.start);
-                let to = self.slots.partition_point(|s| (s.token as usize) < r.end);
-                to.saturating_sub(from)
+                self.slot_at_or_after(r.end)
+                    .saturating_sub(self.slot_at_or_after(r.start))
             })
             .sum()
+    }
+
+    /// The first slot of a move at token `token` or later: a cursor for
+    /// [`Moves::get_next`] that starts there.
+    fn slot_at_or_after(&self, token: usize) -> usize {
+        self.slots.partition_point(|s| (s.token as usize) < token)
     }
 
     /// The converted move in slot `slot`: the `cursor` of
@@ -1096,8 +1101,10 @@ impl Writer {
     /// the tags in export order.
     fn write_head(&mut self, out: &mut Vec<u8>, game: &Game<'_>, source: &GameText<'_>) {
         let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
-        for t in &game.tokens {
-            if t.kind == TokenKind::Escape && t.span.start < first_tag {
+        // Tokens are in file order: the escapes before the tag section are
+        // its first (a line of a split game does not walk the whole game).
+        for t in game.tokens.iter().take_while(|t| t.span.start < first_tag) {
+            if t.kind == TokenKind::Escape {
                 out.push(b'%');
                 out.extend_from_slice(source.decode(t.text).as_bytes());
                 out.push(b'\n');
@@ -1332,7 +1339,12 @@ fn write_movetext<const DRAIN: bool>(
                 part += 1;
             }
             let Some(range) = only.get(part) else { break };
-            i = i.max(range.start);
+            if i < range.start {
+                // Past the tokens of other lines: find the move slot by
+                // search, not by walking their moves.
+                i = range.start;
+                cursor = moves.slot_at_or_after(i);
+            }
             end = range.end;
         }
         let Some(t) = tokens.get(i) else { break };
@@ -1516,13 +1528,43 @@ fn write_movetext<const DRAIN: bool>(
 /// One line of a game while [`SplitLines::new`] reads it.
 #[derive(Debug)]
 struct SplitLine {
-    /// The line it branches off (`None` for the main line).
-    parent: Option<usize>,
-    /// The token in the parent from which the parent's tokens are left out:
-    /// the move this line replaces (the `(` when there is none before it).
-    cut: usize,
     /// The line's own tokens, its variations' left out.
     segments: Vec<Range<usize>>,
+    /// The nearest line above it that has tokens to write before the cut
+    /// below it (the move of that line this one replaces, or its `(` when
+    /// it has none), with that cut: the lines in between add nothing that
+    /// is written (move numbers at most), and [`SplitLines::ranges`] skips
+    /// them (a variation nested a million
+    /// deep, each replacing its parent's first move, is no walk of a
+    /// million lines).
+    link: Option<(usize, usize)>,
+}
+
+/// A line [`SplitLines::new`] is inside of while it reads the tokens.
+#[derive(Debug)]
+struct OpenLine {
+    /// Index in the lines.
+    line: usize,
+    /// Where its current segment starts (`usize::MAX` inside a variation).
+    start: usize,
+    /// Its last move so far.
+    last: Option<usize>,
+    /// It has a token that is written (anything but a move number).
+    written: bool,
+    /// It had one before its last move.
+    written_before_last: bool,
+}
+
+impl OpenLine {
+    fn new(line: usize, start: usize) -> OpenLine {
+        OpenLine {
+            line,
+            start,
+            last: None,
+            written: false,
+            written_before_last: false,
+        }
+    }
 }
 
 /// The lines of a game as games of their own (pgn-extract's
@@ -1570,66 +1612,76 @@ impl SplitLines {
     /// The lines of `game`, whose replayed moves are in `moves`.
     pub fn new(game: &Game<'_>, moves: &Moves) -> SplitLines {
         let main = SplitLine {
-            parent: None,
-            cut: 0,
             segments: Vec::new(),
+            link: None,
         };
         let mut lines = vec![main];
-        // Open lines: index in `lines`, where its current segment starts,
-        // its last move.
-        let mut open: Vec<(usize, usize, Option<usize>)> = vec![(0, 0, None)];
+        let mut open: Vec<OpenLine> = vec![OpenLine::new(0, 0)];
         let mut cursor = 0usize;
         let mut i = 0usize;
         while let Some(kind) = game.tokens.kind(i) {
             match kind {
                 TokenKind::OpenVariation if draw_offer_at(game, i) => {
+                    // `(=)`, written as a comment.
+                    if let Some(o) = open.last_mut() {
+                        o.written = true;
+                    }
                     i += 3;
                     continue;
                 }
                 TokenKind::OpenVariation => {
-                    if let Some(&mut (line, ref mut start, last)) = open.last_mut()
-                        && let Some(l) = lines.get_mut(line)
+                    if let Some(o) = open.last_mut()
+                        && let Some(l) = lines.get_mut(o.line)
                     {
-                        l.segments.push(*start..i);
+                        l.segments.push(o.start..i);
                         // Inside the variation: no segment of its own
                         // until the variation closes.
-                        *start = usize::MAX;
+                        o.start = usize::MAX;
+                        // The variation replaces the line's last move, or
+                        // follows all of it when it has none.
+                        let (cut, adds) = match o.last {
+                            Some(last) => (last, o.written_before_last),
+                            None => (i, o.written),
+                        };
+                        let link = if adds { Some((o.line, cut)) } else { l.link };
                         lines.push(SplitLine {
-                            parent: Some(line),
-                            cut: last.unwrap_or(i),
                             segments: Vec::new(),
+                            link,
                         });
-                        open.push((lines.len() - 1, i + 1, None));
+                        open.push(OpenLine::new(lines.len() - 1, i + 1));
                     }
                 }
                 TokenKind::CloseVariation if open.len() > 1 => {
-                    if let Some((line, start, _)) = open.pop()
-                        && let Some(l) = lines.get_mut(line)
+                    if let Some(o) = open.pop()
+                        && let Some(l) = lines.get_mut(o.line)
                     {
-                        l.segments.push(start..i);
+                        l.segments.push(o.start..i);
                     }
-                    if let Some((_, start, _)) = open.last_mut() {
-                        *start = i + 1;
+                    if let Some(o) = open.last_mut() {
+                        o.start = i + 1;
                     }
                 }
-                TokenKind::Word => {
-                    if moves.get_next(i, &mut cursor).is_some()
-                        && let Some((_, _, last)) = open.last_mut()
-                    {
-                        *last = Some(i);
+                // Move numbers are written anew, never as read.
+                TokenKind::MoveNumber { .. } => {}
+                kind => {
+                    if let Some(o) = open.last_mut() {
+                        if kind == TokenKind::Word && moves.get_next(i, &mut cursor).is_some() {
+                            o.written_before_last = o.written;
+                            o.last = Some(i);
+                        }
+                        o.written = true;
                     }
                 }
-                _ => {}
             }
             i += 1;
         }
         let end = game.tokens.len();
         // Unclosed variations end with the game (their parents with them).
-        while let Some((line, start, _)) = open.pop() {
-            if let Some(l) = lines.get_mut(line)
-                && start != usize::MAX
+        while let Some(o) = open.pop() {
+            if let Some(l) = lines.get_mut(o.line)
+                && o.start != usize::MAX
             {
-                l.segments.push(start..end);
+                l.segments.push(o.start..end);
             }
         }
         for l in &mut lines {
@@ -1652,15 +1704,14 @@ impl SplitLines {
     /// line), in order.
     pub fn ranges(&self, line: usize, out: &mut Vec<Range<usize>>) {
         out.clear();
-        // The line and its ancestors, each with the cut below it, from the
-        // line up; then laid out from the main line down.
-        let mut at = Some(line);
-        let mut cut = usize::MAX;
-        let mut chain: Vec<(usize, usize)> = Vec::new();
-        while let Some(l) = at.and_then(|a| self.lines.get(a).map(|l| (a, l))) {
-            chain.push((l.0, cut));
-            cut = l.1.cut;
-            at = l.1.parent;
+        // The line and the lines above it that add tokens, each with the
+        // cut below it, from the line up; then laid out from the main line
+        // down.
+        let mut chain: Vec<(usize, usize)> = vec![(line, usize::MAX)];
+        let mut next = self.lines.get(line).and_then(|l| l.link);
+        while let Some((l, cut)) = next {
+            chain.push((l, cut));
+            next = self.lines.get(l).and_then(|l| l.link);
         }
         for &(l, cut) in chain.iter().rev() {
             let Some(line) = self.lines.get(l) else {
@@ -1979,6 +2030,31 @@ mod tests {
             assert_eq!(moves.count_in(&ranges), levels + 1, "{ranges:?}");
             assert!(ranges.windows(2).all(|w| w[0].end <= w[1].start));
         }
+    }
+
+    #[test]
+    fn a_line_is_made_of_the_pieces_written_not_of_one_per_level_above_it() {
+        // Each variation replaces its parent's only move: the lines in
+        // between add a move number at most, and no piece to the line.
+        let levels = 10_000;
+        let mut pgn = String::from("1. e4 d5 ");
+        for _ in 0..levels {
+            pgn.push_str("(1... d6 ");
+        }
+        pgn.push_str("2. d4 *");
+        let (game, moves) = words_as_moves(pgn.as_bytes());
+        let lines = SplitLines::new(&game, &moves);
+        assert_eq!(lines.len(), levels + 1);
+        let mut ranges = Vec::new();
+        lines.ranges(levels, &mut ranges);
+        assert!(ranges.len() <= 2, "{} pieces", ranges.len());
+        assert_eq!(moves.count_in(&ranges), 3, "{ranges:?}");
+        // A comment before a line's move is written: that line is a piece.
+        let lines = split(b"e4 d5 ({x} d6 (c6 (c5)))");
+        assert_eq!(
+            lines.get(3).map(String::as_str),
+            Some("1. E4 {x} 1... C5 *")
+        );
     }
 
     #[test]
