@@ -21,7 +21,7 @@ use pgnkit_pgn::write::{Movetext, Writer};
 use pgnkit_pgn::{Game, GameResult, Reader};
 use pgnkit_replay::compare::{Comparison, Difference, Words, compare};
 use pgnkit_replay::pairing::{Identity, PairedBy, pair};
-use pgnkit_replay::{GameText, Options, replay_game};
+use pgnkit_replay::{Detail, GameText, Options, replay_game};
 use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
 use shakmaty::Chess;
 
@@ -54,21 +54,31 @@ pub struct DiffArgs {
 }
 
 /// One record of one game. Only what pairing needs is kept for every game
-/// (a few dozen bytes); its words and tags are read again from its bytes
-/// when its pair is compared and written, so memory does not grow with the
-/// length of the games.
+/// (32 bytes, and the tags below for a game that has them); its words and
+/// tags are read again from its bytes when its pair is compared and
+/// written, so memory does not grow with the length of the games.
 struct Record {
-    /// 1-based index of the game in its file (the 2^32nd and later games
-    /// of one file are all numbered `u32::MAX`).
-    number: u32,
     /// The game's bytes in its file.
     span: Range<usize>,
     language: Language,
+    /// What few games have: a start other than the standard one, and tags
+    /// that name the game.
+    rare: Option<Box<Rare>>,
+}
+
+/// The starting position and the identity of a record, where it has them.
+#[derive(Default)]
+struct Rare {
     /// The starting position, when it is not the standard one.
-    start: Option<Box<Chess>>,
-    /// Round, White, Black and Date, as its tags give them, when it has
-    /// any of them.
-    identity: Option<Box<Identity>>,
+    start: Option<Chess>,
+    /// Round, White, Black and Date, as its tags give them.
+    identity: Identity,
+}
+
+/// A game's 1-based number in its file, from its index among the file's
+/// records (the 2^32nd and later games of one file are all `u32::MAX`).
+fn number(index: usize) -> u32 {
+    u32::try_from(index.saturating_add(1)).unwrap_or(u32::MAX)
 }
 
 impl Record {
@@ -79,21 +89,24 @@ impl Record {
             black: None,
             date: None,
         };
-        self.identity.as_deref().unwrap_or(&NONE)
+        self.rare.as_deref().map_or(&NONE, |r| &r.identity)
     }
 
-    /// The record as the printer of a pair sees it (`file`: its file's name).
-    fn side<'a>(&'a self, file: &'a str, places: &'a Places) -> Side<'a> {
+    /// The record as the printer of a pair sees it (`file`: its file's
+    /// name; `index`: the record's index in it).
+    fn side<'a>(&'a self, file: &'a str, index: usize, places: &'a Places) -> Side<'a> {
         Side {
             file,
-            game: self.number,
+            game: number(index),
             identity: self.identity(),
             places,
         }
     }
 
     fn start(&self) -> Chess {
-        self.start.as_deref().cloned().unwrap_or_default()
+        (self.rare.as_deref())
+            .and_then(|r| r.start.clone())
+            .unwrap_or_default()
     }
 
     /// The game, lexed again from its bytes.
@@ -121,10 +134,12 @@ struct File<'a> {
 fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> File<'a> {
     let mut reader = Reader::new(bytes);
     let mut records = Vec::new();
+    // Only the language and the start are kept: plain games take the
+    // replay's faster lane.
     let options = Options {
         language,
         suggestions: false,
-        ..Options::default()
+        detail: Detail::Errors,
     };
     let mut game = Game::default();
     while reader.read_game(&mut game) {
@@ -133,15 +148,16 @@ fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> 
         }
         let report = replay_game(bytes, &game, &options);
         let identity = Identity::of_game(&game, &GameText::new(bytes, game.span.clone()));
-        let identity = (!identity.is_empty()).then(|| Box::new(identity));
+        let start = (report.start != Chess::default()).then(|| report.start.clone());
+        let rare =
+            (start.is_some() || !identity.is_empty()).then(|| Box::new(Rare { start, identity }));
         records.push(Record {
-            number: u32::try_from(records.len() + 1).unwrap_or(u32::MAX),
             span: game.span.clone(),
             language: report.language,
-            start: (report.start != Chess::default()).then(|| Box::new(report.start.clone())),
-            identity,
+            rare,
         });
     }
+    records.shrink_to_fit();
     File {
         name,
         bytes,
@@ -214,27 +230,23 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let bytes_b = read_input(&args.b)?;
     let fa = read_file(&args.a, &bytes_a, language);
     let fb = read_file(&args.b, &bytes_b, language);
-    let identities = |f: &File<'_>| -> Vec<Identity> {
-        f.records.iter().map(|r| r.identity().clone()).collect()
-    };
-    let pairing = pair(&identities(&fa), &identities(&fb));
-    let pairs: Vec<(&Record, &Record, PairedBy)> = pairing
-        .pairs
-        .iter()
-        .filter_map(|p| Some((fa.records.get(p.a)?, fb.records.get(p.b)?, p.by)))
+    let ids_a: Vec<&Identity> = fa.records.iter().map(Record::identity).collect();
+    let ids_b: Vec<&Identity> = fb.records.iter().map(Record::identity).collect();
+    let pairing = pair(&ids_a, &ids_b);
+    drop((ids_a, ids_b));
+    // The pairs, as indices into the two files' records.
+    let pairs: Vec<(usize, usize, PairedBy)> = (pairing.pairs.iter())
+        .filter(|p| p.a < fa.records.len() && p.b < fb.records.len())
+        .map(|p| (p.a, p.b, p.by))
         .collect();
-    let unpaired: Vec<(bool, &Record)> = (pairing.unpaired_a.iter())
-        .filter_map(|&i| Some((true, fa.records.get(i)?)))
-        .chain((pairing.unpaired_b.iter()).filter_map(|&j| Some((false, fb.records.get(j)?))))
-        .collect();
-
+    drop(pairing.pairs);
     let mut out = BufWriter::new(stdout.lock());
     let mut merged_out = Vec::new();
     let mut writer = Writer::new();
     let mut counts = Counts::default();
     let comparisons: Vec<(Comparison, Style)> = pairs
         .iter()
-        .map(|(ra, rb, _)| compare_records((fa.bytes, ra), (fb.bytes, rb)))
+        .map(|&(i, j, _)| compare_records((fa.bytes, &fa.records[i]), (fb.bytes, &fb.records[j])))
         .collect();
     // Lines and columns of every difference, each file read once forward
     // (pairs by tags may visit B's games in any order).
@@ -252,12 +264,13 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     } else {
         (Places::default(), Places::default())
     };
-    for (&(ra, rb, by), compared) in pairs.iter().zip(&comparisons) {
+    for (&(i, j, by), compared) in pairs.iter().zip(&comparisons) {
+        let (ra, rb) = (&fa.records[i], &fb.records[j]);
         let (c, style) = compared;
         counts.add(c);
         let pair = Pair {
-            a: ra.side(fa.name, &places_a),
-            b: rb.side(fb.name, &places_b),
+            a: ra.side(fa.name, i, &places_a),
+            b: rb.side(fb.name, j, &places_b),
             by,
             comparison: c,
             start: &ra.start(),
@@ -268,10 +281,12 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
             merged_pgn(ra, fa.bytes, compared, &mut writer, &mut merged_out);
         }
     }
-    counts.unpaired = unpaired.len();
-    for (in_a, r) in &unpaired {
-        let file = if *in_a { fa.name } else { fb.name };
-        write_unpaired(&mut out, format, file, r.number)?;
+    counts.unpaired = pairing.unpaired_a.len() + pairing.unpaired_b.len();
+    for &i in &pairing.unpaired_a {
+        write_unpaired(&mut out, format, fa.name, number(i))?;
+    }
+    for &j in &pairing.unpaired_b {
+        write_unpaired(&mut out, format, fb.name, number(j))?;
     }
     if format == Format::Json {
         counts.write_summary(&mut out)?;

@@ -27,6 +27,7 @@
 //! assert!(pairing.unpaired_a.is_empty() && pairing.unpaired_b.is_empty());
 //! ```
 
+use std::borrow::Borrow;
 use std::collections::{HashMap, VecDeque};
 
 use pgnkit_pgn::Game;
@@ -133,7 +134,10 @@ pub struct Pairing {
 
 /// Pairs the records `a` of one file with the records `b` of another (see
 /// the [module](self)), in time linear in the number of records.
-pub fn pair(a: &[Identity], b: &[Identity]) -> Pairing {
+///
+/// The records may be given as identities or as references to them
+/// (`&[&Identity]`), so a caller need not copy them.
+pub fn pair<A: Borrow<Identity>, B: Borrow<Identity>>(a: &[A], b: &[B]) -> Pairing {
     type Key<'r> = (&'r str, &'r str, &'r str);
     // B's records by key: all of them, those of each known date, and those
     // without one, in file order. A record taken through one queue is
@@ -141,7 +145,7 @@ pub fn pair(a: &[Identity], b: &[Identity]) -> Pairing {
     let mut all: HashMap<Key<'_>, VecDeque<usize>> = HashMap::new();
     let mut dated: HashMap<(Key<'_>, &str), VecDeque<usize>> = HashMap::new();
     let mut undated: HashMap<Key<'_>, VecDeque<usize>> = HashMap::new();
-    for (j, r) in b.iter().enumerate() {
+    for (j, r) in b.iter().map(Borrow::borrow).enumerate() {
         if let Some(k) = r.key() {
             all.entry(k).or_default().push_back(j);
             match r.known_date() {
@@ -164,7 +168,7 @@ pub fn pair(a: &[Identity], b: &[Identity]) -> Pairing {
         None
     };
     let mut partner_of_a: Vec<Option<(usize, PairedBy)>> = vec![None; a.len()];
-    for (i, r) in a.iter().enumerate() {
+    for (i, r) in a.iter().map(Borrow::borrow).enumerate() {
         let Some(k) = r.key() else { continue };
         // The same game on the same day, else one whose day is not known;
         // a record without a date takes the first of its key.
@@ -187,6 +191,7 @@ pub fn pair(a: &[Identity], b: &[Identity]) -> Pairing {
         let (Some(x), Some(y)) = (a.get(i), b.get(j)) else {
             continue;
         };
+        let (x, y): (&Identity, &Identity) = (x.borrow(), y.borrow());
         if x.key().is_some() && y.key().is_some() {
             continue;
         }
