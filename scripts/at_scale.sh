@@ -57,4 +57,11 @@ fi
 
 say "tests (cli/tests/at_scale.rs)"
 cd "$root"
-CI=true cargo test -p pgnkit --test at_scale -- --include-ignored --test-threads 1
+# The test as `cargo test --workspace` built it (`-p pgnkit` alone would
+# build the whole suite again with other features), running the release
+# binary when there is one.
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+if [ -z "${PGNKIT_BIN:-}" ] && [ -x "$target_dir/release/pgnkit" ]; then
+  export PGNKIT_BIN="$target_dir/release/pgnkit"
+fi
+CI=true cargo test --workspace --test at_scale -- --include-ignored --test-threads 1

@@ -17,4 +17,9 @@ if [ -z "${PGNKIT_CORPUS:-}" ]; then
 fi
 : "${PGNKIT_CORPUS:?no corpus found; set PGNKIT_CORPUS}"
 cd "$root"
-cargo test --release -p pgnkit --test convert -- --ignored corpus_round_trip --nocapture
+# The test suite as `cargo test --workspace` built it (no second build in
+# another profile), running the release binary when one is there.
+if [ -z "${PGNKIT_BIN:-}" ] && [ -x "$CARGO_TARGET_DIR/release/pgnkit" ]; then
+  export PGNKIT_BIN="$CARGO_TARGET_DIR/release/pgnkit"
+fi
+cargo test --workspace --test convert -- --ignored corpus_round_trip --nocapture

@@ -16,8 +16,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
-cargo build -q --examples -p pgnkit-notation -p pgnkit-pgn -p pgnkit-replay -p pgnkit-index \
-  -p pgnkit-source -p pgnkit-report -p pgnkit-config
+# Every example of the workspace, as `cargo test --workspace` built them
+# (naming packages with -p would build them again with other features).
+cargo build -q --workspace --examples
 ex="$target_dir/debug/examples"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

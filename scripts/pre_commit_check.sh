@@ -26,5 +26,6 @@ fi
 pre-commit --version >&2
 cd "$root"
 start=$(date +%s)
-CI=true cargo test --release -p pgnkit --test pre_commit -- --include-ignored --nocapture --test-threads 1
+# The test as `cargo test --workspace` built it: no second build of the suite.
+CI=true cargo test --workspace --test pre_commit -- --include-ignored --nocapture --test-threads 1
 echo "pre_commit_check: ok in $(($(date +%s) - start)) s" >&2

@@ -81,6 +81,12 @@ fn number(index: usize) -> u32 {
     u32::try_from(index.saturating_add(1)).unwrap_or(u32::MAX)
 }
 
+impl AsRef<Identity> for Record {
+    fn as_ref(&self) -> &Identity {
+        self.identity()
+    }
+}
+
 impl Record {
     fn identity(&self) -> &Identity {
         static NONE: Identity = Identity {
@@ -230,10 +236,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let bytes_b = read_input(&args.b)?;
     let fa = read_file(&args.a, &bytes_a, language);
     let fb = read_file(&args.b, &bytes_b, language);
-    let ids_a: Vec<&Identity> = fa.records.iter().map(Record::identity).collect();
-    let ids_b: Vec<&Identity> = fb.records.iter().map(Record::identity).collect();
-    let pairing = pair(&ids_a, &ids_b);
-    drop((ids_a, ids_b));
+    let pairing = pair(&fa.records, &fb.records);
     // The pairs, as indices into the two files' records.
     let pairs: Vec<(usize, usize, PairedBy)> = (pairing.pairs.iter())
         .filter(|p| p.a < fa.records.len() && p.b < fb.records.len())

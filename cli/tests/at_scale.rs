@@ -19,7 +19,7 @@ fn fixtures() -> PathBuf {
 }
 
 fn pgnkit_path() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("pgnkit")
+    pgnkit_testkit::binary(&assert_cmd::cargo::cargo_bin("pgnkit").display().to_string())
 }
 
 /// Fails unless `what` is present: for the ignored tests, which run only

@@ -27,7 +27,6 @@
 //! assert!(pairing.unpaired_a.is_empty() && pairing.unpaired_b.is_empty());
 //! ```
 
-use std::borrow::Borrow;
 use std::collections::{HashMap, VecDeque};
 
 use pgnkit_pgn::Game;
@@ -44,6 +43,12 @@ pub struct Identity {
     pub black: Option<String>,
     /// The Date tag.
     pub date: Option<String>,
+}
+
+impl AsRef<Identity> for Identity {
+    fn as_ref(&self) -> &Identity {
+        self
+    }
 }
 
 impl Identity {
@@ -135,9 +140,9 @@ pub struct Pairing {
 /// Pairs the records `a` of one file with the records `b` of another (see
 /// the [module](self)), in time linear in the number of records.
 ///
-/// The records may be given as identities or as references to them
-/// (`&[&Identity]`), so a caller need not copy them.
-pub fn pair<A: Borrow<Identity>, B: Borrow<Identity>>(a: &[A], b: &[B]) -> Pairing {
+/// The records may be identities, references to them, or a caller's own
+/// records that give their identity ([`AsRef`]), so that nothing is copied.
+pub fn pair<A: AsRef<Identity>, B: AsRef<Identity>>(a: &[A], b: &[B]) -> Pairing {
     type Key<'r> = (&'r str, &'r str, &'r str);
     // B's records by key: all of them, those of each known date, and those
     // without one, in file order. A record taken through one queue is
@@ -145,7 +150,7 @@ pub fn pair<A: Borrow<Identity>, B: Borrow<Identity>>(a: &[A], b: &[B]) -> Pairi
     let mut all: HashMap<Key<'_>, VecDeque<usize>> = HashMap::new();
     let mut dated: HashMap<(Key<'_>, &str), VecDeque<usize>> = HashMap::new();
     let mut undated: HashMap<Key<'_>, VecDeque<usize>> = HashMap::new();
-    for (j, r) in b.iter().map(Borrow::borrow).enumerate() {
+    for (j, r) in b.iter().map(AsRef::as_ref).enumerate() {
         if let Some(k) = r.key() {
             all.entry(k).or_default().push_back(j);
             match r.known_date() {
@@ -168,7 +173,7 @@ pub fn pair<A: Borrow<Identity>, B: Borrow<Identity>>(a: &[A], b: &[B]) -> Pairi
         None
     };
     let mut partner_of_a: Vec<Option<(usize, PairedBy)>> = vec![None; a.len()];
-    for (i, r) in a.iter().map(Borrow::borrow).enumerate() {
+    for (i, r) in a.iter().map(AsRef::as_ref).enumerate() {
         let Some(k) = r.key() else { continue };
         // The same game on the same day, else one whose day is not known;
         // a record without a date takes the first of its key.
@@ -183,25 +188,30 @@ pub fn pair<A: Borrow<Identity>, B: Borrow<Identity>>(a: &[A], b: &[B]) -> Pairi
     }
     // What is left, in file order: paired where one of the two has no key;
     // two records known by different tags are two games (both passed by).
-    let left_a: Vec<usize> = (0..a.len())
-        .filter(|&i| partner_of_a[i].is_none())
-        .collect();
-    let left_b: Vec<usize> = (0..b.len()).filter(|&j| !taken_b[j]).collect();
-    for (&i, &j) in left_a.iter().zip(&left_b) {
-        let (Some(x), Some(y)) = (a.get(i), b.get(j)) else {
-            continue;
-        };
-        let (x, y): (&Identity, &Identity) = (x.borrow(), y.borrow());
-        if x.key().is_some() && y.key().is_some() {
-            continue;
+    // The k-th record of A left over meets the k-th of B left over.
+    let (mut i, mut j) = (0, 0);
+    loop {
+        while partner_of_a.get(i).is_some_and(Option::is_some) {
+            i += 1;
         }
-        taken_b[j] = true;
-        partner_of_a[i] = Some((
-            j,
-            PairedBy::Order {
-                players_differ: x.players_differ(y),
-            },
-        ));
+        while taken_b.get(j).is_some_and(|&t| t) {
+            j += 1;
+        }
+        let (Some(x), Some(y)) = (a.get(i), b.get(j)) else {
+            break;
+        };
+        let (x, y): (&Identity, &Identity) = (x.as_ref(), y.as_ref());
+        if x.key().is_none() || y.key().is_none() {
+            taken_b[j] = true;
+            partner_of_a[i] = Some((
+                j,
+                PairedBy::Order {
+                    players_differ: x.players_differ(y),
+                },
+            ));
+        }
+        i += 1;
+        j += 1;
     }
     let mut pairing = Pairing::default();
     for (i, partner) in partner_of_a.into_iter().enumerate() {

@@ -26,6 +26,21 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+/// The pgnkit binary a test runs: `built` (the test's own
+/// `env!("CARGO_BIN_EXE_pgnkit")`), or the one `PGNKIT_BIN` names, so that a
+/// long corpus-wide test can run a release build without building the
+/// test suite a second time in the release profile.
+///
+/// ```
+/// let bin = pgnkit_testkit::binary("target/debug/pgnkit");
+/// assert!(!bin.as_os_str().is_empty());
+/// ```
+pub fn binary(built: &str) -> PathBuf {
+    std::env::var_os("PGNKIT_BIN")
+        .filter(|b| !b.is_empty())
+        .map_or_else(|| PathBuf::from(built), PathBuf::from)
+}
+
 /// Whether the environment variable `name` is set to something other than
 /// empty, `0` or `false`.
 pub fn flag(name: &str) -> bool {
