@@ -377,7 +377,7 @@ impl Scratch {
     /// order, see [`sort_partition`]).
     fn encode_runs(
         &mut self,
-        runs: &[Run],
+        runs: &[Run<Entry>],
         p: usize,
         bits: u32,
         out: &mut Encoded,
@@ -500,7 +500,7 @@ struct Spill {
     /// The memory budget, in bytes.
     memory: u64,
     /// Sorted runs of position entries.
-    runs: Vec<Run>,
+    runs: Vec<Run<Entry>>,
     /// Runs spilled in all (runs merged into one count each).
     spilled: u64,
     /// The game records written out so far, in file order.
