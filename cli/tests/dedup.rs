@@ -188,3 +188,66 @@ fn against_a_known_database_finds_every_game_already_in_it() {
     }
     assert_eq!(std::fs::read_to_string(&unique).expect("unique"), "");
 }
+
+/// The number of sorted runs a run spilled, from its summary on stderr.
+fn runs_spilled(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| l.split_once(" sorted runs spilled"))
+        .and_then(|(n, _)| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_tiny_memory_spills_dozens_of_runs_and_finds_what_memory_finds() {
+    let dir = tempfile::tempdir().expect("dir");
+    let de = converted(dir.path(), "de.pgn", &["--to", "lan", "--lang", "de"]);
+    let original = std::fs::read_to_string(london()).expect("read");
+    let all = games(&original);
+    // A re-tagged copy of every third game, and one with its result changed.
+    let retagged: Vec<String> = (all.iter().step_by(3))
+        .map(|g| g.replace("[Event ", "[Annotator \"copy\"]\n[Event "))
+        .collect();
+    let contradicting = all[0].replace("[Result \"1-0\"]", "[Result \"0-1\"]");
+    let copy = dir.path().join("copy.pgn");
+    std::fs::write(
+        &copy,
+        format!("{}\n\n{contradicting}\n", retagged.join("\n\n")),
+    )
+    .expect("write");
+    let copy = copy.to_string_lossy().into_owned();
+    let london = london();
+    let dedup = |memory: &str, name: &str, kinds: &[&str]| {
+        let unique = dir.path().join(format!("{name}.pgn"));
+        let dups = dir.path().join(format!("{name}.dups.pgn"));
+        let (unique_s, dups_s) = (unique.to_string_lossy(), dups.to_string_lossy());
+        let mut args = vec!["dedup", "--format", "json", "--memory", memory];
+        args.extend_from_slice(kinds);
+        args.extend_from_slice(&[
+            &london,
+            &de,
+            &copy,
+            "-o",
+            &unique_s,
+            "--duplicates",
+            &dups_s,
+        ]);
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 1, "{stderr}");
+        let bytes = (
+            std::fs::read(&unique).expect("unique"),
+            std::fs::read(&dups).expect("dups"),
+        );
+        (stdout, bytes, runs_spilled(&stderr))
+    };
+    for kinds in [&[][..], &["--contradicting-tags", "--fuzzy-depth", "8"][..]] {
+        let (stdout, bytes, runs) = dedup("256M", "memory", kinds);
+        assert_eq!(runs, 0, "{kinds:?}");
+        let (spilled_stdout, spilled_bytes, runs) = dedup("2K", "spilled", kinds);
+        assert!(runs >= 24, "{runs} runs spilled, {kinds:?}");
+        assert_eq!(spilled_stdout, stdout, "{kinds:?}");
+        assert_eq!(spilled_bytes, bytes, "{kinds:?}");
+        let s = summary(&stdout);
+        assert!(s["duplicates"].as_u64() > Some(all.len() as u64), "{s}");
+    }
+}

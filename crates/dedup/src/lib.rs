@@ -41,6 +41,7 @@
 //! assert_eq!(found[0].members[0].kind, Kind::Exact);
 //! ```
 
+pub mod bounded;
 pub mod cluster;
 pub mod fingerprint;
 pub mod record;

@@ -387,7 +387,7 @@ pub struct Sorter<R> {
 }
 
 /// The fewest records a run holds, whatever the budget.
-const MIN_RECORDS: usize = 256;
+const MIN_RECORDS: usize = 16;
 
 impl<R: Record> Sorter<R> {
     /// A sorter that holds about `memory` bytes of records, and spills
