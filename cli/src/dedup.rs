@@ -20,6 +20,7 @@ use pgnkit_dedup::bounded::{Deduper, Found};
 use pgnkit_dedup::cluster::{self, Options as Kinds};
 use pgnkit_dedup::report;
 use pgnkit_dedup::{GameRecord, prefix_matches};
+use pgnkit_index::{Fingerprint, Index, index_path};
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game};
 
@@ -37,7 +38,9 @@ pub struct DedupArgs {
     #[arg(value_name = "FILES", required = true)]
     pub files: Vec<String>,
     /// Games of the inputs already in this database (a PGN file, plain or
-    /// compressed; repeatable): its games are kept first and never written.
+    /// compressed, or its `.pgnkit-index`; repeatable): its games are kept
+    /// first and never written. A PGN file's fresh index is used when there
+    /// is one (not with --fuzzy-depth or --prefix).
     #[arg(long, value_name = "KNOWN")]
     pub against: Vec<String>,
     /// Write the kept games (and the games without duplicate) to FILE, byte
@@ -166,17 +169,37 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
     };
     let mut games_in: Vec<u64> = vec![0; names.len()];
     let found = if args.prefix {
+        for name in &args.against {
+            known_index(name, false)?;
+        }
         in_memory(args, &names, &driver, &options, &kinds, &mut games_in, &dir)?
     } else {
         let mut deduper = Deduper::new(&kinds, budget, &dir);
         let work = |chunk: &Chunk| records_of(chunk, &options, depth);
-        read_all(&names, 0, &driver, args.quiet, work, |file, _, batch| {
-            for mut r in batch {
-                number(&mut r, file, &mut games_in, args.against.len());
-                deduper.push(r)?;
+        for (i, name) in names.iter().enumerate() {
+            let file = u32::try_from(i)?;
+            if i < args.against.len()
+                && let Some(index) = known_index(name, depth.is_none())?
+            {
+                index
+                    .verify_games()
+                    .map_err(|e| anyhow::anyhow!("{e}: rebuild it with `pgnkit index`"))?;
+                for n in 0..u32::try_from(index.games())? {
+                    let mut r = GameRecord::of_facts(&index.game(n).facts());
+                    number(&mut r, file, &mut games_in, args.against.len());
+                    deduper.push(r)?;
+                }
+                continue;
             }
-            Ok(())
-        })?;
+            let one = std::slice::from_ref(name);
+            read_all(one, i, &driver, args.quiet, work, |file, _, batch| {
+                for mut r in batch {
+                    number(&mut r, file, &mut games_in, args.against.len());
+                    deduper.push(r)?;
+                }
+                Ok(())
+            })?;
+        }
         deduper.finish()?
     };
     write_report(args, &names, &found)?;
@@ -199,6 +222,40 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// The index to read the known games of `name` from: `name` itself when
+/// it is a `.pgnkit-index` (refused when it cannot be used, or when
+/// `usable` is false: `--fuzzy-depth` and `--prefix` need the games'
+/// positions), else the index beside the PGN file `name` when there is a
+/// fresh one and `usable`.
+fn known_index(name: &str, usable: bool) -> anyhow::Result<Option<Index>> {
+    let Some(pgn) = name.strip_suffix(".pgnkit-index") else {
+        if !usable || name == "-" {
+            return Ok(None);
+        }
+        let pgn = Path::new(name);
+        let Ok(now) = Fingerprint::of(pgn) else {
+            return Ok(None);
+        };
+        return Ok(Index::open(&index_path(pgn), pgn, &now).ok());
+    };
+    if !usable {
+        bail!(
+            "--against `{name}`: --fuzzy-depth and --prefix need the positions of the known games: give its PGN file"
+        );
+    }
+    let pgn = Path::new(pgn);
+    let now = Fingerprint::of(pgn).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read `{}`, the PGN file of the index `{name}`: {e}",
+            pgn.display()
+        )
+    })?;
+    match Index::open(Path::new(name), pgn, &now) {
+        Ok(index) => Ok(Some(index)),
+        Err(e) => bail!("{e}\nrebuild it with `pgnkit index {}`", pgn.display()),
+    }
 }
 
 /// Numbers the record of the next game of input `file` (its games counted

@@ -3,10 +3,10 @@
 //! of a cluster to keep).
 
 use pgnkit_index::{Date, GameFacts, Outcome};
-use pgnkit_pgn::{Game, TokenKind};
+use pgnkit_pgn::Game;
 use pgnkit_replay::GameReport;
 
-use crate::fingerprint::{LineFingerprint, line_fingerprint};
+use crate::fingerprint::LineFingerprint;
 
 /// Where a game is: the input (its number in the run), the game's 1-based
 /// number in it, and the byte offset of its first tag or token.
@@ -133,43 +133,32 @@ impl GameRecord {
         fuzzy_depth: Option<u32>,
     ) -> GameRecord {
         let facts = GameFacts::new(input, base, game, Some(report));
-        let completeness = game
-            .tags
-            .iter()
-            .filter(|t| {
-                let v = t.raw_value.trim_ascii();
-                !v.is_empty() && !v.iter().all(|&b| matches!(b, b'?' | b'.' | b'-'))
-            })
-            .count();
-        let annotation = game
-            .tokens
-            .iter()
-            .filter(|t| {
-                matches!(
-                    t.kind,
-                    TokenKind::Comment
-                        | TokenKind::Nag(_)
-                        | TokenKind::OpenVariation
-                        | TokenKind::DeepVariation
-                )
-            })
-            .count();
         let fuzzy = fuzzy_depth
             .and_then(|d| usize::try_from(d).ok())
             .and_then(|d| report.keys.get(d).copied());
+        GameRecord {
+            fuzzy,
+            ..GameRecord::of_facts(&facts)
+        }
+    }
+
+    /// The record of a game of the facts `facts` (of a replayed game, as
+    /// [`GameFacts::new`] or an index gives them), without a position at a
+    /// fuzzy depth.
+    pub fn of_facts(facts: &GameFacts<'_>) -> GameRecord {
         GameRecord {
             source: Source {
                 file: 0,
                 game: 0,
                 byte: facts.offset,
             },
-            line: line_fingerprint(&report.keys),
-            fuzzy,
-            plies: report.plies,
-            incomplete: report.errors() > 0,
-            tags: TagDigest::of(&facts),
-            completeness: u32::try_from(completeness).unwrap_or(u32::MAX),
-            annotation: u32::try_from(annotation).unwrap_or(u32::MAX),
+            line: facts.line,
+            fuzzy: None,
+            plies: facts.plies,
+            incomplete: facts.errors > 0,
+            tags: TagDigest::of(facts),
+            completeness: facts.tagged,
+            annotation: facts.annotation,
             known: false,
         }
     }
