@@ -251,3 +251,56 @@ fn a_tiny_memory_spills_dozens_of_runs_and_finds_what_memory_finds() {
         assert!(s["duplicates"].as_u64() > Some(all.len() as u64), "{s}");
     }
 }
+
+#[test]
+fn against_an_index_flags_exactly_the_games_of_the_input_in_the_database() {
+    let dir = tempfile::tempdir().expect("dir");
+    let london = dir.path().join("london1851.pgn");
+    std::fs::copy(self::london(), &london).expect("copy");
+    let london = london.to_string_lossy().into_owned();
+    let (code, _, stderr) = run(&["index", "-q", &london]);
+    assert_eq!(code, 0, "{stderr}");
+    let db = format!("{london}.pgnkit-index");
+    // Every fifth game of London 1851 in German LAN, each after a game of
+    // TWIC 232 (not in the database).
+    let de = converted(dir.path(), "de.pgn", &["--to", "lan", "--lang", "de"]);
+    let de = games(&std::fs::read_to_string(&de).expect("de"));
+    let other = format!("{}/testdata/index/twic-232.pgn", env!("CARGO_MANIFEST_DIR"));
+    let other = games(&String::from_utf8_lossy(
+        &std::fs::read(other).expect("twic"),
+    ));
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    for (n, (copy, game)) in de.iter().step_by(5).zip(&other).take(20).enumerate() {
+        text.push_str(&format!("{game}\n\n{copy}\n\n"));
+        expected.push(2 * n as u64 + 2);
+    }
+    let new = dir.path().join("new.pgn");
+    std::fs::write(&new, text).expect("write");
+    let new = new.to_string_lossy().into_owned();
+    let dedup = |known: &str| {
+        let (code, stdout, stderr) = run(&["dedup", "--format", "json", "--against", known, &new]);
+        assert_eq!(code, 1, "{stderr}");
+        stdout
+    };
+    let stdout = dedup(&db);
+    let mut flagged = Vec::new();
+    for c in records(&stdout).iter().filter(|r| r["type"] == "cluster") {
+        let g = c["games"].as_array().expect("games");
+        assert_eq!(
+            (g[0]["known"].as_bool(), g[0]["file"].as_str()),
+            (Some(true), Some(db.as_str()))
+        );
+        for m in g.iter().filter(|m| m["file"] == new.as_str()) {
+            assert_eq!(m["kind"], "exact", "{c}");
+            flagged.push(m["game"].as_u64().expect("game"));
+        }
+    }
+    flagged.sort_unstable();
+    assert_eq!(flagged, expected);
+    assert_eq!(summary(&stdout)["duplicates"], expected.len() as u64);
+    // The index answers what its PGN file answers (a copy without index).
+    let plain = dir.path().join("plain.pgn").to_string_lossy().into_owned();
+    std::fs::copy(&london, &plain).expect("copy");
+    assert_eq!(dedup(&plain).replace(&plain, &db), stdout);
+}
