@@ -8,8 +8,8 @@
 //! clusters. With `--prefix` the records are held in memory and the inputs
 //! read and replayed a second time (a game's prefixes are looked up among
 //! every game's whole line); with `-o` or `--duplicates` they are read once
-//! more to copy the games' bytes. Standard input can be read once only: `-`
-//! is refused with those flags.
+//! more to copy the games' bytes. Standard input can be read once only: with
+//! those flags it is first copied to a temporary file.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -148,20 +148,33 @@ fn spill_dir(args: &DedupArgs) -> PathBuf {
 /// Runs `pgnkit dedup`.
 pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
     let rereads = args.prefix || args.output.is_some() || args.duplicates.is_some();
-    if rereads && args.files.iter().chain(&args.against).any(|f| f == "-") {
-        bail!(
-            "--prefix, -o and --duplicates read the inputs again: save standard input to a file first"
-        );
-    }
+    let dir = spill_dir(args);
+    let names: Vec<String> = args.against.iter().chain(&args.files).cloned().collect();
+    // The inputs are read again: standard input is copied to a file.
+    let stdin = if rereads && names.iter().any(|n| n == "-") {
+        if names.iter().filter(|n| *n == "-").count() > 1 {
+            bail!("standard input can be given once");
+        }
+        Some(spool_stdin(&dir)?)
+    } else {
+        None
+    };
+    let paths: Vec<String> = match &stdin {
+        Some(file) => {
+            let path = file.path().to_string_lossy().into_owned();
+            (names.iter())
+                .map(|n| if n == "-" { path.clone() } else { n.clone() })
+                .collect()
+        }
+        None => names.clone(),
+    };
     let driver = Driver::new(args.jobs)?;
     let options = replay_options(args.input_lang);
     let depth = args.fuzzy_depth;
-    let names: Vec<String> = args.against.iter().chain(&args.files).cloned().collect();
     let threads = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let budget = tables_budget(args.memory, threads);
-    let dir = spill_dir(args);
     let kinds = Kinds {
         contradicting_tags: args.contradicting_tags,
         prefix: args.prefix,
@@ -172,7 +185,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
         for name in &args.against {
             known_index(name, false)?;
         }
-        in_memory(args, &names, &driver, &options, &kinds, &mut games_in, &dir)?
+        in_memory(args, &paths, &driver, &options, &kinds, &mut games_in, &dir)?
     } else {
         let mut deduper = Deduper::new(&kinds, budget, &dir);
         let work = |chunk: &Chunk| records_of(chunk, &options, depth);
@@ -191,7 +204,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
                 }
                 continue;
             }
-            let one = std::slice::from_ref(name);
+            let one = std::slice::from_ref(&paths[i]);
             read_all(one, i, &driver, args.quiet, work, |file, _, batch| {
                 for mut r in batch {
                     number(&mut r, file, &mut games_in, args.against.len());
@@ -204,7 +217,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
     };
     write_report(args, &names, &found)?;
     if args.output.is_some() || args.duplicates.is_some() {
-        write_games(args, &names, &found, &games_in)?;
+        write_games(args, &paths, &found, &games_in)?;
     }
     if !args.quiet {
         eprintln!("{}", found.counts.line());
@@ -256,6 +269,23 @@ fn known_index(name: &str, usable: bool) -> anyhow::Result<Option<Index>> {
         Ok(index) => Ok(Some(index)),
         Err(e) => bail!("{e}\nrebuild it with `pgnkit index {}`", pgn.display()),
     }
+}
+
+/// Standard input copied to a temporary file in `dir` (removed when it is
+/// dropped, or on Ctrl-C), to be read more than once.
+fn spool_stdin(dir: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| anyhow::anyhow!("cannot spool standard input to `{}`: {e}", dir.display()))?;
+    let path = file.path().to_path_buf();
+    let _ = ctrlc::set_handler(move || {
+        let _ = std::fs::remove_file(&path);
+        std::process::exit(130);
+    });
+    let mut out = BufWriter::with_capacity(1 << 20, file.as_file_mut());
+    io::copy(&mut io::stdin().lock(), &mut out)?;
+    out.flush()?;
+    drop(out);
+    Ok(file)
 }
 
 /// Numbers the record of the next game of input `file` (its games counted

@@ -304,3 +304,67 @@ fn against_an_index_flags_exactly_the_games_of_the_input_in_the_database() {
     std::fs::copy(&london, &plain).expect("copy");
     assert_eq!(dedup(&plain).replace(&plain, &db), stdout);
 }
+
+#[test]
+fn standard_input_compressed_is_spooled_and_written_as_a_file_is() {
+    let dir = tempfile::tempdir().expect("dir");
+    let uci = gzip(&converted(dir.path(), "uci.pgn", &["--to", "uci"]));
+    let london = london();
+    let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let (from_file, dups_file) = (out("file.pgn"), out("file.dups.pgn"));
+    let (code, stdout, stderr) = run(&[
+        "dedup",
+        "-q",
+        "--format",
+        "json",
+        &uci,
+        &london,
+        "-o",
+        &from_file,
+        "--duplicates",
+        &dups_file,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let (from_stdin, dups_stdin) = (out("stdin.pgn"), out("stdin.dups.pgn"));
+    let piped = assert_cmd::Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "dedup",
+            "-q",
+            "--format",
+            "json",
+            "-",
+            &london,
+            "-o",
+            &from_stdin,
+        ])
+        .args(["--duplicates", &dups_stdin])
+        .write_stdin(std::fs::read(&uci).expect("read"))
+        .output()
+        .expect("run");
+    assert_eq!(piped.status.code(), Some(1));
+    let piped = String::from_utf8_lossy(&piped.stdout).replace("\"-\"", &format!("{uci:?}"));
+    assert_eq!(piped, stdout);
+    let read = |p: &str| std::fs::read(p).expect("read");
+    // The UCI copies are read first: kept, and written byte for byte.
+    assert_eq!(read(&from_stdin), read(&from_file));
+    assert_eq!(read(&dups_stdin), read(&dups_file));
+    assert!(String::from_utf8_lossy(&read(&from_stdin)).contains("e2e4"));
+    // Only the written files are left: the spooled input is gone.
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "file.dups.pgn",
+            "file.pgn",
+            "stdin.dups.pgn",
+            "stdin.pgn",
+            "uci.pgn",
+            "uci.pgn.gz"
+        ]
+    );
+}
