@@ -2,26 +2,30 @@
 //! or language ([`pgnkit_dedup`] holds the rules; this is flags and glue).
 //!
 //! The inputs (and the `--against` databases) are read in parallel by the
-//! driver; each game is replayed once and kept as a [`GameRecord`] of
-//! about 90 bytes. With `--prefix` the inputs are read and replayed a
-//! second time (a game's prefixes are looked up among every game's whole
-//! line); with `-o` or `--duplicates` they are read once more to copy the
-//! games' bytes. Standard input can be read once only: `-` is refused with
-//! those flags.
+//! driver; each game is replayed once and its [`GameRecord`] handed to a
+//! [`Deduper`], which sorts the records in the `--memory` budget (spilling
+//! sorted runs to anonymous temporary files beyond it) and forms the
+//! clusters. With `--prefix` the records are held in memory and the inputs
+//! read and replayed a second time (a game's prefixes are looked up among
+//! every game's whole line); with `-o` or `--duplicates` they are read once
+//! more to copy the games' bytes. Standard input can be read once only: with
+//! those flags it is first copied to a temporary file.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::Args;
+use pgnkit_dedup::bounded::{Deduper, Found};
 use pgnkit_dedup::cluster::{self, Options as Kinds};
-use pgnkit_dedup::report::{self, Counts};
+use pgnkit_dedup::report;
 use pgnkit_dedup::{GameRecord, prefix_matches};
+use pgnkit_index::{Fingerprint, Index, index_path};
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game};
 
 use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};
-use crate::index::{parse_size, replay_options};
+use crate::index::{parse_size, replay_options, tables_budget};
 use crate::input::{CHUNK_SIZE, Chunk, Input};
 use crate::{EXIT_OK, EXIT_PROBLEMS};
 use pgnkit_driver::output::OutputFile;
@@ -34,7 +38,9 @@ pub struct DedupArgs {
     #[arg(value_name = "FILES", required = true)]
     pub files: Vec<String>,
     /// Games of the inputs already in this database (a PGN file, plain or
-    /// compressed; repeatable): its games are kept first and never written.
+    /// compressed, or its `.pgnkit-index`; repeatable): its games are kept
+    /// first and never written. A PGN file's fresh index is used when there
+    /// is one (not with --fuzzy-depth or --prefix).
     #[arg(long, value_name = "KNOWN")]
     pub against: Vec<String>,
     /// Write the kept games (and the games without duplicate) to FILE, byte
@@ -66,8 +72,10 @@ pub struct DedupArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Memory for the games' records (about 100 bytes a game), as bytes or
-    /// with a suffix K, M, G: a run with more games stops with an error.
+    /// Memory to aim at (as index's --memory), as bytes or with a suffix K,
+    /// M, G: the games' records (about 170 bytes a game) beyond it are
+    /// sorted and spilled to temporary files beside -o (else in TMPDIR).
+    /// With --prefix every record stays in memory: more games stop the run.
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     pub memory: u64,
     /// No summary on standard error.
@@ -126,34 +134,195 @@ fn read_all<T: Send>(
     Ok(())
 }
 
+/// Where the sorted runs go: beside `-o` when it is given, else in the
+/// temporary directory (`TMPDIR`).
+fn spill_dir(args: &DedupArgs) -> PathBuf {
+    let beside = args.output.as_deref().or(args.duplicates.as_deref());
+    match beside.and_then(|o| Path::new(o).parent()) {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        Some(_) => PathBuf::from("."),
+        None => std::env::temp_dir(),
+    }
+}
+
 /// Runs `pgnkit dedup`.
 pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
     let rereads = args.prefix || args.output.is_some() || args.duplicates.is_some();
-    if rereads && args.files.iter().chain(&args.against).any(|f| f == "-") {
-        bail!(
-            "--prefix, -o and --duplicates read the inputs again: save standard input to a file first"
-        );
-    }
+    let dir = spill_dir(args);
+    let names: Vec<String> = args.against.iter().chain(&args.files).cloned().collect();
+    // The inputs are read again: standard input is copied to a file.
+    let stdin = if rereads && names.iter().any(|n| n == "-") {
+        if names.iter().filter(|n| *n == "-").count() > 1 {
+            bail!("standard input can be given once");
+        }
+        Some(spool_stdin(&dir)?)
+    } else {
+        None
+    };
+    let paths: Vec<String> = match &stdin {
+        Some(file) => {
+            let path = file.path().to_string_lossy().into_owned();
+            (names.iter())
+                .map(|n| if n == "-" { path.clone() } else { n.clone() })
+                .collect()
+        }
+        None => names.clone(),
+    };
     let driver = Driver::new(args.jobs)?;
     let options = replay_options(args.input_lang);
     let depth = args.fuzzy_depth;
-    let names: Vec<String> = args.against.iter().chain(&args.files).cloned().collect();
+    let threads = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let budget = tables_budget(args.memory, threads);
+    let kinds = Kinds {
+        contradicting_tags: args.contradicting_tags,
+        prefix: args.prefix,
+        fuzzy_depth: depth,
+    };
+    let mut games_in: Vec<u64> = vec![0; names.len()];
+    let found = if args.prefix {
+        for name in &args.against {
+            known_index(name, false)?;
+        }
+        in_memory(args, &paths, &driver, &options, &kinds, &mut games_in, &dir)?
+    } else {
+        let mut deduper = Deduper::new(&kinds, budget, &dir);
+        let work = |chunk: &Chunk| records_of(chunk, &options, depth);
+        for (i, name) in names.iter().enumerate() {
+            let file = u32::try_from(i)?;
+            if i < args.against.len()
+                && let Some(index) = known_index(name, depth.is_none())?
+            {
+                index
+                    .verify_games()
+                    .map_err(|e| anyhow::anyhow!("{e}: rebuild it with `pgnkit index`"))?;
+                for n in 0..u32::try_from(index.games())? {
+                    let mut r = GameRecord::of_facts(&index.game(n).facts());
+                    number(&mut r, file, &mut games_in, args.against.len());
+                    deduper.push(r)?;
+                }
+                continue;
+            }
+            let one = std::slice::from_ref(&paths[i]);
+            read_all(one, i, &driver, args.quiet, work, |file, _, batch| {
+                for mut r in batch {
+                    number(&mut r, file, &mut games_in, args.against.len());
+                    deduper.push(r)?;
+                }
+                Ok(())
+            })?;
+        }
+        deduper.finish()?
+    };
+    write_report(args, &names, &found)?;
+    if args.output.is_some() || args.duplicates.is_some() {
+        write_games(args, &paths, &found, &games_in)?;
+    }
+    if !args.quiet {
+        eprintln!("{}", found.counts.line());
+        if found.runs > 0 {
+            eprintln!(
+                "{} sorted runs spilled to `{}` (--memory {})",
+                found.runs,
+                dir.display(),
+                args.memory
+            );
+        }
+    }
+    Ok(if found.counts.duplicates > 0 {
+        EXIT_PROBLEMS
+    } else {
+        EXIT_OK
+    })
+}
+
+/// The index to read the known games of `name` from: `name` itself when
+/// it is a `.pgnkit-index` (refused when it cannot be used, or when
+/// `usable` is false: `--fuzzy-depth` and `--prefix` need the games'
+/// positions), else the index beside the PGN file `name` when there is a
+/// fresh one and `usable`.
+fn known_index(name: &str, usable: bool) -> anyhow::Result<Option<Index>> {
+    let Some(pgn) = name.strip_suffix(".pgnkit-index") else {
+        if !usable || name == "-" {
+            return Ok(None);
+        }
+        let pgn = Path::new(name);
+        let Ok(now) = Fingerprint::of(pgn) else {
+            return Ok(None);
+        };
+        return Ok(Index::open(&index_path(pgn), pgn, &now).ok());
+    };
+    if !usable {
+        bail!(
+            "--against `{name}`: --fuzzy-depth and --prefix need the positions of the known games: give its PGN file"
+        );
+    }
+    let pgn = Path::new(pgn);
+    let now = Fingerprint::of(pgn).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read `{}`, the PGN file of the index `{name}`: {e}",
+            pgn.display()
+        )
+    })?;
+    match Index::open(Path::new(name), pgn, &now) {
+        Ok(index) => Ok(Some(index)),
+        Err(e) => bail!("{e}\nrebuild it with `pgnkit index {}`", pgn.display()),
+    }
+}
+
+/// Standard input copied to a temporary file in `dir` (removed when it is
+/// dropped, or on Ctrl-C), to be read more than once.
+fn spool_stdin(dir: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| anyhow::anyhow!("cannot spool standard input to `{}`: {e}", dir.display()))?;
+    let path = file.path().to_path_buf();
+    let _ = ctrlc::set_handler(move || {
+        let _ = std::fs::remove_file(&path);
+        std::process::exit(130);
+    });
+    let mut out = BufWriter::with_capacity(1 << 20, file.as_file_mut());
+    io::copy(&mut io::stdin().lock(), &mut out)?;
+    out.flush()?;
+    drop(out);
+    Ok(file)
+}
+
+/// Numbers the record of the next game of input `file` (its games counted
+/// in `games_in`; the first `against` inputs are the known databases).
+fn number(r: &mut GameRecord, file: u32, games_in: &mut [u64], against: usize) {
+    if let Some(n) = games_in.get_mut(file as usize) {
+        *n = n.saturating_add(1);
+        r.source.game = *n;
+    }
+    r.source.file = file;
+    r.known = (file as usize) < against;
+}
+
+/// The clusters with `--prefix`: every record is held in memory (a game's
+/// prefixes are looked up among every game's whole line), so a run with
+/// more games than `--memory` holds stops.
+fn in_memory(
+    args: &DedupArgs,
+    names: &[String],
+    driver: &Driver,
+    options: &Options,
+    kinds: &Kinds,
+    games_in: &mut [u64],
+    dir: &Path,
+) -> anyhow::Result<Found> {
+    let depth = args.fuzzy_depth;
     let limit = args.memory / RECORD_BYTES;
     let mut records: Vec<GameRecord> = Vec::new();
-    let mut games_in: Vec<u64> = vec![0; names.len()];
-    let work = |chunk: &Chunk| records_of(chunk, &options, depth);
-    read_all(&names, 0, &driver, args.quiet, work, |file, _, batch| {
+    let work = |chunk: &Chunk| records_of(chunk, options, depth);
+    read_all(names, 0, driver, args.quiet, work, |file, _, batch| {
         for mut r in batch {
-            let n = &mut games_in[file as usize];
-            *n = n.saturating_add(1);
-            r.source.file = file;
-            r.source.game = *n;
-            r.known = (file as usize) < args.against.len();
+            number(&mut r, file, games_in, args.against.len());
             records.push(r);
         }
         if records.len() as u64 > limit {
             bail!(
-                "more than {limit} games: their records need more than --memory {} bytes; give more --memory",
+                "more than {limit} games: with --prefix their records need more than --memory {} bytes; give more --memory",
                 args.memory
             );
         }
@@ -162,45 +331,26 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
     // Where each file's records start.
     let mut starts = Vec::with_capacity(names.len());
     let mut total = 0usize;
-    for &n in &games_in {
+    for &n in games_in.iter() {
         starts.push(total);
         total = total.saturating_add(usize::try_from(n)?);
     }
+    let lines = cluster::full_lines(&records);
+    let (records_ref, lines) = (&records, &lines);
+    let work = |chunk: &Chunk| prefix_pass(chunk, options, records_ref, lines);
+    let mut seen = vec![0usize; names.len()];
     let mut prefixes = Vec::new();
-    if args.prefix {
-        let lines = cluster::full_lines(&records);
-        let (records, lines) = (&records, &lines);
-        let work = |chunk: &Chunk| prefix_pass(chunk, &options, records, lines);
-        let mut seen = vec![0usize; names.len()];
-        read_all(&names, 0, &driver, true, work, |file, _, found| {
-            let f = file as usize;
-            for shorts in found {
-                let long = starts[f] + seen[f];
-                seen[f] += 1;
-                prefixes.extend(shorts.into_iter().map(|s| (s, long)));
-            }
-            Ok(())
-        })?;
-    }
-    let kinds = Kinds {
-        contradicting_tags: args.contradicting_tags,
-        prefix: args.prefix,
-        fuzzy_depth: depth,
-    };
-    let clusters = cluster::clusters(&records, &prefixes, &kinds);
-    let counts = Counts::of(&records, &clusters);
-    write_report(args, &names, &records, &clusters, &counts)?;
-    if rereads {
-        write_games(args, &names, &records, &clusters, &starts)?;
-    }
-    if !args.quiet {
-        eprintln!("{}", counts.line());
-    }
-    Ok(if counts.duplicates > 0 {
-        EXIT_PROBLEMS
-    } else {
-        EXIT_OK
-    })
+    read_all(names, 0, driver, true, work, |file, _, found| {
+        let f = file as usize;
+        for shorts in found {
+            let long = starts[f] + seen[f];
+            seen[f] += 1;
+            prefixes.extend(shorts.into_iter().map(|s| (s, long)));
+        }
+        Ok(())
+    })?;
+    let clusters = cluster::clusters(&records, &prefixes, kinds);
+    Ok(Found::of_clusters(&records, &clusters, args.memory, dir)?)
 }
 
 /// The prefix pass over one chunk: per game, the records whose whole line
@@ -217,13 +367,7 @@ fn prefix_pass(
     })
 }
 
-fn write_report(
-    args: &DedupArgs,
-    names: &[String],
-    records: &[GameRecord],
-    clusters: &[cluster::Cluster],
-    counts: &Counts,
-) -> anyhow::Result<()> {
+fn write_report(args: &DedupArgs, names: &[String], found: &Found) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let format = args.format.unwrap_or(if stdout.is_terminal() {
         Format::Human
@@ -231,44 +375,34 @@ fn write_report(
         Format::Json
     });
     let mut out = BufWriter::new(stdout.lock());
-    for c in clusters {
-        if format == Format::Json {
-            report::write_json(&mut out, names, records, c)?;
-        } else {
-            report::write_human(&mut out, names, records, c)?;
-        }
-    }
+    report::write_clusters(&mut out, names, format == Format::Json, found)?;
     if format == Format::Json {
-        counts.write_json(&mut out)?;
+        found.counts.write_json(&mut out)?;
     }
     out.flush()?;
     Ok(())
 }
 
 /// Copies every game of the inputs (not the known ones) to `-o` when it is
-/// kept or has no duplicate, else to `--duplicates`.
+/// kept or has no duplicate, else to `--duplicates`: the games are
+/// numbered as they were read, and the duplicates' numbers come sorted.
 fn write_games(
     args: &DedupArgs,
     names: &[String],
-    records: &[GameRecord],
-    clusters: &[cluster::Cluster],
-    starts: &[usize],
+    found: &Found,
+    games_in: &[u64],
 ) -> anyhow::Result<()> {
-    let mut duplicate = vec![false; records.len()];
-    for c in clusters {
-        for m in &c.members {
-            duplicate[m.index] = true;
-        }
-    }
+    let mut duplicates = found.duplicates.reader()?;
+    let mut next_duplicate = duplicates.next()?.map(|d| d.0);
     let open = |p: &Option<String>| {
         p.as_deref()
             .map(|p| OutputFile::create(Path::new(p)))
             .transpose()
     };
     let (mut unique, mut dups) = (open(&args.output)?, open(&args.duplicates)?);
-    for (f, name) in names.iter().enumerate().skip(args.against.len()) {
+    let mut index: u64 = games_in.iter().take(args.against.len()).sum();
+    for name in names.iter().skip(args.against.len()) {
         let input = Input::open(name).map_err(|e| anyhow::anyhow!("cannot read `{name}`: {e}"))?;
-        let mut index = starts[f];
         for chunk in input.chunks(CHUNK_SIZE) {
             let chunk = chunk?;
             let data: &[u8] = &chunk.data;
@@ -278,7 +412,10 @@ fn write_games(
                 if game.is_comment_only() {
                     continue;
                 }
-                let to = if duplicate.get(index).copied().unwrap_or(false) {
+                while next_duplicate.is_some_and(|d| d < index) {
+                    next_duplicate = duplicates.next()?.map(|d| d.0);
+                }
+                let to = if next_duplicate == Some(index) {
                     dups.as_mut()
                 } else {
                     unique.as_mut()

@@ -188,3 +188,183 @@ fn against_a_known_database_finds_every_game_already_in_it() {
     }
     assert_eq!(std::fs::read_to_string(&unique).expect("unique"), "");
 }
+
+/// The number of sorted runs a run spilled, from its summary on stderr.
+fn runs_spilled(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| l.split_once(" sorted runs spilled"))
+        .and_then(|(n, _)| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_tiny_memory_spills_dozens_of_runs_and_finds_what_memory_finds() {
+    let dir = tempfile::tempdir().expect("dir");
+    let de = converted(dir.path(), "de.pgn", &["--to", "lan", "--lang", "de"]);
+    let original = std::fs::read_to_string(london()).expect("read");
+    let all = games(&original);
+    // A re-tagged copy of every third game, and one with its result changed.
+    let retagged: Vec<String> = (all.iter().step_by(3))
+        .map(|g| g.replace("[Event ", "[Annotator \"copy\"]\n[Event "))
+        .collect();
+    let contradicting = all[0].replace("[Result \"1-0\"]", "[Result \"0-1\"]");
+    let copy = dir.path().join("copy.pgn");
+    std::fs::write(
+        &copy,
+        format!("{}\n\n{contradicting}\n", retagged.join("\n\n")),
+    )
+    .expect("write");
+    let copy = copy.to_string_lossy().into_owned();
+    let london = london();
+    let dedup = |memory: &str, name: &str, kinds: &[&str]| {
+        let unique = dir.path().join(format!("{name}.pgn"));
+        let dups = dir.path().join(format!("{name}.dups.pgn"));
+        let (unique_s, dups_s) = (unique.to_string_lossy(), dups.to_string_lossy());
+        let mut args = vec!["dedup", "--format", "json", "--memory", memory];
+        args.extend_from_slice(kinds);
+        args.extend_from_slice(&[
+            &london,
+            &de,
+            &copy,
+            "-o",
+            &unique_s,
+            "--duplicates",
+            &dups_s,
+        ]);
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 1, "{stderr}");
+        let bytes = (
+            std::fs::read(&unique).expect("unique"),
+            std::fs::read(&dups).expect("dups"),
+        );
+        (stdout, bytes, runs_spilled(&stderr))
+    };
+    for kinds in [&[][..], &["--contradicting-tags", "--fuzzy-depth", "8"][..]] {
+        let (stdout, bytes, runs) = dedup("256M", "memory", kinds);
+        assert_eq!(runs, 0, "{kinds:?}");
+        let (spilled_stdout, spilled_bytes, runs) = dedup("2K", "spilled", kinds);
+        assert!(runs >= 24, "{runs} runs spilled, {kinds:?}");
+        assert_eq!(spilled_stdout, stdout, "{kinds:?}");
+        assert_eq!(spilled_bytes, bytes, "{kinds:?}");
+        let s = summary(&stdout);
+        assert!(s["duplicates"].as_u64() > Some(all.len() as u64), "{s}");
+    }
+}
+
+#[test]
+fn against_an_index_flags_exactly_the_games_of_the_input_in_the_database() {
+    let dir = tempfile::tempdir().expect("dir");
+    let london = dir.path().join("london1851.pgn");
+    std::fs::copy(self::london(), &london).expect("copy");
+    let london = london.to_string_lossy().into_owned();
+    let (code, _, stderr) = run(&["index", "-q", &london]);
+    assert_eq!(code, 0, "{stderr}");
+    let db = format!("{london}.pgnkit-index");
+    // Every fifth game of London 1851 in German LAN, each after a game of
+    // TWIC 232 (not in the database).
+    let de = converted(dir.path(), "de.pgn", &["--to", "lan", "--lang", "de"]);
+    let de = games(&std::fs::read_to_string(&de).expect("de"));
+    let other = format!("{}/testdata/index/twic-232.pgn", env!("CARGO_MANIFEST_DIR"));
+    let other = games(&String::from_utf8_lossy(
+        &std::fs::read(other).expect("twic"),
+    ));
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    for (n, (copy, game)) in de.iter().step_by(5).zip(&other).take(20).enumerate() {
+        text.push_str(&format!("{game}\n\n{copy}\n\n"));
+        expected.push(2 * n as u64 + 2);
+    }
+    let new = dir.path().join("new.pgn");
+    std::fs::write(&new, text).expect("write");
+    let new = new.to_string_lossy().into_owned();
+    let dedup = |known: &str| {
+        let (code, stdout, stderr) = run(&["dedup", "--format", "json", "--against", known, &new]);
+        assert_eq!(code, 1, "{stderr}");
+        stdout
+    };
+    let stdout = dedup(&db);
+    let mut flagged = Vec::new();
+    for c in records(&stdout).iter().filter(|r| r["type"] == "cluster") {
+        let g = c["games"].as_array().expect("games");
+        assert_eq!(
+            (g[0]["known"].as_bool(), g[0]["file"].as_str()),
+            (Some(true), Some(db.as_str()))
+        );
+        for m in g.iter().filter(|m| m["file"] == new.as_str()) {
+            assert_eq!(m["kind"], "exact", "{c}");
+            flagged.push(m["game"].as_u64().expect("game"));
+        }
+    }
+    flagged.sort_unstable();
+    assert_eq!(flagged, expected);
+    assert_eq!(summary(&stdout)["duplicates"], expected.len() as u64);
+    // The index answers what its PGN file answers (a copy without index).
+    let plain = dir.path().join("plain.pgn").to_string_lossy().into_owned();
+    std::fs::copy(&london, &plain).expect("copy");
+    assert_eq!(dedup(&plain).replace(&plain, &db), stdout);
+}
+
+#[test]
+fn standard_input_compressed_is_spooled_and_written_as_a_file_is() {
+    let dir = tempfile::tempdir().expect("dir");
+    let uci = gzip(&converted(dir.path(), "uci.pgn", &["--to", "uci"]));
+    let london = london();
+    let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let (from_file, dups_file) = (out("file.pgn"), out("file.dups.pgn"));
+    let (code, stdout, stderr) = run(&[
+        "dedup",
+        "-q",
+        "--format",
+        "json",
+        &uci,
+        &london,
+        "-o",
+        &from_file,
+        "--duplicates",
+        &dups_file,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let (from_stdin, dups_stdin) = (out("stdin.pgn"), out("stdin.dups.pgn"));
+    let piped = assert_cmd::Command::cargo_bin("pgnkit")
+        .expect("binary")
+        .args([
+            "dedup",
+            "-q",
+            "--format",
+            "json",
+            "-",
+            &london,
+            "-o",
+            &from_stdin,
+        ])
+        .args(["--duplicates", &dups_stdin])
+        .write_stdin(std::fs::read(&uci).expect("read"))
+        .output()
+        .expect("run");
+    assert_eq!(piped.status.code(), Some(1));
+    let piped = String::from_utf8_lossy(&piped.stdout).replace("\"-\"", &format!("{uci:?}"));
+    assert_eq!(piped, stdout);
+    let read = |p: &str| std::fs::read(p).expect("read");
+    // The UCI copies are read first: kept, and written byte for byte.
+    assert_eq!(read(&from_stdin), read(&from_file));
+    assert_eq!(read(&dups_stdin), read(&dups_file));
+    assert!(String::from_utf8_lossy(&read(&from_stdin)).contains("e2e4"));
+    // Only the written files are left: the spooled input is gone.
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "file.dups.pgn",
+            "file.pgn",
+            "stdin.dups.pgn",
+            "stdin.pgn",
+            "uci.pgn",
+            "uci.pgn.gz"
+        ]
+    );
+}

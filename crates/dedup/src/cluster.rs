@@ -69,15 +69,122 @@ pub struct Cluster {
 /// none, so that a line copied a million times costs linear time.
 const MAX_APART: usize = 16;
 
+/// What records are grouped by: the position at the fuzzy depth when the
+/// record has one ([`GameRecord::fuzzy`], only with `--fuzzy-depth`), else
+/// the line.
+pub fn group_key(r: &GameRecord) -> (u8, u128) {
+    match r.fuzzy {
+        Some(k) => (1, u128::from(k)),
+        None => (0, r.line),
+    }
+}
+
 /// The order of preference: a known game first (`--against`), then the
 /// most complete tags, then the most annotation, then the first.
-fn preference(r: &GameRecord, index: usize) -> (Reverse<bool>, Reverse<u32>, Reverse<u32>, usize) {
+pub fn preference(r: &GameRecord, index: u64) -> (Reverse<bool>, Reverse<u32>, Reverse<u32>, u64) {
     (
         Reverse(r.known),
         Reverse(r.completeness),
         Reverse(r.annotation),
         index,
     )
+}
+
+/// The order [`Grouper`] takes records in: by [`group_key`], then by
+/// [`preference`].
+pub type SortKey = ((u8, u128), (Reverse<bool>, Reverse<u32>, Reverse<u32>, u64));
+
+/// The [`SortKey`] of record number `index`.
+pub fn sort_key(r: &GameRecord, index: u64) -> SortKey {
+    (group_key(r), preference(r, index))
+}
+
+/// A kept game while its group is read: its number and record.
+struct Open {
+    index: u64,
+    record: GameRecord,
+}
+
+/// Where [`Grouper::push`] puts a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placed {
+    /// It is kept (it may stay alone).
+    Kept,
+    /// It is a duplicate of the kept game `kept`.
+    Member {
+        /// The number of the kept game.
+        kept: u64,
+        /// The kept game's record, when this is its first duplicate.
+        first: Option<GameRecord>,
+        /// The duplicate.
+        member: Member,
+    },
+}
+
+/// Forms the clusters of records that come in [`SortKey`] order, one at a
+/// time, in memory independent of their number: the one rule of
+/// [`clusters`], for records sorted in memory or read back from runs
+/// spilled to disk.
+///
+/// ```
+/// use pgnkit_dedup::cluster::{Grouper, Options, Placed};
+/// let grouper = Grouper::new(&Options::default());
+/// # let _ = grouper;
+/// ```
+pub struct Grouper {
+    options: Options,
+    key: Option<(u8, u128)>,
+    open: Vec<(Open, bool)>,
+}
+
+impl Grouper {
+    /// A grouper of the kinds of `options` (prefixes aside: they are pairs
+    /// found apart, see [`clusters`]).
+    pub fn new(options: &Options) -> Grouper {
+        Grouper {
+            options: *options,
+            key: None,
+            open: Vec::new(),
+        }
+    }
+
+    /// Places record number `index`, which comes after every record placed
+    /// before in [`SortKey`] order.
+    pub fn push(&mut self, index: u64, r: &GameRecord) -> Placed {
+        let key = group_key(r);
+        if self.key != Some(key) {
+            self.key = Some(key);
+            self.open.clear();
+        }
+        for (kept, any) in &mut self.open {
+            let differing = kept.record.tags.differing(&r.tags, true);
+            let kind = if kept.record.line != r.line {
+                Kind::Fuzzy
+            } else if differing.is_empty() {
+                Kind::Exact
+            } else if self.options.contradicting_tags {
+                Kind::ContradictingTags
+            } else {
+                continue;
+            };
+            let first = (!*any).then_some(kept.record);
+            *any = true;
+            return Placed::Member {
+                kept: kept.index,
+                first,
+                member: Member {
+                    index: usize::try_from(index).unwrap_or(usize::MAX),
+                    kind,
+                    differing,
+                },
+            };
+        }
+        if self.open.len() < MAX_APART {
+            let open = Open { index, record: *r };
+            self.open.push((open, false));
+        }
+        Placed::Kept
+    }
 }
 
 /// The clusters of `records`, first kept game first. `prefixes` are pairs
@@ -94,55 +201,26 @@ pub fn clusters(
     prefixes: &[(usize, usize)],
     options: &Options,
 ) -> Vec<Cluster> {
-    let group_key = |r: &GameRecord| -> (u8, u128) {
-        match (options.fuzzy_depth, r.fuzzy) {
-            (Some(_), Some(k)) => (1, u128::from(k)),
-            _ => (0, r.line),
-        }
-    };
     let mut order: Vec<usize> = (0..records.len()).collect();
-    order.sort_unstable_by_key(|&i| (group_key(&records[i]), preference(&records[i], i)));
+    order.sort_unstable_by_key(|&i| sort_key(&records[i], i as u64));
     let mut out: Vec<Cluster> = Vec::new();
-    let mut start = 0;
-    while start < order.len() {
-        let key = group_key(&records[order[start]]);
-        let mut end = start + 1;
-        while end < order.len() && group_key(&records[order[end]]) == key {
-            end += 1;
-        }
-        let mut open: Vec<Cluster> = Vec::new();
-        for &i in &order[start..end] {
-            let r = &records[i];
-            let mut joined = false;
-            for c in open.iter_mut().take(MAX_APART) {
-                let kept = &records[c.kept];
-                let differing = kept.tags.differing(&r.tags, true);
-                let kind = if kept.line != r.line {
-                    Kind::Fuzzy
-                } else if differing.is_empty() {
-                    Kind::Exact
-                } else if options.contradicting_tags {
-                    Kind::ContradictingTags
-                } else {
-                    continue;
-                };
-                c.members.push(Member {
-                    index: i,
-                    kind,
-                    differing,
-                });
-                joined = true;
-                break;
-            }
-            if !joined {
-                open.push(Cluster {
+    let mut of_kept: HashMap<u64, usize> = HashMap::new();
+    let mut grouper = Grouper::new(options);
+    for &i in &order {
+        match grouper.push(i as u64, &records[i]) {
+            Placed::Kept => {
+                of_kept.insert(i as u64, out.len());
+                out.push(Cluster {
                     kept: i,
                     members: Vec::new(),
                 });
             }
+            Placed::Member { kept, member, .. } => {
+                if let Some(&c) = of_kept.get(&kept) {
+                    out[c].members.push(member);
+                }
+            }
         }
-        out.extend(open);
-        start = end;
     }
     if options.prefix {
         attach_prefixes(records, prefixes, &mut out);

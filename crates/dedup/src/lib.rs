@@ -41,10 +41,14 @@
 //! assert_eq!(found[0].members[0].kind, Kind::Exact);
 //! ```
 
+pub mod bounded;
 pub mod cluster;
-pub mod fingerprint;
 pub mod record;
 pub mod report;
+
+/// The fingerprint of a main line ([`pgnkit_index::mainline`]: the index
+/// stores it per game, so a database is compared by its index alone).
+pub use pgnkit_index::mainline as fingerprint;
 
 pub use cluster::{Cluster, Kind, Member, Options};
 pub use record::{GameRecord, Source, TagDigest};
@@ -141,10 +145,10 @@ mod tests {
     fn a_truncated_line_is_found_among_the_prefixes_of_its_game() {
         let (all, keys) = records(LONDON);
         let long = (0..all.len()).max_by_key(|&i| all[i].plies).expect("games");
-        let mut short = all[long].clone();
+        let mut short = all[long];
         short.line = fingerprint::line_fingerprint(&keys[long][..21]);
         short.plies = 20;
-        let records = vec![all[long].clone(), short];
+        let records = vec![all[long], short];
         let lines = cluster::full_lines(&records);
         let found = prefix_matches(&keys[long], &records[0].tags, &lines, &records);
         assert_eq!(found, [1]);

@@ -3,10 +3,10 @@
 //! of a cluster to keep).
 
 use pgnkit_index::{Date, GameFacts, Outcome};
-use pgnkit_pgn::{Game, TokenKind};
+use pgnkit_pgn::Game;
 use pgnkit_replay::GameReport;
 
-use crate::fingerprint::{LineFingerprint, line_fingerprint};
+use crate::fingerprint::LineFingerprint;
 
 /// Where a game is: the input (its number in the run), the game's 1-based
 /// number in it, and the byte offset of its first tag or token.
@@ -96,7 +96,7 @@ impl TagDigest {
 }
 
 /// What is kept of one game (about 90 bytes, whatever its length).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// Where it is.
     pub source: Source,
@@ -133,44 +133,154 @@ impl GameRecord {
         fuzzy_depth: Option<u32>,
     ) -> GameRecord {
         let facts = GameFacts::new(input, base, game, Some(report));
-        let completeness = game
-            .tags
-            .iter()
-            .filter(|t| {
-                let v = t.raw_value.trim_ascii();
-                !v.is_empty() && !v.iter().all(|&b| matches!(b, b'?' | b'.' | b'-'))
-            })
-            .count();
-        let annotation = game
-            .tokens
-            .iter()
-            .filter(|t| {
-                matches!(
-                    t.kind,
-                    TokenKind::Comment
-                        | TokenKind::Nag(_)
-                        | TokenKind::OpenVariation
-                        | TokenKind::DeepVariation
-                )
-            })
-            .count();
         let fuzzy = fuzzy_depth
             .and_then(|d| usize::try_from(d).ok())
             .and_then(|d| report.keys.get(d).copied());
+        GameRecord {
+            fuzzy,
+            ..GameRecord::of_facts(&facts)
+        }
+    }
+
+    /// The record of a game of the facts `facts` (of a replayed game, as
+    /// [`GameFacts::new`] or an index gives them), without a position at a
+    /// fuzzy depth.
+    pub fn of_facts(facts: &GameFacts<'_>) -> GameRecord {
         GameRecord {
             source: Source {
                 file: 0,
                 game: 0,
                 byte: facts.offset,
             },
-            line: line_fingerprint(&report.keys),
-            fuzzy,
-            plies: report.plies,
-            incomplete: report.errors() > 0,
-            tags: TagDigest::of(&facts),
-            completeness: u32::try_from(completeness).unwrap_or(u32::MAX),
-            annotation: u32::try_from(annotation).unwrap_or(u32::MAX),
+            line: facts.line,
+            fuzzy: None,
+            plies: facts.plies,
+            incomplete: facts.errors > 0,
+            tags: TagDigest::of(facts),
+            completeness: facts.tagged,
+            annotation: facts.annotation,
             known: false,
         }
+    }
+}
+
+/// Bytes of a [`GameRecord`] encoded ([`GameRecord::encode`]).
+pub const ENCODED_SIZE: usize = 83;
+
+/// Reads fixed-size little-endian fields one after the other.
+struct Fields<'b>(&'b [u8]);
+
+impl Fields<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        if let Some((head, rest)) = self.0.split_at_checked(N) {
+            out.copy_from_slice(head);
+            self.0 = rest;
+        }
+        out
+    }
+    fn u8(&mut self) -> u8 {
+        self.take::<1>()[0]
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+    fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.take())
+    }
+}
+
+impl GameRecord {
+    /// Writes the record into `out` ([`ENCODED_SIZE`] bytes), to be
+    /// spilled to disk and read back by [`GameRecord::decode`].
+    pub fn encode(&self, out: &mut [u8]) {
+        let mut v = [0u8; ENCODED_SIZE];
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            if let Some(slot) = v.get_mut(at..at + bytes.len()) {
+                slot.copy_from_slice(bytes);
+            }
+            at += bytes.len();
+        };
+        put(&self.source.file.to_le_bytes());
+        put(&self.source.game.to_le_bytes());
+        put(&self.source.byte.to_le_bytes());
+        put(&self.line.to_le_bytes());
+        put(&[u8::from(self.fuzzy.is_some())]);
+        put(&self.fuzzy.unwrap_or(0).to_le_bytes());
+        put(&self.plies.to_le_bytes());
+        put(&[u8::from(self.incomplete) | (u8::from(self.known) << 1)]);
+        for n in self.tags.names {
+            put(&n.to_le_bytes());
+        }
+        put(&self.tags.date.0.to_le_bytes());
+        put(&[self.tags.result as u8]);
+        put(&self.completeness.to_le_bytes());
+        put(&self.annotation.to_le_bytes());
+        debug_assert_eq!(at, ENCODED_SIZE);
+        let n = ENCODED_SIZE.min(out.len());
+        out[..n].copy_from_slice(&v[..n]);
+    }
+
+    /// The record that [`GameRecord::encode`] wrote into `b`.
+    pub fn decode(b: &[u8]) -> GameRecord {
+        let mut f = Fields(b);
+        let source = Source {
+            file: f.u32(),
+            game: f.u64(),
+            byte: f.u64(),
+        };
+        let line = u128::from_le_bytes(f.take());
+        let has_fuzzy = f.u8() != 0;
+        let fuzzy = f.u64();
+        let plies = f.u32();
+        let flags = f.u8();
+        let names = [f.u32(), f.u32(), f.u32(), f.u32(), f.u32()];
+        let date = Date(f.u32());
+        let result = Outcome::from_code(f.u8());
+        GameRecord {
+            source,
+            line,
+            fuzzy: has_fuzzy.then_some(fuzzy),
+            plies,
+            incomplete: flags & 1 != 0,
+            known: flags & 2 != 0,
+            tags: TagDigest {
+                names,
+                date,
+                result,
+            },
+            completeness: f.u32(),
+            annotation: f.u32(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reads_back_as_it_was_encoded() {
+        let pgn = include_bytes!("../../../testdata/index/london1851.pgn");
+        let options = pgnkit_replay::Options {
+            language: None,
+            suggestions: false,
+            detail: pgnkit_replay::Detail::Keys,
+        };
+        let mut reader = pgnkit_pgn::Reader::new(pgn);
+        let mut game = Game::default();
+        let mut n = 0;
+        while reader.read_game(&mut game) {
+            let report = pgnkit_replay::replay_game(pgn, &game, &options);
+            let mut r = GameRecord::new(pgn, 0, &game, &report, Some(7));
+            r.source.game = n;
+            r.known = n % 3 == 0;
+            let mut bytes = [0u8; ENCODED_SIZE];
+            r.encode(&mut bytes);
+            assert_eq!(GameRecord::decode(&bytes), r);
+            n += 1;
+        }
+        assert!(n > 80);
     }
 }

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use crate::bounded::Found;
 use crate::cluster::{Cluster, Kind};
 use crate::record::GameRecord;
 
@@ -37,17 +38,26 @@ impl Counts {
         };
         for cl in clusters {
             c.clusters += 1;
-            for m in cl.members.iter().filter(|m| !records[m.index].known) {
-                c.duplicates += 1;
-                match m.kind {
-                    Kind::Exact => c.exact += 1,
-                    Kind::ContradictingTags => c.contradicting_tags += 1,
-                    Kind::Prefix => c.prefix += 1,
-                    Kind::Fuzzy => c.fuzzy += 1,
-                }
+            for m in &cl.members {
+                c.add(m.kind, records[m.index].known);
             }
         }
         c
+    }
+
+    /// Counts a duplicate of kind `kind` (none when it is `known`: a game
+    /// of a known database is not of the inputs).
+    pub fn add(&mut self, kind: Kind, known: bool) {
+        if known {
+            return;
+        }
+        self.duplicates += 1;
+        match kind {
+            Kind::Exact => self.exact += 1,
+            Kind::ContradictingTags => self.contradicting_tags += 1,
+            Kind::Prefix => self.prefix += 1,
+            Kind::Fuzzy => self.fuzzy += 1,
+        }
     }
 
     /// The summary line.
@@ -86,68 +96,81 @@ fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
-/// Writes one cluster as a JSON line: `{"type":"cluster","games":[…]}`, the
-/// kept game first, each game with its file, game number, byte offset,
-/// kind (`kept` for the kept one), whether it is known (`--against`),
-/// incomplete, and the tags that differ from the kept game's.
-pub fn write_json(
+/// Writes the clusters of `found`, the kept game of each first: in JSON,
+/// one line a cluster, `{"type":"cluster","games":[…]}`, each game with its
+/// file, game number, byte offset, kind (`kept` for the kept one), whether
+/// it is known (`--against`), incomplete, and the tags that differ from
+/// the kept game's; for a reader, a line for the kept game, then one per
+/// duplicate with its kind and the tags that differ, and a blank line.
+/// `names`: the inputs' names, by their number.
+pub fn write_clusters(
     out: &mut impl Write,
     names: &[String],
-    records: &[GameRecord],
-    cluster: &Cluster,
+    json: bool,
+    found: &Found,
 ) -> io::Result<()> {
-    let game = |index: usize, kind: &str, differing: &[&str]| -> String {
-        let r = &records[index];
-        let file = names.get(r.source.file as usize).map_or("", String::as_str);
-        let tags: Vec<String> = differing.iter().map(|t| json_str(t)).collect();
-        format!(
-            "{{\"byte\":{},\"differing_tags\":[{}],\"file\":{},\"game\":{},\"incomplete\":{},\"kind\":\"{kind}\",\"known\":{},\"plies\":{}}}",
-            r.source.byte,
-            tags.join(","),
-            json_str(file),
-            r.source.game,
-            r.incomplete,
-            r.known,
-            r.plies
-        )
-    };
-    let mut games = vec![game(cluster.kept, "kept", &[])];
-    for m in &cluster.members {
-        games.push(game(m.index, m.kind.as_str(), &m.differing));
-    }
-    writeln!(
-        out,
-        "{{\"type\":\"cluster\",\"games\":[{}]}}",
-        games.join(",")
-    )
-}
-
-/// Writes one cluster for a reader: a line for the kept game, then one per
-/// duplicate with its kind and the tags that differ.
-pub fn write_human(
-    out: &mut impl Write,
-    names: &[String],
-    records: &[GameRecord],
-    cluster: &Cluster,
-) -> io::Result<()> {
-    let place = |index: usize| -> String {
-        let r = &records[index];
-        let file = names.get(r.source.file as usize).map_or("", String::as_str);
-        let known = if r.known { " (known)" } else { "" };
-        let incomplete = if r.incomplete { " (has errors)" } else { "" };
-        format!(
-            "{file} game {} (byte {}, {} plies){known}{incomplete}",
-            r.source.game, r.source.byte, r.plies
-        )
-    };
-    writeln!(out, "{:<19} {}", "kept", place(cluster.kept))?;
-    for m in &cluster.members {
-        let differ = if m.differing.is_empty() {
-            String::new()
+    let mut reader = found.clusters.reader()?;
+    let mut open = false;
+    while let Some(item) = reader.next()? {
+        let file = names
+            .get(item.source.file as usize)
+            .map_or("", String::as_str);
+        let kind = item.kind().map_or("kept", Kind::as_str);
+        if json {
+            let tags: Vec<String> = item.differing().iter().map(|t| json_str(t)).collect();
+            let game = format!(
+                "{{\"byte\":{},\"differing_tags\":[{}],\"file\":{},\"game\":{},\"incomplete\":{},\"kind\":\"{kind}\",\"known\":{},\"plies\":{}}}",
+                item.source.byte,
+                tags.join(","),
+                json_str(file),
+                item.source.game,
+                item.incomplete(),
+                item.known(),
+                item.plies
+            );
+            if item.is_kept() {
+                if open {
+                    writeln!(out, "]}}")?;
+                }
+                write!(out, "{{\"type\":\"cluster\",\"games\":[{game}")?;
+                open = true;
+            } else {
+                write!(out, ",{game}")?;
+            }
+            continue;
+        }
+        let known = if item.known() { " (known)" } else { "" };
+        let incomplete = if item.incomplete() {
+            " (has errors)"
         } else {
-            format!(": {} differ", m.differing.join(", "))
+            ""
         };
-        writeln!(out, "  {:<17} {}{differ}", m.kind.as_str(), place(m.index))?;
+        let place = format!(
+            "{file} game {} (byte {}, {} plies){known}{incomplete}",
+            item.source.game, item.source.byte, item.plies
+        );
+        if item.is_kept() {
+            if open {
+                writeln!(out)?;
+            }
+            writeln!(out, "{:<19} {place}", "kept")?;
+            open = true;
+        } else {
+            let differing = item.differing();
+            let differ = if differing.is_empty() {
+                String::new()
+            } else {
+                format!(": {} differ", differing.join(", "))
+            };
+            writeln!(out, "  {kind:<17} {place}{differ}")?;
+        }
     }
-    writeln!(out)
+    if open {
+        if json {
+            writeln!(out, "]}}")?;
+        } else {
+            writeln!(out)?;
+        }
+    }
+    Ok(())
 }

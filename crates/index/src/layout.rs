@@ -1,11 +1,11 @@
-//! The index file format, version 1. Every number is little-endian; every
+//! The index file format, version 2. Every number is little-endian; every
 //! section starts at a multiple of 8 bytes. The file is read through a
 //! memory map: a field is read where it lies, nothing is parsed up front.
 //!
 //! ```text
 //! header (160 bytes)
 //!   0  magic            8 bytes  "PGNKITIX"
-//!   8  version          u32      1
+//!   8  version          u32      2
 //!  12  header size      u32      160
 //!  16  pgn size         u64      bytes of the PGN file when indexed
 //!  24  pgn mtime secs   i64      its modification time (seconds since 1970)
@@ -28,7 +28,7 @@
 //! 132  reserved         24 bytes zero
 //! 156  header crc       u32      CRC-32 of bytes 0..156
 //!
-//! game table: G records of 56 bytes, in file order (game n is record n-1)
+//! game table: G records of 80 bytes, in file order (game n is record n-1)
 //!   0  offset     u64   byte offset of the game in the PGN file
 //!   8  length     u32   its length in bytes
 //!  12  plies      u32   main-line plies replayed
@@ -45,6 +45,11 @@
 //!                       9 dead-position
 //!  52  errors     u16   errors the replay found (saturating)
 //!  54  reserved   u16
+//!  56  line       u128  fingerprint of the main line replayed (the chain
+//!                       of its positions' keys, as `pgnkit dedup`
+//!                       computes it; 0 when not replayed)
+//!  72  tagged     u32   tags with a value (not empty, `?` or `????.??.??`)
+//!  76  annotation u32   comments, NAGs and variations
 //!
 //! strings: S+1 u64 offsets into the string bytes (string i is
 //!   bytes[off[i]..off[i+1]], UTF-8), then the bytes, padded to 8. Ids
@@ -69,6 +74,10 @@
 //! pair is stored once. The top `b` bits choose the bucket, the next 32 are
 //! stored: `b + 32` bits of the key are compared.
 //!
+//! Version 1 (before 0.1's dedup) had 56-byte game records, without
+//! `line`, `tagged` and `annotation`; it is refused with the advice to
+//! rebuild the index.
+//!
 //! Checks on open: magic, version, header CRC, file size (a truncated file
 //! is refused), then the PGN's size, mtime, head and tail CRCs (a stale
 //! index is refused). A section's CRC is checked when a search first uses
@@ -77,11 +86,11 @@
 /// The magic bytes.
 pub const MAGIC: [u8; 8] = *b"PGNKITIX";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Size of the header.
 pub const HEADER_SIZE: usize = 160;
 /// Size of a game record.
-pub const GAME_SIZE: usize = 56;
+pub const GAME_SIZE: usize = 80;
 /// Size of a position entry.
 pub const POSITION_SIZE: usize = 8;
 /// Bytes hashed at each end of the PGN file.
@@ -161,6 +170,12 @@ pub mod game {
     pub const STATUS: usize = 51;
     /// `errors`.
     pub const ERRORS: usize = 52;
+    /// `line`.
+    pub const LINE: usize = 56;
+    /// `tagged`.
+    pub const TAGGED: usize = 72;
+    /// `annotation`.
+    pub const ANNOTATION: usize = 76;
 }
 
 /// The bucket bits for `positions` entries.

@@ -51,6 +51,7 @@ pub mod filter;
 pub mod fingerprint;
 pub mod layout;
 pub mod line;
+pub mod mainline;
 pub mod material;
 pub mod order;
 pub mod pattern;

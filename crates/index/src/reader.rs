@@ -135,7 +135,10 @@ impl Index {
         if version != VERSION {
             return Err(IndexError::NotAnIndex {
                 path: path.to_owned(),
-                detail: format!(" of version {VERSION} (it is version {version})"),
+                detail: format!(
+                    " of version {VERSION}: it is of version {version}, written by another \
+                     pgnkit; rebuild it with `pgnkit index`"
+                ),
             });
         }
         if map.len() < HEADER_SIZE {
@@ -642,6 +645,22 @@ impl<'a> GameEntry<'a> {
     pub fn errors(&self) -> u32 {
         u32::from(u16_at(self.bytes, layout::game::ERRORS))
     }
+    /// The fingerprint of the main line replayed
+    /// ([`GameFacts::line`]).
+    pub fn line(&self) -> u128 {
+        let at = layout::game::LINE;
+        let lo = u64_at(self.bytes, at);
+        let hi = u64_at(self.bytes, at + 8);
+        (u128::from(hi) << 64) | u128::from(lo)
+    }
+    /// Tags with a value ([`GameFacts::tagged`]).
+    pub fn tagged(&self) -> u32 {
+        u32_at(self.bytes, layout::game::TAGGED)
+    }
+    /// Comments, NAGs and variations ([`GameFacts::annotation`]).
+    pub fn annotation(&self) -> u32 {
+        u32_at(self.bytes, layout::game::ANNOTATION)
+    }
     /// The game's facts as the index keeps them, its strings borrowed from
     /// the index: those the game was indexed from ([`GameFacts::new`]),
     /// but that `errors` stops at 65,535 (see the [crate example](crate)).
@@ -658,6 +677,9 @@ impl<'a> GameEntry<'a> {
             plies: self.plies(),
             status: self.status(),
             errors: self.errors(),
+            line: self.line(),
+            tagged: self.tagged(),
+            annotation: self.annotation(),
         }
     }
 }

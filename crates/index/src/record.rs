@@ -5,9 +5,10 @@
 
 use std::borrow::Cow;
 
-use pgnkit_pgn::{Game, Tag};
+use pgnkit_pgn::{Game, Tag, TokenKind};
 use pgnkit_replay::{Encoding, GameReport, Status};
 
+use crate::mainline::line_fingerprint;
 use crate::tags::{Date, Eco, Outcome, elo};
 
 /// The indexed tags, in the order of [`GameFacts::texts`].
@@ -102,6 +103,14 @@ pub struct GameFacts<'a> {
     pub status: Option<Status>,
     /// Errors the replay found.
     pub errors: u32,
+    /// The fingerprint of the main line replayed
+    /// ([`crate::mainline::line_fingerprint`] of its positions' keys; 0
+    /// when not replayed): the one `pgnkit dedup` compares.
+    pub line: u128,
+    /// Tags with a value (not empty, not `?`, not `????.??.??`).
+    pub tagged: u32,
+    /// Comments, NAGs and variations.
+    pub annotation: u32,
 }
 
 impl<'a> GameFacts<'a> {
@@ -167,6 +176,22 @@ impl<'a> GameFacts<'a> {
             status: report.map(|r| r.status),
             errors: report.map_or(0, |r| u32::try_from(r.errors()).unwrap_or(u32::MAX)),
             texts,
+            line: report.map_or(0, |r| line_fingerprint(&r.keys)),
+            tagged: saturating(game.tags.iter().filter(|t| has_value(t.raw_value)).count()),
+            annotation: saturating(
+                game.tokens
+                    .iter()
+                    .filter(|t| {
+                        matches!(
+                            t.kind,
+                            TokenKind::Comment
+                                | TokenKind::Nag(_)
+                                | TokenKind::OpenVariation
+                                | TokenKind::DeepVariation
+                        )
+                    })
+                    .count(),
+            ),
         }
     }
 
@@ -189,8 +214,21 @@ impl<'a> GameFacts<'a> {
             plies: self.plies,
             status: self.status,
             errors: self.errors,
+            line: self.line,
+            tagged: self.tagged,
+            annotation: self.annotation,
         }
     }
+}
+
+/// A tag value that says something: not empty, not only `?`, `.` and `-`.
+fn has_value(raw: &[u8]) -> bool {
+    let v = raw.trim_ascii();
+    !v.is_empty() && !v.iter().all(|&b| matches!(b, b'?' | b'.' | b'-'))
+}
+
+fn saturating(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Status codes as stored: code `i + 1` is `STATUSES[i]` (0: not replayed).

@@ -132,6 +132,9 @@ impl Batch {
         r[g::STATUS] = status_code(facts.status);
         let errors = u16::try_from(facts.errors).unwrap_or(u16::MAX);
         r[g::ERRORS..g::ERRORS + 2].copy_from_slice(&errors.to_le_bytes());
+        r[g::LINE..g::LINE + 16].copy_from_slice(&facts.line.to_le_bytes());
+        r[g::TAGGED..g::TAGGED + 4].copy_from_slice(&facts.tagged.to_le_bytes());
+        r[g::ANNOTATION..g::ANNOTATION + 4].copy_from_slice(&facts.annotation.to_le_bytes());
         self.games.push(Pending { record: r, texts });
 
         // Repeats within a game are dropped when the sorted table is written.
@@ -377,7 +380,7 @@ impl Scratch {
     /// order, see [`sort_partition`]).
     fn encode_runs(
         &mut self,
-        runs: &[Run],
+        runs: &[Run<Entry>],
         p: usize,
         bits: u32,
         out: &mut Encoded,
@@ -500,7 +503,7 @@ struct Spill {
     /// The memory budget, in bytes.
     memory: u64,
     /// Sorted runs of position entries.
-    runs: Vec<Run>,
+    runs: Vec<Run<Entry>>,
     /// Runs spilled in all (runs merged into one count each).
     spilled: u64,
     /// The game records written out so far, in file order.
@@ -1270,6 +1273,9 @@ mod tests {
             plies: 0,
             status: None,
             errors: 0,
+            line: 0,
+            tagged: 0,
+            annotation: 0,
         };
         // xorshift keys; game g has keys k(g, 0..100) plus one repeat, and
         // every 7th game shares key SHARED.
@@ -1364,6 +1370,9 @@ mod tests {
                         plies: keys.len() as u32,
                         status: None,
                         errors: 0,
+                        line: crate::mainline::line_fingerprint(&keys),
+                        tagged: rng.below(12) as u32,
+                        annotation: rng.below(40) as u32,
                     };
                     offset += u64::from(length);
                     batch.push(&facts, &keys);

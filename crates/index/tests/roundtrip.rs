@@ -145,3 +145,28 @@ fn an_index_of_another_file_is_stale() {
     let err = Index::open(&index_path(&other), &other, &now).unwrap_err();
     assert!(matches!(err, IndexError::Missing(_)), "{err}");
 }
+
+#[test]
+fn an_index_of_the_older_format_is_refused_with_the_advice_to_rebuild_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, facts, keys) = build(dir.path(), &fixture("twic-232.pgn"), 100);
+    let now = Fingerprint::of(&path).unwrap();
+    let index = Index::open(&index_path(&path), &path, &now).unwrap();
+    // The line fingerprint of each game is the one of its positions.
+    for (n, k) in keys.iter().enumerate() {
+        let line = index.game(n as u32).line();
+        assert_eq!(line, pgnkit_index::mainline::line_fingerprint(k));
+        assert_eq!(line, facts[n].line);
+    }
+    drop(index);
+    let mut bytes = std::fs::read(index_path(&path)).unwrap();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(index_path(&path), &bytes).unwrap();
+    let err = Index::open(&index_path(&path), &path, &now).unwrap_err();
+    assert!(matches!(err, IndexError::NotAnIndex { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("version 1") && text.contains("rebuild it with `pgnkit index`"),
+        "{text}"
+    );
+}
