@@ -1150,13 +1150,27 @@ pub(crate) fn spoken_token(
 
 /// Reads a mark written as its own word after a move: `e.p.`, `+`, `#`, `!?`, `(=)`, old-Russian `х`...
 pub fn parse_annotation(text: &str) -> Option<Annotation> {
-    let buf = Buf::from_str(text).ok()?;
-    let s = buf.as_slice();
-    let start = s.iter().position(|c| !c.is_whitespace())?;
-    let end = s.iter().rposition(|c| !c.is_whitespace())? + 1;
-    let s = &s[start..end];
-    let word: String = s.iter().collect();
-    Some(match word.as_str() {
+    // The longest annotation word is six characters (`Schach`): a longer
+    // word is none, and no buffer is filled for it.
+    const MAX_CHARS: usize = 8;
+    let text = text.trim();
+    if text.is_ascii() && text.len() > MAX_CHARS {
+        return None;
+    }
+    let mut buf = [0u8; MAX_CHARS * 4];
+    let (mut len, mut chars) = (0, 0);
+    for c in text.chars().filter_map(normalize) {
+        chars += 1;
+        if chars > MAX_CHARS {
+            return None;
+        }
+        len += c.encode_utf8(buf.get_mut(len..)?).len();
+    }
+    let word = std::str::from_utf8(buf.get(..len)?).ok()?.trim();
+    if word.is_empty() {
+        return None;
+    }
+    Some(match word {
         "e.p." | "ep" | "e. p." | "e.p" | "i.p." => Annotation::EnPassant,
         "+" | "†" | "ch" | "ch." | "check" | "Schach" => Annotation::Check,
         "++" => Annotation::DoubleCheck,
@@ -1170,7 +1184,8 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
         "-/+" | "∓" => Annotation::Nag(17),
         "+-" | "+−" | "+--" => Annotation::Nag(18),
         "-+" | "−+" | "--+" => Annotation::Nag(19),
-        _ => Annotation::Nag(glyph_nag(s)?),
+        // `!` and `?` are ASCII: a glyph of other characters is no NAG.
+        _ => Annotation::Nag(glyph_nag(word.as_bytes())?),
     })
 }
 
