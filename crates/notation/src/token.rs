@@ -174,6 +174,8 @@ pub(crate) enum Body {
     Coords(Coords),
     /// A null move (`--`, `Z0`, `0000`): never legal.
     Null,
+    /// English descriptive notation (`P-K4`, `NxP(Q5)`).
+    Descriptive(crate::descriptive::Descriptive),
 }
 
 /// One move token as written, parsed without a position and without choosing a language.
@@ -274,6 +276,7 @@ impl MoveToken {
             || match self.body {
                 Body::San(San::Normal { capture, .. }, _) => capture,
                 Body::Coords(c) => c.capture,
+                Body::Descriptive(d) => d.is_capture(),
                 _ => false,
             }
     }
@@ -692,7 +695,10 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
             ParseError::Unparsable
         });
     }
-    let mut token = parse_body(s)?;
+    let mut token = match parse_body(s) {
+        Ok(token) => token,
+        Err(e) => parse_descriptive(s).ok_or(e)?,
+    };
     if suffix != Suffix::None {
         token.marks.set_suffix(suffix);
     }
@@ -769,6 +775,15 @@ fn peel_marks(mut s: &[char]) -> Result<Peeled, ParseError> {
         } else if ends_with(s, "ch") && before(2) && unmarked {
             found = Some(mark(Suffix::Check, 2));
             n - 2
+        } else if ends_with(s, "disch") && before(5) && unmarked {
+            found = Some(mark(Suffix::Check, 5));
+            n - 5
+        } else if ends_with(s, "dblch") && before(5) && unmarked {
+            found = Some(mark(Suffix::DoubleCheck, 5));
+            n - 5
+        } else if ends_with(s, "mate") && before(4) && unmarked {
+            found = Some(mark(Suffix::Mate, 4));
+            n - 4
         } else if ends_with(s, "e.p.") && !p.en_passant {
             p.en_passant = true;
             n - 4
@@ -1129,6 +1144,16 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
     Ok(token)
 }
 
+/// A move in English descriptive notation ([`crate::descriptive`]).
+fn parse_descriptive(s: &[char]) -> Option<MoveToken> {
+    let mut bytes = [0u8; MAX_TOKEN_CHARS];
+    let bytes = bytes.get_mut(..s.len())?;
+    for (b, c) in bytes.iter_mut().zip(s) {
+        *b = u8::try_from(*c).ok()?;
+    }
+    crate::descriptive::parse(bytes).map(|d| MoveToken::new(Body::Descriptive(d)))
+}
+
 /// Builds a token from the spoken reader's parts.
 pub(crate) fn spoken_token(
     body: Body,
@@ -1159,6 +1184,10 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
     Some(match word.as_str() {
         "e.p." | "ep" | "e. p." | "e.p" | "i.p." => Annotation::EnPassant,
         "+" | "†" | "ch" | "ch." | "check" | "Schach" => Annotation::Check,
+        // Descriptive notation's discovered and double check, whole or as
+        // their first word (`dis ch`, `dbl ch`: the `ch` adds nothing).
+        "dis ch" | "dis. ch." | "disch" | "dis" | "dis." => Annotation::Check,
+        "dbl ch" | "dbl. ch." | "dblch" | "dbl" | "dbl." => Annotation::DoubleCheck,
         "++" => Annotation::DoubleCheck,
         "#" | "‡" | "x" | "X" | "mate" | "Matt" | "мат" => Annotation::Mate,
         "(=)" | "=" => Annotation::DrawOffer,
