@@ -294,6 +294,12 @@ impl MoveToken {
         self.body == Body::Null
     }
 
+    /// Whether the token is a move of English descriptive notation
+    /// (`P-K4`, `NxP(Q5)`; castling, `O-O`, is castling whatever the notation).
+    pub fn is_descriptive(&self) -> bool {
+        matches!(self.body, Body::Descriptive(_))
+    }
+
     /// Whether the token is castling written as such (`O-O`, `0-0-0`, `lange Rochade`).
     pub fn is_castling(&self) -> bool {
         matches!(self.body, Body::Castle(_) | Body::San(San::Castle(_), _))
