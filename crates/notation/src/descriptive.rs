@@ -48,7 +48,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use shakmaty::{Bitboard, Chess, Color, File, Move, Position, Rank, Role, Square};
+use shakmaty::{
+    Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks,
+};
 
 use crate::read::ResolveError;
 
@@ -506,6 +508,69 @@ impl Descriptive {
             }
     }
 
+    /// The squares a fitting move can go to: the destinations written, or
+    /// the squares of the enemy men of the kind captured (and the en
+    /// passant square for a pawn taking a pawn).
+    fn targets(&self, pos: &Chess) -> Bitboard {
+        let turn = pos.turn();
+        // The set of files copied to every rank.
+        let files = |f: Files| Bitboard(u64::from(f).wrapping_mul(0x0101_0101_0101_0101));
+        match (self.captured, self.to) {
+            (None, Some(p)) => {
+                let rank = p.rank.unwrap_or(0);
+                let rank = Rank::new(u32::from(match turn {
+                    Color::White => rank,
+                    Color::Black => 7 - rank,
+                }));
+                files(p.files) & Bitboard::from_rank(rank)
+            }
+            (None, None) => Bitboard(0),
+            (Some(c), _) => {
+                let board = pos.board();
+                let mut targets = board.by_color(!turn) & board.by_role(c.role) & files(c.files);
+                if let Some(p) = self.to {
+                    targets &= files(p.files)
+                        & p.rank.map_or(!Bitboard(0), |r| {
+                            Bitboard::from_rank(Rank::new(u32::from(match turn {
+                                Color::White => r,
+                                Color::Black => 7 - r,
+                            })))
+                        });
+                }
+                if c.role == Role::Pawn
+                    && self.man.role == Role::Pawn
+                    && let Some(ep) = pos.ep_square(EnPassantMode::PseudoLegal)
+                {
+                    targets.add(ep);
+                }
+                targets
+            }
+        }
+    }
+
+    /// The squares the side to move's men of the mover's kind may go to,
+    /// legal or not (pawns: their captures, and every square when the
+    /// token is a push); a cheap filter before the legal moves are made.
+    fn reach(&self, pos: &Chess) -> Bitboard {
+        let board = pos.board();
+        let turn = pos.turn();
+        let occupied = board.occupied();
+        let ours = board.by_color(turn) & board.by_role(self.man.role);
+        let mut reach = Bitboard(0);
+        for from in ours {
+            reach |= match self.man.role {
+                Role::Pawn if self.captured.is_none() => return !Bitboard(0),
+                Role::Pawn => attacks::pawn_attacks(turn, from),
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                Role::Queen => attacks::queen_attacks(from, occupied),
+                Role::King => attacks::king_attacks(from),
+            };
+        }
+        reach
+    }
+
     /// The one legal move of `pos` that fits, with the pieces' origins if
     /// they are known (unknown: a piece named by its side fits either side).
     pub(crate) fn resolve(
@@ -515,14 +580,19 @@ impl Descriptive {
     ) -> Result<Move, ResolveError> {
         let mut found: Option<Move> = None;
         let mut more: Vec<Move> = Vec::new();
-        for m in pos.legal_moves() {
-            if self.fits(pos, &m, origins) {
-                if found.is_none() {
-                    found = Some(m);
-                } else {
-                    more.push(m);
+        // Only moves to the squares the token can mean are generated: its
+        // destinations, or the squares of the men it may capture.
+        let mut candidates = Candidates::new(pos);
+        for to in self.targets(pos) & self.reach(pos) {
+            candidates.each(self.man.role, to, |m| {
+                if self.fits(pos, &m, origins) {
+                    if found.is_none() {
+                        found = Some(m);
+                    } else {
+                        more.push(m);
+                    }
                 }
-            }
+            });
         }
         match found {
             None => Err(ResolveError::Illegal),
@@ -530,6 +600,119 @@ impl Descriptive {
             Some(m) => {
                 more.insert(0, m);
                 Err(ResolveError::Ambiguous(more))
+            }
+        }
+    }
+}
+
+/// The legal moves of one kind of man to one square, made without a move
+/// list in the common cases (out of check, no en passant): the men that
+/// reach the square, less those pinned off its line; the rest from
+/// shakmaty's `san_candidates`.
+struct Candidates<'p> {
+    pos: &'p Chess,
+    /// The king of the side to move, when it is not in check.
+    king: Option<Square>,
+    pinned: Option<Bitboard>,
+}
+
+impl<'p> Candidates<'p> {
+    fn new(pos: &'p Chess) -> Candidates<'p> {
+        let board = pos.board();
+        let turn = pos.turn();
+        let king = board
+            .king_of(turn)
+            .filter(|k| board.attacks_to(*k, !turn, board.occupied()).is_empty());
+        Candidates {
+            pos,
+            king,
+            pinned: None,
+        }
+    }
+
+    fn each(&mut self, role: Role, to: Square, mut f: impl FnMut(Move)) {
+        let pos = self.pos;
+        let board = pos.board();
+        let turn = pos.turn();
+        let occupied = board.occupied();
+        let ep = role == Role::Pawn && pos.ep_square(EnPassantMode::Always) == Some(to);
+        let Some(king) = self.king.filter(|_| !ep) else {
+            pos.san_candidates(role, to).into_iter().for_each(f);
+            return;
+        };
+        if board.by_color(turn).contains(to) {
+            return;
+        }
+        let capture = board.role_at(to);
+        let ours = board.by_color(turn) & board.by_role(role);
+        let last = (turn == Color::White && to.rank() == Rank::Eighth)
+            || (turn == Color::Black && to.rank() == Rank::First);
+        let from = match role {
+            Role::King => {
+                if attacks::king_attacks(king).contains(to)
+                    && board
+                        .attacks_to(to, !turn, occupied.without(king))
+                        .is_empty()
+                {
+                    f(Move::Normal {
+                        role,
+                        from: king,
+                        capture,
+                        to,
+                        promotion: None,
+                    });
+                }
+                return;
+            }
+            Role::Knight => attacks::knight_attacks(to) & ours,
+            Role::Bishop => attacks::bishop_attacks(to, occupied) & ours,
+            Role::Rook => attacks::rook_attacks(to, occupied) & ours,
+            Role::Queen => attacks::queen_attacks(to, occupied) & ours,
+            Role::Pawn if capture.is_some() => attacks::pawn_attacks(!turn, to) & ours,
+            Role::Pawn => {
+                let back: i32 = if turn == Color::White { -8 } else { 8 };
+                let double = if turn == Color::White {
+                    Rank::Fourth
+                } else {
+                    Rank::Fifth
+                };
+                match to.offset(back) {
+                    Some(one) if ours.contains(one) => Bitboard::from_square(one),
+                    Some(one) if !occupied.contains(one) && to.rank() == double => one
+                        .offset(back)
+                        .filter(|two| ours.contains(*two))
+                        .map_or(Bitboard(0), Bitboard::from_square),
+                    _ => Bitboard(0),
+                }
+            }
+        };
+        for from in from {
+            if !attacks::ray(king, from).is_empty() {
+                let pinned = *self
+                    .pinned
+                    .get_or_insert_with(|| crate::read::slider_blockers(pos, king));
+                if pinned.contains(from) && !attacks::aligned(from, to, king) {
+                    continue;
+                }
+            }
+            if role == Role::Pawn && last {
+                for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    f(Move::Normal {
+                        role,
+                        from,
+                        capture,
+                        to,
+                        promotion: Some(promotion),
+                    });
+                }
+            } else {
+                f(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
             }
         }
     }

@@ -375,6 +375,12 @@ pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
     if let Some(token) = parse_plain_san(text.as_bytes()) {
         return Ok(token);
     }
+    // Descriptive notation before shakmaty's parser, which never reads it.
+    if text.len() <= MAX_TOKEN_CHARS
+        && let Some(token) = parse_plain_descriptive(text.as_bytes())
+    {
+        return Ok(token);
+    }
     // Plain SAN with at most a `+`/`#` suffix: shakmaty's parser alone (it
     // accepts only ASCII, so no separate ASCII check is needed).
     if let Ok(san) = San::from_ascii(text.as_bytes())
@@ -497,10 +503,10 @@ fn parse_other(text: &str) -> Result<MoveToken, ParseError> {
     if bytes.is_empty() {
         return Err(ParseError::Empty);
     }
-    if bytes.len() <= MAX_TOKEN_CHARS
-        && let Some(token) = parse_ascii_san(bytes)
-    {
-        return Ok(token);
+    if bytes.len() <= MAX_TOKEN_CHARS {
+        if let Some(token) = parse_ascii_san(bytes) {
+            return Ok(token);
+        }
     }
     parse_general(text)
 }
@@ -1148,6 +1154,23 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
     token.piece = piece;
     token.promotion = promotion;
     Ok(token)
+}
+
+/// The common shape of descriptive notation, `P-K4`, `NxP(Q5)`, `Q-R5ch`
+/// (a plain move with at most `ch` after it), read from its bytes; `None`
+/// for anything else (which the general reading then looks at).
+#[inline]
+fn parse_plain_descriptive(bytes: &[u8]) -> Option<MoveToken> {
+    if !matches!(bytes.first(), Some(b'K' | b'Q' | b'R' | b'B' | b'N' | b'P')) {
+        return None;
+    }
+    let (suffix, body) = match bytes.strip_suffix(b"ch") {
+        Some(body) => (Suffix::Check, body),
+        None => (Suffix::None, bytes),
+    };
+    let mut token = MoveToken::new(Body::Descriptive(crate::descriptive::parse(body)?));
+    token.marks.set_suffix(suffix);
+    Some(token)
 }
 
 /// A move in English descriptive notation ([`crate::descriptive`]).

@@ -344,7 +344,7 @@ fn forms_found_in_print_read_as_their_moves_or_as_ambiguous() {
     let mut read = std::collections::BTreeMap::<&str, usize>::new();
     let mut ambiguous = 0usize;
     let mut written = String::new();
-    for game in games.iter().take(150) {
+    for game in games.iter().take(60) {
         let mut origins = Origins::new(&game.start);
         let mut line = Line::new(game.start.clone());
         for ply in &game.plies {
