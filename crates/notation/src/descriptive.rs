@@ -583,7 +583,12 @@ impl Descriptive {
         // Only moves to the squares the token can mean are generated: its
         // destinations, or the squares of the men it may capture.
         let mut candidates = Candidates::new(pos);
-        for to in self.targets(pos) & self.reach(pos) {
+        let mut targets = self.targets(pos);
+        if candidates.king.is_none() {
+            // In check every square costs a move list: only those reached.
+            targets &= self.reach(pos);
+        }
+        for to in targets {
             candidates.each(self.man.role, to, |m| {
                 if self.fits(pos, &m, origins) {
                     if found.is_none() {
