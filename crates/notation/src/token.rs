@@ -503,10 +503,10 @@ fn parse_other(text: &str) -> Result<MoveToken, ParseError> {
     if bytes.is_empty() {
         return Err(ParseError::Empty);
     }
-    if bytes.len() <= MAX_TOKEN_CHARS {
-        if let Some(token) = parse_ascii_san(bytes) {
-            return Ok(token);
-        }
+    if bytes.len() <= MAX_TOKEN_CHARS
+        && let Some(token) = parse_ascii_san(bytes)
+    {
+        return Ok(token);
     }
     parse_general(text)
 }
