@@ -164,6 +164,7 @@ fn round_trip_all(san: &[u8], lan_in: &[Language]) {
     failures.extend(round_trip(san, "uci", Language::En));
     failures.extend(round_trip(san, "figurine", Language::En));
     failures.extend(round_trip(san, "iccf", Language::En));
+    failures.extend(round_trip(san, "descriptive", Language::En));
     failures.extend(round_trip(san, "ru-scoresheet", Language::Ru));
     assert!(
         failures.is_empty(),
@@ -215,6 +216,13 @@ fn round_trip_with_language_detection() {
     let back = pgnkit(&["convert", "-q"], Some(&x.stdout));
     assert_eq!(back.code, 0, "iccf: {}", back.stderr);
     assert_same_games(&san, &back.stdout, "SAN -> iccf -> SAN (detected)");
+    // Descriptive notation too: its words are no algebraic move.
+    let x = pgnkit(&["convert", "-q", "--to", "descriptive"], Some(&san));
+    let descriptive = String::from_utf8_lossy(&x.stdout).into_owned();
+    assert!(descriptive.contains("1. P-K4 ") || descriptive.contains("1. P-Q4 "));
+    let back = pgnkit(&["convert", "-q"], Some(&x.stdout));
+    assert_eq!(back.code, 0, "descriptive: {}", back.stderr);
+    assert_same_games(&san, &back.stdout, "SAN -> descriptive -> SAN (detected)");
 }
 
 /// The JSON records of `pgn` (moves in UCI), "file" dropped.

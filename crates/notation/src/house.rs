@@ -1,5 +1,5 @@
 //! A record's house style: how its writer writes moves (short or long
-//! algebraic, UCI or ICCF numeric, `x` or `:` for a capture, `O-O` or `0-0`), read from
+//! algebraic, UCI, ICCF numeric or descriptive, `x` or `:` for a capture, `O-O` or `0-0`), read from
 //! the words of the record, so that what is written into it (a suggested
 //! move, a fix, a merged game) looks like the rest of it.
 //!
@@ -31,6 +31,7 @@ pub struct HouseStyle {
     long: u32,
     uci: u32,
     iccf: u32,
+    descriptive: u32,
     cross: u32,
     colon: u32,
     letters: u32,
@@ -89,7 +90,13 @@ impl HouseStyle {
         );
         let count = match (uci, squares) {
             (true, _) => &mut self.uci,
-            (false, 0) => return,
+            (false, 0) => {
+                // No square of algebraic notation: descriptive (`P-K4`) or no move.
+                if crate::token::parse_move(word).is_ok_and(|t| t.is_descriptive()) {
+                    self.descriptive = self.descriptive.saturating_add(1);
+                }
+                return;
+            }
             (false, 1) => &mut self.short,
             (false, _) => &mut self.long,
         };
@@ -100,7 +107,10 @@ impl HouseStyle {
     /// in `language` (the language the record is read in). Ties go to PGN's
     /// way.
     pub fn style(&self, language: Language) -> Style {
-        let notation = if self.iccf > self.uci.max(self.long).max(self.short) {
+        let notation = if self.descriptive > self.iccf.max(self.uci).max(self.long).max(self.short)
+        {
+            Notation::Descriptive
+        } else if self.iccf > self.uci.max(self.long).max(self.short) {
             Notation::Iccf
         } else if self.uci > self.long.max(self.short) {
             Notation::Uci
@@ -151,6 +161,12 @@ mod tests {
         assert_eq!(uci.style(Language::En).notation, Notation::Uci);
         let iccf = HouseStyle::of_words(["5254", "5755", "7163", "2836", "6125", "1716"]);
         assert_eq!(iccf.style(Language::En).notation, Notation::Iccf);
+        let descriptive =
+            HouseStyle::of_words(["P-K4", "P-K4", "N-KB3", "N-QB3", "B-N5", "P-QR3", "O-O"]);
+        assert_eq!(
+            descriptive.style(Language::En).notation,
+            Notation::Descriptive
+        );
     }
 
     #[test]

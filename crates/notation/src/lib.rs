@@ -1,6 +1,7 @@
 //! Chess move notation: read every way people write a move, resolve it against
 //! the position, and write any move back in any notation or language.
 //!
+//! - [`descriptive`]: English descriptive notation (`P-K4`, `NxP(Q5)`), read and written.
 //! - [`token`]: the lexical form of one move token ([`parse_move`]), no position, no language.
 //! - [`read`]: resolving a token to exactly one legal move under a [`Language`].
 //! - [`write`](mod@write): rendering a move in a [`Style`] (SAN, LAN, UCI, ICCF numeric, figurine, spoken).
@@ -33,6 +34,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod descriptive;
 pub mod detect;
 pub mod house;
 pub mod language;

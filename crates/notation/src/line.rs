@@ -26,6 +26,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
+use crate::descriptive::Origins;
 use crate::language::Language;
 use crate::read::{ResolveError, fast_san};
 use crate::token::{MoveToken, plain_san};
@@ -37,13 +38,20 @@ use crate::write::{Style, has_evasion, write_and_play};
 pub struct Line {
     pos: Chess,
     in_check: bool,
+    /// Where the pieces started, for descriptive notation's `KR`, `QN`.
+    origins: Origins,
 }
 
 impl Line {
     /// A line starting at `pos`.
     pub fn new(pos: Chess) -> Line {
         let in_check = pos.is_check();
-        Line { pos, in_check }
+        let origins = Origins::new(&pos);
+        Line {
+            pos,
+            in_check,
+            origins,
+        }
     }
 
     /// The current position.
@@ -68,13 +76,15 @@ impl Line {
     }
 
     /// Resolves `token` in the current position, as
-    /// [`MoveToken::resolve`] does.
+    /// [`MoveToken::resolve`] does; a descriptive piece named by the side
+    /// it started on (`KR-Q1`, `QN-Q2`) is the one that started there when
+    /// the line did.
     ///
     /// # Errors
     /// As [`MoveToken::resolve`].
     #[inline]
     pub fn resolve(&self, token: &MoveToken, lang: Language) -> Result<Move, ResolveError> {
-        token.resolve_known(&self.pos, Some(self.in_check), lang)
+        token.resolve_known(&self.pos, Some(self.in_check), lang, Some(&self.origins))
     }
 
     /// Reads a word of plain English SAN (`e4`, `Nf3`, `exd5`, `Nbd7`,
@@ -91,6 +101,7 @@ impl Line {
     /// [`write_move`](crate::write_move) does, and plays it.
     #[inline]
     pub fn write_and_play(&mut self, m: Move, style: &Style, out: &mut String) {
+        self.origins.play(&m);
         self.in_check = match write_and_play(&mut self.pos, m, style, out) {
             Some(check) => check,
             None => self.pos.is_check(),
@@ -99,6 +110,7 @@ impl Line {
 
     /// Plays `m` (legal here).
     pub fn play(&mut self, m: Move) {
+        self.origins.play(&m);
         self.pos.play_unchecked(m);
         self.in_check = self.pos.is_check();
     }

@@ -17,6 +17,9 @@
 //!   king move written with squares resolves to castling when it names the
 //!   king and either its rook (`e1h1`) or the king's castling square at least
 //!   two files away (`e1g1`).
+//! - Descriptive notation (`P-K4`, `NxP(Q5)`): see [`crate::descriptive`];
+//!   a piece named by the side it started on (`KR`) is told apart only
+//!   along a [`Line`](crate::Line), which follows where pieces came from.
 //! - Check, mate, glyph, draw-offer and en passant marks are kept on the token
 //!   but do not take part in choosing the move.
 
@@ -27,6 +30,7 @@ use shakmaty::{
     attacks, san::San,
 };
 
+use crate::descriptive::Origins;
 use crate::language::{Language, role_bit};
 use crate::token::{Body, Coords, MoveToken, PieceMark};
 
@@ -316,7 +320,7 @@ impl MoveToken {
     /// [`ResolveError`] when no move, or more than one, fits.
     #[inline(always)]
     pub fn resolve(&self, pos: &Chess, lang: Language) -> Result<Move, ResolveError> {
-        self.resolve_known(pos, None, lang)
+        self.resolve_known(pos, None, lang, None)
     }
 
     /// [`MoveToken::resolve`] where whether the side to move is in check
@@ -327,6 +331,7 @@ impl MoveToken {
         pos: &Chess,
         in_check: Option<bool>,
         lang: Language,
+        origins: Option<&Origins>,
     ) -> Result<Move, ResolveError> {
         if let (Body::San(san, _), Language::En) = (self.body, lang) {
             if let Some(m) = fast_san(pos, san, in_check) {
@@ -337,6 +342,9 @@ impl MoveToken {
             if let Ok(m) = san.to_move(pos) {
                 return Ok(m);
             }
+        }
+        if let Body::Descriptive(d) = self.body {
+            return d.resolve(pos, origins);
         }
         self.resolve_general(pos, lang)
     }
@@ -378,6 +386,7 @@ impl MoveToken {
             Body::Castle(side) => castle(pos, side),
             Body::Coords(c) => self.resolve_coords(pos, lang, c),
             Body::Null => Err(ResolveError::Illegal),
+            Body::Descriptive(d) => d.resolve(pos, None),
         }
     }
 

@@ -174,6 +174,8 @@ pub(crate) enum Body {
     Coords(Coords),
     /// A null move (`--`, `Z0`, `0000`): never legal.
     Null,
+    /// English descriptive notation (`P-K4`, `NxP(Q5)`).
+    Descriptive(crate::descriptive::Descriptive),
 }
 
 /// One move token as written, parsed without a position and without choosing a language.
@@ -274,6 +276,7 @@ impl MoveToken {
             || match self.body {
                 Body::San(San::Normal { capture, .. }, _) => capture,
                 Body::Coords(c) => c.capture,
+                Body::Descriptive(d) => d.is_capture(),
                 _ => false,
             }
     }
@@ -289,6 +292,12 @@ impl MoveToken {
     /// Whether this is a null move (`--`, `Z0`, `0000`), which no position accepts.
     pub fn is_null(&self) -> bool {
         self.body == Body::Null
+    }
+
+    /// Whether the token is a move of English descriptive notation
+    /// (`P-K4`, `NxP(Q5)`; castling, `O-O`, is castling whatever the notation).
+    pub fn is_descriptive(&self) -> bool {
+        matches!(self.body, Body::Descriptive(_))
     }
 
     /// Whether the token is castling written as such (`O-O`, `0-0-0`, `lange Rochade`).
@@ -364,6 +373,12 @@ impl MoveToken {
 #[inline]
 pub fn parse_move(text: &str) -> Result<MoveToken, ParseError> {
     if let Some(token) = parse_plain_san(text.as_bytes()) {
+        return Ok(token);
+    }
+    // Descriptive notation before shakmaty's parser, which never reads it.
+    if text.len() <= MAX_TOKEN_CHARS
+        && let Some(token) = parse_plain_descriptive(text.as_bytes())
+    {
         return Ok(token);
     }
     // Plain SAN with at most a `+`/`#` suffix: shakmaty's parser alone (it
@@ -692,7 +707,10 @@ fn parse_general(text: &str) -> Result<MoveToken, ParseError> {
             ParseError::Unparsable
         });
     }
-    let mut token = parse_body(s)?;
+    let mut token = match parse_body(s) {
+        Ok(token) => token,
+        Err(e) => parse_descriptive(s).ok_or(e)?,
+    };
     if suffix != Suffix::None {
         token.marks.set_suffix(suffix);
     }
@@ -769,6 +787,15 @@ fn peel_marks(mut s: &[char]) -> Result<Peeled, ParseError> {
         } else if ends_with(s, "ch") && before(2) && unmarked {
             found = Some(mark(Suffix::Check, 2));
             n - 2
+        } else if ends_with(s, "disch") && before(5) && unmarked {
+            found = Some(mark(Suffix::Check, 5));
+            n - 5
+        } else if ends_with(s, "dblch") && before(5) && unmarked {
+            found = Some(mark(Suffix::DoubleCheck, 5));
+            n - 5
+        } else if ends_with(s, "mate") && before(4) && unmarked {
+            found = Some(mark(Suffix::Mate, 4));
+            n - 4
         } else if ends_with(s, "e.p.") && !p.en_passant {
             p.en_passant = true;
             n - 4
@@ -1129,6 +1156,33 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
     Ok(token)
 }
 
+/// The common shape of descriptive notation, `P-K4`, `NxP(Q5)`, `Q-R5ch`
+/// (a plain move with at most `ch` after it), read from its bytes; `None`
+/// for anything else (which the general reading then looks at).
+#[inline]
+fn parse_plain_descriptive(bytes: &[u8]) -> Option<MoveToken> {
+    if !matches!(bytes.first(), Some(b'K' | b'Q' | b'R' | b'B' | b'N' | b'P')) {
+        return None;
+    }
+    let (suffix, body) = match bytes.strip_suffix(b"ch") {
+        Some(body) => (Suffix::Check, body),
+        None => (Suffix::None, bytes),
+    };
+    let mut token = MoveToken::new(Body::Descriptive(crate::descriptive::parse(body)?));
+    token.marks.set_suffix(suffix);
+    Some(token)
+}
+
+/// A move in English descriptive notation ([`crate::descriptive`]).
+fn parse_descriptive(s: &[char]) -> Option<MoveToken> {
+    let mut bytes = [0u8; MAX_TOKEN_CHARS];
+    let bytes = bytes.get_mut(..s.len())?;
+    for (b, c) in bytes.iter_mut().zip(s) {
+        *b = u8::try_from(*c).ok()?;
+    }
+    crate::descriptive::parse(bytes).map(|d| MoveToken::new(Body::Descriptive(d)))
+}
+
 /// Builds a token from the spoken reader's parts.
 pub(crate) fn spoken_token(
     body: Body,
@@ -1173,6 +1227,10 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
     Some(match word {
         "e.p." | "ep" | "e. p." | "e.p" | "i.p." => Annotation::EnPassant,
         "+" | "†" | "ch" | "ch." | "check" | "Schach" => Annotation::Check,
+        // Descriptive notation's discovered and double check, whole or as
+        // their first word (`dis ch`, `dbl ch`: the `ch` adds nothing).
+        "dis ch" | "dis. ch." | "disch" | "dis" | "dis." => Annotation::Check,
+        "dbl ch" | "dbl. ch." | "dblch" | "dbl" | "dbl." => Annotation::DoubleCheck,
         "++" => Annotation::DoubleCheck,
         "#" | "‡" | "x" | "X" | "mate" | "Matt" | "мат" => Annotation::Mate,
         "(=)" | "=" => Annotation::DrawOffer,

@@ -12,6 +12,8 @@
 //!   standard chess, king-takes-rook in Chess960 positions.
 //! - `Iccf`: ICCF numeric, `5254`, `27281` (b7-b8=Q), castling as UCI
 //!   writes it, digits for letters (`5171`); no check marks.
+//! - `Descriptive`: English descriptive, `P-K4`, `N-KB3`, `NxP(Q5)`,
+//!   `R(KB1)-K1`, `Q-R5ch`, `P-K8=Q` (see [`crate::descriptive`]).
 //! - `Figurine`: SAN with the figurine of the moving side's colour (`♘f3`
 //!   for White, `♞f6` for Black; promotion `e8=♕`).
 //! - `Spoken`: see [`crate::spoken`] (words of every language; the files by the
@@ -44,17 +46,21 @@ pub enum Notation {
     /// then rank, a fifth digit for the promotion (1 queen, 2 rook, 3 bishop,
     /// 4 knight), castling as the king's move (`5171`).
     Iccf,
+    /// English descriptive notation (`P-K4`, `N-KB3`, `NxP(Q5)`), in the
+    /// classic style of [`crate::descriptive`].
+    Descriptive,
 }
 
 impl Notation {
     /// Every notation.
-    pub const ALL: [Notation; 6] = [
+    pub const ALL: [Notation; 7] = [
         Notation::San,
         Notation::Lan,
         Notation::Uci,
         Notation::Figurine,
         Notation::Spoken,
         Notation::Iccf,
+        Notation::Descriptive,
     ];
 }
 
@@ -150,7 +156,7 @@ impl Style {
     /// ```
     pub fn is_ascii(&self) -> bool {
         match self.notation {
-            Notation::Uci | Notation::Iccf => true,
+            Notation::Uci | Notation::Iccf | Notation::Descriptive => true,
             Notation::Figurine | Notation::Spoken => false,
             Notation::San | Notation::Lan => [
                 Role::Knight,
@@ -165,7 +171,7 @@ impl Style {
     }
 
     /// Names accepted on the command line: `san`, `lan`, `uci`, `figurine`
-    /// (also `fan`), `spoken`, `iccf` (ICCF numeric), and the preset `ru-scoresheet` (which ignores
+    /// (also `fan`), `spoken`, `iccf` (ICCF numeric), `descriptive` (English descriptive), and the preset `ru-scoresheet` (which ignores
     /// `language`). Case-insensitive; `None` for unknown names.
     pub fn from_name(notation: &str, language: Language) -> Option<Style> {
         let n = notation.trim().to_ascii_lowercase();
@@ -176,6 +182,7 @@ impl Style {
             "figurine" | "fan" => Notation::Figurine,
             "spoken" => Notation::Spoken,
             "iccf" => Notation::Iccf,
+            "descriptive" => Notation::Descriptive,
             "ru-scoresheet" => return Some(Style::RU_SCORESHEET),
             _ => return None,
         };
@@ -190,6 +197,7 @@ impl Style {
         "figurine",
         "spoken",
         "iccf",
+        "descriptive",
         "ru-scoresheet",
     ];
 }
@@ -484,6 +492,10 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
         }
         Notation::Spoken => {
             crate::spoken::write(pos, m, style.language, out);
+            return false;
+        }
+        Notation::Descriptive => {
+            crate::descriptive::write(pos, m, out);
             return false;
         }
         Notation::Iccf => {

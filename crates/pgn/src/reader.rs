@@ -147,7 +147,7 @@ impl<'a> Reader<'a> {
             }
             if !ended && PLAIN_WORD_START[usize::from(b)] {
                 // The common case: a move or a glyph, nothing to classify.
-                let we = word_end(buf, pos + 1);
+                let we = descriptive_end(buf, pos, word_end(buf, pos + 1));
                 seen_movetext = true;
                 token!(TokenKind::Word, pos..we, pos..we);
                 pos = we;
@@ -291,7 +291,7 @@ impl<'a> Reader<'a> {
             }
             // A word.
             let ws = pos;
-            let we = word_end(buf, pos + 1);
+            let we = descriptive_end(buf, ws, word_end(buf, pos + 1));
             let (len, kind) = match classify(&buf[ws..we]) {
                 crate::movetext::Lexeme::Whole(kind) => (we - ws, kind),
                 Lexeme::Number { len, number, black } => {
@@ -444,6 +444,21 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
             _ => return p,
         }
     }
+}
+
+/// The end of the word `buf[ws..we]` with the parentheses attached to it
+/// that belong to a descriptive move (`R(KB1)-K1`, `N(KB3)xP(K5)`,
+/// `P-K8(Q)`: [`pgnkit_notation::descriptive::attached_parenthesis`]);
+/// `we` for every other word, whose `(` opens a variation.
+#[inline(always)]
+fn descriptive_end(buf: &[u8], ws: usize, mut we: usize) -> usize {
+    while buf.get(we) == Some(&b'(') {
+        match pgnkit_notation::descriptive::attached_parenthesis(&buf[ws..we], &buf[we..]) {
+            Some(n) => we = word_end(buf, we + n),
+            None => break,
+        }
+    }
+    we
 }
 
 /// The first offset at or after `i` that may end a word: whitespace, a delimiter, `*`, or a control byte

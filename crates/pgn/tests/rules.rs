@@ -419,3 +419,52 @@ fn buffers_are_reused() {
     }
     assert_eq!(n, 6);
 }
+
+#[test]
+fn a_descriptive_move_keeps_its_parentheses_and_variations_stay_variations() {
+    let g = one(
+        b"1. P-K4 P-K4 2. R(KB1)-K1 NxP(Q5) 3. N(KB3)xP(K5)(3. PxP) P-K8(Q)ch \
+                  4. P-QB4 (4. P-Q4) PxP e.p. 5. Nf3(Nc3) O-O(O-O-O) P-K4(P-Q4) *",
+    );
+    assert_eq!(
+        tokens(&g),
+        [
+            "N1:1.",
+            "W:P-K4",
+            "W:P-K4",
+            "N2:2.",
+            "W:R(KB1)-K1",
+            "W:NxP(Q5)",
+            "N3:3.",
+            "W:N(KB3)xP(K5)",
+            "(:(",
+            "N3:3.",
+            "W:PxP",
+            "):)",
+            "W:P-K8(Q)ch",
+            "N4:4.",
+            "W:P-QB4",
+            "(:(",
+            "N4:4.",
+            "W:P-Q4",
+            "):)",
+            "W:PxP",
+            "W:e.p.",
+            "N5:5.",
+            "W:Nf3",
+            "(:(",
+            "W:Nc3",
+            "):)",
+            "W:O-O",
+            "(:(",
+            "W:O-O-O",
+            "):)",
+            "W:P-K4",
+            "(:(",
+            "W:P-Q4",
+            "):)",
+            "R*:*",
+        ]
+    );
+    assert!(errors(&g).is_empty());
+}

@@ -1,0 +1,516 @@
+//! English descriptive notation on real games. Every move written with
+//! `--to descriptive`'s style is checked by a small reader of this test's
+//! own (string matching over the names each man and square may be called,
+//! not the crate's reader): exactly one legal move fits it, the move
+//! played. Then the forms found in print (short squares, `Kt`, pawns by
+//! their file, pieces by the side they started on, every disambiguation,
+//! checks, promotions, e.p.) are made from the real moves and read by the
+//! crate: where this test's reader finds one move, the crate reads it;
+//! where it finds several, the crate says ambiguous with the same moves.
+
+mod common;
+
+use pgnkit_notation::{
+    Language, Line, Notation, ResolveError, Style, parse_annotation, parse_move, write_move,
+};
+use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Role, Square};
+
+const FULL: [&str; 8] = ["QR", "QN", "QB", "Q", "K", "KB", "KN", "KR"];
+const SHORT: [&str; 8] = ["R", "N", "B", "Q", "K", "B", "N", "R"];
+
+/// Where each piece started: 'K' or 'Q' for the side of the board, by
+/// square; pawns and promoted pieces have none.
+#[derive(Clone)]
+struct Origins([Option<char>; 64]);
+
+impl Origins {
+    fn new(pos: &Chess) -> Origins {
+        let mut o = [None; 64];
+        for (sq, piece) in pos.board().clone() {
+            if piece.role != Role::Pawn {
+                o[sq as usize] = Some(if sq.file() >= File::E { 'K' } else { 'Q' });
+            }
+        }
+        Origins(o)
+    }
+
+    fn play(&mut self, m: &Move) {
+        match *m {
+            Move::Castle { king, rook } => {
+                let (k, r) = (self.0[king as usize], self.0[rook as usize]);
+                self.0[king as usize] = None;
+                self.0[rook as usize] = None;
+                let (kf, rf) = if rook > king {
+                    (File::G, File::F)
+                } else {
+                    (File::C, File::D)
+                };
+                self.0[Square::from_coords(kf, king.rank()) as usize] = k;
+                self.0[Square::from_coords(rf, king.rank()) as usize] = r;
+            }
+            _ => {
+                let from = m.from().expect("a move from a square") as usize;
+                let moved = if m.is_promotion() { None } else { self.0[from] };
+                self.0[from] = None;
+                self.0[m.to() as usize] = moved;
+            }
+        }
+    }
+}
+
+fn rank_from(sq: Square, turn: Color) -> usize {
+    let r = sq.rank() as usize;
+    if turn == Color::White { r + 1 } else { 8 - r }
+}
+
+/// Every name of `sq` seen from `turn`'s side: `KB3`, `B3`.
+fn square_names(sq: Square, turn: Color) -> [String; 2] {
+    let f = sq.file() as usize;
+    let r = rank_from(sq, turn);
+    [format!("{}{r}", FULL[f]), format!("{}{r}", SHORT[f])]
+}
+
+fn letter(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "P",
+        Role::Knight => "N",
+        Role::Bishop => "B",
+        Role::Rook => "R",
+        Role::Queen => "Q",
+        Role::King => "K",
+    }
+}
+
+/// Every name of the man of `role` on `sq`: `P`, `KBP`, `BP` for a pawn
+/// on the f-file; `R`, `KR` for the rook that started on the king's side.
+fn man_names(role: Role, sq: Square, origins: &Origins) -> Vec<String> {
+    let mut names = vec![letter(role).to_owned()];
+    if role == Role::Pawn {
+        let f = sq.file() as usize;
+        names.push(format!("{}P", FULL[f]));
+        names.push(format!("{}P", SHORT[f]));
+    } else if matches!(role, Role::Knight | Role::Bishop | Role::Rook)
+        && let Some(side) = origins.0[sq as usize]
+    {
+        names.push(format!("{side}{}", letter(role)));
+    }
+    names
+}
+
+/// Whether `m` (legal in `pos`) fits `token` (marks off, `Kt` read as `N`).
+fn fits(pos: &Chess, origins: &Origins, m: &Move, token: &str) -> bool {
+    let turn = pos.turn();
+    match token {
+        "O-O" => return matches!(m, Move::Castle { king, rook } if rook > king),
+        "O-O-O" => return matches!(m, Move::Castle { king, rook } if rook < king),
+        _ if m.is_castle() => return false,
+        _ => {}
+    }
+    let Some(at) = token.find(['-', 'x']) else {
+        return false;
+    };
+    let (left, sep, mut right) = (&token[..at], &token[at..=at], &token[at + 1..]);
+    let from = m.from().expect("a move from a square");
+    // The mover: a name, then its square in parentheses or its rank.
+    let (name, from_spec) = match left.find('(') {
+        Some(p) => (&left[..p], Some(left[p + 1..].trim_end_matches(')'))),
+        None => match left.char_indices().last() {
+            Some((i, c)) if c.is_ascii_digit() => (&left[..i], Some(&left[i..])),
+            _ => (left, None),
+        },
+    };
+    if !man_names(m.role(), from, origins).iter().any(|n| n == name) {
+        return false;
+    }
+    if let Some(spec) = from_spec {
+        let names = square_names(from, turn);
+        let rank = rank_from(from, turn).to_string();
+        if !(names.iter().any(|n| n == spec) || spec == rank) {
+            return false;
+        }
+    }
+    // The promotion, last: `=Q`, `(Q)`, `/Q`, or a bare `Q` after a square.
+    let mut promotion = None;
+    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        let l = letter(role);
+        for form in [
+            format!("={l}"),
+            format!("({l})"),
+            format!("/{l}"),
+            l.to_owned(),
+        ] {
+            let Some(cut) = right.strip_suffix(form.as_str()) else {
+                continue;
+            };
+            let bare_after_square = form.len() == 1 && cut.ends_with(|c: char| c.is_ascii_digit());
+            if promotion.is_none() && !cut.is_empty() && (form.len() > 1 || bare_after_square) {
+                promotion = Some(role);
+                right = cut;
+            }
+        }
+    }
+    if promotion.is_some() && promotion != m.promotion() {
+        return false;
+    }
+    if sep == "-" {
+        return !m.is_capture() && square_names(m.to(), turn).iter().any(|n| n == right);
+    }
+    let (captured, square) = match *m {
+        Move::Normal {
+            capture: Some(c),
+            to,
+            ..
+        } => (c, to),
+        Move::EnPassant { from, to } => (Role::Pawn, Square::from_coords(to.file(), from.rank())),
+        _ => return false,
+    };
+    let (name, spec) = match right.find('(') {
+        Some(p) => (&right[..p], Some(right[p + 1..].trim_end_matches(')'))),
+        None => (right, None),
+    };
+    man_names(captured, square, origins)
+        .iter()
+        .any(|n| n == name)
+        && spec.is_none_or(|s| square_names(square, turn).iter().any(|n| n == s))
+}
+
+/// The legal moves that fit `token`, by this test's reader.
+fn fitting(pos: &Chess, origins: &Origins, token: &str) -> Vec<Move> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|m| fits(pos, origins, m, token))
+        .collect()
+}
+
+/// The move part of a written word: marks (`ch`, ` e.p.`, ` mate`) off, `Kt` as `N`.
+fn bare(word: &str) -> String {
+    let w = word.split(' ').next().expect("a word");
+    w.strip_suffix("ch").unwrap_or(w).replace("Kt", "N")
+}
+
+#[test]
+fn every_move_of_1000_real_games_written_names_exactly_the_move_played() {
+    let style = Style::new(Notation::Descriptive, Language::En);
+    let games = common::all_test_games();
+    assert!(games.len() >= 1000, "only {} games", games.len());
+    let (mut plies, mut disambiguated, mut checks, mut ep, mut promotions) = (0, 0, 0, 0, 0);
+    let mut written = String::new();
+    for game in games.iter().take(1000) {
+        let mut origins = Origins::new(&game.start);
+        let mut line = Line::new(game.start.clone());
+        for ply in &game.plies {
+            written.clear();
+            write_move(&ply.pos, &ply.m, &style, &mut written);
+            // This test's reader: exactly the move played fits.
+            let fit = fitting(&ply.pos, &origins, &bare(&written));
+            assert_eq!(fit, [ply.m], "{written} ({})", ply.token);
+            // The marks say what the move does.
+            let mut after = ply.pos.clone();
+            after.play_unchecked(ply.m);
+            let mate = after.is_checkmate();
+            assert_eq!(written.ends_with(" mate"), mate, "{written}");
+            assert_eq!(
+                written.split(' ').next().is_some_and(|w| w.ends_with("ch")),
+                after.is_check() && !mate,
+                "{written}"
+            );
+            assert_eq!(
+                written.contains(" e.p."),
+                matches!(ply.m, Move::EnPassant { .. })
+            );
+            // And the crate reads each word back as the move, the marks as marks.
+            let mut words = written.split(' ');
+            let token = parse_move(words.next().expect("a word")).expect("parses");
+            assert_eq!(line.resolve(&token, Language::En), Ok(ply.m), "{written}");
+            for mark in words {
+                assert!(parse_annotation(mark).is_some(), "{written}");
+            }
+            plies += 1;
+            disambiguated += usize::from(written.contains('('));
+            checks += usize::from(after.is_check());
+            ep += usize::from(matches!(ply.m, Move::EnPassant { .. }));
+            promotions += usize::from(ply.m.is_promotion());
+            origins.play(&ply.m);
+            line.play(ply.m);
+        }
+    }
+    eprintln!(
+        "{plies} moves, {disambiguated} with a square in parentheses, {checks} checks, {ep} e.p., {promotions} promotions"
+    );
+    assert!(plies > 50_000, "{plies}");
+    assert!(disambiguated > 1000 && checks > 1000 && ep > 0 && promotions > 10);
+}
+
+/// The other forms a book may print for the move written `word`, as
+/// (form, kind) pairs.
+fn forms_in_print(
+    word: &str,
+    pos: &Chess,
+    m: &Move,
+    origins: &Origins,
+) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let token = word.split(' ').next().expect("a word");
+    let body = token.strip_suffix("ch").unwrap_or(token);
+    if body.starts_with('O') {
+        return out;
+    }
+    let turn = pos.turn();
+    let from = m.from().expect("a square");
+    // Short squares: every full name cut to its piece letter.
+    let mut short = body.to_owned();
+    for sq in Square::ALL {
+        let [full, s] = square_names(sq, turn);
+        if full.len() == 3 {
+            short = short.replace(&full, &s);
+        }
+    }
+    if short != body {
+        out.push((short, "short"));
+    }
+    if body.contains('N') {
+        out.push((body.replace('N', "Kt"), "Kt"));
+    }
+    let at = body.find(['-', 'x']).expect("a move");
+    let (left, rest) = body.split_at(at);
+    let piece = &left[..1];
+    // The mover by its file (a pawn) or by the side it started on.
+    for name in man_names(m.role(), from, origins).into_iter().skip(1) {
+        out.push((
+            format!("{name}{rest}"),
+            if piece == "P" {
+                "pawn by file"
+            } else {
+                "piece by side"
+            },
+        ));
+    }
+    // The mover by its rank; by its square, full or short.
+    if piece != "P" {
+        out.push((
+            format!("{piece}{}{rest}", rank_from(from, turn)),
+            "rank origin",
+        ));
+    }
+    for name in square_names(from, turn) {
+        out.push((format!("{piece}({name}){rest}"), "square origin"));
+    }
+    // What is captured: by its file, by its square.
+    if let Some(x) = rest.strip_prefix('x') {
+        let captured = &x[..1];
+        let sq = match *m {
+            Move::EnPassant { from, to } => Square::from_coords(to.file(), from.rank()),
+            _ => m.to(),
+        };
+        let kind = m.capture().unwrap_or(Role::Pawn);
+        for name in man_names(kind, sq, origins).into_iter().skip(1) {
+            out.push((format!("{left}x{name}"), "captured by name"));
+        }
+        if !x.contains('(') {
+            for name in square_names(sq, turn) {
+                out.push((format!("{left}x{captured}({name})"), "captured square"));
+            }
+        }
+    }
+    // Promotions.
+    if let Some(p) = body.strip_suffix("=Q").or_else(|| body.strip_suffix("=N")) {
+        let l = &body[body.len() - 1..];
+        out.push((format!("{p}({l})"), "promotion"));
+        if !body.contains('x') {
+            out.push((format!("{p}{l}"), "promotion"));
+        }
+        out.push((format!("{p}/{l}"), "promotion"));
+    }
+    // Marks: attached and as words.
+    if token.ends_with("ch") {
+        out.push((format!("{body} ch"), "check"));
+        out.push((format!("{body} dis ch"), "check"));
+        out.push((format!("{body}dblch"), "check"));
+    }
+    if word.ends_with(" mate") {
+        out.push((format!("{body}mate"), "mate"));
+    }
+    if word.contains(" e.p.") {
+        out.push((format!("{body}e.p."), "e.p."));
+        out.push((format!("{body} ep"), "e.p."));
+    }
+    out
+}
+
+#[test]
+fn forms_found_in_print_read_as_their_moves_or_as_ambiguous() {
+    let style = Style::new(Notation::Descriptive, Language::En);
+    let games = common::all_test_games();
+    let mut read = std::collections::BTreeMap::<&str, usize>::new();
+    let mut ambiguous = 0usize;
+    let mut written = String::new();
+    for game in games.iter().take(60) {
+        let mut origins = Origins::new(&game.start);
+        let mut line = Line::new(game.start.clone());
+        for ply in &game.plies {
+            written.clear();
+            write_move(&ply.pos, &ply.m, &style, &mut written);
+            for (form, kind) in forms_in_print(&written, &ply.pos, &ply.m, &origins) {
+                let mut words = form.split(' ');
+                let first = words.next().expect("a word");
+                let Ok(token) = parse_move(first) else {
+                    panic!("{form} ({}) does not parse", ply.token);
+                };
+                let rest: Vec<&str> = words.collect();
+                if !rest.is_empty() {
+                    assert!(
+                        parse_annotation(&rest.join(" ")).is_some()
+                            || rest.iter().all(|w| parse_annotation(w).is_some()),
+                        "{form}"
+                    );
+                }
+                let mut expect = fitting(
+                    &ply.pos,
+                    &origins,
+                    &bare(
+                        &form
+                            .replace("dblch", "")
+                            .replace("mate", "")
+                            .replace("e.p.", ""),
+                    ),
+                );
+                let got = line.resolve(&token, Language::En);
+                match expect.len() {
+                    0 => panic!("{form}: this test's reader finds no move ({})", ply.token),
+                    1 => {
+                        assert_eq!(got, Ok(ply.m), "{form} ({})", ply.token);
+                        *read.entry(kind).or_default() += 1;
+                    }
+                    _ => {
+                        let Err(ResolveError::Ambiguous(mut moves)) = got else {
+                            panic!("{form}: {got:?}, expected ambiguous {expect:?}");
+                        };
+                        let key = |m: &Move| (m.from(), m.to(), m.promotion());
+                        moves.sort_by_key(key);
+                        expect.sort_by_key(key);
+                        assert_eq!(moves, expect, "{form}");
+                        ambiguous += 1;
+                    }
+                }
+                if kind == "check" {
+                    assert!(
+                        token.suffix() != pgnkit_notation::Suffix::None || !rest.is_empty(),
+                        "{form}"
+                    );
+                }
+            }
+            origins.play(&ply.m);
+            line.play(ply.m);
+        }
+    }
+    eprintln!("read: {read:?}; ambiguous: {ambiguous}");
+    for kind in [
+        "short",
+        "Kt",
+        "pawn by file",
+        "piece by side",
+        "rank origin",
+        "square origin",
+        "captured by name",
+        "captured square",
+        "promotion",
+        "check",
+        "mate",
+        "e.p.",
+    ] {
+        assert!(
+            read.get(kind).is_some_and(|n| *n > 0),
+            "no {kind} form read: {read:?}"
+        );
+    }
+    assert!(ambiguous > 100, "{ambiguous}");
+}
+
+#[test]
+fn the_forms_of_the_issue_on_a_real_opening() {
+    // The Exchange Variation of the Ruy Lopez into a known trap (Black's
+    // h-file attack), written with the forms of print.
+    let words = [
+        "P-K4", "P-K4", "Kt-KB3", "N-QB3", "B-N5", "P-QR3", "BxN", "QPxB", "O-O", "B-KN5", "P-KR3",
+        "P-KR4", "PxB", "PxP", "N-K1", "Q-R5", "P-KB3", "P-N6", "P-Q4", "Q-R7mate",
+    ];
+    let mut line = Line::new(Chess::default());
+    let mut san = Vec::new();
+    for w in words {
+        let token = parse_move(w).unwrap_or_else(|e| panic!("{w}: {e}"));
+        let m = line
+            .resolve(&token, Language::En)
+            .unwrap_or_else(|e| panic!("{w}: {e}"));
+        san.push(shakmaty::san::San::from_move(line.position(), m).to_string());
+        line.play(m);
+    }
+    assert_eq!(
+        san.join(" "),
+        "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O Bg4 h3 h5 hxg4 hxg4 Ne1 Qh4 f3 g3 d4 Qh2"
+    );
+    // A token that fits two moves: both knights go to a B3.
+    let start = Line::new(Chess::default());
+    let Err(ResolveError::Ambiguous(moves)) =
+        start.resolve(&parse_move("N-B3").expect("parses"), Language::En)
+    else {
+        panic!("N-B3 is ambiguous at the start");
+    };
+    let mut to: Vec<String> = moves.iter().map(|m| m.to().to_string()).collect();
+    to.sort();
+    assert_eq!(to, ["c3", "f3"]);
+    // KR and QR: the rooks by the side they started on, after castling
+    // brought the king's rook to the f-file.
+    let mut line = Line::new(Chess::default());
+    for w in [
+        "P-K4", "P-K4", "N-KB3", "N-QB3", "B-B4", "B-B4", "O-O", "N-B3", "P-Q3", "P-Q3", "N-B3",
+        "O-O", "B-KN5", "P-KR3", "B-R4", "B-KN5", "N-Q5", "N-Q5", "Q-Q2", "BxN", "PxB", "P-B3",
+        "NxNch", "PxN",
+    ] {
+        let m = line
+            .resolve(&parse_move(w).expect("parses"), Language::En)
+            .unwrap_or_else(|e| panic!("{w}: {e}"));
+        line.play(m);
+    }
+    // Both rooks can go to the d-file's first square? Here the king's
+    // rook (on f1) and the queen's rook (on a1) can both reach e1.
+    for (w, from) in [
+        ("KR-K1", "f1"),
+        ("QR-K1", "a1"),
+        ("R(KB1)-K1", "f1"),
+        ("R(R1)-K1", "a1"),
+    ] {
+        let m = line
+            .resolve(&parse_move(w).expect("parses"), Language::En)
+            .unwrap_or_else(|e| panic!("{w}: {e}"));
+        assert_eq!(
+            m.from().map(|s| s.to_string()).as_deref(),
+            Some(from),
+            "{w}"
+        );
+    }
+    assert!(
+        matches!(line.resolve(&parse_move("R-K1").expect("parses"), Language::En), Err(ResolveError::Ambiguous(m)) if m.len() == 2)
+    );
+}
+
+#[test]
+fn castling_and_promotion_tokens() {
+    assert!(parse_move("O-O-O").expect("parses").is_castling());
+    // Black promotes on White's first rank: its eighth.
+    let pos: Chess = "8/8/8/8/8/5k2/p7/7K b - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .expect("FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("position");
+    let line = Line::new(pos);
+    for w in ["P-R8=Q", "P-QR8(Q)", "P-R8Q", "P-QR8/Q", "P-R8=Kt"] {
+        let m = line
+            .resolve(&parse_move(w).expect("parses"), Language::En)
+            .unwrap_or_else(|e| panic!("{w}: {e}"));
+        assert_eq!(m.to(), Square::A1, "{w}");
+    }
+    assert!(
+        matches!(line.resolve(&parse_move("P-R8").expect("parses"), Language::En), Err(ResolveError::Ambiguous(m)) if m.len() == 4)
+    );
+    let _ = CastlingSide::KingSide;
+}
