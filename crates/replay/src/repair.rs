@@ -274,13 +274,34 @@ impl Line {
         {
             n += 1;
         }
-        if self.lang == Language::En
-            && let Some(written) = &word.plain_san
-            && written.as_ref() != Some(&San::from_move(pos, m))
-        {
+        if self.lang == Language::En {
+            if let Some(written) = &word.plain_san
+                && written.as_ref() != Some(&San::from_move(pos, m))
+            {
+                n += 1;
+            }
+        } else if self.written_otherwise(word, pos, m, after) {
             n += 1;
         }
         n
+    }
+
+    /// Whether `word`, read as `m` in `pos`, is written otherwise than the
+    /// writer's notation (SAN or long algebraic in the game's language, with
+    /// its capture mark) writes `m` there: a disambiguation written where
+    /// none is needed or the other way round, a capture mark on a move that
+    /// takes nothing. English SAN has its own check (`Word::plain_san`);
+    /// castling and other notations are not compared.
+    fn written_otherwise(&self, word: &Word, pos: &Chess, m: Move, after: &Chess) -> bool {
+        if !matches!(self.style.notation, Notation::San | Notation::Lan)
+            || word.token.is_none_or(|t| t.is_castling())
+            || m.is_castle()
+        {
+            return false;
+        }
+        let mut written = String::with_capacity(8);
+        pgnkit_notation::write_move_checked(pos, &m, after, false, &self.style, &mut written);
+        core(&written) != core(&word.text)
     }
 
     /// Replays from `pos` the words from `from` on (`ply` is the ply of the
