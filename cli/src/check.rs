@@ -21,7 +21,7 @@ use pgnkit_report::render::Suggestions;
 use pgnkit_report::summary::{self, Summary, Totals};
 use pgnkit_report::{Located, Locator};
 
-use crate::args::{CheckArgs, DEFAULT_MAX_ANNOTATIONS, Format, ReportFormat};
+use crate::args::{CheckArgs, CheckFormat, DEFAULT_MAX_ANNOTATIONS, Format, ReportFormat};
 use crate::fix::FixOutput;
 use crate::input::Chunk;
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
@@ -307,11 +307,14 @@ fn read_baseline(path: &Path) -> anyhow::Result<Baseline> {
 
 /// Runs `pgnkit check`.
 pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
+    if args.format == Some(CheckFormat::Html) {
+        return html_page(args);
+    }
     let config = settings(args.config.as_deref(), args.no_config)?;
     let stdout = io::stdout();
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let format = args
-        .format
+    let format = (args.format)
+        .and_then(CheckFormat::report)
         .or(config.format)
         .unwrap_or(if stdout.is_terminal() {
             ReportFormat::Human
@@ -466,6 +469,41 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         EXIT_PROBLEMS
     } else {
         EXIT_OK
+    })
+}
+
+/// `check --format html`: the page of `pgnkit report` on standard output,
+/// for the same files and settings file. The flags that shape the other
+/// formats' output have no place on the page and are refused.
+fn html_page(args: &CheckArgs) -> anyhow::Result<u8> {
+    let shaping = [
+        (args.games, "--games"),
+        (args.fix, "--fix"),
+        (args.strict, "--strict"),
+        (args.baseline.is_some(), "--baseline"),
+        (args.write_baseline.is_some(), "--write-baseline"),
+        (args.max_annotations.is_some(), "--max-annotations"),
+        (args.no_suggestions, "--no-suggestions"),
+        (args.all_suggestions, "--all-suggestions"),
+        (
+            !(args.select.is_empty()
+                && args.ignore.is_empty()
+                && args.warn.is_empty()
+                && args.error.is_empty()),
+            "--select/--ignore/--warn/--error",
+        ),
+    ];
+    if let Some((_, flag)) = shaping.iter().find(|(set, _)| *set) {
+        anyhow::bail!(
+            "{flag} is not for --format html: the page shows every problem the settings file selects, with the best suggestion (see `pgnkit report`)"
+        );
+    }
+    crate::report::run(&crate::report::ReportArgs {
+        input: args.input.clone(),
+        output: "-".to_owned(),
+        max_cards: pgnkit_report::html::DEFAULT_MAX_CARDS,
+        config: args.config.clone(),
+        no_config: args.no_config,
     })
 }
 

@@ -414,3 +414,44 @@ fn a_card_is_bounded_on_long_lines() {
         assert!(card.len() < 20_000, "a card of {} bytes", card.len());
     }
 }
+
+/// `check --format html` writes the page `report -o -` writes, for the
+/// same files, with the same exit status; the flags that shape the other
+/// formats are refused (exit 2), not ignored.
+#[test]
+fn check_format_html_is_the_report_page() {
+    let files = fixtures();
+    let page = |args: &[&str]| {
+        let out = pgnkit().args(args).args(&files).output().unwrap();
+        (out.status.code(), out.stdout)
+    };
+    let (check_code, check_page) = page(&["check", "-q", "--format", "html"]);
+    let (report_code, report_page) = page(&["report", "-q", "-o", "-"]);
+    assert_eq!(check_code, Some(1));
+    assert_eq!(check_code, report_code);
+    assert!(check_page.starts_with(b"<!DOCTYPE html>"), "not a page");
+    assert!(
+        check_page == report_page,
+        "check --format html differs from report -o -"
+    );
+    let (_, with_problems) = checked(&files);
+    let text = String::from_utf8(check_page).unwrap();
+    assert_eq!(
+        text.matches("<article class=\"card\"").count(),
+        with_problems
+    );
+    for flag in ["--games", "--fix", "--strict", "--no-suggestions"] {
+        let out = pgnkit()
+            .args(["check", "--format", "html", flag])
+            .args(&files)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(out.stdout.is_empty(), "{flag}: wrote a page");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(flag) && err.contains("--format html"),
+            "{flag}: {err}"
+        );
+    }
+}
