@@ -13,17 +13,14 @@
 //! listed, by position in the records.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::ops::Range;
 
 use clap::Args;
-use pgnkit_notation::{Language, Style};
-use pgnkit_pgn::write::{Movetext, Writer};
-use pgnkit_pgn::{Game, GameResult, Reader};
-use pgnkit_replay::compare::{Comparison, Difference, Words, compare};
-use pgnkit_replay::pairing::{Identity, PairedBy, pair};
-use pgnkit_replay::{Detail, GameText, Options, replay_game};
+use pgnkit_notation::Style;
+use pgnkit_pgn::write::Writer;
+use pgnkit_replay::compare::{Comparison, Difference};
+use pgnkit_replay::pairing::{PairedBy, pair};
+use pgnkit_replay::records::{Record, compare_records, number, read_records, write_merged};
 use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
-use shakmaty::Chess;
 
 use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};
 use crate::location::Places;
@@ -53,80 +50,14 @@ pub struct DiffArgs {
     pub quiet: bool,
 }
 
-/// One record of one game. Only what pairing needs is kept for every game
-/// (32 bytes, and the tags below for a game that has them); its words and
-/// tags are read again from its bytes when its pair is compared and
-/// written, so memory does not grow with the length of the games.
-struct Record {
-    /// The game's bytes in its file.
-    span: Range<usize>,
-    language: Language,
-    /// What few games have: a start other than the standard one, and tags
-    /// that name the game.
-    rare: Option<Box<Rare>>,
-}
-
-/// The starting position and the identity of a record, where it has them.
-#[derive(Default)]
-struct Rare {
-    /// The starting position, when it is not the standard one.
-    start: Option<Chess>,
-    /// Round, White, Black and Date, as its tags give them.
-    identity: Identity,
-}
-
-/// A game's 1-based number in its file, from its index among the file's
-/// records (the 2^32nd and later games of one file are all `u32::MAX`).
-fn number(index: usize) -> u32 {
-    u32::try_from(index.saturating_add(1)).unwrap_or(u32::MAX)
-}
-
-impl AsRef<Identity> for Record {
-    fn as_ref(&self) -> &Identity {
-        self.identity()
-    }
-}
-
-impl Record {
-    fn identity(&self) -> &Identity {
-        static NONE: Identity = Identity {
-            round: None,
-            white: None,
-            black: None,
-            date: None,
-        };
-        self.rare.as_deref().map_or(&NONE, |r| &r.identity)
-    }
-
-    /// The record as the printer of a pair sees it (`file`: its file's
-    /// name; `index`: the record's index in it).
-    fn side<'a>(&'a self, file: &'a str, index: usize, places: &'a Places) -> Side<'a> {
-        Side {
-            file,
-            game: number(index),
-            identity: self.identity(),
-            places,
-        }
-    }
-
-    fn start(&self) -> Chess {
-        (self.rare.as_deref())
-            .and_then(|r| r.start.clone())
-            .unwrap_or_default()
-    }
-
-    /// The game, lexed again from its bytes.
-    fn game<'a>(&self, bytes: &'a [u8]) -> Game<'a> {
-        let mut game = Game::default();
-        Reader::with_range(bytes, self.span.clone()).read_game(&mut game);
-        game
-    }
-
-    /// The main-line words of the game.
-    fn words<'a>(&self, bytes: &'a [u8]) -> Words<'a> {
-        // The encoding the replay found, found again from the same bytes.
-        let encoding = GameText::new(bytes, self.span.clone()).encoding();
-        Words::new(&self.game(bytes), bytes, encoding, self.language)
+/// The record as the printer of a pair sees it (`file`: its file's name;
+/// `index`: the record's index in it).
+fn side<'a>(record: &'a Record, file: &'a str, index: usize, places: &'a Places) -> Side<'a> {
+    Side {
+        file,
+        game: number(index),
+        identity: record.identity(),
+        places,
     }
 }
 
@@ -135,92 +66,6 @@ struct File<'a> {
     name: &'a str,
     bytes: &'a [u8],
     records: Vec<Record>,
-}
-
-fn read_file<'a>(name: &'a str, bytes: &'a [u8], language: Option<Language>) -> File<'a> {
-    let mut reader = Reader::new(bytes);
-    let mut records = Vec::new();
-    // Only the language and the start are kept: plain games take the
-    // replay's faster lane.
-    let options = Options {
-        language,
-        suggestions: false,
-        detail: Detail::Errors,
-    };
-    let mut game = Game::default();
-    while reader.read_game(&mut game) {
-        if game.is_comment_only() {
-            continue;
-        }
-        let report = replay_game(bytes, &game, &options);
-        let identity = Identity::of_game(&game, &GameText::new(bytes, game.span.clone()));
-        let start = (report.start != Chess::default()).then(|| report.start.clone());
-        let rare =
-            (start.is_some() || !identity.is_empty()).then(|| Box::new(Rare { start, identity }));
-        records.push(Record {
-            span: game.span.clone(),
-            language: report.language,
-            rare,
-        });
-    }
-    records.shrink_to_fit();
-    File {
-        name,
-        bytes,
-        records,
-    }
-}
-
-/// Compares two records of one game (from the files `a` and `b`), ply by
-/// ply; and how A writes its moves, for the merged game.
-fn compare_records(a: (&[u8], &Record), b: (&[u8], &Record)) -> (Comparison, Style) {
-    let wa = a.1.words(a.0);
-    let wb = b.1.words(b.0);
-    let mut c = compare(a.1.start(), &wa, &wb);
-    c.words = (wa.len(), wb.len());
-    (c, wa.house_style())
-}
-
-/// Appends the merged game to `out` in PGN export format (by the one
-/// writer): A's tags, the merged moves written as A writes its moves (its
-/// language, long or short, its capture and castling marks), and where the
-/// merge stopped a comment saying why.
-fn merged_pgn(
-    a: &Record,
-    bytes: &[u8],
-    (c, style): &(Comparison, Style),
-    writer: &mut Writer,
-    out: &mut Vec<u8>,
-) {
-    let game = a.game(bytes);
-    let source = GameText::new(bytes, game.span.clone());
-    writer.write_tags(out, &game, &source);
-    let mut mt = Movetext::new(out);
-    c.write_merged(&a.start(), style, &mut mt);
-    let result = if c.complete {
-        game.tag("Result")
-            .and_then(|t| GameResult::from_bytes(source.decode(&t.value()).trim().as_bytes()))
-            .map_or("*", |r| r.as_str())
-    } else {
-        if let Some(d) = c.differences().iter().find(|d| d.merged.is_none()) {
-            let why = match (d.a_legal, d.b_legal) {
-                (Some(true), Some(true)) => "both are legal",
-                _ => "neither is legal",
-            };
-            mt.comment_any(
-                format!(
-                    "pgnkit: the records differ here: A has \"{}\", B has \"{}\"; {why}",
-                    d.a.as_deref().unwrap_or("nothing"),
-                    d.b.as_deref().unwrap_or("nothing")
-                )
-                .as_bytes(),
-            );
-        }
-        "*"
-    };
-    mt.item(result.as_bytes());
-    mt.finish();
-    out.push(b'\n');
 }
 
 /// Runs `pgnkit diff`.
@@ -234,8 +79,16 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     let language = args.input_lang.forced();
     let bytes_a = read_input(&args.a)?;
     let bytes_b = read_input(&args.b)?;
-    let fa = read_file(&args.a, &bytes_a, language);
-    let fb = read_file(&args.b, &bytes_b, language);
+    let fa = File {
+        name: &args.a,
+        bytes: &bytes_a,
+        records: read_records(&bytes_a, language),
+    };
+    let fb = File {
+        name: &args.b,
+        bytes: &bytes_b,
+        records: read_records(&bytes_b, language),
+    };
     let pairing = pair(&fa.records, &fb.records);
     // The pairs, as indices into the two files' records.
     let pairs: Vec<(usize, usize, PairedBy)> = (pairing.pairs.iter())
@@ -272,8 +125,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         let (c, style) = compared;
         counts.add(c);
         let pair = Pair {
-            a: ra.side(fa.name, i, &places_a),
-            b: rb.side(fb.name, j, &places_b),
+            a: side(ra, fa.name, i, &places_a),
+            b: side(rb, fb.name, j, &places_b),
             by,
             comparison: c,
             start: &ra.start(),
@@ -281,7 +134,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         };
         write_pair(&mut out, format, &pair)?;
         if args.output.is_some() {
-            merged_pgn(ra, fa.bytes, compared, &mut writer, &mut merged_out);
+            write_merged(ra, fa.bytes, compared, &mut writer, &mut merged_out);
         }
     }
     counts.unpaired = pairing.unpaired_a.len() + pairing.unpaired_b.len();

@@ -40,6 +40,7 @@ pub mod movetext;
 pub mod outcome;
 pub mod pairing;
 pub mod positions;
+pub mod records;
 pub mod repair;
 pub mod setup;
 
