@@ -61,44 +61,7 @@ pub fn parse_code(s: &str) -> Result<Code, String> {
 }
 
 pub use pgnkit_report::Format;
-pub use pgnkit_report::printer::{DEFAULT_MAX_ANNOTATIONS, ReportFormat};
-
-/// What `check --format` writes: a report format, or the HTML page of
-/// `pgnkit report`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum CheckFormat {
-    /// rustc-style messages with the source line and a caret (default on a terminal).
-    Human,
-    /// NDJSON on standard output: one object a line (default in pipes).
-    Json,
-    /// GitHub Actions annotations (`::error file=…`), at most
-    /// `--max-annotations`, and a job summary in `$GITHUB_STEP_SUMMARY`.
-    Github,
-    /// SARIF 2.1.0: one JSON document (GitHub code scanning, editors).
-    Sarif,
-    /// JUnit XML: one test case per file (GitLab, Jenkins).
-    Junit,
-    /// GitLab Code Quality: a JSON array of issues.
-    Gitlab,
-    /// One self-contained HTML page with a board for each game with a
-    /// problem, on standard output (what `pgnkit report -o -` writes).
-    Html,
-}
-
-impl CheckFormat {
-    /// The report format, or `None` for the HTML page.
-    pub fn report(self) -> Option<ReportFormat> {
-        Some(match self {
-            CheckFormat::Human => ReportFormat::Human,
-            CheckFormat::Json => ReportFormat::Json,
-            CheckFormat::Github => ReportFormat::Github,
-            CheckFormat::Sarif => ReportFormat::Sarif,
-            CheckFormat::Junit => ReportFormat::Junit,
-            CheckFormat::Gitlab => ReportFormat::Gitlab,
-            CheckFormat::Html => return None,
-        })
-    }
-}
+pub use pgnkit_report::printer::{CheckFormat, DEFAULT_MAX_ANNOTATIONS, ReportFormat};
 
 /// Options every command that reads games shares.
 #[derive(Args, Debug, Clone)]

@@ -52,7 +52,7 @@ use shakmaty::{
     Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks,
 };
 
-use crate::read::ResolveError;
+use crate::read::{Fitting, ResolveError};
 
 /// A set of files, bit 0 the a-file.
 type Files = u8;
@@ -578,8 +578,7 @@ impl Descriptive {
         pos: &Chess,
         origins: Option<&Origins>,
     ) -> Result<Move, ResolveError> {
-        let mut found: Option<Move> = None;
-        let mut more: Vec<Move> = Vec::new();
+        let mut fitting = Fitting::default();
         // Only moves to the squares the token can mean are generated: its
         // destinations, or the squares of the men it may capture.
         let mut candidates = Candidates::new(pos);
@@ -591,22 +590,11 @@ impl Descriptive {
         for to in targets {
             candidates.each(self.man.role, to, |m| {
                 if self.fits(pos, &m, origins) {
-                    if found.is_none() {
-                        found = Some(m);
-                    } else {
-                        more.push(m);
-                    }
+                    fitting.push(m);
                 }
             });
         }
-        match found {
-            None => Err(ResolveError::Illegal),
-            Some(m) if more.is_empty() => Ok(m),
-            Some(m) => {
-                more.insert(0, m);
-                Err(ResolveError::Ambiguous(more))
-            }
-        }
+        fitting.resolve()
     }
 }
 

@@ -417,8 +417,6 @@ impl MoveToken {
             promotion: mark_roles(self.promotion_mark(), lang)?,
             c,
         };
-        let mut found: Option<Move> = None;
-        let mut more: Vec<Move> = Vec::new();
         // One non-king role and a destination square: only the moves of that
         // role to that square can fit (castling is a king move, so it is not lost).
         let single_role = Role::ALL
@@ -430,23 +428,13 @@ impl MoveToken {
             }
             _ => pos.legal_moves(),
         };
+        let mut fitting = Fitting::default();
         for m in moves {
             if query.fits(&m) {
-                if found.is_none() {
-                    found = Some(m);
-                } else {
-                    more.push(m);
-                }
+                fitting.push(m);
             }
         }
-        match found {
-            None => Err(ResolveError::Illegal),
-            Some(m) if more.is_empty() => Ok(m),
-            Some(m) => {
-                more.insert(0, m);
-                Err(ResolveError::Ambiguous(more))
-            }
-        }
+        fitting.resolve()
     }
 }
 
@@ -482,3 +470,37 @@ impl fmt::Display for ReadError {
 }
 
 impl std::error::Error for ReadError {}
+
+/// The legal moves that fit every constraint a token states, gathered one
+/// by one: the token is read as its move when exactly one fits (the rule
+/// of every notation pgnkit reads).
+#[derive(Default)]
+pub(crate) struct Fitting {
+    found: Option<Move>,
+    more: Vec<Move>,
+}
+
+impl Fitting {
+    /// One more move that fits.
+    pub(crate) fn push(&mut self, m: Move) {
+        if self.found.is_none() {
+            self.found = Some(m);
+        } else {
+            self.more.push(m);
+        }
+    }
+
+    /// The one move that fits; `Illegal` when none does, `Ambiguous` with
+    /// every one (in the order found) when several do.
+    pub(crate) fn resolve(self) -> Result<Move, ResolveError> {
+        match self.found {
+            None => Err(ResolveError::Illegal),
+            Some(m) if self.more.is_empty() => Ok(m),
+            Some(m) => {
+                let mut all = self.more;
+                all.insert(0, m);
+                Err(ResolveError::Ambiguous(all))
+            }
+        }
+    }
+}

@@ -89,6 +89,53 @@ impl ReportFormat {
     }
 }
 
+/// What `check --format` writes: a report format, or the HTML page of
+/// `pgnkit report`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckFormat {
+    /// One of the report formats (their help is theirs).
+    Report(ReportFormat),
+    /// One self-contained HTML page with a board for each game with a
+    /// problem, on standard output (what `pgnkit report -o -` writes).
+    Html,
+}
+
+impl CheckFormat {
+    /// The report format, or `None` for the HTML page.
+    pub fn report(self) -> Option<ReportFormat> {
+        match self {
+            CheckFormat::Report(f) => Some(f),
+            CheckFormat::Html => None,
+        }
+    }
+}
+
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for CheckFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        use ReportFormat::{Github, Gitlab, Human, Json, Junit, Sarif};
+        &[
+            CheckFormat::Report(Human),
+            CheckFormat::Report(Json),
+            CheckFormat::Report(Github),
+            CheckFormat::Report(Sarif),
+            CheckFormat::Report(Junit),
+            CheckFormat::Report(Gitlab),
+            CheckFormat::Html,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            CheckFormat::Report(f) => f.to_possible_value(),
+            CheckFormat::Html => Some(clap::builder::PossibleValue::new("html").help(
+                "One self-contained HTML page with a board for each game with a problem, \
+                 on standard output (what `pgnkit report -o -` writes)",
+            )),
+        }
+    }
+}
+
 impl From<Format> for ReportFormat {
     fn from(f: Format) -> ReportFormat {
         match f {
