@@ -123,7 +123,7 @@ impl<R: Record> Run<R> {
     }
 
     /// Appends the records of partition `p` to `entries`, in their order
-    /// in the run, reading [`WHOLE_READ`] bytes at a time into `buffer`.
+    /// in the run, reading `WHOLE_READ` bytes at a time into `buffer`.
     pub fn read_partition(
         &self,
         p: usize,
