@@ -12,22 +12,13 @@
 mod common;
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pgnkit_notation::{Language, Notation, Style, parse_move, write_move};
 use shakmaty::Chess;
 
 fn main() {
-    let path = std::env::var_os("PGNKIT_BENCH_PGN").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/bench/real.pgn"),
-        PathBuf::from,
-    );
-    let limit: usize = std::env::var("PGNKIT_BENCH_PLIES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(500_000);
-    let games = common::load(&path, limit);
+    let (path, games) = common::bench_input();
     let style = Style::new(Notation::Descriptive, Language::En);
     // (position, SAN token, descriptive word)
     let plies: Vec<(&Chess, &str, String)> = games

@@ -10,22 +10,13 @@
 mod common;
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pgnkit_notation::{Language, parse_move};
 use shakmaty::san::San;
 
 fn main() {
-    let path = std::env::var_os("PGNKIT_BENCH_PGN").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/bench/real.pgn"),
-        PathBuf::from,
-    );
-    let limit: usize = std::env::var("PGNKIT_BENCH_PLIES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(500_000);
-    let games = common::load(&path, limit);
+    let (path, games) = common::bench_input();
     let plies: Vec<&common::Ply> = games.iter().flat_map(|g| g.plies.iter()).collect();
     println!(
         "{} games, {} SAN tokens from {}",

@@ -107,6 +107,26 @@ impl Visitor for Collect {
     }
 }
 
+/// The benchmarks' input: the file `PGNKIT_BENCH_PGN` names (default: the
+/// corpus's bench/real.pgn beside the repository), up to
+/// `PGNKIT_BENCH_PLIES` plies (default 500,000).
+#[allow(dead_code)] // used by the benches, not by every test
+pub fn bench_input() -> (std::path::PathBuf, Vec<Game>) {
+    let path = std::env::var_os("PGNKIT_BENCH_PGN").map_or_else(
+        || {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared/corpus/bench/real.pgn")
+        },
+        std::path::PathBuf::from,
+    );
+    let limit: usize = std::env::var("PGNKIT_BENCH_PLIES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(500_000);
+    let games = load(&path, limit);
+    (path, games)
+}
+
 /// Reads the games of one PGN file, stopping once `limit_plies` plies are collected.
 pub fn load(path: &Path, limit_plies: usize) -> Vec<Game> {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
