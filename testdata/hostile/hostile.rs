@@ -15,6 +15,9 @@ pub enum Class {
     OpenParens,
     /// One move, then `)` without end.
     CloseParens,
+    /// One descriptive word with parentheses attached without end
+    /// (`P(Q)(Q)(Q)…` on one line): each belongs to the word.
+    AttachedParentheses,
     /// One move, then NAGs without end.
     Nags,
     /// One game of bare move numbers.
@@ -50,11 +53,12 @@ pub enum Class {
 
 impl Class {
     /// Every class.
-    pub const ALL: [Class; 19] = [
+    pub const ALL: [Class; 20] = [
         Class::Repetition,
         Class::RepetitionInVariation,
         Class::OpenParens,
         Class::CloseParens,
+        Class::AttachedParentheses,
         Class::Nags,
         Class::MoveNumbers,
         Class::UnparsableWords,
@@ -79,6 +83,7 @@ impl Class {
             Class::RepetitionInVariation => "repetition-in-variation",
             Class::OpenParens => "open-parens",
             Class::CloseParens => "close-parens",
+            Class::AttachedParentheses => "attached-parentheses",
             Class::Nags => "nags",
             Class::MoveNumbers => "move-numbers",
             Class::UnparsableWords => "unparsable-words",
@@ -120,6 +125,13 @@ impl Class {
             }
             Class::OpenParens => repeat_after_move(&mut out, size, b"("),
             Class::CloseParens => repeat_after_move(&mut out, size, b")"),
+            Class::AttachedParentheses => {
+                out.extend_from_slice(b"[Event \"attached parentheses\"]\n\n1. P");
+                while out.len() < size {
+                    out.extend_from_slice(b"(Q)");
+                }
+                out.extend_from_slice(b" *\n");
+            }
             Class::Nags => repeat_after_move(&mut out, size, b" $1"),
             Class::MoveNumbers => {
                 out.extend_from_slice(b"[Event \"move numbers\"]\n\n");

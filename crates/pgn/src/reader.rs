@@ -451,14 +451,11 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
 /// `P-K8(Q)`: [`pgnkit_notation::descriptive::attached_parenthesis`]);
 /// `we` for every other word, whose `(` opens a variation.
 #[inline(always)]
-fn descriptive_end(buf: &[u8], ws: usize, mut we: usize) -> usize {
-    while buf.get(we) == Some(&b'(') {
-        match pgnkit_notation::descriptive::attached_parenthesis(&buf[ws..we], &buf[we..]) {
-            Some(n) => we = word_end(buf, we + n),
-            None => break,
-        }
+fn descriptive_end(buf: &[u8], ws: usize, we: usize) -> usize {
+    if buf.get(we) != Some(&b'(') {
+        return we;
     }
-    we
+    pgnkit_notation::descriptive::attached_end(buf, ws, we, |i| word_end(buf, i))
 }
 
 /// The first offset at or after `i` that may end a word: whitespace, a delimiter, `*`, or a control byte
