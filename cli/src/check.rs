@@ -35,12 +35,14 @@ pub struct GameOut {
     pub byte: usize,
     /// Located diagnostics, game and line numbers relative to the chunk.
     pub diagnostics: Vec<Located>,
-    /// The `--games` record.
-    pub facts: Option<GameFacts>,
+    /// The `--games` record (boxed: a chunk of a million empty games holds
+    /// a `GameOut` for each, and few runs ask for it).
+    pub facts: Option<Box<GameFacts>>,
     /// "White - Black (Event)".
     pub name: Option<String>,
-    /// Diagnostics found beyond those kept.
-    pub omitted: pgnkit_replay::Omitted,
+    /// Diagnostics found beyond those kept (boxed, and only where a game
+    /// had more than its limit: the counts by code take half a kilobyte).
+    pub omitted: Option<Box<pgnkit_replay::Omitted>>,
     /// What names the game wherever it stands (baselines).
     pub identity: GameIdentity,
 }
@@ -106,16 +108,18 @@ pub fn check_chunk(
                 || pgnkit_report::game_name(&game, &report),
                 |l| l.game_name.clone(),
             );
-            let facts = with_games.then(|| GameFacts {
-                plies: report.plies,
-                result_tag: report.result_tag.clone(),
-                status: report.status,
-                result: report.result.map(|r| r.as_str()),
-                claims: report.claims.clone(),
-                errors,
-                warnings,
-                language: report.language.code(),
-                opening: pgnkit_opening::classify(&game, &report),
+            let facts = with_games.then(|| {
+                Box::new(GameFacts {
+                    plies: report.plies,
+                    result_tag: report.result_tag.clone(),
+                    status: report.status,
+                    result: report.result.map(|r| r.as_str()),
+                    claims: report.claims.clone(),
+                    errors,
+                    warnings,
+                    language: report.language.code(),
+                    opening: pgnkit_opening::classify(&game, &report),
+                })
             });
             out.games.push(GameOut {
                 index,
@@ -123,7 +127,7 @@ pub fn check_chunk(
                 diagnostics,
                 facts,
                 name,
-                omitted: report.omitted,
+                omitted: (!report.omitted.is_empty()).then(|| Box::new(report.omitted)),
                 identity: GameIdentity::of(&game),
             });
         }
@@ -159,14 +163,16 @@ impl Printer<'_> {
             return;
         };
         let errors = |g: &GameOut| {
-            g.omitted.errors
+            g.omitted.as_ref().map_or(0, |o| o.errors)
                 + g.diagnostics
                     .iter()
                     .filter(|l| l.diagnostic.is_error())
                     .count() as u64
         };
         let had_errors = errors(g) > 0;
-        let known = b.drop_known(file, g.identity, &mut g.diagnostics, &mut g.omitted);
+        let mut omitted = g.omitted.as_deref().copied().unwrap_or_default();
+        let known = b.drop_known(file, g.identity, &mut g.diagnostics, &mut omitted);
+        g.omitted = (!omitted.is_empty()).then(|| Box::new(omitted));
         totals.errors = totals.errors.saturating_sub(known.errors);
         totals.warnings = totals.warnings.saturating_sub(known.warnings);
         if had_errors && errors(g) == 0 {
@@ -193,7 +199,7 @@ impl Sink<ChunkOut> for Printer<'_> {
                     at.game(g.index),
                     g.identity,
                     &g.diagnostics,
-                    g.omitted,
+                    g.omitted.as_deref().copied().unwrap_or_default(),
                 );
             }
         }
@@ -211,7 +217,9 @@ impl Sink<ChunkOut> for Printer<'_> {
                 l.place(number, |n| at.line(n));
                 report.diagnostic(out, at.name, &l)?;
             }
-            report.omitted(out, at.name, number, g.omitted)?;
+            if let Some(omitted) = g.omitted {
+                report.omitted(out, at.name, number, *omitted)?;
+            }
             if let Some(f) = g.facts {
                 report.game(out, at.name, number, g.byte, g.name.as_deref(), &f)?;
             }

@@ -13,18 +13,18 @@
 //! listed, by position in the records.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::Path;
 
 use clap::Args;
-use pgnkit_notation::Style;
 use pgnkit_pgn::write::Writer;
-use pgnkit_replay::compare::{Comparison, Difference};
-use pgnkit_replay::pairing::{PairedBy, pair};
+use pgnkit_replay::pairing::{Pair as Paired, pair};
 use pgnkit_replay::records::{Record, compare_records, number, read_records, write_merged};
 use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
 
 use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};
 use crate::location::Places;
 use crate::{EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_driver::output::OutputFile;
 
 /// `pgnkit diff`.
 #[derive(Args, Debug, Clone)]
@@ -52,7 +52,12 @@ pub struct DiffArgs {
 
 /// The record as the printer of a pair sees it (`file`: its file's name;
 /// `index`: the record's index in it).
-fn side<'a>(record: &'a Record, file: &'a str, index: usize, places: &'a Places) -> Side<'a> {
+fn side<'a>(
+    record: &'a Record,
+    file: &'a str,
+    index: usize,
+    places: &'a dyn Fn(Option<usize>) -> (Option<usize>, Option<usize>),
+) -> Side<'a> {
     Side {
         file,
         game: number(index),
@@ -89,52 +94,47 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         bytes: &bytes_b,
         records: read_records(&bytes_b, language),
     };
-    let pairing = pair(&fa.records, &fb.records);
-    // The pairs, as indices into the two files' records.
-    let pairs: Vec<(usize, usize, PairedBy)> = (pairing.pairs.iter())
-        .filter(|p| p.a < fa.records.len() && p.b < fb.records.len())
-        .map(|p| (p.a, p.b, p.by))
-        .collect();
-    drop(pairing.pairs);
+    // The pairs, as indices into the two files' records (in range: `pair`
+    // pairs the records it is given).
+    let mut pairing = pair(&fa.records, &fb.records);
+    pairing
+        .pairs
+        .retain(|p| p.a < fa.records.len() && p.b < fb.records.len());
     let mut out = BufWriter::new(stdout.lock());
-    let mut merged_out = Vec::new();
+    // The merged games go straight to the output file, pair after pair.
+    let mut merged_out = match &args.output {
+        Some(path) => Some(OutputFile::create(Path::new(path))?),
+        None => None,
+    };
+    let mut merged = Vec::new();
     let mut writer = Writer::new();
     let mut counts = Counts::default();
-    let comparisons: Vec<(Comparison, Style)> = pairs
-        .iter()
-        .map(|&(i, j, _)| compare_records((fa.bytes, &fa.records[i]), (fb.bytes, &fb.records[j])))
-        .collect();
-    // Lines and columns of every difference, each file read once forward
+    // Lines and columns of the differences, found as they are printed
     // (pairs by tags may visit B's games in any order).
-    let (places_a, places_b) = if format != Format::Human {
-        let offsets = |side: fn(&Difference) -> Option<usize>| -> Vec<usize> {
-            comparisons
-                .iter()
-                .flat_map(|(c, _)| c.differences().iter().filter_map(side))
-                .collect()
-        };
-        (
-            Places::new(fa.bytes, offsets(|d| d.byte_a)),
-            Places::new(fb.bytes, offsets(|d| d.byte_b)),
-        )
-    } else {
-        (Places::default(), Places::default())
-    };
-    for (&(i, j, by), compared) in pairs.iter().zip(&comparisons) {
+    let (places_a, places_b) = (Places::new(fa.bytes), Places::new(fb.bytes));
+    let at_a = |o| places_a.line_col(o);
+    let at_b = |o| places_b.line_col(o);
+    // Each pair is compared, printed and merged, then forgotten: memory
+    // holds the two files and their records, not every comparison.
+    for &Paired { a: i, b: j, by } in &pairing.pairs {
         let (ra, rb) = (&fa.records[i], &fb.records[j]);
-        let (c, style) = compared;
+        let compared = compare_records((fa.bytes, ra), (fb.bytes, rb));
+        let (c, style) = &compared;
         counts.add(c);
         let pair = Pair {
-            a: side(ra, fa.name, i, &places_a),
-            b: side(rb, fb.name, j, &places_b),
+            a: side(ra, fa.name, i, &at_a),
+            b: side(rb, fb.name, j, &at_b),
             by,
             comparison: c,
             start: &ra.start(),
             style: *style,
         };
         write_pair(&mut out, format, &pair)?;
-        if args.output.is_some() {
-            write_merged(ra, fa.bytes, compared, &mut writer, &mut merged_out);
+        if let Some(file) = merged_out.as_mut() {
+            merged.clear();
+            write_merged(ra, fa.bytes, &compared, &mut writer, &mut merged);
+            file.write_all(&merged)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.path().display()))?;
         }
     }
     counts.unpaired = pairing.unpaired_a.len() + pairing.unpaired_b.len();
@@ -148,8 +148,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
         counts.write_summary(&mut out)?;
     }
     out.flush()?;
-    if let Some(path) = &args.output {
-        write_atomic(path, &merged_out)?;
+    if let Some(file) = merged_out {
+        file.commit()?;
     }
     if !args.quiet && format != Format::Json {
         eprintln!("{}", counts.line());
@@ -166,16 +166,16 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
 /// is refused there ([`crate::input::binary_at`]).
 fn read_input(name: &str) -> anyhow::Result<Vec<u8>> {
     let input = crate::input::Input::open(name)?;
-    let mut bytes = Vec::new();
+    // A plain file's size is known: no buffer grown by doubling.
+    let exact = (input.compression == pgnkit_source::Compression::None)
+        .then_some(input.len)
+        .flatten();
+    let mut bytes = Vec::with_capacity(exact.map_or(0, |n| usize::try_from(n).unwrap_or(0)));
     for chunk in input.chunks(1 << 22) {
-        bytes.extend_from_slice(chunk?.bytes());
+        let chunk = chunk?;
+        bytes.extend_from_slice(chunk.bytes());
+        // The mapped pages are copied: the system may take them back.
+        chunk.release();
     }
     Ok(bytes)
-}
-
-fn write_atomic(path: &str, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut out = pgnkit_driver::output::OutputFile::create(std::path::Path::new(path))?;
-    out.write_all(bytes)
-        .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?;
-    out.commit()
 }

@@ -213,7 +213,14 @@ pub fn pair<A: AsRef<Identity>, B: AsRef<Identity>>(a: &[A], b: &[B]) -> Pairing
         i += 1;
         j += 1;
     }
-    let mut pairing = Pairing::default();
+    // Both lists at their exact size: with a million games, growing them by
+    // doubling would hold twice the memory.
+    let paired = partner_of_a.iter().filter(|p| p.is_some()).count();
+    let mut pairing = Pairing {
+        pairs: Vec::with_capacity(paired),
+        unpaired_a: Vec::with_capacity(a.len() - paired),
+        unpaired_b: Vec::new(),
+    };
     for (i, partner) in partner_of_a.into_iter().enumerate() {
         match partner {
             Some((j, by)) => pairing.pairs.push(Pair { a: i, b: j, by }),

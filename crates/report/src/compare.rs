@@ -21,8 +21,9 @@
 //! let wa = Words::new(&ga, a, Encoding::Utf8, Language::En);
 //! let wb = Words::new(&gb, b, Encoding::Utf8, Language::En);
 //! let comparison = compare(Chess::default(), &wa, &wb);
-//! let (identity, places) = (Identity::default(), Places::default());
-//! let side = |file| Side { file, game: 1, identity: &identity, places: &places };
+//! let (identity, places) = (Identity::default(), Places::new(a));
+//! let at = |o| places.line_col(o);
+//! let side = |file| Side { file, game: 1, identity: &identity, places: &at };
 //! let pair = Pair {
 //!     a: side("white.pgn"),
 //!     b: side("black.pgn"),
@@ -42,7 +43,6 @@
 use std::io::{self, Write};
 
 use pgnkit_notation::Style;
-use pgnkit_pgn::location::Places;
 use pgnkit_pgn::write::Movetext;
 use pgnkit_replay::compare::{Comparison, Difference};
 use pgnkit_replay::diagnostic::side_name;
@@ -61,9 +61,10 @@ pub struct Side<'a> {
     pub game: u32,
     /// The game's Round, White, Black and Date tags.
     pub identity: &'a Identity,
-    /// The lines and columns of the file's bytes where the differences
-    /// are (JSON and GitHub output; unused for humans).
-    pub places: &'a Places,
+    /// The line and column of a byte offset of the file, where the
+    /// differences are (JSON and GitHub output; unused for humans): a
+    /// [`Places`](pgnkit_pgn::location::Places)'s `line_col`.
+    pub places: &'a dyn Fn(Option<usize>) -> (Option<usize>, Option<usize>),
 }
 
 /// Two records of one game and their comparison.
@@ -124,8 +125,8 @@ pub fn write_pair(out: &mut dyn Write, format: Format, pair: &Pair<'_>) -> io::R
     match format {
         Format::Json => {
             for d in c.differences() {
-                let (line_a, column_a) = a.places.line_col(d.byte_a);
-                let (line_b, column_b) = b.places.line_col(d.byte_b);
+                let (line_a, column_a) = (a.places)(d.byte_a);
+                let (line_b, column_b) = (b.places)(d.byte_b);
                 let record = json!({
                     "file_a": a.file, "game_a": a.game, "line_a": line_a, "column_a": column_a, "byte_a": d.byte_a,
                     "file_b": b.file, "game_b": b.game, "line_b": line_b, "column_b": column_b, "byte_b": d.byte_b,
@@ -167,9 +168,9 @@ pub fn write_pair(out: &mut dyn Write, format: Format, pair: &Pair<'_>) -> io::R
             for d in c.differences() {
                 // At the place in the second record, else in the first.
                 let (file, (line, column)) = if d.byte_b.is_some() {
-                    (b.file, b.places.line_col(d.byte_b))
+                    (b.file, (b.places)(d.byte_b))
                 } else {
-                    (a.file, a.places.line_col(d.byte_a))
+                    (a.file, (a.places)(d.byte_a))
                 };
                 let mut place = format!("file={}", escape_property(file));
                 if let (Some(line), Some(column)) = (line, column) {

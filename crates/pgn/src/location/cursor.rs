@@ -28,6 +28,7 @@ pub struct Place {
 /// A forward-only cursor over `data[start..]`. Every byte is looked at a
 /// bounded number of times however many offsets are located, also on one
 /// very long line.
+#[derive(Clone)]
 pub struct Cursor<'a> {
     data: &'a [u8],
     start: usize,
@@ -83,6 +84,28 @@ impl<'a> Cursor<'a> {
     /// one located starts the count again from the cursor's start: see
     /// [`Cursor::locate_many`].
     pub fn locate(&mut self, offset: usize, chars: bool) -> Place {
+        let (line, column) = self.advance(offset, chars);
+        let offset = self.pos;
+        let line_end = *self.line_end.get_or_insert_with(|| {
+            memchr::memchr2(b'\n', b'\r', &self.data[offset..])
+                .map_or(self.data.len(), |i| offset + i)
+        });
+        Place {
+            line,
+            column,
+            line_range: self.line_start..line_end,
+        }
+    }
+
+    /// The byte offset the cursor stands at.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves to `offset` (from the start again if it is behind) and gives
+    /// its line breaks from the start and its 1-based column, as
+    /// [`Cursor::locate`] does, without looking for the end of its line.
+    pub fn advance(&mut self, offset: usize, chars: bool) -> (usize, usize) {
         // Offsets outside `start..=data.len()` are clamped into it.
         let offset = offset.clamp(self.start, self.data.len());
         if offset < self.pos {
@@ -108,21 +131,13 @@ impl<'a> Cursor<'a> {
             self.chars_before = count(&self.data[self.line_start..offset]);
         }
         self.pos = offset;
-        let line_end = *self.line_end.get_or_insert_with(|| {
-            memchr::memchr2(b'\n', b'\r', &self.data[offset..])
-                .map_or(self.data.len(), |i| offset + i)
-        });
         let column = if chars {
             self.chars_before
         } else {
             offset.saturating_sub(self.line_start)
         }
         .saturating_add(1);
-        Place {
-            line: self.line,
-            column,
-            line_range: self.line_start..line_end,
-        }
+        (self.line, column)
     }
 }
 
