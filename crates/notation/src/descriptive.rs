@@ -456,6 +456,22 @@ impl Origins {
 
     /// Follows `m` (legal in the position before it).
     pub(crate) fn play(&mut self, m: &Move) {
+        // The common move, branch-free: every line of every notation is
+        // followed so (a few instructions a ply).
+        if let Move::Normal {
+            from,
+            to,
+            promotion: None,
+            ..
+        } = *m
+        {
+            let (f, t) = (from.to_u32(), to.to_u32());
+            let gone = !((1u64 << f) | (1u64 << t));
+            let (k, q) = (self.king_side.0, self.queen_side.0);
+            self.king_side = Bitboard((k & gone) | (((k >> f) & 1) << t));
+            self.queen_side = Bitboard((q & gone) | (((q >> f) & 1) << t));
+            return;
+        }
         let (steps, captured): ([(Square, Square); 2], Option<Square>) = match *m {
             Move::Normal {
                 from,
