@@ -79,7 +79,7 @@ pub fn check_chunk(
     };
     // A line too long to show (binary junk, a whole game on one line of
     // megabytes) is named by its line and column only.
-    let mut locator = Locator::new(data, chunk.range.start, chunk.base, format).max_line(16 << 10);
+    let mut locator = Locator::new(data, chunk.range.start, chunk.base, format);
     let mut index = 0u64;
     while reader.read_game(&mut game) {
         if game.is_comment_only() {

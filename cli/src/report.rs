@@ -73,8 +73,7 @@ fn report_chunk(
     let data: &[u8] = &chunk.data;
     let mut reader = Reader::with_range(data, chunk.range.clone());
     let mut game = Game::default();
-    let mut locator =
-        Locator::new(data, chunk.range.start, chunk.base, Format::Human).max_line(16 << 10);
+    let mut locator = Locator::new(data, chunk.range.start, chunk.base, Format::Human);
     let mut out = ChunkOut {
         tally: Tally::default(),
         totals: Totals::default(),

@@ -479,6 +479,37 @@ impl Diagnostic {
     }
 }
 
+/// A written word as a message quotes it: whole when short, else its first
+/// 32 and last 8 characters around `…` (a word of megabytes, junk or a
+/// descriptive word with parentheses without end, would make the message,
+/// and each line that shows it, as long). [`Diagnostic::token`] keeps the
+/// whole word.
+///
+/// ```
+/// use pgnkit_replay::brief;
+///
+/// assert_eq!(brief("Nf3"), "Nf3");
+/// let long = format!("P{}", "(Q)".repeat(1000));
+/// let shown = brief(&long);
+/// assert!(shown.starts_with("P(Q)(Q)") && shown.ends_with("(Q)(Q)"));
+/// assert_eq!(shown.chars().count(), 32 + 1 + 8);
+/// ```
+pub fn brief(text: &str) -> std::borrow::Cow<'_, str> {
+    const HEAD: usize = 32;
+    const TAIL: usize = 8;
+    let mut chars = text.char_indices();
+    let Some((cut, _)) = chars.nth(HEAD) else {
+        return text.into();
+    };
+    let Some((tail, _)) = text.char_indices().rev().nth(TAIL - 1) else {
+        return text.into();
+    };
+    if tail <= cut {
+        return text.into();
+    }
+    format!("{}…{}", &text[..cut], &text[tail..]).into()
+}
+
 /// `"white"` or `"black"`.
 pub fn side_name(color: Color) -> &'static str {
     match color {

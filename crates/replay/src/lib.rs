@@ -44,7 +44,9 @@ pub mod records;
 pub mod repair;
 pub mod setup;
 
-pub use diagnostic::{Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion};
+pub use diagnostic::{
+    Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion, brief,
+};
 pub use movetext::{MoveEvent, MoveWriter, MoveWriting, Visitor};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, History, Ruling, Status};
 pub use pgnkit_pgn::text;

@@ -18,7 +18,7 @@ use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, brief};
 use crate::outcome::{History, KeyStep, Status, Tracker};
 use crate::positions::{PositionFormat, write_position};
 use crate::text::GameText;
@@ -462,11 +462,12 @@ pub fn replay_movetext<V: Visitor>(
                     flush(&mut previous, &mut pass.diagnostics, Some(play));
                     if line.depth == 0 {
                         if pass.diagnostics.has_room(Code::NullMove) {
+                            let shown = brief(text);
                             let mut d = Diagnostic::new(
                                 Code::NullMove,
                                 span.clone(),
                                 format!(
-                                    "`{text}` is a null move in the main line: {} passes, which is no move of chess",
+                                    "`{shown}` is a null move in the main line: {} passes, which is no move of chess",
                                     color_name(side)
                                 ),
                             );
@@ -569,6 +570,7 @@ pub fn replay_movetext<V: Visitor>(
                     }
                     Err(err) => {
                         flush(&mut previous, &mut pass.diagnostics, Some(play));
+                        let shown = brief(text);
                         let mut d = match (&parsed, err) {
                             (Some(Err(parse_error)), _) => Diagnostic::new(
                                 Code::UnparsableMove,
@@ -576,10 +578,10 @@ pub fn replay_movetext<V: Visitor>(
                                 match parse_error {
                                     pgnkit_notation::ParseError::Unparsable => {
                                         format!(
-                                            "`{text}` is not a move in any notation pgnkit reads"
+                                            "`{shown}` is not a move in any notation pgnkit reads"
                                         )
                                     }
-                                    other => format!("`{text}` is not a move: {other}"),
+                                    other => format!("`{shown}` is not a move: {other}"),
                                 },
                             ),
                             _ if is_game_over(play.position()) => {
@@ -593,7 +595,7 @@ pub fn replay_movetext<V: Visitor>(
                                     Code::MovesAfterEnd,
                                     span,
                                     format!(
-                                        "the game already ended in {what} at ply {at}; `{text}` comes after it"
+                                        "the game already ended in {what} at ply {at}; `{shown}` comes after it"
                                     ),
                                 )
                             }
@@ -608,7 +610,7 @@ pub fn replay_movetext<V: Visitor>(
                                     Code::AmbiguousMove,
                                     span,
                                     format!(
-                                        "`{text}` is ambiguous: {} {} fit",
+                                        "`{shown}` is ambiguous: {} {} fit",
                                         join_or(&names),
                                         if names.len() == 2 { "both" } else { "all" }
                                     ),
@@ -619,13 +621,13 @@ pub fn replay_movetext<V: Visitor>(
                             (_, Some(ResolveError::UnknownPiece)) => Diagnostic::new(
                                 Code::UnparsableMove,
                                 span,
-                                format!("`{text}` names no piece in {} notation", lang.name()),
+                                format!("`{shown}` names no piece in {} notation", lang.name()),
                             ),
                             _ => Diagnostic::new(
                                 Code::IllegalMove,
                                 span,
                                 format!(
-                                    "`{text}` is not a legal move for {} here",
+                                    "`{shown}` is not a legal move for {} here",
                                     color_name(side)
                                 ),
                             ),

@@ -32,7 +32,7 @@ use pgnkit_notation::{
 use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::{Chess, Color, Move, Position, Role, san::San};
 
-use crate::diagnostic::{Code, Diagnostic, Rank, Suggestion};
+use crate::diagnostic::{Code, Diagnostic, Rank, Suggestion, brief};
 use crate::movetext::Pass;
 use crate::text::Encoding;
 
@@ -1019,12 +1019,13 @@ fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) ->
     let span = game.tokens.get(w.index).map_or(0..0, |t| t.span.clone());
     let side = pos.turn();
     let text = &w.text;
+    let shown = brief(text);
     let after = "(reading the moves before it with the suggested fixes applied)";
     let mut d = match w.token.map(|t| t.resolve(pos, line.lang)) {
         None => Diagnostic::new(
             Code::UnparsableMove,
             span,
-            format!("`{text}` is not a move in any notation pgnkit reads {after}"),
+            format!("`{shown}` is not a move in any notation pgnkit reads {after}"),
         ),
         Some(Err(ResolveError::Ambiguous(moves))) => {
             let names: Vec<String> = moves
@@ -1034,14 +1035,14 @@ fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) ->
             Diagnostic::new(
                 Code::AmbiguousMove,
                 span,
-                format!("`{text}` is ambiguous: {} fit {after}", names.join(", ")),
+                format!("`{shown}` is ambiguous: {} fit {after}", names.join(", ")),
             )
         }
         Some(Err(ResolveError::UnknownPiece)) => Diagnostic::new(
             Code::UnparsableMove,
             span,
             format!(
-                "`{text}` names no piece in {} notation {after}",
+                "`{shown}` names no piece in {} notation {after}",
                 line.lang.name()
             ),
         ),
@@ -1049,7 +1050,7 @@ fn later_error(game: &Game<'_>, line: &Line, w: &Word, pos: &Chess, ply: u32) ->
             Code::IllegalMove,
             span,
             format!(
-                "`{text}` is not a legal move for {} here {after}",
+                "`{shown}` is not a legal move for {} here {after}",
                 crate::diagnostic::side_name(side)
             ),
         ),

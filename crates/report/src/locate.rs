@@ -30,13 +30,17 @@ impl<'a> Locator<'a> {
             base,
             cursor: Cursor::new(data, start),
             format,
-            max_line: usize::MAX,
+            max_line: Locator::MAX_LINE,
         }
     }
 
-    /// Lines longer than `bytes` (binary junk, a whole game on one line of
-    /// megabytes) are named by their line and column only, without the
-    /// source line.
+    /// Bytes of the longest line shown: a line longer (binary junk, a whole
+    /// game on one line of megabytes) is named by its line and column only,
+    /// so that showing it costs no more than a short one.
+    pub const MAX_LINE: usize = 16 << 10;
+
+    /// Lines longer than `bytes` (by default [`Locator::MAX_LINE`]) are
+    /// named by their line and column only, without the source line.
     pub fn max_line(mut self, bytes: usize) -> Locator<'a> {
         self.max_line = bytes;
         self
