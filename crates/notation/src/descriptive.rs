@@ -1070,35 +1070,109 @@ fn pawn_pushes_to(to: Square, turn: Color, ours: Bitboard, occupied: Bitboard) -
     }
 }
 
-fn piece_letter(role: Role) -> char {
-    match role {
-        Role::Pawn => 'P',
-        Role::Knight => 'N',
-        Role::Bishop => 'B',
-        Role::Rook => 'R',
-        Role::Queen => 'Q',
-        Role::King => 'K',
+/// How a language writes descriptive notation, as data: its letters and
+/// its family's order.
+struct Writing {
+    languages: LanguageSet,
+    /// The letters of the pawn, knight, bishop, rook, queen and king.
+    pieces: [char; 6],
+    /// The letters of the king's side and the queen's side.
+    sides: [char; 2],
+    /// The Latin order ([`Family`]): squares rank first (`3AR`), a move
+    /// without `-` (`C3AR`), the mover's square before the `-` or `x`
+    /// (`T1AR-1R`, `C3ARxP5R`), the captured man's square after it
+    /// (`CxP5D`); English: `N-KB3`, `R(KB1)-K1`, `NxP(Q5)`, `N(KB3)xP(K5)`.
+    latin: bool,
+    /// The check mark after the move.
+    check: &'static str,
+}
+
+/// The languages that write descriptive notation their own way; every
+/// other one writes English.
+static WRITINGS: [Writing; 3] = [
+    Writing {
+        languages: EN,
+        pieces: ['P', 'N', 'B', 'R', 'Q', 'K'],
+        sides: ['K', 'Q'],
+        latin: false,
+        check: "ch",
+    },
+    Writing {
+        languages: ES_IT,
+        pieces: ['P', 'C', 'A', 'T', 'D', 'R'],
+        sides: ['R', 'D'],
+        latin: true,
+        check: "+",
+    },
+    Writing {
+        languages: LanguageSet::single(Language::Fr),
+        pieces: ['P', 'C', 'F', 'T', 'D', 'R'],
+        sides: ['R', 'D'],
+        latin: true,
+        check: "+",
+    },
+];
+
+impl Writing {
+    fn of(lang: Language) -> &'static Writing {
+        WRITINGS
+            .iter()
+            .find(|w| w.languages.contains(lang))
+            .unwrap_or(&WRITINGS[0])
+    }
+
+    fn piece(&self, role: Role) -> char {
+        self.pieces[usize::from(role as u8 - 1)]
+    }
+
+    /// Writes the full name of `sq` from `turn`'s side (`KB3`, `QR1`,
+    /// `K4`; Latin `3AR`, `1TD`, `4R`).
+    fn square(&self, sq: Square, turn: Color, out: &mut String) {
+        let (wing, side) = match sq.file() {
+            File::A => (Some(Role::Rook), 1),
+            File::B => (Some(Role::Knight), 1),
+            File::C => (Some(Role::Bishop), 1),
+            File::D => (None, 1),
+            File::E => (None, 0),
+            File::F => (Some(Role::Bishop), 0),
+            File::G => (Some(Role::Knight), 0),
+            File::H => (Some(Role::Rook), 0),
+        };
+        let rank = char::from(b'1' + relative_rank(sq.rank(), turn));
+        if self.latin {
+            out.push(rank);
+        }
+        if !self.latin {
+            out.push(self.sides[side]);
+        }
+        if let Some(wing) = wing {
+            out.push(self.piece(wing));
+        }
+        if self.latin {
+            out.push(self.sides[side]);
+        } else {
+            out.push(rank);
+        }
+    }
+
+    /// The mover's square as written when it must be: `(KB1)` in
+    /// English, `1AR` in the Latin order (where a `-` or `x` follows).
+    fn origin(&self, sq: Square, turn: Color, out: &mut String) {
+        if self.latin {
+            self.square(sq, turn, out);
+        } else {
+            out.push('(');
+            self.square(sq, turn, out);
+            out.push(')');
+        }
     }
 }
 
-/// Writes the full name of `sq` from `turn`'s side (`KB3`, `QR1`, `K4`).
-fn push_square(sq: Square, turn: Color, out: &mut String) {
-    out.push_str(match sq.file() {
-        File::A => "QR",
-        File::B => "QN",
-        File::C => "QB",
-        File::D => "Q",
-        File::E => "K",
-        File::F => "KB",
-        File::G => "KN",
-        File::H => "KR",
-    });
-    out.push(char::from(b'1' + relative_rank(sq.rank(), turn)));
-}
-
 /// Writes `m` (legal in `pos`) in the classic style of the [module
-/// docs](self), with its check mark.
-pub(crate) fn write(pos: &Chess, m: &Move, out: &mut String) {
+/// docs](self), in `lang`'s letters and order (English for a language
+/// without descriptive notation of its own), with its check mark.
+pub(crate) fn write(pos: &Chess, m: &Move, lang: Language, out: &mut String) {
+    let w = Writing::of(lang);
     let turn = pos.turn();
     let en_passant = matches!(m, Move::EnPassant { .. });
     match *m {
@@ -1119,17 +1193,18 @@ pub(crate) fn write(pos: &Chess, m: &Move, out: &mut String) {
             let mut rivals = moves
                 .iter()
                 .filter(|o| *o != m && o.role() == role && o.promotion() == m.promotion());
-            out.push(piece_letter(role));
+            out.push(w.piece(role));
             match captured_square(m) {
                 None => {
                     let to = m.to();
-                    if rivals.any(|o| !o.is_capture() && o.to() == to) {
-                        out.push('(');
-                        push_square(from, turn, out);
-                        out.push(')');
+                    let origin = rivals.any(|o| !o.is_capture() && o.to() == to);
+                    if origin {
+                        w.origin(from, turn, out);
                     }
-                    out.push('-');
-                    push_square(to, turn, out);
+                    if origin || !w.latin {
+                        out.push('-');
+                    }
+                    w.square(to, turn, out);
                 }
                 Some((captured, sq)) => {
                     // Rivals capturing the same kind of man; then those
@@ -1145,22 +1220,24 @@ pub(crate) fn write(pos: &Chess, m: &Move, out: &mut String) {
                         }
                     }
                     if same_square {
-                        out.push('(');
-                        push_square(from, turn, out);
-                        out.push(')');
+                        w.origin(from, turn, out);
                     }
                     out.push('x');
-                    out.push(piece_letter(captured));
+                    out.push(w.piece(captured));
                     if same_man {
-                        out.push('(');
-                        push_square(sq, turn, out);
-                        out.push(')');
+                        if w.latin {
+                            w.square(sq, turn, out);
+                        } else {
+                            out.push('(');
+                            w.square(sq, turn, out);
+                            out.push(')');
+                        }
                     }
                 }
             }
             if let Some(p) = m.promotion() {
                 out.push('=');
-                out.push(piece_letter(p));
+                out.push(w.piece(p));
             }
         }
     }
@@ -1168,7 +1245,7 @@ pub(crate) fn write(pos: &Chess, m: &Move, out: &mut String) {
     after.play_unchecked(*m);
     let mate = after.is_checkmate();
     if after.is_check() && !mate {
-        out.push_str("ch");
+        out.push_str(w.check);
     }
     if en_passant {
         out.push_str(" e.p.");

@@ -495,7 +495,7 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             return false;
         }
         Notation::Descriptive => {
-            crate::descriptive::write(pos, m, out);
+            crate::descriptive::write(pos, m, style.language, out);
             return false;
         }
         Notation::Iccf => {
