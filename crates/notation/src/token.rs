@@ -1251,6 +1251,9 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
     Some(match word {
         "e.p." | "ep" | "e. p." | "e.p" | "i.p." => Annotation::EnPassant,
         "+" | "†" | "ch" | "ch." | "check" | "Schach" => Annotation::Check,
+        // Check in the words of Spanish, French and Italian descriptive
+        // notation's books.
+        "jaque" | "échec" | "scacco" => Annotation::Check,
         // Descriptive notation's discovered and double check, whole or as
         // their first word (`dis ch`, `dbl ch`: the `ch` adds nothing).
         "dis ch" | "dis. ch." | "disch" | "dis" | "dis." => Annotation::Check,
@@ -1372,6 +1375,7 @@ mod tests {
         assert_eq!(parse_annotation("e.p."), Some(Annotation::EnPassant));
         assert_eq!(parse_annotation(" ep "), Some(Annotation::EnPassant));
         assert_eq!(parse_annotation("†"), Some(Annotation::Check));
+        assert_eq!(parse_annotation("jaque"), Some(Annotation::Check));
         assert_eq!(parse_annotation("‡"), Some(Annotation::Mate));
         assert_eq!(parse_annotation("х"), Some(Annotation::Mate));
         assert_eq!(parse_annotation("(=)"), Some(Annotation::DrawOffer));
