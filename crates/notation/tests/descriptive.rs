@@ -787,3 +787,141 @@ fn spanish_forms_of_print_on_a_real_opening() {
         );
     }
 }
+
+/// The other forms a Spanish book may print for the move written `word`
+/// (Latin order), as (form, kind) pairs.
+fn latin_forms(
+    names: &Names,
+    word: &str,
+    pos: &Chess,
+    m: &Move,
+    origins: &Origins,
+) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let body = bare_latin(word);
+    if body.starts_with('O') {
+        return out;
+    }
+    let turn = pos.turn();
+    let from = m.from().expect("a square");
+    // Short squares: every full name cut to its piece letter.
+    let mut short = body.to_owned();
+    for sq in Square::ALL {
+        let [full, s] = names.squares(sq, turn);
+        if full.len() == 3 {
+            short = short.replace(&full, &s);
+        }
+    }
+    if short != body {
+        out.push((short, "short"));
+    }
+    let piece = &body[..1];
+    let rest = &body[1..];
+    // The mover by its file (a pawn) or by the side it started on.
+    for name in names.men(m.role(), from, origins).into_iter().skip(1) {
+        let kind = if piece == "P" {
+            "pawn by file"
+        } else {
+            "piece by side"
+        };
+        out.push((format!("{name}{rest}"), kind));
+    }
+    // The mover by its rank, or its square, before the `-` or `x`.
+    let rank = rank_from(from, turn);
+    let (_, tail) = Names::split(body);
+    let target = match body.split_once('x') {
+        Some((_, r)) => format!("x{r}"),
+        None => match body.split_once('-') {
+            Some((_, r)) => format!("-{r}"),
+            None => format!("-{}", tail.unwrap_or("")),
+        },
+    };
+    if piece != "P" {
+        out.push((format!("{piece}{rank}{target}"), "rank origin"));
+    }
+    for name in names.squares(from, turn) {
+        out.push((format!("{piece}{name}{target}"), "square origin"));
+    }
+    // What is captured: by its file.
+    if let Some((left, x)) = body.split_once('x') {
+        let sq = match *m {
+            Move::EnPassant { from, to } => Square::from_coords(to.file(), from.rank()),
+            _ => m.to(),
+        };
+        let kind = m.capture().unwrap_or(Role::Pawn);
+        if !x.contains(|c: char| c.is_ascii_digit()) {
+            for name in names.men(kind, sq, origins).into_iter().skip(1) {
+                out.push((format!("{left}x{name}"), "captured by name"));
+            }
+        }
+    }
+    if word.contains('+') {
+        out.push((format!("{body} jaque"), "check"));
+    }
+    out
+}
+
+#[test]
+fn spanish_forms_of_print_read_as_their_moves_or_as_ambiguous() {
+    let names = SPANISH;
+    let style = Style::new(Notation::Descriptive, names.lang);
+    let games = common::all_test_games();
+    let mut read = std::collections::BTreeMap::<&str, usize>::new();
+    let mut ambiguous = 0usize;
+    let mut written = String::new();
+    for game in games.iter().take(60) {
+        let mut origins = Origins::new(&game.start);
+        let mut line = Line::new(game.start.clone());
+        for ply in &game.plies {
+            written.clear();
+            write_move(&ply.pos, &ply.m, &style, &mut written);
+            for (form, kind) in latin_forms(&names, &written, &ply.pos, &ply.m, &origins) {
+                let mut words = form.split(' ');
+                let first = words.next().expect("a word");
+                let Ok(token) = parse_move(first) else {
+                    panic!("{form} ({}) does not parse", ply.token);
+                };
+                for w in words {
+                    assert!(parse_annotation(w).is_some(), "{form}");
+                }
+                let mut expect = names.fitting(&ply.pos, &origins, first);
+                let got = line.resolve(&token, names.lang);
+                match expect.len() {
+                    0 => panic!("{form}: this test's reader finds no move ({})", ply.token),
+                    1 => {
+                        assert_eq!(got, Ok(ply.m), "{form} ({})", ply.token);
+                        *read.entry(kind).or_default() += 1;
+                    }
+                    _ => {
+                        let Err(ResolveError::Ambiguous(mut moves)) = got else {
+                            panic!("{form}: {got:?}, expected ambiguous {expect:?}");
+                        };
+                        let key = |m: &Move| (m.from(), m.to(), m.promotion());
+                        moves.sort_by_key(key);
+                        expect.sort_by_key(key);
+                        assert_eq!(moves, expect, "{form}");
+                        ambiguous += 1;
+                    }
+                }
+            }
+            origins.play(&ply.m);
+            line.play(ply.m);
+        }
+    }
+    eprintln!("read: {read:?}; ambiguous: {ambiguous}");
+    for kind in [
+        "short",
+        "pawn by file",
+        "piece by side",
+        "rank origin",
+        "square origin",
+        "captured by name",
+        "check",
+    ] {
+        assert!(
+            read.get(kind).is_some_and(|n| *n > 0),
+            "no {kind} form read: {read:?}"
+        );
+    }
+    assert!(ambiguous > 100, "{ambiguous}");
+}
