@@ -1,6 +1,6 @@
-//! English descriptive notation (`P-K4`, `N-KB3`, `PxP`, `R(KB1)-K1`,
-//! `P-K8=Q`): read in every form found in print and written in one classic
-//! style.
+//! Descriptive notation (`P-K4`, `N-KB3`, `PxP`, `R(KB1)-K1`, `P-K8=Q`;
+//! Spanish `P4R`, `C3AR`): read in every form found in print and written
+//! in one classic style.
 //!
 //! Squares are named from the mover's side: the file by the piece that
 //! starts on it (`QR QN QB Q K KB KN KR` for the a- to h-files), the rank
@@ -25,6 +25,16 @@
 //! square (`R(KB1)-K1`); `ch` after a check, ` mate` after a mate,
 //! ` e.p.` after an en passant capture, promotions `P-K8=Q`, castling
 //! `O-O`/`O-O-O`.
+//!
+//! Spanish, Italian and French descriptive notation (the Latin family,
+//! a table of letters as English has: `R D T A C P`, French `F` for the bishop; files
+//! `TD CD AD D R AR CR TR`) name the same things in another order: the
+//! rank first (`P4R` is P-K4, `C3AR` N-KB3, `A5CD` B-QN5), the side after
+//! the piece (`CR` the king's knight, `PR` the king's pawn, `PCxPA`), a
+//! move without `-`. Under `es`, `it` or `fr` a word is read that way
+//! (`RxP`: the king takes), under any other language in English; with
+//! those languages the writer uses the same style in the Latin order
+//! (`C3AR`, `AxC`, `CxP5D`, `T1AR-1R`, `P8R=D`, `+` for check).
 //!
 //! ```
 //! use pgnkit_notation::{Language, Notation, ResolveError, Style, parse_move, write_move};
@@ -1297,10 +1307,40 @@ mod tests {
         }
         // The Latin forms of the sources (crates/notation/README.md).
         for s in [
-            "P4R", "C3AR", "A5CD", "D7T", "P8C=D", "AxT", "CRxP", "CDxP", "T1xP", "T7xP", "C7-5C",
-            "C3-5C", "PRxP", "PCxPA", "PxPT", "PTxP", "PAxPC", "CRXP", "PAXPC", "T5FR", "PxC",
-            "P8D=D", "PxC:D", "TD3FR", "FxCD", "T4CR-2CR", "CD-2D", "CD2D", "T-AD3", "CxP5D",
-            "C3ARxP5R", "T1AR-1R", "P8R=D", "PTD(8TD)xPCD(8CD)=(D)",
+            "P4R",
+            "C3AR",
+            "A5CD",
+            "D7T",
+            "P8C=D",
+            "AxT",
+            "CRxP",
+            "CDxP",
+            "T1xP",
+            "T7xP",
+            "C7-5C",
+            "C3-5C",
+            "PRxP",
+            "PCxPA",
+            "PxPT",
+            "PTxP",
+            "PAxPC",
+            "CRXP",
+            "PAXPC",
+            "T5FR",
+            "PxC",
+            "P8D=D",
+            "PxC:D",
+            "TD3FR",
+            "FxCD",
+            "T4CR-2CR",
+            "CD-2D",
+            "CD2D",
+            "T-AD3",
+            "CxP5D",
+            "C3ARxP5R",
+            "T1AR-1R",
+            "P8R=D",
+            "PTD(8TD)xPCD(8CD)=(D)",
         ] {
             assert!(LATIN.parse(s.as_bytes()).is_some(), "{s}");
         }
