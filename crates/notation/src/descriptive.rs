@@ -958,9 +958,9 @@ impl Descriptive {
             Some(c) => masks.to & board.by_color(!turn) & board.by_role(c.role),
         };
         // En passant, rare: from shakmaty's candidates.
-        if let Some(ep) = pos.ep_square(EnPassantMode::PseudoLegal)
-            && role == Role::Pawn
+        if role == Role::Pawn
             && self.captured.is_some_and(|c| c.role == Role::Pawn)
+            && let Some(ep) = pos.ep_square(EnPassantMode::PseudoLegal)
         {
             for m in pos.san_candidates(Role::Pawn, ep) {
                 if self.fits(&m, &masks) {
@@ -1090,8 +1090,9 @@ struct Writing {
     sides: [char; 2],
     /// The Latin order ([`Family`]): squares rank first (`3AR`), a move
     /// without `-` (`C3AR`), the mover's square before the `-` or `x`
-    /// (`T1AR-1R`, `C3ARxP5R`), the captured man's square after it
-    /// (`CxP5D`); English: `N-KB3`, `R(KB1)-K1`, `NxP(Q5)`, `N(KB3)xP(K5)`.
+    /// (`T1AR-1R`, `C3ARxP5R`; a pawn by its file, `PDxA`), the captured
+    /// man's square after it (`CxP5D`); English: `N-KB3`, `R(KB1)-K1`,
+    /// `NxP(Q5)`, `N(KB3)xP(K5)`.
     latin: bool,
     /// The check mark after the move.
     check: &'static str,
@@ -1135,10 +1136,10 @@ impl Writing {
         self.pieces[usize::from(role as u8 - 1)]
     }
 
-    /// Writes the full name of `sq` from `turn`'s side (`KB3`, `QR1`,
-    /// `K4`; Latin `3AR`, `1TD`, `4R`).
-    fn square(&self, sq: Square, turn: Color, out: &mut String) {
-        let (wing, side) = match sq.file() {
+    /// Writes the full name of `file` (`KB`, `QR`, `K`; Latin `AR`, `TD`,
+    /// `R`).
+    fn file_name(&self, file: File, out: &mut String) {
+        let (wing, side) = match file {
             File::A => (Some(Role::Rook), 1),
             File::B => (Some(Role::Knight), 1),
             File::C => (Some(Role::Bishop), 1),
@@ -1148,10 +1149,6 @@ impl Writing {
             File::G => (Some(Role::Knight), 0),
             File::H => (Some(Role::Rook), 0),
         };
-        let rank = char::from(b'1' + relative_rank(sq.rank(), turn));
-        if self.latin {
-            out.push(rank);
-        }
         if !self.latin {
             out.push(self.sides[side]);
         }
@@ -1160,7 +1157,18 @@ impl Writing {
         }
         if self.latin {
             out.push(self.sides[side]);
-        } else {
+        }
+    }
+
+    /// Writes the full name of `sq` from `turn`'s side (`KB3`, `QR1`,
+    /// `K4`; Latin `3AR`, `1TD`, `4R`).
+    fn square(&self, sq: Square, turn: Color, out: &mut String) {
+        let rank = char::from(b'1' + relative_rank(sq.rank(), turn));
+        if self.latin {
+            out.push(rank);
+        }
+        self.file_name(sq.file(), out);
+        if !self.latin {
             out.push(rank);
         }
     }
@@ -1221,15 +1229,22 @@ pub(crate) fn write(pos: &Chess, m: &Move, lang: Language, out: &mut String) {
                     // capturing it on the same square.
                     let mut same_man = false;
                     let mut same_square = false;
+                    let mut same_file = false;
                     for o in rivals {
                         if let Some((c, s)) = captured_square(o)
                             && c == captured
                         {
                             same_man = true;
                             same_square |= s == sq;
+                            same_file |= s == sq && o.from().map(Square::file) == Some(from.file());
                         }
                     }
-                    if same_square {
+                    if same_square && w.latin && role == Role::Pawn && !same_file {
+                        // A pawn by its file, as Spanish books print
+                        // it (`PDxA`), where no other pawn on the file
+                        // takes the man (en passant may: `P4DxP5AD`).
+                        w.file_name(from.file(), out);
+                    } else if same_square {
                         w.origin(from, turn, out);
                     }
                     out.push('x');

@@ -816,7 +816,11 @@ fn latin_forms(
         out.push((short, "short"));
     }
     let piece = &body[..1];
-    let rest = &body[1..];
+    // What follows the mover's name (`PDxA`: `xA`).
+    let man_len = body
+        .find(|c: char| c.is_ascii_digit() || c == '-' || c == 'x')
+        .unwrap_or(body.len());
+    let rest = &body[man_len..];
     // The mover by its file (a pawn) or by the side it started on.
     for name in names.men(m.role(), from, origins).into_iter().skip(1) {
         let kind = if piece == "P" {
