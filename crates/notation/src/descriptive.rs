@@ -1229,21 +1229,28 @@ pub(crate) fn write(pos: &Chess, m: &Move, lang: Language, out: &mut String) {
                     // capturing it on the same square.
                     let mut same_man = false;
                     let mut same_square = false;
-                    let mut same_file = false;
+                    // The same from a pawn on the mover's file.
+                    let (mut same_man_file, mut same_square_file) = (false, false);
                     for o in rivals {
                         if let Some((c, s)) = captured_square(o)
                             && c == captured
                         {
                             same_man = true;
                             same_square |= s == sq;
-                            same_file |= s == sq && o.from().map(Square::file) == Some(from.file());
+                            if o.from().map(Square::file) == Some(from.file()) {
+                                same_man_file = true;
+                                same_square_file |= s == sq;
+                            }
                         }
                     }
-                    if same_square && w.latin && role == Role::Pawn && !same_file {
+                    if same_square && w.latin && role == Role::Pawn && !same_square_file {
                         // A pawn by its file, as Spanish books print
                         // it (`PDxA`), where no other pawn on the file
-                        // takes the man (en passant may: `P4DxP5AD`).
+                        // takes the man (en passant may: `P4DxP5AD`);
+                        // then the man's square only if a pawn of the
+                        // file may take another one.
                         w.file_name(from.file(), out);
+                        same_man = same_man_file;
                     } else if same_square {
                         w.origin(from, turn, out);
                     }
