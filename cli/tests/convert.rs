@@ -164,7 +164,9 @@ fn round_trip_all(san: &[u8], lan_in: &[Language]) {
     failures.extend(round_trip(san, "uci", Language::En));
     failures.extend(round_trip(san, "figurine", Language::En));
     failures.extend(round_trip(san, "iccf", Language::En));
-    failures.extend(round_trip(san, "descriptive", Language::En));
+    for lang in [Language::En, Language::Es, Language::It, Language::Fr] {
+        failures.extend(round_trip(san, "descriptive", lang));
+    }
     failures.extend(round_trip(san, "ru-scoresheet", Language::Ru));
     assert!(
         failures.is_empty(),
@@ -223,6 +225,25 @@ fn round_trip_with_language_detection() {
     let back = pgnkit(&["convert", "-q"], Some(&x.stdout));
     assert_eq!(back.code, 0, "descriptive: {}", back.stderr);
     assert_same_games(&san, &back.stdout, "SAN -> descriptive -> SAN (detected)");
+    // Spanish and French descriptive: `P4R`, `C3AR`, `AxC` (`R` the king).
+    for (lang, first) in [("es", "1. P4R "), ("fr", "1. P4R ")] {
+        let x = pgnkit(
+            &["convert", "-q", "--to", "descriptive", "--lang", lang],
+            Some(&san),
+        );
+        let written = String::from_utf8_lossy(&x.stdout).into_owned();
+        assert!(
+            written.contains(first) || written.contains("1. P4D "),
+            "{lang}"
+        );
+        let back = pgnkit(&["convert", "-q"], Some(&x.stdout));
+        assert_eq!(back.code, 0, "descriptive {lang}: {}", back.stderr);
+        assert_same_games(
+            &san,
+            &back.stdout,
+            &format!("SAN -> descriptive {lang} -> SAN (detected)"),
+        );
+    }
 }
 
 /// The JSON records of `pgn` (moves in UCI), "file" dropped.

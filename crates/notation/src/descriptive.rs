@@ -1,6 +1,6 @@
-//! English descriptive notation (`P-K4`, `N-KB3`, `PxP`, `R(KB1)-K1`,
-//! `P-K8=Q`): read in every form found in print and written in one classic
-//! style.
+//! Descriptive notation (`P-K4`, `N-KB3`, `PxP`, `R(KB1)-K1`, `P-K8=Q`;
+//! Spanish `P4R`, `C3AR`): read in every form found in print and written
+//! in one classic style.
 //!
 //! Squares are named from the mover's side: the file by the piece that
 //! starts on it (`QR QN QB Q K KB KN KR` for the a- to h-files), the rank
@@ -25,6 +25,16 @@
 //! square (`R(KB1)-K1`); `ch` after a check, ` mate` after a mate,
 //! ` e.p.` after an en passant capture, promotions `P-K8=Q`, castling
 //! `O-O`/`O-O-O`.
+//!
+//! Spanish, Italian and French descriptive notation (the Latin family,
+//! a table of letters as English has: `R D T A C P`, French `F` for the bishop; files
+//! `TD CD AD D R AR CR TR`) name the same things in another order: the
+//! rank first (`P4R` is P-K4, `C3AR` N-KB3, `A5CD` B-QN5), the side after
+//! the piece (`CR` the king's knight, `PR` the king's pawn, `PCxPA`), a
+//! move without `-`. Under `es`, `it` or `fr` a word is read that way
+//! (`RxP`: the king takes), under any other language in English; with
+//! those languages the writer uses the same style in the Latin order
+//! (`C3AR`, `AxC`, `CxP5D`, `T1AR-1R`, `P8R=D`, `+` for check).
 //!
 //! ```
 //! use pgnkit_notation::{Language, Notation, ResolveError, Style, parse_move, write_move};
@@ -52,6 +62,7 @@ use shakmaty::{
     Bitboard, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square, attacks,
 };
 
+use crate::language::{Language, LanguageSet};
 use crate::read::{Fitting, ResolveError};
 
 /// A set of files, bit 0 the a-file.
@@ -87,15 +98,6 @@ pub(crate) struct Place {
     rank: Option<u8>,
 }
 
-impl Place {
-    fn contains(self, sq: Square, turn: Color) -> bool {
-        self.files & (1 << (sq.file() as u8)) != 0
-            && self
-                .rank
-                .is_none_or(|r| relative_rank(sq.rank(), turn) == r)
-    }
-}
-
 /// One descriptive move (castling is read as castling elsewhere).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Descriptive {
@@ -124,203 +126,524 @@ fn relative_rank(rank: Rank, turn: Color) -> u8 {
     }
 }
 
-/// `R`, `N`, `Kt`, `B` at `i`: the piece naming a wing file pair, and its length.
-fn wing(s: &[u8], i: usize) -> Option<(Role, usize)> {
-    match (s.get(i), s.get(i + 1)) {
-        (Some(b'K'), Some(b't')) => Some((Role::Knight, 2)),
-        (Some(b'N'), _) => Some((Role::Knight, 1)),
-        (Some(b'B'), _) => Some((Role::Bishop, 1)),
-        (Some(b'R'), _) => Some((Role::Rook, 1)),
-        _ => None,
-    }
-}
+/// A letter of a family of descriptive notations, packed in a byte: the
+/// role it names (`Role as u8`, bits 0-2; 0: none), whether that role
+/// names a pair of files (rook, knight, bishop), and the side of the
+/// board it also names (the king's and the queen's letters name their
+/// sides: English `K`/`Q`, Spanish `R`/`D`).
+type Letter = u8;
+const ROLE: Letter = 0b111;
+const WING: Letter = 1 << 3;
+const KING_SIDE: Letter = 1 << 4;
+const QUEEN_SIDE: Letter = 1 << 5;
+/// A byte a move of the family may be written with (letters, digits,
+/// marks).
+const WRITTEN: Letter = 1 << 6;
+/// English `K`, which a `t` after it makes the knight's `Kt`.
+const KT: Letter = 1 << 7;
 
-/// `K` or `Q` naming a side at `i` (not the `K` of `Kt`).
-fn side_at(s: &[u8], i: usize) -> Option<Side> {
-    match (s.get(i), s.get(i + 1)) {
-        (Some(b'K'), Some(b't')) => None,
-        (Some(b'K'), _) => Some(Side::King),
-        (Some(b'Q'), _) => Some(Side::Queen),
-        _ => None,
-    }
-}
-
-/// The files of a wing piece (`R`: a and h), on one side if given.
-fn wing_files(role: Role, side: Option<Side>) -> Files {
-    let (q, k) = match role {
-        Role::Rook => (File::A, File::H),
-        Role::Knight => (File::B, File::G),
-        _ => (File::C, File::F),
-    };
-    let bit = |f: File| 1u8 << (f as u8);
-    match side {
-        Some(Side::King) => bit(k),
-        Some(Side::Queen) => bit(q),
-        None => bit(q) | bit(k),
-    }
-}
-
-fn center_file(side: Side) -> Files {
-    match side {
-        Side::King => 1 << (File::E as u8),
-        Side::Queen => 1 << (File::D as u8),
-    }
-}
-
-/// A man at `i`, and the index after it.
-fn read_man(s: &[u8], mut i: usize) -> Option<(Man, usize)> {
-    let side = side_at(s, i).filter(|_| wing(s, i + 1).is_some() || s.get(i + 1) == Some(&b'P'));
-    if side.is_some() {
+/// The letters of a family by ASCII byte, from (letter, role, languages),
+/// and the languages of each letter.
+const fn letters(entries: &[(u8, Role, LanguageSet)]) -> ([Letter; 256], [LanguageSet; 256]) {
+    let mut table = [0; 256];
+    let mut languages = [LanguageSet::ALL; 256];
+    let marks = b"12345678-x:=/()";
+    let mut i = 0;
+    while i < marks.len() {
+        table[marks[i] as usize] = WRITTEN;
         i += 1;
     }
-    if let Some((role, len)) = wing(s, i) {
-        i += len;
-        if s.get(i) == Some(&b'P') {
-            let pawn = Man {
-                role: Role::Pawn,
-                files: wing_files(role, side),
-                side: None,
-            };
-            return Some((pawn, i + 1));
+    let mut i = 0;
+    while i < entries.len() {
+        let (b, role, langs) = entries[i];
+        let mut letter = role as u8 | WRITTEN;
+        match role {
+            Role::Rook | Role::Knight | Role::Bishop => letter |= WING,
+            Role::King => letter |= KING_SIDE,
+            Role::Queen => letter |= QUEEN_SIDE,
+            Role::Pawn => {}
         }
-        return Some((
-            Man {
-                role,
-                files: ALL_FILES,
-                side,
-            },
-            i,
-        ));
+        table[b as usize] = letter;
+        languages[b as usize] = langs;
+        i += 1;
     }
-    let role = match (s.get(i), side) {
-        (Some(b'P'), _) => {
-            let files = side.map_or(ALL_FILES, center_file);
+    (table, languages)
+}
+
+/// Descriptive notations that read alike, as data: their letters (each
+/// with the languages that write it) and the order their names go in.
+pub(crate) struct Family {
+    letters: [Letter; 256],
+    languages: [LanguageSet; 256],
+    /// The order of Spanish, French and Italian: a name puts the side
+    /// after the piece (`AR` the f-file, `CD` the b-file, `PR` the e-pawn,
+    /// `CR` the king's knight), a square its rank first (`3AR`; after a
+    /// `-` also the file first, Italian `T-AD3`), a move needs no `-`
+    /// (`P4R`), a captured man may have its square after it (`CxP5D`) and
+    /// a mover's square comes before the `-` or `x` (`T1AR-1R`,
+    /// `C3ARxP5R`); `X` is a capture mark too. English puts the side first
+    /// (`KB`, `QN`, `KP`, `KR`), a square's file first (`KB3`), and writes
+    /// `-` for a move.
+    latin: bool,
+}
+
+const ES_IT_FR: LanguageSet = LanguageSet::single(Language::Es)
+    .union(LanguageSet::single(Language::It))
+    .union(LanguageSet::single(Language::Fr));
+const ES_IT: LanguageSet =
+    LanguageSet::single(Language::Es).union(LanguageSet::single(Language::It));
+const EN: LanguageSet = LanguageSet::single(Language::En);
+
+const ENGLISH_LETTERS: ([Letter; 256], [LanguageSet; 256]) = letters(&[
+    (b'K', Role::King, EN),
+    (b'Q', Role::Queen, EN),
+    (b'R', Role::Rook, EN),
+    (b'B', Role::Bishop, EN),
+    (b'N', Role::Knight, EN),
+    (b'P', Role::Pawn, EN),
+]);
+
+/// English descriptive: `K Q R B N P` (`Kt`), the sides `K` and `Q`.
+pub(crate) static ENGLISH: Family = Family {
+    letters: {
+        let mut t = ENGLISH_LETTERS.0;
+        // The `t` of `Kt`.
+        t[b't' as usize] = WRITTEN;
+        t[b'K' as usize] |= KT;
+        t
+    },
+    languages: ENGLISH_LETTERS.1,
+    latin: false,
+};
+
+const LATIN_LETTERS: ([Letter; 256], [LanguageSet; 256]) = letters(&[
+    (b'R', Role::King, ES_IT_FR),
+    (b'D', Role::Queen, ES_IT_FR),
+    (b'T', Role::Rook, ES_IT_FR),
+    (b'A', Role::Bishop, ES_IT),
+    (b'F', Role::Bishop, LanguageSet::single(Language::Fr)),
+    (b'C', Role::Knight, ES_IT_FR),
+    (b'P', Role::Pawn, ES_IT_FR),
+    (b'X', Role::Pawn, ES_IT_FR),
+]);
+
+/// Spanish, Italian and French descriptive: rey/re/roi `R`, dama/donna/
+/// dame `D`, torre/tour `T`, alfil/alfiere `A` (French fou `F`), caballo/
+/// cavallo/cavalier `C`, peón/pedone/pion `P`; the sides `R` and `D`.
+pub(crate) static LATIN: Family = Family {
+    letters: {
+        let mut t = LATIN_LETTERS.0;
+        // `X`, a capture mark, names no man.
+        t[b'X' as usize] = WRITTEN;
+        t
+    },
+    languages: LATIN_LETTERS.1,
+    latin: true,
+};
+
+/// The files of the wing pieces by role (knight, bishop, rook) and side
+/// (none, the king's, the queen's).
+const WING_FILES: [[Files; 3]; 3] = [
+    [0b0100_0010, 0b0100_0000, 0b0000_0010],
+    [0b0010_0100, 0b0010_0000, 0b0000_0100],
+    [0b1000_0001, 0b1000_0000, 0b0000_0001],
+];
+
+/// The files a wing piece's letter (`letter & ROLE` a knight, bishop or
+/// rook) names on the side `side` (0, `KING_SIDE` or `QUEEN_SIDE`).
+#[inline(always)]
+fn wing_files(letter: Letter, side: Letter) -> Files {
+    let role = usize::from(letter & ROLE).wrapping_sub(Role::Knight as usize);
+    let side = usize::from(side >> 4);
+    WING_FILES
+        .get(role)
+        .and_then(|r| r.get(side))
+        .copied()
+        .unwrap_or(0)
+}
+
+fn center_file(side: Letter) -> Files {
+    if side & KING_SIDE != 0 {
+        1 << (File::E as u8)
+    } else {
+        1 << (File::D as u8)
+    }
+}
+
+fn side_of(side: Letter) -> Option<Side> {
+    if side & KING_SIDE != 0 {
+        Some(Side::King)
+    } else if side & QUEEN_SIDE != 0 {
+        Some(Side::Queen)
+    } else {
+        None
+    }
+}
+
+fn role_of(letter: Letter) -> Option<Role> {
+    Role::try_from(letter & ROLE).ok()
+}
+
+fn is_separator(b: Option<&u8>) -> bool {
+    matches!(b, Some(b'-' | b'x' | b':'))
+}
+
+fn rank_at(s: &[u8], i: usize) -> Option<u8> {
+    match s.get(i) {
+        Some(d @ b'1'..=b'8') => Some(d - b'1'),
+        _ => None,
+    }
+}
+
+impl Family {
+    /// The letter at `i` (0 past the end); `Kt` is a knight's letter of
+    /// two bytes: gives the letter and its length.
+    #[inline(always)]
+    fn letter(&self, s: &[u8], i: usize) -> (Letter, usize) {
+        let letter = self.letters[usize::from(s.get(i).copied().unwrap_or(0))];
+        if letter & KT != 0 && s.get(i + 1) == Some(&b't') {
+            (Role::Knight as u8 | WING | WRITTEN, 2)
+        } else {
+            (letter & !KT, 1)
+        }
+    }
+
+    /// Whether every byte of `s` is one the family writes moves with.
+    #[inline]
+    fn writes(&self, s: &[u8]) -> bool {
+        s.iter()
+            .all(|&b| self.letters[usize::from(b)] & WRITTEN != 0)
+    }
+
+    /// A file's name at `i` (`KB`, `QN`, `K`, `B`; Latin `AR`, `CD`, `R`,
+    /// `A`): its files, the wing letter (0: none) and the side named (0,
+    /// `KING_SIDE`, `QUEEN_SIDE`), and the index after it.
+    #[inline(always)]
+    fn file_name<const L: bool>(
+        &self,
+        s: &[u8],
+        i: usize,
+    ) -> Option<(Files, Letter, Letter, usize)> {
+        let (first, n) = self.letter(s, i);
+        let (wing, side, end) = if first & WING != 0 {
+            // Latin: the side after the wing piece.
+            let side = if L {
+                self.letter(s, i + n).0 & (KING_SIDE | QUEEN_SIDE)
+            } else {
+                0
+            };
+            (first, side, i + n + usize::from(side != 0))
+        } else if first & (KING_SIDE | QUEEN_SIDE) != 0 {
+            let side = first & (KING_SIDE | QUEEN_SIDE);
+            // English: the wing piece after the side.
+            let (next, m) = self.letter(s, i + 1);
+            if !L && next & WING != 0 {
+                (next, side, i + 1 + m)
+            } else {
+                (0, side, i + 1)
+            }
+        } else {
+            return None;
+        };
+        let files = if wing != 0 {
+            wing_files(wing, side)
+        } else {
+            center_file(side)
+        };
+        Some((files, wing, side, end))
+    }
+
+    /// A man at `i` (`P`, `N`, `KR`, `QBP`; Latin `P`, `C`, `CR`, `PAR`),
+    /// and the index after it.
+    #[inline(always)]
+    fn man<const L: bool>(&self, s: &[u8], i: usize) -> Option<(Man, usize)> {
+        let pawn = |files| Man {
+            role: Role::Pawn,
+            files,
+            side: None,
+        };
+        let (first, _) = self.letter(s, i);
+        let is_pawn = |letter: Letter| letter & ROLE == Role::Pawn as u8;
+        if L && is_pawn(first) {
+            return Some(match self.file_name::<L>(s, i + 1) {
+                Some((files, .., j)) => (pawn(files), j),
+                None => (pawn(ALL_FILES), i + 1),
+            });
+        }
+        let Some((files, wing, side, j)) = self.file_name::<L>(s, i) else {
+            return is_pawn(first).then(|| (pawn(ALL_FILES), i + 1));
+        };
+        if !L && is_pawn(self.letter(s, j).0) {
+            return Some((pawn(files), j + 1));
+        }
+        let man = if wing != 0 {
+            Man {
+                role: role_of(wing)?,
+                files: ALL_FILES,
+                side: side_of(side),
+            }
+        } else {
+            // A side alone is the king's or the queen's own letter.
+            Man {
+                role: role_of(first)?,
+                files: ALL_FILES,
+                side: None,
+            }
+        };
+        Some((man, j))
+    }
+
+    /// A square at `i` (`K4`, `KB3`, `B3`, `QKt5`; Latin `4R`, `3AR`, `3A`,
+    /// and with `file_first` also `AR3`), and the index after it.
+    #[inline(always)]
+    fn place<const L: bool>(&self, s: &[u8], i: usize, file_first: bool) -> Option<(Place, usize)> {
+        if L && let Some(r) = rank_at(s, i) {
+            let (files, .., j) = self.file_name::<L>(s, i + 1)?;
             return Some((
-                Man {
-                    role: Role::Pawn,
+                Place {
                     files,
-                    side: None,
+                    rank: Some(r),
                 },
-                i + 1,
+                j,
             ));
         }
-        (Some(b'K'), None) => Role::King,
-        (Some(b'Q'), None) => Role::Queen,
-        _ => return None,
-    };
-    Some((
-        Man {
-            role,
-            files: ALL_FILES,
-            side: None,
-        },
-        i + 1,
-    ))
-}
-
-/// A square at `i` (`K4`, `KB3`, `B3`, `QKt5`; with `rank_only`, also a
-/// lone rank digit), and the index after it.
-fn place(s: &[u8], mut i: usize, rank_only: bool) -> Option<(Place, usize)> {
-    let side = side_at(s, i);
-    if side.is_some() {
-        i += 1;
-    }
-    let files = match (side, wing(s, i)) {
-        (_, Some((role, len))) => {
-            i += len;
-            wing_files(role, side)
-        }
-        (Some(side), None) => center_file(side),
-        (None, None) if rank_only => ALL_FILES,
-        (None, None) => return None,
-    };
-    match s.get(i) {
-        Some(d @ b'1'..=b'8') => Some((
-            Place {
-                files,
-                rank: Some(d - b'1'),
-            },
-            i + 1,
-        )),
-        _ => None,
-    }
-}
-
-/// A promotion piece at `i` (`Q`, `R`, `B`, `N`, `Kt`), and the index after it.
-fn promotion_piece(s: &[u8], i: usize) -> Option<(Role, usize)> {
-    match (s.get(i), s.get(i + 1)) {
-        (Some(b'K'), Some(b't')) => Some((Role::Knight, i + 2)),
-        (Some(b'Q'), _) => Some((Role::Queen, i + 1)),
-        (Some(b'R'), _) => Some((Role::Rook, i + 1)),
-        (Some(b'B'), _) => Some((Role::Bishop, i + 1)),
-        (Some(b'N'), _) => Some((Role::Knight, i + 1)),
-        _ => None,
-    }
-}
-
-/// `(` square `)` at `i`: the square and the index after the `)`.
-fn paren_place(s: &[u8], i: usize) -> Option<(Place, usize)> {
-    if s.get(i) != Some(&b'(') {
-        return None;
-    }
-    let (p, j) = place(s, i + 1, false)?;
-    (s.get(j) == Some(&b')')).then_some((p, j + 1))
-}
-
-/// Parses the body of a descriptive move (marks already peeled off).
-pub(crate) fn parse(s: &[u8]) -> Option<Descriptive> {
-    let (man, mut i) = read_man(s, 0)?;
-    let mut from = None;
-    if let Some((p, j)) = paren_place(s, i) {
-        from = Some(p);
-        i = j;
-    } else if let Some(d @ b'1'..=b'8') = s.get(i) {
-        from = Some(Place {
-            files: ALL_FILES,
-            rank: Some(d - b'1'),
-        });
-        i += 1;
-    }
-    let (captured, to) = match s.get(i) {
-        Some(b'-') => {
-            let (p, j) = place(s, i + 1, false)?;
-            i = j;
-            (None, Some(p))
-        }
-        Some(b'x' | b':') => {
-            let (c, j) = read_man(s, i + 1)?;
-            i = j;
-            let to = paren_place(s, i).map(|(p, j)| {
-                i = j;
-                p
-            });
-            (Some(c), to)
-        }
-        _ => return None,
-    };
-    let mut promotion = None;
-    if i < s.len() {
-        if matches!(s[i], b'=' | b'/') {
-            i += 1;
-        }
-        let (role, j) = if s[i..].first() == Some(&b'(') {
-            let (role, j) = promotion_piece(s, i + 1)?;
-            (s.get(j) == Some(&b')')).then_some((role, j + 1))?
-        } else {
-            promotion_piece(s, i)?
-        };
-        if j != s.len() || man.role != Role::Pawn {
+        if L && !file_first {
             return None;
         }
-        promotion = Some(role);
+        let (files, .., j) = self.file_name::<L>(s, i)?;
+        let r = rank_at(s, j)?;
+        Some((
+            Place {
+                files,
+                rank: Some(r),
+            },
+            j + 1,
+        ))
     }
-    Some(Descriptive {
-        man,
-        from,
-        captured,
-        to,
-        promotion,
-    })
+
+    /// A promotion piece at `i` (`Q`, `R`, `B`, `N`, `Kt`; Latin `D`, `T`,
+    /// `A`/`F`, `C`), and the index after it.
+    fn promotion_piece(&self, s: &[u8], i: usize) -> Option<(Role, usize)> {
+        let (letter, n) = self.letter(s, i);
+        role_of(letter)
+            .filter(|r| !matches!(r, Role::Pawn | Role::King))
+            .map(|r| (r, i + n))
+    }
+
+    /// `(` square `)` at `i`: the square and the index after the `)`.
+    #[inline(always)]
+    fn paren_place<const L: bool>(&self, s: &[u8], i: usize) -> Option<(Place, usize)> {
+        if s.get(i) != Some(&b'(') {
+            return None;
+        }
+        let (p, j) = self.place::<L>(s, i + 1, true)?;
+        (s.get(j) == Some(&b')')).then_some((p, j + 1))
+    }
+
+    /// Parses the body of a descriptive move (marks already peeled off).
+    #[inline]
+    pub(crate) fn parse(&self, s: &[u8]) -> Option<Descriptive> {
+        if self.latin {
+            self.parse_in::<true>(s)
+        } else {
+            self.parse_in::<false>(s)
+        }
+    }
+
+    /// [`Family::parse`], for the family's order (`L`: Latin).
+    #[inline(always)]
+    fn parse_in<const L: bool>(&self, s: &[u8]) -> Option<Descriptive> {
+        // A word with a byte the family does not write is none of its
+        // moves: told at once (the English parse sees it anyway).
+        if L && !self.writes(s) {
+            return None;
+        }
+        let (man, mut i) = self.man::<L>(s, 0)?;
+        let rank_origin = |i: usize| {
+            rank_at(s, i).map(|r| Place {
+                files: ALL_FILES,
+                rank: Some(r),
+            })
+        };
+        let mut from = None;
+        if let Some((p, j)) = self.paren_place::<L>(s, i) {
+            from = Some(p);
+            i = j;
+        } else if L {
+            // The mover's square or rank, before the `-` or `x`.
+            if let Some((p, j)) = self.place::<L>(s, i, false)
+                && (is_separator(s.get(j)) || s.get(j) == Some(&b'X'))
+            {
+                from = Some(p);
+                i = j;
+            } else if let Some(p) = rank_origin(i)
+                && (is_separator(s.get(i + 1)) || s.get(i + 1) == Some(&b'X'))
+            {
+                from = Some(p);
+                i += 1;
+            }
+        } else if let Some(p) = rank_origin(i) {
+            from = Some(p);
+            i += 1;
+        }
+        let (captured, to) = match s.get(i) {
+            Some(b'-') => {
+                let (p, j) = self.place::<L>(s, i + 1, true)?;
+                i = j;
+                (None, Some(p))
+            }
+            Some(b'x' | b':') | Some(b'X') if L || s[i] != b'X' => {
+                let (c, j) = self.man::<L>(s, i + 1)?;
+                i = j;
+                let to = match self.paren_place::<L>(s, i) {
+                    Some(found) => Some(found),
+                    None if L => self.place::<L>(s, i, false),
+                    None => None,
+                }
+                .map(|(p, j)| {
+                    i = j;
+                    p
+                });
+                (Some(c), to)
+            }
+            _ if L => {
+                let (p, j) = self.place::<L>(s, i, false)?;
+                i = j;
+                (None, Some(p))
+            }
+            _ => return None,
+        };
+        let mut promotion = None;
+        if i < s.len() {
+            if matches!(s[i], b'=' | b'/') || (L && s[i] == b':') {
+                i += 1;
+            }
+            let (role, j) = if s.get(i) == Some(&b'(') {
+                let (role, j) = self.promotion_piece(s, i + 1)?;
+                (s.get(j) == Some(&b')')).then_some((role, j + 1))?
+            } else {
+                self.promotion_piece(s, i)?
+            };
+            if j != s.len() || man.role != Role::Pawn {
+                return None;
+            }
+            promotion = Some(role);
+        }
+        Some(Descriptive {
+            man,
+            from,
+            captured,
+            to,
+            promotion,
+        })
+    }
+
+    /// The languages whose letters `s` (parsed in this family) is written
+    /// with.
+    fn languages(&self, s: &[u8]) -> LanguageSet {
+        s.iter().fold(LanguageSet::ALL, |set, &b| {
+            set.intersect(self.languages[usize::from(b)])
+        })
+    }
+}
+
+/// The readings of one descriptive word: in English, and in the Latin
+/// family (Spanish, Italian, French) with the languages whose letters it
+/// is written with. Under a language of the Latin family its reading
+/// there comes first; every other language reads the English one (as
+/// algebraic letters fall back to English).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Readings {
+    english: Option<Descriptive>,
+    latin: Option<Descriptive>,
+    /// Empty when there is no Latin reading.
+    latin_languages: LanguageSet,
+}
+
+/// Whether a word starting with `b` may be a descriptive move.
+#[inline]
+pub(crate) fn may_start(b: u8) -> bool {
+    matches!(
+        b,
+        b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'D' | b'T' | b'A' | b'F' | b'C'
+    )
+}
+
+impl Readings {
+    /// The readings of the body of a descriptive move (marks off), if it
+    /// has any.
+    #[inline]
+    pub(crate) fn parse(s: &[u8]) -> Option<Readings> {
+        let english = ENGLISH.parse(s);
+        let latin = match s.first() {
+            Some(&b) if LATIN.letters[usize::from(b)] & ROLE != 0 => LATIN.parse(s),
+            _ => None,
+        };
+        let latin_languages = match latin {
+            Some(_) => LATIN.languages(s).intersect(ES_IT_FR),
+            None => LanguageSet::EMPTY,
+        };
+        let latin = latin.filter(|_| !latin_languages.is_empty());
+        (english.is_some() || latin.is_some()).then_some(Readings {
+            english,
+            latin,
+            latin_languages,
+        })
+    }
+
+    /// The reading under `lang`.
+    #[inline]
+    pub(crate) fn get(&self, lang: Language) -> Option<&Descriptive> {
+        if self.latin_languages.contains(lang) {
+            self.latin.as_ref()
+        } else {
+            self.english.as_ref()
+        }
+    }
+
+    /// Whether some reading captures.
+    pub(crate) fn is_capture(&self) -> bool {
+        self.english.or(self.latin).is_some_and(|d| d.is_capture())
+    }
+
+    /// The languages under which the word is a move.
+    pub(crate) fn languages(&self) -> LanguageSet {
+        if self.english.is_some() {
+            LanguageSet::ALL
+        } else {
+            self.latin_languages
+        }
+    }
+
+    /// The languages whose own letters the word is written with.
+    pub(crate) fn own_languages(&self) -> LanguageSet {
+        let english = if self.english.is_some() {
+            EN
+        } else {
+            LanguageSet::EMPTY
+        };
+        english.union(self.latin_languages)
+    }
+
+    /// The languages that read the word in the Latin family.
+    pub(crate) fn latin_languages(&self) -> LanguageSet {
+        self.latin_languages
+    }
+
+    /// Whether the word means something different in some language (it
+    /// has a Latin reading).
+    pub(crate) fn depends_on_language(&self) -> bool {
+        self.latin.is_some()
+    }
+
+    /// Which reading `lang` takes: 1 English, 2 Latin, 0 none.
+    pub(crate) fn key(&self, lang: Language) -> u8 {
+        if self.latin_languages.contains(lang) {
+            2
+        } else {
+            u8::from(self.english.is_some())
+        }
+    }
 }
 
 /// Whether the bytes of a movetext word so far (`word`) and what follows it
@@ -368,12 +691,12 @@ fn parenthesis(rest: &[u8]) -> Option<usize> {
         return None;
     }
     let close = |j: usize| (rest.get(j) == Some(&b')')).then_some(j + 1);
-    if let Some((_, j)) = place(rest, 1, false)
+    if let Some((_, j)) = ENGLISH.place::<false>(rest, 1, false)
         && let Some(n) = close(j)
     {
         return Some(n);
     }
-    promotion_piece(rest, 1).and_then(|(_, j)| close(j))
+    ENGLISH.promotion_piece(rest, 1).and_then(|(_, j)| close(j))
 }
 
 /// The end of a descriptive move's word: `word_end(from)` gives where a
@@ -533,12 +856,36 @@ impl Origins {
     }
 }
 
-fn man_fits(man: Man, role: Role, sq: Square, origins: Option<&Origins>) -> bool {
-    man.role == role
-        && man.files & (1 << (sq.file() as u8)) != 0
-        && man
-            .side
-            .is_none_or(|side| origins.is_none_or(|o| o.side_of(sq) == Some(side)))
+/// The set of files copied to every rank.
+fn file_squares(files: Files) -> Bitboard {
+    Bitboard(u64::from(files).wrapping_mul(0x0101_0101_0101_0101))
+}
+
+impl Place {
+    /// The squares the place names from `turn`'s side.
+    fn squares(self, turn: Color) -> Bitboard {
+        let files = file_squares(self.files);
+        match self.rank {
+            Some(r) => {
+                let r = match turn {
+                    Color::White => r,
+                    Color::Black => 7 - r,
+                };
+                files & Bitboard::from_rank(Rank::new(u32::from(r)))
+            }
+            None => files,
+        }
+    }
+}
+
+impl Origins {
+    /// The squares of the pieces that started on `side`.
+    fn of(&self, side: Side) -> Bitboard {
+        match side {
+            Side::King => self.king_side,
+            Side::Queen => self.queen_side,
+        }
+    }
 }
 
 /// The square of the man `m` captures (the passed pawn's for en passant).
@@ -556,24 +903,48 @@ fn captured_square(m: &Move) -> Option<(Role, Square)> {
     }
 }
 
+/// What a token states about squares, as sets of squares: where the mover
+/// may stand (its files, its square or rank as written, the side of the
+/// board it started on) and where it goes (a move's destination) or what
+/// it takes (the captured man's files, square and side). With the man's
+/// kind and the promotion, a move fits the token when its squares are in
+/// these sets ([`Descriptive::fits`]); the moves that fit are made from
+/// them without a move list in the common cases.
+struct Masks {
+    from: Bitboard,
+    /// A move's destination; the square of the man a capture takes.
+    to: Bitboard,
+}
+
 impl Descriptive {
-    fn fits(&self, pos: &Chess, m: &Move, origins: Option<&Origins>) -> bool {
-        let turn = pos.turn();
-        let Some(from) = m.from() else { return false };
-        if m.is_castle() || !man_fits(self.man, m.role(), from, origins) {
-            return false;
-        }
-        if self.from.is_some_and(|p| !p.contains(from, turn)) {
-            return false;
-        }
-        let place_ok = match (self.captured, captured_square(m)) {
-            (None, None) => self.to.is_some_and(|p| p.contains(m.to(), turn)),
-            (Some(man), Some((role, sq))) => {
-                man_fits(man, role, sq, origins) && self.to.is_none_or(|p| p.contains(sq, turn))
-            }
-            _ => false,
+    fn masks(&self, turn: Color, origins: Option<&Origins>) -> Masks {
+        let all = !Bitboard(0);
+        let side = |side: Option<Side>| match (side, origins) {
+            (Some(side), Some(o)) => o.of(side),
+            _ => all,
         };
-        place_ok
+        let from = file_squares(self.man.files)
+            & self.from.map_or(all, |p| p.squares(turn))
+            & side(self.man.side);
+        let mut to = self.to.map_or(all, |p| p.squares(turn));
+        if let Some(c) = self.captured {
+            to &= file_squares(c.files) & side(c.side);
+        }
+        Masks { from, to }
+    }
+
+    /// Whether `m` (legal) fits the token, whose squares are `masks`.
+    fn fits(&self, m: &Move, masks: &Masks) -> bool {
+        let Some(from) = m.from() else { return false };
+        if m.is_castle() || m.role() != self.man.role || !masks.from.contains(from) {
+            return false;
+        }
+        let square = match (self.captured, captured_square(m)) {
+            (None, None) => m.to(),
+            (Some(c), Some((role, sq))) if c.role == role => sq,
+            _ => return false,
+        };
+        masks.to.contains(square)
             && match (self.promotion, m.promotion()) {
                 (Some(p), Some(q)) => p == q,
                 (Some(_), None) => false,
@@ -581,238 +952,261 @@ impl Descriptive {
             }
     }
 
-    /// The squares a fitting move can go to: the destinations written, or
-    /// the squares of the enemy men of the kind captured (and the en
-    /// passant square for a pawn taking a pawn).
-    fn targets(&self, pos: &Chess) -> Bitboard {
-        let turn = pos.turn();
-        // The set of files copied to every rank.
-        let files = |f: Files| Bitboard(u64::from(f).wrapping_mul(0x0101_0101_0101_0101));
-        match (self.captured, self.to) {
-            (None, Some(p)) => {
-                let rank = p.rank.unwrap_or(0);
-                let rank = Rank::new(u32::from(match turn {
-                    Color::White => rank,
-                    Color::Black => 7 - rank,
-                }));
-                files(p.files) & Bitboard::from_rank(rank)
-            }
-            (None, None) => Bitboard(0),
-            (Some(c), _) => {
-                let board = pos.board();
-                let mut targets = board.by_color(!turn) & board.by_role(c.role) & files(c.files);
-                if let Some(p) = self.to {
-                    targets &= files(p.files)
-                        & p.rank.map_or(!Bitboard(0), |r| {
-                            Bitboard::from_rank(Rank::new(u32::from(match turn {
-                                Color::White => r,
-                                Color::Black => 7 - r,
-                            })))
-                        });
-                }
-                if c.role == Role::Pawn
-                    && self.man.role == Role::Pawn
-                    && let Some(ep) = pos.ep_square(EnPassantMode::PseudoLegal)
-                {
-                    targets.add(ep);
-                }
-                targets
-            }
-        }
-    }
-
-    /// The squares the side to move's men of the mover's kind may go to,
-    /// legal or not (pawns: their captures, and every square when the
-    /// token is a push); a cheap filter before the legal moves are made.
-    fn reach(&self, pos: &Chess) -> Bitboard {
-        let board = pos.board();
-        let turn = pos.turn();
-        let occupied = board.occupied();
-        let ours = board.by_color(turn) & board.by_role(self.man.role);
-        let mut reach = Bitboard(0);
-        for from in ours {
-            reach |= match self.man.role {
-                Role::Pawn if self.captured.is_none() => return !Bitboard(0),
-                Role::Pawn => attacks::pawn_attacks(turn, from),
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, occupied),
-                Role::Rook => attacks::rook_attacks(from, occupied),
-                Role::Queen => attacks::queen_attacks(from, occupied),
-                Role::King => attacks::king_attacks(from),
-            };
-        }
-        reach
-    }
-
     /// The one legal move of `pos` that fits, with the pieces' origins if
-    /// they are known (unknown: a piece named by its side fits either side).
+    /// they are known (unknown: a piece named by its side fits either side);
+    /// `in_check`: whether the side to move is in check, if known.
     pub(crate) fn resolve(
         &self,
         pos: &Chess,
+        in_check: Option<bool>,
         origins: Option<&Origins>,
     ) -> Result<Move, ResolveError> {
+        let board = pos.board();
+        let turn = pos.turn();
+        let occupied = board.occupied();
+        let role = self.man.role;
+        let masks = self.masks(turn, origins);
         let mut fitting = Fitting::default();
-        // Only moves to the squares the token can mean are generated: its
-        // destinations, or the squares of the men it may capture.
-        let mut candidates = Candidates::new(pos);
-        let mut targets = self.targets(pos);
-        if candidates.king.is_none() {
-            // In check every square costs a move list: only those reached.
-            targets &= self.reach(pos);
-        }
-        for to in targets {
-            candidates.each(self.man.role, to, |m| {
-                if self.fits(pos, &m, origins) {
+        // The squares a fitting move goes to: empty ones for a move, the
+        // enemy men of the kind taken for a capture.
+        let targets = match self.captured {
+            None => masks.to & !occupied,
+            Some(c) => masks.to & board.by_color(!turn) & board.by_role(c.role),
+        };
+        // En passant, rare: from shakmaty's candidates.
+        if role == Role::Pawn
+            && self.captured.is_some_and(|c| c.role == Role::Pawn)
+            && let Some(ep) = pos.ep_square(EnPassantMode::PseudoLegal)
+        {
+            for m in pos.san_candidates(Role::Pawn, ep) {
+                if self.fits(&m, &masks) {
                     fitting.push(m);
                 }
-            });
+            }
+        }
+        let Some(king) = board.king_of(turn) else {
+            for to in targets {
+                for m in pos.san_candidates(role, to) {
+                    if self.fits(&m, &masks) {
+                        fitting.push(m);
+                    }
+                }
+            }
+            return fitting.resolve();
+        };
+        let checkers = match in_check {
+            Some(false) => Bitboard(0),
+            _ => board.attacks_to(king, !turn, occupied),
+        };
+        if role == Role::King {
+            if !masks.from.contains(king) || self.promotion.is_some() {
+                return fitting.resolve();
+            }
+            for to in targets & attacks::king_attacks(king) {
+                if board
+                    .attacks_to(to, !turn, occupied.without(king))
+                    .is_empty()
+                {
+                    fitting.push(Move::Normal {
+                        role,
+                        from: king,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+            return fitting.resolve();
+        }
+        // Out of check, any square; in single check, the checker's or one
+        // between it and the king; in double check, none.
+        let evasion = match checkers.single_square() {
+            _ if checkers.is_empty() => !Bitboard(0),
+            Some(checker) => attacks::between(king, checker).with(checker),
+            None => Bitboard(0),
+        };
+        let ours = board.by_color(turn) & board.by_role(role) & masks.from;
+        let last = match turn {
+            Color::White => Rank::Eighth,
+            Color::Black => Rank::First,
+        };
+        let mut pinned = None;
+        for to in targets & evasion {
+            let capture = board.role_at(to);
+            let from = match role {
+                Role::Knight => attacks::knight_attacks(to) & ours,
+                Role::Bishop => attacks::bishop_attacks(to, occupied) & ours,
+                Role::Rook => attacks::rook_attacks(to, occupied) & ours,
+                Role::Queen => attacks::queen_attacks(to, occupied) & ours,
+                Role::Pawn if capture.is_some() => attacks::pawn_attacks(!turn, to) & ours,
+                Role::Pawn => pawn_pushes_to(to, turn, ours, occupied),
+                Role::King => Bitboard(0),
+            };
+            let promotes = role == Role::Pawn && to.rank() == last;
+            if !promotes && self.promotion.is_some() {
+                continue;
+            }
+            for from in from {
+                // Only a piece on a line with its king can be pinned.
+                if !attacks::ray(king, from).is_empty() {
+                    let pinned =
+                        *pinned.get_or_insert_with(|| crate::read::slider_blockers(pos, king));
+                    if pinned.contains(from) && !attacks::aligned(from, to, king) {
+                        continue;
+                    }
+                }
+                let mut push = |promotion| {
+                    fitting.push(Move::Normal {
+                        role,
+                        from,
+                        capture,
+                        to,
+                        promotion,
+                    });
+                };
+                match (promotes, self.promotion) {
+                    (false, _) => push(None),
+                    (true, Some(p)) => push(Some(p)),
+                    (true, None) => {
+                        for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                            push(Some(p));
+                        }
+                    }
+                }
+            }
         }
         fitting.resolve()
     }
 }
 
-/// The legal moves of one kind of man to one square, made without a move
-/// list in the common cases (out of check, no en passant): the men that
-/// reach the square, less those pinned off its line; the rest from
-/// shakmaty's `san_candidates`.
-struct Candidates<'p> {
-    pos: &'p Chess,
-    /// The king of the side to move, when it is not in check.
-    king: Option<Square>,
-    pinned: Option<Bitboard>,
+/// The square of the side to move's pawn (of `ours`) that pushes to the
+/// empty square `to`, one step or two from its first rank.
+fn pawn_pushes_to(to: Square, turn: Color, ours: Bitboard, occupied: Bitboard) -> Bitboard {
+    let (back, double): (i32, Rank) = match turn {
+        Color::White => (-8, Rank::Fourth),
+        Color::Black => (8, Rank::Fifth),
+    };
+    match to.offset(back) {
+        Some(one) if ours.contains(one) => Bitboard::from_square(one),
+        Some(one) if !occupied.contains(one) && to.rank() == double => one
+            .offset(back)
+            .filter(|two| ours.contains(*two))
+            .map_or(Bitboard(0), Bitboard::from_square),
+        _ => Bitboard(0),
+    }
 }
 
-impl<'p> Candidates<'p> {
-    fn new(pos: &'p Chess) -> Candidates<'p> {
-        let board = pos.board();
-        let turn = pos.turn();
-        let king = board
-            .king_of(turn)
-            .filter(|k| board.attacks_to(*k, !turn, board.occupied()).is_empty());
-        Candidates {
-            pos,
-            king,
-            pinned: None,
-        }
+/// How a language writes descriptive notation, as data: its letters and
+/// its family's order.
+struct Writing {
+    languages: LanguageSet,
+    /// The letters of the pawn, knight, bishop, rook, queen and king.
+    pieces: [char; 6],
+    /// The letters of the king's side and the queen's side.
+    sides: [char; 2],
+    /// The Latin order ([`Family`]): squares rank first (`3AR`), a move
+    /// without `-` (`C3AR`), the mover's square before the `-` or `x`
+    /// (`T1AR-1R`, `C3ARxP5R`; a pawn by its file, `PDxA`), the captured
+    /// man's square after it (`CxP5D`); English: `N-KB3`, `R(KB1)-K1`,
+    /// `NxP(Q5)`, `N(KB3)xP(K5)`.
+    latin: bool,
+    /// The check mark after the move.
+    check: &'static str,
+}
+
+/// The languages that write descriptive notation their own way; every
+/// other one writes English.
+static WRITINGS: [Writing; 3] = [
+    Writing {
+        languages: EN,
+        pieces: ['P', 'N', 'B', 'R', 'Q', 'K'],
+        sides: ['K', 'Q'],
+        latin: false,
+        check: "ch",
+    },
+    Writing {
+        languages: ES_IT,
+        pieces: ['P', 'C', 'A', 'T', 'D', 'R'],
+        sides: ['R', 'D'],
+        latin: true,
+        check: "+",
+    },
+    Writing {
+        languages: LanguageSet::single(Language::Fr),
+        pieces: ['P', 'C', 'F', 'T', 'D', 'R'],
+        sides: ['R', 'D'],
+        latin: true,
+        check: "+",
+    },
+];
+
+impl Writing {
+    fn of(lang: Language) -> &'static Writing {
+        WRITINGS
+            .iter()
+            .find(|w| w.languages.contains(lang))
+            .unwrap_or(&WRITINGS[0])
     }
 
-    fn each(&mut self, role: Role, to: Square, mut f: impl FnMut(Move)) {
-        let pos = self.pos;
-        let board = pos.board();
-        let turn = pos.turn();
-        let occupied = board.occupied();
-        let ep = role == Role::Pawn && pos.ep_square(EnPassantMode::Always) == Some(to);
-        let Some(king) = self.king.filter(|_| !ep) else {
-            pos.san_candidates(role, to).into_iter().for_each(f);
-            return;
+    fn piece(&self, role: Role) -> char {
+        self.pieces[usize::from(role as u8 - 1)]
+    }
+
+    /// Writes the full name of `file` (`KB`, `QR`, `K`; Latin `AR`, `TD`,
+    /// `R`).
+    fn file_name(&self, file: File, out: &mut String) {
+        let (wing, side) = match file {
+            File::A => (Some(Role::Rook), 1),
+            File::B => (Some(Role::Knight), 1),
+            File::C => (Some(Role::Bishop), 1),
+            File::D => (None, 1),
+            File::E => (None, 0),
+            File::F => (Some(Role::Bishop), 0),
+            File::G => (Some(Role::Knight), 0),
+            File::H => (Some(Role::Rook), 0),
         };
-        if board.by_color(turn).contains(to) {
-            return;
+        if !self.latin {
+            out.push(self.sides[side]);
         }
-        let capture = board.role_at(to);
-        let ours = board.by_color(turn) & board.by_role(role);
-        let last = (turn == Color::White && to.rank() == Rank::Eighth)
-            || (turn == Color::Black && to.rank() == Rank::First);
-        let from = match role {
-            Role::King => {
-                if attacks::king_attacks(king).contains(to)
-                    && board
-                        .attacks_to(to, !turn, occupied.without(king))
-                        .is_empty()
-                {
-                    f(Move::Normal {
-                        role,
-                        from: king,
-                        capture,
-                        to,
-                        promotion: None,
-                    });
-                }
-                return;
-            }
-            Role::Knight => attacks::knight_attacks(to) & ours,
-            Role::Bishop => attacks::bishop_attacks(to, occupied) & ours,
-            Role::Rook => attacks::rook_attacks(to, occupied) & ours,
-            Role::Queen => attacks::queen_attacks(to, occupied) & ours,
-            Role::Pawn if capture.is_some() => attacks::pawn_attacks(!turn, to) & ours,
-            Role::Pawn => {
-                let back: i32 = if turn == Color::White { -8 } else { 8 };
-                let double = if turn == Color::White {
-                    Rank::Fourth
-                } else {
-                    Rank::Fifth
-                };
-                match to.offset(back) {
-                    Some(one) if ours.contains(one) => Bitboard::from_square(one),
-                    Some(one) if !occupied.contains(one) && to.rank() == double => one
-                        .offset(back)
-                        .filter(|two| ours.contains(*two))
-                        .map_or(Bitboard(0), Bitboard::from_square),
-                    _ => Bitboard(0),
-                }
-            }
-        };
-        for from in from {
-            if !attacks::ray(king, from).is_empty() {
-                let pinned = *self
-                    .pinned
-                    .get_or_insert_with(|| crate::read::slider_blockers(pos, king));
-                if pinned.contains(from) && !attacks::aligned(from, to, king) {
-                    continue;
-                }
-            }
-            if role == Role::Pawn && last {
-                for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                    f(Move::Normal {
-                        role,
-                        from,
-                        capture,
-                        to,
-                        promotion: Some(promotion),
-                    });
-                }
-            } else {
-                f(Move::Normal {
-                    role,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
-            }
+        if let Some(wing) = wing {
+            out.push(self.piece(wing));
+        }
+        if self.latin {
+            out.push(self.sides[side]);
         }
     }
-}
 
-fn piece_letter(role: Role) -> char {
-    match role {
-        Role::Pawn => 'P',
-        Role::Knight => 'N',
-        Role::Bishop => 'B',
-        Role::Rook => 'R',
-        Role::Queen => 'Q',
-        Role::King => 'K',
+    /// Writes the full name of `sq` from `turn`'s side (`KB3`, `QR1`,
+    /// `K4`; Latin `3AR`, `1TD`, `4R`).
+    fn square(&self, sq: Square, turn: Color, out: &mut String) {
+        let rank = char::from(b'1' + relative_rank(sq.rank(), turn));
+        if self.latin {
+            out.push(rank);
+        }
+        self.file_name(sq.file(), out);
+        if !self.latin {
+            out.push(rank);
+        }
     }
-}
 
-/// Writes the full name of `sq` from `turn`'s side (`KB3`, `QR1`, `K4`).
-fn push_square(sq: Square, turn: Color, out: &mut String) {
-    out.push_str(match sq.file() {
-        File::A => "QR",
-        File::B => "QN",
-        File::C => "QB",
-        File::D => "Q",
-        File::E => "K",
-        File::F => "KB",
-        File::G => "KN",
-        File::H => "KR",
-    });
-    out.push(char::from(b'1' + relative_rank(sq.rank(), turn)));
+    /// The mover's square as written when it must be: `(KB1)` in
+    /// English, `1AR` in the Latin order (where a `-` or `x` follows).
+    fn origin(&self, sq: Square, turn: Color, out: &mut String) {
+        if self.latin {
+            self.square(sq, turn, out);
+        } else {
+            out.push('(');
+            self.square(sq, turn, out);
+            out.push(')');
+        }
+    }
 }
 
 /// Writes `m` (legal in `pos`) in the classic style of the [module
-/// docs](self), with its check mark.
-pub(crate) fn write(pos: &Chess, m: &Move, out: &mut String) {
+/// docs](self), in `lang`'s letters and order (English for a language
+/// without descriptive notation of its own), with its check mark.
+pub(crate) fn write(pos: &Chess, m: &Move, lang: Language, out: &mut String) {
+    let w = Writing::of(lang);
     let turn = pos.turn();
     let en_passant = matches!(m, Move::EnPassant { .. });
     match *m {
@@ -833,48 +1227,65 @@ pub(crate) fn write(pos: &Chess, m: &Move, out: &mut String) {
             let mut rivals = moves
                 .iter()
                 .filter(|o| *o != m && o.role() == role && o.promotion() == m.promotion());
-            out.push(piece_letter(role));
+            out.push(w.piece(role));
             match captured_square(m) {
                 None => {
                     let to = m.to();
-                    if rivals.any(|o| !o.is_capture() && o.to() == to) {
-                        out.push('(');
-                        push_square(from, turn, out);
-                        out.push(')');
+                    let origin = rivals.any(|o| !o.is_capture() && o.to() == to);
+                    if origin {
+                        w.origin(from, turn, out);
                     }
-                    out.push('-');
-                    push_square(to, turn, out);
+                    if origin || !w.latin {
+                        out.push('-');
+                    }
+                    w.square(to, turn, out);
                 }
                 Some((captured, sq)) => {
                     // Rivals capturing the same kind of man; then those
                     // capturing it on the same square.
                     let mut same_man = false;
                     let mut same_square = false;
+                    // The same from a pawn on the mover's file.
+                    let (mut same_man_file, mut same_square_file) = (false, false);
                     for o in rivals {
                         if let Some((c, s)) = captured_square(o)
                             && c == captured
                         {
                             same_man = true;
                             same_square |= s == sq;
+                            if o.from().map(Square::file) == Some(from.file()) {
+                                same_man_file = true;
+                                same_square_file |= s == sq;
+                            }
                         }
                     }
-                    if same_square {
-                        out.push('(');
-                        push_square(from, turn, out);
-                        out.push(')');
+                    if same_square && w.latin && role == Role::Pawn && !same_square_file {
+                        // A pawn by its file, as Spanish books print
+                        // it (`PDxA`), where no other pawn on the file
+                        // takes the man (en passant may: `P4DxP5AD`);
+                        // then the man's square only if a pawn of the
+                        // file may take another one.
+                        w.file_name(from.file(), out);
+                        same_man = same_man_file;
+                    } else if same_square {
+                        w.origin(from, turn, out);
                     }
                     out.push('x');
-                    out.push(piece_letter(captured));
+                    out.push(w.piece(captured));
                     if same_man {
-                        out.push('(');
-                        push_square(sq, turn, out);
-                        out.push(')');
+                        if w.latin {
+                            w.square(sq, turn, out);
+                        } else {
+                            out.push('(');
+                            w.square(sq, turn, out);
+                            out.push(')');
+                        }
                     }
                 }
             }
             if let Some(p) = m.promotion() {
                 out.push('=');
-                out.push(piece_letter(p));
+                out.push(w.piece(p));
             }
         }
     }
@@ -882,7 +1293,7 @@ pub(crate) fn write(pos: &Chess, m: &Move, out: &mut String) {
     after.play_unchecked(*m);
     let mate = after.is_checkmate();
     if after.is_check() && !mate {
-        out.push_str("ch");
+        out.push_str(w.check);
     }
     if en_passant {
         out.push_str(" e.p.");
@@ -925,20 +1336,69 @@ mod tests {
             "PxR=Q",
             "P-QN8(Kt)",
         ] {
-            assert!(parse(s.as_bytes()).is_some(), "{s}");
+            assert!(ENGLISH.parse(s.as_bytes()).is_some(), "{s}");
         }
         for s in [
             "P-K9", "P-", "PxP(Q9)", "N-K8=Q", "K4", "P-K4Q3", "e4", "Nf3", "PxK4",
         ] {
-            assert!(parse(s.as_bytes()).is_none(), "{s}");
+            assert!(ENGLISH.parse(s.as_bytes()).is_none(), "{s}");
         }
-        let d = parse(b"KR-Q1").expect("parses");
+        // The Latin forms of the sources (crates/notation/README.md).
+        for s in [
+            "P4R",
+            "C3AR",
+            "A5CD",
+            "D7T",
+            "P8C=D",
+            "AxT",
+            "CRxP",
+            "CDxP",
+            "T1xP",
+            "T7xP",
+            "C7-5C",
+            "C3-5C",
+            "PRxP",
+            "PCxPA",
+            "PxPT",
+            "PTxP",
+            "PAxPC",
+            "CRXP",
+            "PAXPC",
+            "T5FR",
+            "PxC",
+            "P8D=D",
+            "PxC:D",
+            "TD3FR",
+            "FxCD",
+            "T4CR-2CR",
+            "CD-2D",
+            "CD2D",
+            "T-AD3",
+            "CxP5D",
+            "C3ARxP5R",
+            "T1AR-1R",
+            "P8R=D",
+            "PTD(8TD)xPCD(8CD)=(D)",
+        ] {
+            assert!(LATIN.parse(s.as_bytes()).is_some(), "{s}");
+        }
+        for s in ["P-K4", "N-KB3", "P4", "C3", "R-K1", "P4R4", "CxP9D", "Cf3"] {
+            assert!(LATIN.parse(s.as_bytes()).is_none(), "{s}");
+        }
+        let d = LATIN.parse(b"PCxPA").expect("parses");
+        assert_eq!(d.man.files, 0b0100_0010);
+        assert_eq!(d.captured.map(|c| c.files), Some(0b0010_0100));
+        let d = LATIN.parse(b"CRxP").expect("parses");
+        assert_eq!(d.man.side, Some(Side::King));
+        let d = LATIN.parse(b"T4CR-2CR").expect("parses");
+        assert_eq!(d.from.and_then(|p| p.rank), Some(3));
+        let d = ENGLISH.parse(b"KR-Q1").expect("parses");
         assert_eq!(d.man.side, Some(Side::King));
         assert_eq!(d.man.role, Role::Rook);
-        let d = parse(b"QBPxP").expect("parses");
+        let d = ENGLISH.parse(b"QBPxP").expect("parses");
         assert_eq!(d.man.role, Role::Pawn);
         assert_eq!(d.man.files, 1 << 2);
-        let d = parse(b"PxQP").expect("parses");
+        let d = ENGLISH.parse(b"PxQP").expect("parses");
         assert_eq!(d.captured.map(|c| c.files), Some(1 << 3));
     }
 }

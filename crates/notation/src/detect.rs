@@ -33,6 +33,10 @@ impl Detection {
 }
 
 fn meaning_key(t: &MoveToken, lang: Language) -> (u8, u8) {
+    if let Some(r) = t.descriptive() {
+        // Which reading of a descriptive word the language takes.
+        return (r.key(lang), u8::MAX);
+    }
     let key = |mark: PieceMark| match mark {
         PieceMark::Letters(l) => l.roles(lang),
         _ => 0,
@@ -164,6 +168,10 @@ pub struct LetterEvidence {
     /// with the English fallback): a game writes a handful of marks, so
     /// each is looked up in the language tables once.
     marks: Vec<(PieceMark, LanguageSet, LanguageSet)>,
+    /// The distinct sets of languages that read descriptive words in their
+    /// own way (Spanish `P4R`: es it fr): languages read such a word alike
+    /// when both are in the set or both out of it.
+    descriptive: Vec<LanguageSet>,
 }
 
 impl Default for LetterEvidence {
@@ -173,6 +181,7 @@ impl Default for LetterEvidence {
             meaningless: [0; 64],
             lettered: 0,
             marks: Vec::new(),
+            descriptive: Vec::new(),
         }
     }
 }
@@ -186,6 +195,13 @@ impl LetterEvidence {
         self.lettered += 1;
         let mut own = LanguageSet::ALL;
         let mut means = LanguageSet::ALL;
+        if let Some(r) = token.descriptive() {
+            own = r.own_languages();
+            means = r.languages();
+            if !self.descriptive.contains(&r.latin_languages()) {
+                self.descriptive.push(r.latin_languages());
+            }
+        }
         for mark in [token.piece_mark(), token.promotion_mark()] {
             let PieceMark::Letters(letters) = mark else {
                 continue;
@@ -245,7 +261,10 @@ impl LetterEvidence {
                 self.marks.iter().all(|(mark, ..)| match mark {
                     PieceMark::Letters(l) => l.roles(lang) == l.roles(other),
                     _ => true,
-                })
+                }) && self
+                    .descriptive
+                    .iter()
+                    .all(|set| set.contains(lang) == set.contains(other))
             };
             if !out.iter().any(|&o| alike(o)) {
                 out.push(lang);

@@ -1,7 +1,7 @@
 //! Chess move notation: read every way people write a move, resolve it against
 //! the position, and write any move back in any notation or language.
 //!
-//! - [`descriptive`]: English descriptive notation (`P-K4`, `NxP(Q5)`), read and written.
+//! - [`descriptive`]: descriptive notation, English (`P-K4`, `NxP(Q5)`) and Spanish, Italian, French (`P4R`, `C3AR`), read and written.
 //! - [`token`]: the lexical form of one move token ([`parse_move`]), no position, no language.
 //! - [`read`]: resolving a token to exactly one legal move under a [`Language`].
 //! - [`write`](mod@write): rendering a move in a [`Style`] (SAN, LAN, UCI, ICCF numeric, figurine, spoken).

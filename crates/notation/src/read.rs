@@ -343,8 +343,11 @@ impl MoveToken {
                 return Ok(m);
             }
         }
-        if let Body::Descriptive(d) = self.body {
-            return d.resolve(pos, origins);
+        if let Body::Descriptive(r) = self.body {
+            return match r.get(lang) {
+                Some(d) => d.resolve(pos, in_check, origins),
+                None => Err(ResolveError::UnknownPiece),
+            };
         }
         self.resolve_general(pos, lang)
     }
@@ -386,7 +389,10 @@ impl MoveToken {
             Body::Castle(side) => castle(pos, side),
             Body::Coords(c) => self.resolve_coords(pos, lang, c),
             Body::Null => Err(ResolveError::Illegal),
-            Body::Descriptive(d) => d.resolve(pos, None),
+            Body::Descriptive(r) => match r.get(lang) {
+                Some(d) => d.resolve(pos, None, None),
+                None => Err(ResolveError::UnknownPiece),
+            },
         }
     }
 

@@ -174,8 +174,9 @@ pub(crate) enum Body {
     Coords(Coords),
     /// A null move (`--`, `Z0`, `0000`): never legal.
     Null,
-    /// English descriptive notation (`P-K4`, `NxP(Q5)`).
-    Descriptive(crate::descriptive::Descriptive),
+    /// Descriptive notation (`P-K4`, `NxP(Q5)`; Spanish `P4R`), read in
+    /// English and in Spanish, Italian and French.
+    Descriptive(crate::descriptive::Readings),
 }
 
 /// One move token as written, parsed without a position and without choosing a language.
@@ -276,7 +277,7 @@ impl MoveToken {
             || match self.body {
                 Body::San(San::Normal { capture, .. }, _) => capture,
                 Body::Coords(c) => c.capture,
-                Body::Descriptive(d) => d.is_capture(),
+                Body::Descriptive(r) => r.is_capture(),
                 _ => false,
             }
     }
@@ -294,10 +295,19 @@ impl MoveToken {
         self.body == Body::Null
     }
 
-    /// Whether the token is a move of English descriptive notation
-    /// (`P-K4`, `NxP(Q5)`; castling, `O-O`, is castling whatever the notation).
+    /// Whether the token is a move of descriptive notation (`P-K4`,
+    /// `NxP(Q5)`, Spanish `P4R`; castling, `O-O`, is castling whatever
+    /// the notation).
     pub fn is_descriptive(&self) -> bool {
         matches!(self.body, Body::Descriptive(_))
+    }
+
+    /// The readings of a descriptive word.
+    pub(crate) fn descriptive(&self) -> Option<crate::descriptive::Readings> {
+        match self.body {
+            Body::Descriptive(r) => Some(r),
+            _ => None,
+        }
     }
 
     /// Whether the token is castling written as such (`O-O`, `0-0-0`, `lange Rochade`).
@@ -309,6 +319,9 @@ impl MoveToken {
     /// piece, counting the English fallback. [`LanguageSet::ALL`] for
     /// language-neutral tokens (pawn moves, castling, UCI, figurines, spoken).
     pub fn languages(&self) -> LanguageSet {
+        if let Body::Descriptive(r) = self.body {
+            return r.languages();
+        }
         let mut set = LanguageSet::ALL;
         for mark in [self.piece_mark(), self.promotion_mark()] {
             if let PieceMark::Letters(l) = mark {
@@ -321,6 +334,9 @@ impl MoveToken {
     /// Languages in which the piece letters have a meaning of their own (no
     /// English fallback): the evidence a token gives about its language.
     pub fn own_languages(&self) -> LanguageSet {
+        if let Body::Descriptive(r) = self.body {
+            return r.own_languages();
+        }
         let mut set = LanguageSet::ALL;
         for mark in [self.piece_mark(), self.promotion_mark()] {
             if let PieceMark::Letters(l) = mark {
@@ -332,6 +348,9 @@ impl MoveToken {
 
     /// Whether the token's meaning may depend on the language (it has piece letters).
     pub fn has_letters(&self) -> bool {
+        if let Body::Descriptive(r) = self.body {
+            return r.depends_on_language();
+        }
         matches!(self.piece_mark(), PieceMark::Letters(_))
             || matches!(self.promotion_mark(), PieceMark::Letters(_))
     }
@@ -1161,26 +1180,31 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
 /// for anything else (which the general reading then looks at).
 #[inline]
 fn parse_plain_descriptive(bytes: &[u8]) -> Option<MoveToken> {
-    if !matches!(bytes.first(), Some(b'K' | b'Q' | b'R' | b'B' | b'N' | b'P')) {
+    if !bytes
+        .first()
+        .is_some_and(|&b| crate::descriptive::may_start(b))
+    {
         return None;
     }
-    let (suffix, body) = match bytes.strip_suffix(b"ch") {
-        Some(body) => (Suffix::Check, body),
-        None => (Suffix::None, bytes),
+    let (suffix, body) = match bytes {
+        [body @ .., b'c', b'h'] | [body @ .., b'+'] => (Suffix::Check, body),
+        _ => (Suffix::None, bytes),
     };
-    let mut token = MoveToken::new(Body::Descriptive(crate::descriptive::parse(body)?));
+    let mut token = MoveToken::new(Body::Descriptive(crate::descriptive::Readings::parse(
+        body,
+    )?));
     token.marks.set_suffix(suffix);
     Some(token)
 }
 
-/// A move in English descriptive notation ([`crate::descriptive`]).
+/// A move in descriptive notation ([`crate::descriptive`]).
 fn parse_descriptive(s: &[char]) -> Option<MoveToken> {
     let mut bytes = [0u8; MAX_TOKEN_CHARS];
     let bytes = bytes.get_mut(..s.len())?;
     for (b, c) in bytes.iter_mut().zip(s) {
         *b = u8::try_from(*c).ok()?;
     }
-    crate::descriptive::parse(bytes).map(|d| MoveToken::new(Body::Descriptive(d)))
+    crate::descriptive::Readings::parse(bytes).map(|r| MoveToken::new(Body::Descriptive(r)))
 }
 
 /// Builds a token from the spoken reader's parts.
@@ -1227,6 +1251,9 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
     Some(match word {
         "e.p." | "ep" | "e. p." | "e.p" | "i.p." => Annotation::EnPassant,
         "+" | "†" | "ch" | "ch." | "check" | "Schach" => Annotation::Check,
+        // Check in the words of Spanish, French and Italian descriptive
+        // notation's books.
+        "jaque" | "échec" | "scacco" => Annotation::Check,
         // Descriptive notation's discovered and double check, whole or as
         // their first word (`dis ch`, `dbl ch`: the `ch` adds nothing).
         "dis ch" | "dis. ch." | "disch" | "dis" | "dis." => Annotation::Check,
@@ -1348,6 +1375,7 @@ mod tests {
         assert_eq!(parse_annotation("e.p."), Some(Annotation::EnPassant));
         assert_eq!(parse_annotation(" ep "), Some(Annotation::EnPassant));
         assert_eq!(parse_annotation("†"), Some(Annotation::Check));
+        assert_eq!(parse_annotation("jaque"), Some(Annotation::Check));
         assert_eq!(parse_annotation("‡"), Some(Annotation::Mate));
         assert_eq!(parse_annotation("х"), Some(Annotation::Mate));
         assert_eq!(parse_annotation("(=)"), Some(Annotation::DrawOffer));

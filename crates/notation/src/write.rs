@@ -13,7 +13,8 @@
 //! - `Iccf`: ICCF numeric, `5254`, `27281` (b7-b8=Q), castling as UCI
 //!   writes it, digits for letters (`5171`); no check marks.
 //! - `Descriptive`: English descriptive, `P-K4`, `N-KB3`, `NxP(Q5)`,
-//!   `R(KB1)-K1`, `Q-R5ch`, `P-K8=Q` (see [`crate::descriptive`]).
+//!   `R(KB1)-K1`, `Q-R5ch`, `P-K8=Q`; in Spanish or Italian `P4R`,
+//!   `C3AR`, `AxC`, in French `C3FR` (see [`crate::descriptive`]).
 //! - `Figurine`: SAN with the figurine of the moving side's colour (`♘f3`
 //!   for White, `♞f6` for Black; promotion `e8=♕`).
 //! - `Spoken`: see [`crate::spoken`] (words of every language; the files by the
@@ -46,8 +47,9 @@ pub enum Notation {
     /// then rank, a fifth digit for the promotion (1 queen, 2 rook, 3 bishop,
     /// 4 knight), castling as the king's move (`5171`).
     Iccf,
-    /// English descriptive notation (`P-K4`, `N-KB3`, `NxP(Q5)`), in the
-    /// classic style of [`crate::descriptive`].
+    /// Descriptive notation (`P-K4`, `N-KB3`, `NxP(Q5)`; with `es` or `it`
+    /// `P4R`, `C3AR`, with `fr` `C3FR`; English in every other language),
+    /// in the classic style of [`crate::descriptive`].
     Descriptive,
 }
 
@@ -171,7 +173,7 @@ impl Style {
     }
 
     /// Names accepted on the command line: `san`, `lan`, `uci`, `figurine`
-    /// (also `fan`), `spoken`, `iccf` (ICCF numeric), `descriptive` (English descriptive), and the preset `ru-scoresheet` (which ignores
+    /// (also `fan`), `spoken`, `iccf` (ICCF numeric), `descriptive` (descriptive notation: English, or Spanish, Italian, French in those languages), and the preset `ru-scoresheet` (which ignores
     /// `language`). Case-insensitive; `None` for unknown names.
     pub fn from_name(notation: &str, language: Language) -> Option<Style> {
         let n = notation.trim().to_ascii_lowercase();
@@ -495,7 +497,7 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             return false;
         }
         Notation::Descriptive => {
-            crate::descriptive::write(pos, m, out);
+            crate::descriptive::write(pos, m, style.language, out);
             return false;
         }
         Notation::Iccf => {

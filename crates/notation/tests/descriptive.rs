@@ -1,5 +1,6 @@
-//! English descriptive notation on real games. Every move written with
-//! `--to descriptive`'s style is checked by a small reader of this test's
+//! Descriptive notation on real games, in English and in Spanish (and
+//! French). Every move written with `--to descriptive`'s style is checked
+//! by a small reader of this test's
 //! own (string matching over the names each man and square may be called,
 //! not the crate's reader): exactly one legal move fits it, the move
 //! played. Then the forms found in print (short squares, `Kt`, pawns by
@@ -513,4 +514,418 @@ fn castling_and_promotion_tokens() {
         matches!(line.resolve(&parse_move("P-R8").expect("parses"), Language::En), Err(ResolveError::Ambiguous(m)) if m.len() == 4)
     );
     let _ = CastlingSide::KingSide;
+}
+
+/// How a language names men and squares, for this test's reader: the
+/// letters of P N B R Q K, the names of the files (full and short), and
+/// the Latin order (`3AR`: the rank first; a move without `-`).
+struct Names {
+    lang: Language,
+    pieces: [&'static str; 6],
+    full: [&'static str; 8],
+    short: [&'static str; 8],
+    sides: [char; 2],
+}
+
+const SPANISH: Names = Names {
+    lang: Language::Es,
+    pieces: ["P", "C", "A", "T", "D", "R"],
+    full: ["TD", "CD", "AD", "D", "R", "AR", "CR", "TR"],
+    short: ["T", "C", "A", "D", "R", "A", "C", "T"],
+    sides: ['R', 'D'],
+};
+
+const FRENCH: Names = Names {
+    lang: Language::Fr,
+    pieces: ["P", "C", "F", "T", "D", "R"],
+    full: ["TD", "CD", "FD", "D", "R", "FR", "CR", "TR"],
+    short: ["T", "C", "F", "D", "R", "F", "C", "T"],
+    sides: ['R', 'D'],
+};
+
+impl Names {
+    fn letter(&self, role: Role) -> &'static str {
+        self.pieces[role as usize - 1]
+    }
+
+    /// Every name of `sq` from `turn`'s side, rank first: `3AR`, `3A`.
+    fn squares(&self, sq: Square, turn: Color) -> [String; 2] {
+        let f = sq.file() as usize;
+        let r = rank_from(sq, turn);
+        [
+            format!("{r}{}", self.full[f]),
+            format!("{r}{}", self.short[f]),
+        ]
+    }
+
+    /// Every name of the man of `role` on `sq`: `P`, `PAR`, `PA` for a
+    /// pawn on the f-file; `C`, `CR` for the knight that started on the
+    /// king's side.
+    fn men(&self, role: Role, sq: Square, origins: &Origins) -> Vec<String> {
+        let l = self.letter(role);
+        let mut names = vec![l.to_owned()];
+        if role == Role::Pawn {
+            let f = sq.file() as usize;
+            names.push(format!("{l}{}", self.full[f]));
+            names.push(format!("{l}{}", self.short[f]));
+        } else if matches!(role, Role::Knight | Role::Bishop | Role::Rook)
+            && let Some(side) = origins.0[sq as usize]
+        {
+            let side = if side == 'K' {
+                self.sides[0]
+            } else {
+                self.sides[1]
+            };
+            names.push(format!("{l}{side}"));
+        }
+        names
+    }
+
+    /// A name and the square or rank written after it (from its first
+    /// digit): `C3AR` is (`C`, `3AR`), `T1` is (`T`, `1`).
+    fn split(word: &str) -> (&str, Option<&str>) {
+        match word.find(|c: char| c.is_ascii_digit()) {
+            Some(i) => (&word[..i], Some(&word[i..])),
+            None => (word, None),
+        }
+    }
+
+    /// Whether `m` (legal in `pos`) fits `token` (marks off), in the
+    /// Latin order: `C3AR`, `T1AR-1R`, `CxP`, `CRxP`, `C3ARxP5R`, `PxPT`,
+    /// `P8R=D`.
+    fn fits(&self, pos: &Chess, origins: &Origins, m: &Move, token: &str) -> bool {
+        let turn = pos.turn();
+        match token {
+            "O-O" => return matches!(m, Move::Castle { king, rook } if rook > king),
+            "O-O-O" => return matches!(m, Move::Castle { king, rook } if rook < king),
+            _ if m.is_castle() => return false,
+            _ => {}
+        }
+        let from = m.from().expect("a move from a square");
+        // The promotion, last.
+        let mut token = token;
+        let mut promotion = None;
+        for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+            if let Some(cut) = token.strip_suffix(&format!("={}", self.letter(role))) {
+                promotion = Some(role);
+                token = cut;
+            }
+        }
+        if promotion != m.promotion() && promotion.is_some() {
+            return false;
+        }
+        let (left, capture, right) = match token.split_once('x') {
+            Some((l, r)) => (l, true, r),
+            None => match token.split_once('-') {
+                Some((l, r)) => (l, false, r),
+                None => {
+                    let (l, r) = Names::split(token);
+                    (l, false, r.unwrap_or(""))
+                }
+            },
+        };
+        // The mover: a name, then its square or rank.
+        let (name, spec) = Names::split(left);
+        if !self.men(m.role(), from, origins).iter().any(|n| n == name) {
+            return false;
+        }
+        if let Some(spec) = spec
+            && !(self.squares(from, turn).iter().any(|n| n == spec)
+                || spec == rank_from(from, turn).to_string())
+        {
+            return false;
+        }
+        if !capture {
+            return !m.is_capture() && self.squares(m.to(), turn).iter().any(|n| n == right);
+        }
+        let (captured, square) = match *m {
+            Move::Normal {
+                capture: Some(c),
+                to,
+                ..
+            } => (c, to),
+            Move::EnPassant { from, to } => {
+                (Role::Pawn, Square::from_coords(to.file(), from.rank()))
+            }
+            _ => return false,
+        };
+        let (name, spec) = Names::split(right);
+        self.men(captured, square, origins)
+            .iter()
+            .any(|n| n == name)
+            && spec.is_none_or(|s| self.squares(square, turn).iter().any(|n| n == s))
+    }
+
+    fn fitting(&self, pos: &Chess, origins: &Origins, token: &str) -> Vec<Move> {
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| self.fits(pos, origins, m, token))
+            .collect()
+    }
+}
+
+/// The move part of a Latin word: marks (`+`, ` e.p.`, ` mate`) off.
+fn bare_latin(word: &str) -> &str {
+    let w = word.split(' ').next().expect("a word");
+    w.strip_suffix('+').unwrap_or(w)
+}
+
+#[test]
+fn every_move_of_real_games_written_in_spanish_and_french_names_exactly_the_move_played() {
+    let games = common::all_test_games();
+    for names in [SPANISH, FRENCH] {
+        let style = Style::new(Notation::Descriptive, names.lang);
+        let (mut plies, mut origin, mut captured_square, mut promotions) = (0, 0, 0, 0);
+        let mut written = String::new();
+        let count = if names.lang == Language::Es {
+            1000
+        } else {
+            200
+        };
+        for game in games.iter().take(count) {
+            let mut origins = Origins::new(&game.start);
+            let mut line = Line::new(game.start.clone());
+            for ply in &game.plies {
+                written.clear();
+                write_move(&ply.pos, &ply.m, &style, &mut written);
+                let word = bare_latin(&written);
+                let fit = names.fitting(&ply.pos, &origins, word);
+                assert_eq!(fit, [ply.m], "{written} ({})", ply.token);
+                let mut after = ply.pos.clone();
+                after.play_unchecked(ply.m);
+                let mate = after.is_checkmate();
+                assert_eq!(written.ends_with(" mate"), mate, "{written}");
+                assert_eq!(
+                    written.split(' ').next().is_some_and(|w| w.ends_with('+')),
+                    after.is_check() && !mate,
+                    "{written}"
+                );
+                // The crate reads it back in the language (English may
+                // read it as another move: `RxP` is a rook's capture there).
+                let mut words = written.split(' ');
+                let token = parse_move(words.next().expect("a word")).expect("parses");
+                assert_eq!(line.resolve(&token, names.lang), Ok(ply.m), "{written}");
+                for mark in words {
+                    assert!(parse_annotation(mark).is_some(), "{written}");
+                }
+                plies += 1;
+                let body = word.trim_start_matches(|c: char| c.is_ascii_uppercase());
+                origin += usize::from(
+                    body.contains(['-', 'x']) && body.starts_with(|c: char| c.is_ascii_digit()),
+                );
+                captured_square += usize::from(
+                    word.split_once('x')
+                        .is_some_and(|(_, r)| r.contains(|c: char| c.is_ascii_digit())),
+                );
+                promotions += usize::from(ply.m.is_promotion());
+                origins.play(&ply.m);
+                line.play(ply.m);
+            }
+        }
+        eprintln!(
+            "{}: {plies} moves, {origin} with the mover's square, {captured_square} with the captured man's, {promotions} promotions",
+            names.lang
+        );
+        assert!(plies > 10_000 && origin > 100 && captured_square > 100 && promotions > 0);
+    }
+}
+
+#[test]
+fn spanish_forms_of_print_on_a_real_opening() {
+    // The Exchange Ruy Lopez of the English test, as a Spanish book
+    // prints it: short squares, a pawn by its file, `jaque`-free.
+    let words = [
+        "P4R", "P4R", "C3AR", "C3AD", "A5C", "P3TD", "AxC", "PDxA", "O-O", "A5CR", "P3TR", "P4TR",
+        "PxA", "PxP", "C1R", "D5T", "P3AR", "P6C", "P4D", "D7T",
+    ];
+    let mut line = Line::new(Chess::default());
+    let mut san = Vec::new();
+    for w in words {
+        let token = parse_move(w).unwrap_or_else(|e| panic!("{w}: {e}"));
+        let m = line
+            .resolve(&token, Language::Es)
+            .unwrap_or_else(|e| panic!("{w}: {e}"));
+        san.push(shakmaty::san::San::from_move(line.position(), m).to_string());
+        line.play(m);
+    }
+    assert_eq!(
+        san.join(" "),
+        "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O Bg4 h3 h5 hxg4 hxg4 Ne1 Qh4 f3 g3 d4 Qh2"
+    );
+    // Short squares name both files: ambiguous at the start.
+    let start = Line::new(Chess::default());
+    assert!(matches!(
+        start.resolve(&parse_move("C3A").expect("parses"), Language::Es),
+        Err(ResolveError::Ambiguous(m)) if m.len() == 2
+    ));
+    // `R` is the king in Spanish, the rook in English; `A` means nothing
+    // in French; Italian reads Spanish, and the file first after a `-`.
+    let token = parse_move("P-R4").expect("parses");
+    assert_eq!(
+        start.resolve(&token, Language::It).map(|m| m.to()),
+        Ok(Square::E4)
+    );
+    assert!(matches!(
+        start.resolve(&token, Language::En),
+        Err(ResolveError::Ambiguous(m)) if m.len() == 2
+    ));
+    assert_eq!(
+        start.resolve(&parse_move("A4A").expect("parses"), Language::Fr),
+        Err(ResolveError::UnknownPiece)
+    );
+    for (w, to) in [
+        ("C3AR", Square::F3),
+        ("CR-3AR", Square::F3),
+        ("C-AR3", Square::F3),
+        ("P4R+", Square::E4),
+    ] {
+        let token = parse_move(w).unwrap_or_else(|e| panic!("{w}: {e}"));
+        assert_eq!(
+            start.resolve(&token, Language::Es).map(|m| m.to()),
+            Ok(to),
+            "{w}"
+        );
+    }
+}
+
+/// The other forms a Spanish book may print for the move written `word`
+/// (Latin order), as (form, kind) pairs.
+fn latin_forms(
+    names: &Names,
+    word: &str,
+    pos: &Chess,
+    m: &Move,
+    origins: &Origins,
+) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let body = bare_latin(word);
+    if body.starts_with('O') {
+        return out;
+    }
+    let turn = pos.turn();
+    let from = m.from().expect("a square");
+    // Short squares: every full name cut to its piece letter.
+    let mut short = body.to_owned();
+    for sq in Square::ALL {
+        let [full, s] = names.squares(sq, turn);
+        if full.len() == 3 {
+            short = short.replace(&full, &s);
+        }
+    }
+    if short != body {
+        out.push((short, "short"));
+    }
+    let piece = &body[..1];
+    // What follows the mover's name (`PDxA`: `xA`).
+    let man_len = body
+        .find(|c: char| c.is_ascii_digit() || c == '-' || c == 'x')
+        .unwrap_or(body.len());
+    let rest = &body[man_len..];
+    // The mover by its file (a pawn) or by the side it started on.
+    for name in names.men(m.role(), from, origins).into_iter().skip(1) {
+        let kind = if piece == "P" {
+            "pawn by file"
+        } else {
+            "piece by side"
+        };
+        out.push((format!("{name}{rest}"), kind));
+    }
+    // The mover by its rank, or its square, before the `-` or `x`.
+    let rank = rank_from(from, turn);
+    let (_, tail) = Names::split(body);
+    let target = match body.split_once('x') {
+        Some((_, r)) => format!("x{r}"),
+        None => match body.split_once('-') {
+            Some((_, r)) => format!("-{r}"),
+            None => format!("-{}", tail.unwrap_or("")),
+        },
+    };
+    if piece != "P" {
+        out.push((format!("{piece}{rank}{target}"), "rank origin"));
+    }
+    for name in names.squares(from, turn) {
+        out.push((format!("{piece}{name}{target}"), "square origin"));
+    }
+    // What is captured: by its file.
+    if let Some((left, x)) = body.split_once('x') {
+        let sq = match *m {
+            Move::EnPassant { from, to } => Square::from_coords(to.file(), from.rank()),
+            _ => m.to(),
+        };
+        let kind = m.capture().unwrap_or(Role::Pawn);
+        if !x.contains(|c: char| c.is_ascii_digit()) {
+            for name in names.men(kind, sq, origins).into_iter().skip(1) {
+                out.push((format!("{left}x{name}"), "captured by name"));
+            }
+        }
+    }
+    if word.contains('+') {
+        out.push((format!("{body} jaque"), "check"));
+    }
+    out
+}
+
+#[test]
+fn spanish_forms_of_print_read_as_their_moves_or_as_ambiguous() {
+    let names = SPANISH;
+    let style = Style::new(Notation::Descriptive, names.lang);
+    let games = common::all_test_games();
+    let mut read = std::collections::BTreeMap::<&str, usize>::new();
+    let mut ambiguous = 0usize;
+    let mut written = String::new();
+    for game in games.iter().take(60) {
+        let mut origins = Origins::new(&game.start);
+        let mut line = Line::new(game.start.clone());
+        for ply in &game.plies {
+            written.clear();
+            write_move(&ply.pos, &ply.m, &style, &mut written);
+            for (form, kind) in latin_forms(&names, &written, &ply.pos, &ply.m, &origins) {
+                let mut words = form.split(' ');
+                let first = words.next().expect("a word");
+                let Ok(token) = parse_move(first) else {
+                    panic!("{form} ({}) does not parse", ply.token);
+                };
+                for w in words {
+                    assert!(parse_annotation(w).is_some(), "{form}");
+                }
+                let mut expect = names.fitting(&ply.pos, &origins, first);
+                let got = line.resolve(&token, names.lang);
+                match expect.len() {
+                    0 => panic!("{form}: this test's reader finds no move ({})", ply.token),
+                    1 => {
+                        assert_eq!(got, Ok(ply.m), "{form} ({})", ply.token);
+                        *read.entry(kind).or_default() += 1;
+                    }
+                    _ => {
+                        let Err(ResolveError::Ambiguous(mut moves)) = got else {
+                            panic!("{form}: {got:?}, expected ambiguous {expect:?}");
+                        };
+                        let key = |m: &Move| (m.from(), m.to(), m.promotion());
+                        moves.sort_by_key(key);
+                        expect.sort_by_key(key);
+                        assert_eq!(moves, expect, "{form}");
+                        ambiguous += 1;
+                    }
+                }
+            }
+            origins.play(&ply.m);
+            line.play(ply.m);
+        }
+    }
+    eprintln!("read: {read:?}; ambiguous: {ambiguous}");
+    for kind in [
+        "short",
+        "pawn by file",
+        "piece by side",
+        "rank origin",
+        "square origin",
+        "captured by name",
+        "check",
+    ] {
+        assert!(
+            read.get(kind).is_some_and(|n| *n > 0),
+            "no {kind} form read: {read:?}"
+        );
+    }
+    assert!(ambiguous > 100, "{ambiguous}");
 }
