@@ -210,6 +210,29 @@ fn play_line(pgn: &str, mut each: impl FnMut(&Chess)) -> Result<Option<(Chess, u
     Ok((plies > 0).then_some((pos, plies)))
 }
 
+/// A digest of the compiled-in table's text (FNV-1a, 32 bits, over its
+/// files in order): what an index that stores [`Opening::id`]s records, so
+/// that ids written with one table are never read with another.
+///
+/// ```
+/// assert_eq!(pgnkit_opening::table_digest(), pgnkit_opening::table_digest());
+/// assert_ne!(pgnkit_opening::table_digest(), 0);
+/// ```
+pub fn table_digest() -> u32 {
+    static DIGEST: OnceLock<u32> = OnceLock::new();
+    *DIGEST.get_or_init(|| {
+        let mut h: u32 = 0x811c_9dc5;
+        for file in FILES {
+            for &b in file.as_bytes() {
+                h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+            }
+            // The files' boundaries count.
+            h = (h ^ 0xff).wrapping_mul(0x0100_0193);
+        }
+        h.max(1)
+    })
+}
+
 /// The table, built at its first use.
 pub fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
