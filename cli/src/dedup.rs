@@ -184,7 +184,15 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
             known_index(name, false)?;
         }
         let budget = (budget, dir.as_path());
-        with_prefixes(args, &paths, &driver, &options, &kinds, &mut games_in, budget)?
+        with_prefixes(
+            args,
+            &paths,
+            &driver,
+            &options,
+            &kinds,
+            &mut games_in,
+            budget,
+        )?
     } else {
         let mut deduper = Deduper::new(&kinds, budget, &dir);
         let work = |chunk: &Chunk| records_of(chunk, &options, depth);

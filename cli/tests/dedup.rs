@@ -412,7 +412,15 @@ fn prefixes_past_the_memory_budget_spill_and_find_what_memory_finds() {
         let (unique_s, dups_s) = (unique.to_string_lossy(), dups.to_string_lossy());
         let mut args = vec!["dedup", "--format", "json", "--prefix", "--memory", memory];
         args.extend_from_slice(kinds);
-        args.extend_from_slice(&[&copy, &london, &de, "-o", &unique_s, "--duplicates", &dups_s]);
+        args.extend_from_slice(&[
+            &copy,
+            &london,
+            &de,
+            "-o",
+            &unique_s,
+            "--duplicates",
+            &dups_s,
+        ]);
         let (code, stdout, stderr) = run(&args);
         assert_eq!(code, 1, "{stderr}");
         let bytes = (
@@ -455,6 +463,9 @@ fn prefixes_past_the_memory_budget_spill_and_find_what_memory_finds() {
         let want: Vec<u64> = (1..=copies.len() as u64).collect();
         assert_eq!(prefixes, want, "{kinds:?}");
         let kept = String::from_utf8_lossy(&bytes.0).into_owned();
-        assert!(copies.iter().all(|c| !kept.contains(c.as_str())), "{kinds:?}");
+        assert!(
+            copies.iter().all(|c| !kept.contains(c.as_str())),
+            "{kinds:?}"
+        );
     }
 }

@@ -213,7 +213,10 @@ fn search_eco_and_opening_follow_the_moves_with_and_without_the_index() {
         };
         let has = |text: &'static str| move |_: &str, n: &str| n.to_lowercase().contains(text);
         let cases: [(&[&str], Vec<u64>); 6] = [
-            (&["--eco", "B20-B99"], numbers(&|e, _| within(e, "B20", "B99"))),
+            (
+                &["--eco", "B20-B99"],
+                numbers(&|e, _| within(e, "B20", "B99")),
+            ),
             (&["--eco", "E"], numbers(&|e, _| within(e, "E00", "E99"))),
             (&["--eco", "D85"], numbers(&|e, _| e == "D85")),
             (&["--opening", "SICILIAN"], numbers(&has("sicilian"))),
@@ -247,7 +250,10 @@ fn search_eco_and_opening_follow_the_moves_with_and_without_the_index() {
             if eco == "-" {
                 assert!(r["opening_eco"].is_null() && named.is_empty(), "{r}");
             } else {
-                assert_eq!((r["opening_eco"].as_str(), named.as_str()), (Some(eco.as_str()), n.as_str()));
+                assert_eq!(
+                    (r["opening_eco"].as_str(), named.as_str()),
+                    (Some(eco.as_str()), n.as_str())
+                );
             }
         }
     }

@@ -159,12 +159,9 @@ mod tests {
         }
         let (items, counts, runs) = with_prefixes(&all, &keys, 64 << 20);
         assert_eq!(runs, 0);
-        let cluster: Vec<&bounded::Item> =
-            items.iter().filter(|i| i.kept == long as u64).collect();
-        let members: Vec<(u64, Option<Kind>)> = cluster
-            .iter()
-            .map(|i| (i.index, i.kind()))
-            .collect();
+        let cluster: Vec<&bounded::Item> = items.iter().filter(|i| i.kept == long as u64).collect();
+        let members: Vec<(u64, Option<Kind>)> =
+            cluster.iter().map(|i| (i.index, i.kind())).collect();
         let prefix = Some(Kind::Prefix);
         let (a, b, c) = (n as u64, n as u64 + 1, n as u64 + 2);
         assert!(members.starts_with(&[(long as u64, None)]), "{members:?}");

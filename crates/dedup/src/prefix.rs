@@ -252,7 +252,10 @@ const KINDS: [Kind; 4] = [
 ];
 
 fn kind_code(kind: Kind) -> u8 {
-    KINDS.iter().position(|&k| k == kind).map_or(1, |k| k as u8 + 1)
+    KINDS
+        .iter()
+        .position(|&k| k == kind)
+        .map_or(1, |k| k as u8 + 1)
 }
 
 fn tag_bits(tags: &[&str]) -> u8 {
@@ -311,8 +314,11 @@ impl KnownLines {
 
     /// Whether `line` may be a kept game's line.
     pub fn may_hold(&self, line: LineFingerprint) -> bool {
-        self.probes(line)
-            .all(|b| self.bits.get(b / 64).is_some_and(|w| w & (1 << (b % 64)) != 0))
+        self.probes(line).all(|b| {
+            self.bits
+                .get(b / 64)
+                .is_some_and(|w| w & (1 << (b % 64)) != 0)
+        })
     }
 
     /// The fingerprints of the proper prefixes (one ply or more, fewer than
@@ -400,12 +406,9 @@ impl PrefixDeduper {
                     }
                     (index, 0, 0, 0)
                 }
-                Placed::Member { kept, member, .. } => (
-                    kept,
-                    1,
-                    kind_code(member.kind),
-                    tag_bits(&member.differing),
-                ),
+                Placed::Member { kept, member, .. } => {
+                    (kept, 1, kind_code(member.kind), tag_bits(&member.differing))
+                }
             };
             bases.push(Ints([index, base]))?;
             placements.push(Placement {
@@ -456,7 +459,12 @@ impl Grouped {
 
     /// Adds the next game's prefixes ([`KnownLines::prefixes`] of its
     /// line), its plies and its tags ([`GameRecord::tags`]).
-    pub fn push(&mut self, prefixes: &[LineFingerprint], plies: u32, tags: &TagDigest) -> io::Result<()> {
+    pub fn push(
+        &mut self,
+        prefixes: &[LineFingerprint],
+        plies: u32,
+        tags: &TagDigest,
+    ) -> io::Result<()> {
         let long = self.next;
         self.next += 1;
         for &line in prefixes {
@@ -656,7 +664,12 @@ impl Grouped {
             } else {
                 tags_of(p.differing)
             };
-            items.push(Item::new(k.index, p.index, &p.record, Some((kind, &differing))))?;
+            items.push(Item::new(
+                k.index,
+                p.index,
+                &p.record,
+                Some((kind, &differing)),
+            ))?;
             duplicates.push(Duplicate(p.index))?;
             counts.add(kind, p.record.known);
         }

@@ -742,20 +742,18 @@ mod tests {
         let mut reader = Reader::new(FISCHER);
         let mut game = Game::default();
         assert!(reader.read_game(&mut game));
-        let report =
-            pgnkit_replay::replay_game(FISCHER, &game, &pgnkit_replay::Options::default());
+        let report = pgnkit_replay::replay_game(FISCHER, &game, &pgnkit_replay::Options::default());
         let mut g = GameFacts::new(FISCHER, 0, &game, Some(&report));
         let opening = g.opening.expect("named");
         assert_eq!((opening.eco(), opening.name()), ("A45", "Indian Defense"));
         let range = |r: &str| Eco::parse_range(r).ok();
-        let f = |eco: Option<(Eco, Eco)>, eco_tag: Option<(Eco, Eco)>, opening: Option<&str>| {
-            Filter {
+        let f =
+            |eco: Option<(Eco, Eco)>, eco_tag: Option<(Eco, Eco)>, opening: Option<&str>| Filter {
                 eco,
                 eco_tag,
                 opening: opening.map(Needle::new),
                 ..Filter::default()
-            }
-        };
+            };
         assert!(f(range("A40-A49"), None, None).matches(&mut g));
         assert!(!f(range("E"), None, None).matches(&mut g));
         assert!(f(None, range("E"), None).matches(&mut g));

@@ -1064,7 +1064,10 @@ impl Builder {
         set(header::GAMES_CRC, &games_crc.to_le_bytes());
         set(header::STRINGS_CRC, &strings_crc.finalize().to_le_bytes());
         set(header::DIRECTORY_CRC, &directory_crc.to_le_bytes());
-        set(header::OPENINGS, &pgnkit_opening::table_digest().to_le_bytes());
+        set(
+            header::OPENINGS,
+            &pgnkit_opening::table_digest().to_le_bytes(),
+        );
         let header_crc = crc(&h[..header::HEADER_CRC]);
         h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
 
