@@ -213,7 +213,11 @@ impl Table {
     /// The opening named by the position with this key ([`position_key`]).
     pub fn lookup(&self, key: u64) -> Option<Opening> {
         let bit = filter_bit(key);
-        if self.filter.get(bit / 64).is_none_or(|w| w & (1 << (bit % 64)) == 0) {
+        if self
+            .filter
+            .get(bit / 64)
+            .is_none_or(|w| w & (1 << (bit % 64)) == 0)
+        {
             return None;
         }
         self.get(*self.by_key.get(&key)?)
