@@ -176,6 +176,39 @@ mod tests {
         assert_eq!(spilled_counts, counts);
     }
 
+    /// Tags agree where both games give them, which is no transitive
+    /// relation: each truncation below agrees with the next longer one
+    /// only, so the shortest reaches the longest game's cluster through
+    /// two others (pointer jumping over two rounds).
+    #[test]
+    fn a_chain_of_truncations_ends_in_the_cluster_of_the_longest() {
+        let text = String::from_utf8_lossy(LONDON).replace("\r\n", "\n");
+        let movetext = text.split("\n\n").nth(1).expect("the first game's moves");
+        let words: Vec<&str> = movetext.split_whitespace().collect();
+        let cut = |tags: &str, n: usize| format!("{tags}\n\n{} *\n\n", words[..n].join(" "));
+        let pgn = [
+            cut("[White \"a\"]\n[Black \"z\"]", words.len() - 1),
+            cut("[White \"a\"]", 30),
+            cut("[Black \"b\"]", 20),
+            cut("[White \"q\"]\n[Black \"b\"]", 10),
+        ]
+        .concat();
+        let (all, keys) = records(pgn.as_bytes());
+        assert_eq!(all.len(), 4);
+        let (items, counts, _) = with_prefixes(&all, &keys, 64 << 20);
+        let got: Vec<(u64, u64, Option<Kind>)> =
+            items.iter().map(|i| (i.kept, i.index, i.kind())).collect();
+        let prefix = Some(Kind::Prefix);
+        assert_eq!(
+            got,
+            [(0, 0, None), (0, 1, prefix), (0, 2, prefix), (0, 3, prefix)]
+        );
+        assert_eq!(counts.prefix, 3);
+        let tags: Vec<Vec<&str>> = items.iter().map(bounded::Item::differing).collect();
+        assert_eq!(tags[2], ["Black"]);
+        assert_eq!(tags[3], ["White", "Black"]);
+    }
+
     #[test]
     fn fuzzy_clusters_are_the_games_that_share_the_position_at_the_depth() {
         let (mut all, keys) = records(LONDON);
