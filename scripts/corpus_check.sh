@@ -16,7 +16,9 @@
 #     scripts/python_chess_disagreements.tsv with its reason; an unexplained
 #     disagreement, or a list entry that no longer disagrees, fails.
 #
-#  4. `pgnkit search` with and without the index agree on every filter: the
+#  4. `pgnkit search` with and without the index agree on every filter (the
+#     opening filters --eco and --opening too: stored in the index, named on
+#     the fly by a scan): the
 #     files pgnkit can index are concatenated (in the work directory, never
 #     beside the corpus) and indexed, then every filter of SEARCH_FILTERS
 #     below (and --or, --invert, --non-matching, --sort, --offset) is run
@@ -182,6 +184,13 @@ SEARCH_FILTERS=$(cat <<EOF_FILTERS
 --sort	white	--format	json
 --sort	plies	--limit	20
 --offset	3	--limit	7	--count
+--eco	A00-B99
+--eco	C6
+--eco	E	--or	--opening gambit
+--eco-tag	B
+--opening	sicilian
+--opening	Queen's Gambit Declined: 
+--opening	indian	--format	json	--sort	elo
 EOF_FILTERS
 )
 search_skip=$(( ${SEARCH_SKIP_MB:-32} * 1024 * 1024 ))

@@ -24,7 +24,7 @@ pub enum Command {
     /// Build an index beside a PGN file for fast search.
     Index(crate::index::IndexArgs),
     /// Print the games that match, using the index (or a scan without one).
-    Search(crate::search::SearchArgs),
+    Search(Box<crate::search::SearchArgs>),
     /// Compare two records of the same games (both players' scoresheets).
     Diff(crate::diff::DiffArgs),
     /// Find duplicate games, whatever their notation or language.

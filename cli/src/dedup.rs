@@ -16,10 +16,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::Args;
+use pgnkit_dedup::GameRecord;
 use pgnkit_dedup::bounded::{Deduper, Found};
-use pgnkit_dedup::cluster::{self, Options as Kinds};
+use pgnkit_dedup::cluster::Options as Kinds;
+use pgnkit_dedup::prefix::PrefixDeduper;
 use pgnkit_dedup::report;
-use pgnkit_dedup::{GameRecord, prefix_matches};
 use pgnkit_index::{Fingerprint, Index, index_path};
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game};
@@ -74,17 +75,14 @@ pub struct DedupArgs {
     pub jobs: Option<usize>,
     /// Memory to aim at (as index's --memory), as bytes or with a suffix K,
     /// M, G: the games' records (about 170 bytes a game) beyond it are
-    /// sorted and spilled to temporary files beside -o (else in TMPDIR).
-    /// With --prefix every record stays in memory: more games stop the run.
+    /// sorted and spilled to temporary files beside -o (else in TMPDIR),
+    /// with --prefix too.
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     pub memory: u64,
     /// No summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
 }
-
-/// Bytes a record takes in memory, its share of the tables included.
-const RECORD_BYTES: u64 = 128;
 
 /// The games of one chunk, each replayed once: (its index in the chunk, record).
 fn records_of(chunk: &Chunk, options: &Options, depth: Option<u32>) -> Vec<GameRecord> {
@@ -185,7 +183,16 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
         for name in &args.against {
             known_index(name, false)?;
         }
-        in_memory(args, &paths, &driver, &options, &kinds, &mut games_in, &dir)?
+        let budget = (budget, dir.as_path());
+        with_prefixes(
+            args,
+            &paths,
+            &driver,
+            &options,
+            &kinds,
+            &mut games_in,
+            budget,
+        )?
     } else {
         let mut deduper = Deduper::new(&kinds, budget, &dir);
         let work = |chunk: &Chunk| records_of(chunk, &options, depth);
@@ -299,72 +306,43 @@ fn number(r: &mut GameRecord, file: u32, games_in: &mut [u64], against: usize) {
     r.known = (file as usize) < against;
 }
 
-/// The clusters with `--prefix`: every record is held in memory (a game's
-/// prefixes are looked up among every game's whole line), so a run with
-/// more games than `--memory` holds stops.
-fn in_memory(
+/// The clusters with `--prefix`, in the `--memory` budget
+/// ([`PrefixDeduper`]): the inputs are read and replayed twice, the second
+/// time for the prefixes of each game's line that may be a kept game's.
+fn with_prefixes(
     args: &DedupArgs,
     names: &[String],
     driver: &Driver,
     options: &Options,
     kinds: &Kinds,
     games_in: &mut [u64],
-    dir: &Path,
+    (budget, dir): (u64, &Path),
 ) -> anyhow::Result<Found> {
     let depth = args.fuzzy_depth;
-    let limit = args.memory / RECORD_BYTES;
-    let mut records: Vec<GameRecord> = Vec::new();
+    let mut deduper = PrefixDeduper::new(kinds, budget, dir);
     let work = |chunk: &Chunk| records_of(chunk, options, depth);
     read_all(names, 0, driver, args.quiet, work, |file, _, batch| {
         for mut r in batch {
             number(&mut r, file, games_in, args.against.len());
-            records.push(r);
-        }
-        if records.len() as u64 > limit {
-            bail!(
-                "more than {limit} games: with --prefix their records need more than --memory {} bytes; give more --memory",
-                args.memory
-            );
+            deduper.push(r)?;
         }
         Ok(())
     })?;
-    // Where each file's records start.
-    let mut starts = Vec::with_capacity(names.len());
-    let mut total = 0usize;
-    for &n in games_in.iter() {
-        starts.push(total);
-        total = total.saturating_add(usize::try_from(n)?);
-    }
-    let lines = cluster::full_lines(&records);
-    let (records_ref, lines) = (&records, &lines);
-    let work = |chunk: &Chunk| prefix_pass(chunk, options, records_ref, lines);
-    let mut seen = vec![0usize; names.len()];
-    let mut prefixes = Vec::new();
-    read_all(names, 0, driver, true, work, |file, _, found| {
-        let f = file as usize;
-        for shorts in found {
-            let long = starts[f] + seen[f];
-            seen[f] += 1;
-            prefixes.extend(shorts.into_iter().map(|s| (s, long)));
+    let (mut grouped, lines) = deduper.group()?;
+    let lines = &lines;
+    let work = |chunk: &Chunk| {
+        replayed(chunk, options, |data, game, report| {
+            let r = GameRecord::new(data, chunk.base, game, report, None);
+            (lines.prefixes(&report.keys), r.plies, r.tags)
+        })
+    };
+    read_all(names, 0, driver, true, work, |_, _, found| {
+        for (prefixes, plies, tags) in found {
+            grouped.push(&prefixes, plies, &tags)?;
         }
         Ok(())
     })?;
-    let clusters = cluster::clusters(&records, &prefixes, kinds);
-    Ok(Found::of_clusters(&records, &clusters, args.memory, dir)?)
-}
-
-/// The prefix pass over one chunk: per game, the records whose whole line
-/// is a proper prefix of its line.
-fn prefix_pass(
-    chunk: &Chunk,
-    options: &Options,
-    records: &[GameRecord],
-    lines: &std::collections::HashMap<u128, usize>,
-) -> Vec<Vec<usize>> {
-    replayed(chunk, options, |data, game, report| {
-        let tags = GameRecord::new(data, chunk.base, game, report, None).tags;
-        prefix_matches(&report.keys, &tags, lines, records)
-    })
+    Ok(grouped.finish()?)
 }
 
 fn write_report(args: &DedupArgs, names: &[String], found: &Found) -> anyhow::Result<()> {

@@ -49,9 +49,21 @@ pub struct FilterArgs {
     /// The Result tag is R: 1-0, 0-1, 1/2-1/2 (or draw), *.
     #[arg(long, value_name = "R", value_parser = Outcome::parse_query)]
     pub result: Option<Outcome>,
-    /// The ECO code lies in RANGE: B90, B9 (B90-B99), B (B00-B99), A00-B99.
+    /// The opening the moves reach has its ECO code in RANGE: B90, B9
+    /// (B90-B99), B (B00-B99), A00-B99 (named from the moves, as `convert
+    /// --add-opening` names them, whatever the ECO tag says; --eco-tag for
+    /// the tag).
     #[arg(long, value_name = "RANGE", value_parser = Eco::parse_range)]
     pub eco: Option<(Eco, Eco)>,
+    /// The ECO tag's code lies in RANGE (B90, B9, B, A00-B99), whatever the
+    /// moves reach.
+    #[arg(long, value_name = "RANGE", value_parser = Eco::parse_range)]
+    pub eco_tag: Option<(Eco, Eco)>,
+    /// The name of the opening the moves reach contains TEXT, ignoring case:
+    /// the whole name, opening and variation, as the lichess table writes
+    /// it ("Sicilian", "Najdorf", "Sicilian Defense: Najdorf").
+    #[arg(long, value_name = "TEXT")]
+    pub opening: Option<String>,
     /// The game can be on or after D (YYYY.MM.DD, YYYY.MM or YYYY).
     #[arg(long, value_name = "D", value_parser = parse_date)]
     pub date_from: Option<Date>,
@@ -143,6 +155,8 @@ impl FilterArgs {
             site: needle(&self.site),
             outcome: self.result,
             eco: self.eco,
+            eco_tag: self.eco_tag,
+            opening: needle(&self.opening),
             date_from: self.date_from,
             date_to: self.date_to,
             min_elo: self.min_elo,

@@ -36,7 +36,8 @@ use crate::{EXIT_OK, EXIT_PROBLEMS};
     after_help = "Filters combine with AND; each --or \"FLAGS\" adds a group of filters, \
 and a game matches when it passes every filter of one group (--invert: of none). With an \
 up-to-date FILE.pgnkit-index (`pgnkit index FILE`) the index answers what it stores (names, \
-event, site, round, result, ECO, date, ratings, plies, status, errors, positions) and only the \
+event, site, round, result, the ECO tag, the opening the moves reach, date, ratings, plies, \
+status, errors, positions) and only the \
 games that pass are read; --tag, --annotator, --claim, --moves, --ply, --material and \
 --fen-pattern then read (and replay) those games. Without an index the file is scanned, with \
 the same answers. A stale or corrupted index is refused.\n\

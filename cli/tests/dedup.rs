@@ -368,3 +368,104 @@ fn standard_input_compressed_is_spooled_and_written_as_a_file_is() {
         ]
     );
 }
+
+/// `game` cut before move `m` (its tags kept, `*` as the result), or
+/// `None` when it has no move `m`.
+fn cut_before_move(game: &str, m: usize) -> Option<String> {
+    let body = game.find("\n\n")? + 2;
+    let number = format!("{m}.");
+    let at = (game[body..].match_indices(&number))
+        .map(|(i, _)| body + i)
+        .find(|&i| game[..i].ends_with(char::is_whitespace))?;
+    Some(format!("{} *", game[..at].trim_end()))
+}
+
+#[test]
+fn prefixes_past_the_memory_budget_spill_and_find_what_memory_finds() {
+    let dir = tempfile::tempdir().expect("dir");
+    let original = std::fs::read_to_string(london()).expect("read");
+    let all = games(&original);
+    // Every third game cut to half its moves, every sixth also to a
+    // quarter: chains of truncated transcriptions, after their games.
+    let mut copies = Vec::new();
+    for g in all.iter().step_by(3) {
+        let g = g.replace("\r\n", "\n");
+        let moves = g.matches('.').count() / 2;
+        for fraction in [2, 4] {
+            if fraction == 4 && copies.len() % 2 == 1 {
+                continue;
+            }
+            if let Some(cut) = cut_before_move(&g, (moves / fraction).max(2)) {
+                copies.push(cut);
+            }
+        }
+    }
+    assert!(copies.len() > 30, "{}", copies.len());
+    let copy = dir.path().join("truncated.pgn");
+    std::fs::write(&copy, copies.join("\n\n") + "\n").expect("write");
+    let copy = copy.to_string_lossy().into_owned();
+    let de = converted(dir.path(), "de.pgn", &["--to", "lan", "--lang", "de"]);
+    let london = london();
+    let dedup = |memory: &str, name: &str, kinds: &[&str]| {
+        let unique = dir.path().join(format!("{name}.pgn"));
+        let dups = dir.path().join(format!("{name}.dups.pgn"));
+        let (unique_s, dups_s) = (unique.to_string_lossy(), dups.to_string_lossy());
+        let mut args = vec!["dedup", "--format", "json", "--prefix", "--memory", memory];
+        args.extend_from_slice(kinds);
+        args.extend_from_slice(&[
+            &copy,
+            &london,
+            &de,
+            "-o",
+            &unique_s,
+            "--duplicates",
+            &dups_s,
+        ]);
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 1, "{stderr}");
+        let bytes = (
+            std::fs::read(&unique).expect("unique"),
+            std::fs::read(&dups).expect("dups"),
+        );
+        (stdout, bytes, runs_spilled(&stderr))
+    };
+    for kinds in [
+        &[][..],
+        &["--contradicting-tags"][..],
+        &["--fuzzy-depth", "12"][..],
+    ] {
+        let (stdout, bytes, runs) = dedup("256M", "memory", kinds);
+        assert_eq!(runs, 0, "{kinds:?}");
+        let (spilled_stdout, spilled_bytes, runs) = dedup("2K", "spilled", kinds);
+        assert!(runs >= 24, "{runs} runs spilled, {kinds:?}");
+        assert_eq!(spilled_stdout, stdout, "{kinds:?}");
+        assert_eq!(spilled_bytes, bytes, "{kinds:?}");
+        // A copy that reaches the fuzzy depth is in its game's fuzzy
+        // cluster already (and kept there, as the first read).
+        if kinds.contains(&"--fuzzy-depth") {
+            assert!(summary(&stdout)["prefix"].as_u64() > Some(0));
+            continue;
+        }
+        // Each truncated copy (read first) went into the cluster of a longer
+        // game of London 1851 as a prefix; none of them is written to -o.
+        let s = summary(&stdout);
+        assert!(s["prefix"].as_u64() >= Some(copies.len() as u64), "{s}");
+        let mut prefixes = Vec::new();
+        for c in records(&stdout).iter().filter(|r| r["type"] == "cluster") {
+            let g = c["games"].as_array().expect("games");
+            for m in g.iter().filter(|m| m["file"] == copy.as_str()) {
+                assert_eq!(m["kind"], "prefix", "{kinds:?} {c}");
+                assert!(m["plies"].as_u64() < g[0]["plies"].as_u64(), "{c}");
+                prefixes.push(m["game"].as_u64().expect("game"));
+            }
+        }
+        prefixes.sort_unstable();
+        let want: Vec<u64> = (1..=copies.len() as u64).collect();
+        assert_eq!(prefixes, want, "{kinds:?}");
+        let kept = String::from_utf8_lossy(&bytes.0).into_owned();
+        assert!(
+            copies.iter().all(|c| !kept.contains(c.as_str())),
+            "{kinds:?}"
+        );
+    }
+}

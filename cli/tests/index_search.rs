@@ -163,6 +163,11 @@ fn queries(path: &Path) -> Vec<Vec<String>> {
         s(&["--eco", "A00-B99"]),
         s(&["--eco", "C"]),
         s(&["--eco", "D3"]),
+        s(&["--eco-tag", "A00-B99"]),
+        s(&["--eco-tag", "C"]),
+        s(&["--opening", "gambit"]),
+        s(&["--opening", "SICILIAN DEFENSE: "]),
+        s(&["--opening", "indian", "--eco", "E"]),
         s(&["--date-from", &format!("{}.06.15", year(3))]),
         s(&["--date-to", &format!("{}.06.15", year(3))]),
         s(&["--date-from", &year(0), "--date-to", &year(0)]),
@@ -384,6 +389,39 @@ fn a_stale_index_is_refused_with_a_hint() {
         "{}",
         stderr(&out)
     );
+}
+
+/// An index of an older format (version 2 had no openings) or named with
+/// another opening table is refused with the advice to rebuild it.
+#[test]
+fn an_older_index_or_another_opening_table_is_refused_with_the_rebuild_advice() {
+    let (_dir, path) = copy("london1851.pgn");
+    let p = path.to_str().unwrap();
+    index(&path);
+    let idx = index_file(&path);
+    let good = fs::read(&idx).unwrap();
+    let refused = |bytes: &[u8], what: &str| {
+        fs::write(&idx, bytes).unwrap();
+        let out = pgnkit(&["search", "--count", "--eco", "C", p]);
+        assert_eq!(out.status.code(), Some(2), "{what}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(err.contains(what), "{what}: {err}");
+        assert!(err.contains("rebuild it with `pgnkit index`"), "{err}");
+    };
+    let with_header_crc = |mut b: Vec<u8>| {
+        let crc = pgnkit_index::layout::crc(&b[..156]);
+        b[156..160].copy_from_slice(&crc.to_le_bytes());
+        b
+    };
+    let mut v2 = good.clone();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    refused(&with_header_crc(v2), "it is of version 2");
+    let mut other_table = good.clone();
+    other_table[132] ^= 1;
+    refused(&with_header_crc(other_table), "opening table");
+    // Rebuilt, it is used.
+    let out = pgnkit(&["search", "-q", "--reindex", "--count", "--eco", "C", p]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]

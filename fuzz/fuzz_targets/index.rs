@@ -162,6 +162,7 @@ fn filters() -> Vec<Filter> {
         },
         Filter {
             eco: Eco::parse("C40").zip(Eco::parse("C99")),
+            opening: Some(Needle::new("gambit")),
             date_from: Some(Date::parse("1900")),
             date_to: Some(Date::parse("2010.12.31")),
             min_elo: Some(2000),
@@ -228,7 +229,7 @@ fuzz_target!(|data: &[u8]| {
             };
             for n in found {
                 let g = index.game(n);
-                let _ = (g.offset(), g.length(), g.plies(), g.date(), g.eco());
+                let _ = (g.offset(), g.length(), g.plies(), g.date(), g.eco(), g.opening());
                 let _ = (g.white_elo(), g.black_elo(), g.outcome(), g.status());
                 let _ = g.errors();
                 for tag in TextTag::ALL {

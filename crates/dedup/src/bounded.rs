@@ -16,15 +16,15 @@ use std::path::Path;
 
 use pgnkit_index::spill::{Record, Sorted, Sorter};
 
-use crate::cluster::{Cluster, Grouper, Kind, Options, Placed, SortKey, sort_key};
+use crate::cluster::{Grouper, Kind, Options, Placed, SortKey, sort_key};
 use crate::record::{COMPARED_TAGS, ENCODED_SIZE, GameRecord, Source};
 use crate::report::Counts;
 
 /// A game's record with its number, in [`SortKey`] order.
 #[derive(Clone, Copy, Debug)]
-struct Keyed {
+pub(crate) struct Keyed {
     key: SortKey,
-    record: GameRecord,
+    pub(crate) record: GameRecord,
 }
 
 impl PartialEq for Keyed {
@@ -45,7 +45,16 @@ impl Ord for Keyed {
 }
 
 impl Keyed {
-    fn index(&self) -> u64 {
+    /// Record number `index`.
+    pub(crate) fn new(index: u64, record: GameRecord) -> Keyed {
+        Keyed {
+            key: sort_key(&record, index),
+            record,
+        }
+    }
+
+    /// The record's number.
+    pub(crate) fn index(&self) -> u64 {
         self.key.1.3
     }
 }
@@ -101,7 +110,15 @@ const KINDS: [Kind; 4] = [
 ];
 
 impl Item {
-    fn new(kept: u64, index: u64, r: &GameRecord, member: Option<(Kind, &[&str])>) -> Item {
+    /// Game number `index` (record `r`) of the cluster of kept game
+    /// `kept`: the kept game itself (`member` `None`), or a duplicate of
+    /// that kind with those compared tags differing.
+    pub(crate) fn new(
+        kept: u64,
+        index: u64,
+        r: &GameRecord,
+        member: Option<(Kind, &[&str])>,
+    ) -> Item {
         let (role, kind, differing) = match member {
             None => (0, 0, 0),
             Some((kind, tags)) => {
@@ -255,7 +272,8 @@ pub struct Deduper {
 
 impl Deduper {
     /// A deduper of the kinds of `options` (not [`Options::prefix`]: see
-    /// [`Found::of_clusters`]) in about `memory` bytes, spilling to `dir`.
+    /// [`crate::prefix::PrefixDeduper`]) in about `memory` bytes, spilling
+    /// to `dir`.
     pub fn new(options: &Options, memory: u64, dir: &Path) -> Deduper {
         Deduper {
             options: *options,
@@ -277,10 +295,7 @@ impl Deduper {
         }
         let index = self.next;
         self.next += 1;
-        self.games.push(Keyed {
-            key: sort_key(&r, index),
-            record: r,
-        })
+        self.games.push(Keyed::new(index, r))
     }
 
     /// The clusters of the games pushed.
@@ -322,40 +337,6 @@ impl Deduper {
             clusters: items.finish()?,
             duplicates: duplicates.finish()?,
             counts,
-            runs,
-        })
-    }
-}
-
-impl Found {
-    /// What `clusters` of `records` found (clusters formed in memory, as
-    /// with [`Options::prefix`]), sorted in about `memory` bytes.
-    pub fn of_clusters(
-        records: &[GameRecord],
-        clusters: &[Cluster],
-        memory: u64,
-        dir: &Path,
-    ) -> io::Result<Found> {
-        let mut items = Sorter::new(memory / 2, dir);
-        let mut duplicates = Sorter::new(memory / 2, dir);
-        for c in clusters {
-            let (Some(kept), i) = (records.get(c.kept), c.kept as u64) else {
-                continue;
-            };
-            items.push(Item::new(i, i, kept, None))?;
-            for m in &c.members {
-                if let Some(r) = records.get(m.index) {
-                    let member = Some((m.kind, m.differing.as_slice()));
-                    items.push(Item::new(i, m.index as u64, r, member))?;
-                    duplicates.push(Duplicate(m.index as u64))?;
-                }
-            }
-        }
-        let runs = items.runs() + duplicates.runs();
-        Ok(Found {
-            clusters: items.finish()?,
-            duplicates: duplicates.finish()?,
-            counts: Counts::of(records, clusters),
             runs,
         })
     }

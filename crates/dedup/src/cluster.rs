@@ -4,7 +4,6 @@
 use std::cmp::Reverse;
 use std::collections::HashMap;
 
-use crate::fingerprint::LineFingerprint;
 use crate::record::GameRecord;
 
 /// How a game of a cluster is a duplicate of the kept one.
@@ -38,7 +37,8 @@ impl Kind {
 pub struct Options {
     /// The same moves with contradicting tags.
     pub contradicting_tags: bool,
-    /// One line a proper prefix of another (given as pairs to [`clusters`]).
+    /// One line a proper prefix of another ([`crate::prefix`]; [`clusters`]
+    /// and [`crate::bounded::Deduper`] leave it aside).
     pub prefix: bool,
     /// The same position at this ply ([`GameRecord::fuzzy`]).
     pub fuzzy_depth: Option<u32>,
@@ -67,7 +67,7 @@ pub struct Cluster {
 /// A cluster keeps at most this many kept games of one line apart (copies
 /// of one line whose tags contradict each other's): beyond, a copy joins
 /// none, so that a line copied a million times costs linear time.
-const MAX_APART: usize = 16;
+pub(crate) const MAX_APART: usize = 16;
 
 /// What records are grouped by: the position at the fuzzy depth when the
 /// record has one ([`GameRecord::fuzzy`], only with `--fuzzy-depth`), else
@@ -187,20 +187,15 @@ impl Grouper {
     }
 }
 
-/// The clusters of `records`, first kept game first. `prefixes` are pairs
-/// (short, long) of records where the short game's whole line is a proper
-/// prefix of the long one's (used with [`Options::prefix`]).
+/// The clusters of `records`, first kept game first (truncated copies
+/// aside: [`crate::prefix`] finds them).
 ///
 /// ```
 /// use pgnkit_dedup::cluster::{clusters, Options};
-/// let clusters = clusters(&[], &[], &Options::default());
+/// let clusters = clusters(&[], &Options::default());
 /// assert!(clusters.is_empty());
 /// ```
-pub fn clusters(
-    records: &[GameRecord],
-    prefixes: &[(usize, usize)],
-    options: &Options,
-) -> Vec<Cluster> {
+pub fn clusters(records: &[GameRecord], options: &Options) -> Vec<Cluster> {
     let mut order: Vec<usize> = (0..records.len()).collect();
     order.sort_unstable_by_key(|&i| sort_key(&records[i], i as u64));
     let mut out: Vec<Cluster> = Vec::new();
@@ -222,69 +217,10 @@ pub fn clusters(
             }
         }
     }
-    if options.prefix {
-        attach_prefixes(records, prefixes, &mut out);
-    }
     out.retain(|c| !c.members.is_empty());
     for c in &mut out {
         c.members.sort_unstable_by_key(|m| m.index);
     }
     out.sort_unstable_by_key(|c| c.kept);
     out
-}
-
-/// Moves the cluster of each short game (where it is the kept one) into
-/// the cluster of its long game, as prefixes. The longest lines first, so
-/// that a chain of truncations ends in the cluster of the longest.
-fn attach_prefixes(records: &[GameRecord], prefixes: &[(usize, usize)], out: &mut [Cluster]) {
-    let mut of: HashMap<usize, usize> = HashMap::new();
-    for (ci, c) in out.iter().enumerate() {
-        of.insert(c.kept, ci);
-        for m in &c.members {
-            of.insert(m.index, ci);
-        }
-    }
-    let mut pairs: Vec<(usize, usize)> = prefixes
-        .iter()
-        .copied()
-        .filter(|&(s, l)| s < records.len() && l < records.len())
-        .collect();
-    pairs.sort_unstable_by_key(|&(s, l)| (Reverse(records[l].plies), s));
-    for (short, long) in pairs {
-        let (Some(&cs), Some(&cl)) = (of.get(&short), of.get(&long)) else {
-            continue;
-        };
-        if cs == cl || out[cs].kept != short {
-            continue;
-        }
-        let moved = std::mem::replace(
-            &mut out[cs],
-            Cluster {
-                kept: short,
-                members: Vec::new(),
-            },
-        );
-        let kept = out[cl].kept;
-        for index in std::iter::once(moved.kept).chain(moved.members.into_iter().map(|m| m.index)) {
-            let differing = records[kept].tags.differing(&records[index].tags, false);
-            out[cl].members.push(Member {
-                index,
-                kind: Kind::Prefix,
-                differing,
-            });
-            of.insert(index, cl);
-        }
-    }
-}
-
-/// Full-line fingerprints of the records, each with its first record: what
-/// the prefix pass looks a game's prefixes up in.
-pub fn full_lines(records: &[GameRecord]) -> HashMap<LineFingerprint, usize> {
-    let mut map = HashMap::with_capacity(records.len());
-    for (i, r) in records.iter().enumerate() {
-        if r.plies > 0 {
-            map.entry(r.line).or_insert(i);
-        }
-    }
-    map
 }

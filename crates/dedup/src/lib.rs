@@ -34,7 +34,7 @@
 //!     let report = replay_game(pgn.as_bytes(), &game, &options);
 //!     records.push(GameRecord::new(pgn.as_bytes(), 0, &game, &report, None));
 //! }
-//! let found = clusters(&records, &[], &Options::default());
+//! let found = clusters(&records, &Options::default());
 //! assert_eq!(found.len(), 1);
 //! assert_eq!(found[0].kept, 1); // more tags
 //! assert_eq!(found[0].members[0].index, 0);
@@ -43,6 +43,7 @@
 
 pub mod bounded;
 pub mod cluster;
+pub mod prefix;
 pub mod record;
 pub mod report;
 
@@ -52,38 +53,6 @@ pub use pgnkit_index::mainline as fingerprint;
 
 pub use cluster::{Cluster, Kind, Member, Options};
 pub use record::{GameRecord, Source, TagDigest};
-
-use std::collections::HashMap;
-
-use fingerprint::{Chain, LineFingerprint};
-
-/// The records whose whole line is a proper prefix of the line with the
-/// position keys `keys` (of a game with the tags `tags`), with tags that
-/// agree (the Result aside): one per prefix length, looked up in `lines`
-/// ([`cluster::full_lines`]). Linear in the plies of the game.
-pub fn prefix_matches(
-    keys: &[u64],
-    tags: &TagDigest,
-    lines: &HashMap<LineFingerprint, usize>,
-    records: &[GameRecord],
-) -> Vec<usize> {
-    let mut chain = Chain::new();
-    let mut out = Vec::new();
-    let last = keys.len().saturating_sub(1);
-    for (ply, &k) in keys.iter().enumerate() {
-        let fp = chain.push(k);
-        if ply == 0 || ply >= last {
-            continue;
-        }
-        if let Some(&short) = lines.get(&fp)
-            && let Some(r) = records.get(short)
-            && r.tags.differing(tags, false).is_empty()
-        {
-            out.push(short);
-        }
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {
@@ -128,7 +97,7 @@ mod tests {
         let (bare, _) = records(bare.as_bytes());
         assert_eq!(bare.len(), n);
         all.extend(bare);
-        let found = cluster::clusters(&all, &[], &Options::default());
+        let found = cluster::clusters(&all, &Options::default());
         let paired: Vec<&Cluster> = found
             .iter()
             .filter(|c| c.members.iter().any(|m| m.index == c.kept + n))
@@ -141,26 +110,103 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_truncated_line_is_found_among_the_prefixes_of_its_game() {
-        let (all, keys) = records(LONDON);
-        let long = (0..all.len()).max_by_key(|&i| all[i].plies).expect("games");
-        let mut short = all[long];
-        short.line = fingerprint::line_fingerprint(&keys[long][..21]);
-        short.plies = 20;
-        let records = vec![all[long], short];
-        let lines = cluster::full_lines(&records);
-        let found = prefix_matches(&keys[long], &records[0].tags, &lines, &records);
-        assert_eq!(found, [1]);
+    /// The items of `records` (each with the keys of its line) as
+    /// [`prefix::PrefixDeduper`] finds them in `memory` bytes, and the runs
+    /// it spilled.
+    fn with_prefixes(
+        records: &[GameRecord],
+        keys: &[Vec<u64>],
+        memory: u64,
+    ) -> (Vec<bounded::Item>, report::Counts, u64) {
+        let dir = tempfile::tempdir().expect("dir");
         let options = Options {
             prefix: true,
+            contradicting_tags: true,
             ..Options::default()
         };
-        let c = cluster::clusters(&records, &[(1, 0)], &options);
+        let mut deduper = prefix::PrefixDeduper::new(&options, memory, dir.path());
+        for r in records {
+            deduper.push(*r).expect("push");
+        }
+        let (mut grouped, lines) = deduper.group().expect("group");
+        for (r, k) in records.iter().zip(keys) {
+            grouped
+                .push(&lines.prefixes(k), r.plies, &r.tags)
+                .expect("push");
+        }
+        let found = grouped.finish().expect("finish");
+        let mut items = Vec::new();
+        let mut reader = found.clusters.reader().expect("reader");
+        while let Some(item) = reader.next().expect("item") {
+            items.push(item);
+        }
+        (items, found.counts, found.runs)
+    }
+
+    #[test]
+    fn truncated_copies_join_the_longest_game_in_any_memory() {
+        let (mut all, mut keys) = records(LONDON);
+        let n = all.len();
+        let long = (0..n).max_by_key(|&i| all[i].plies).expect("games");
+        // Two truncations of the longest game, one of the other: a chain.
+        for plies in [30usize, 20, 10] {
+            let mut short = all[long];
+            short.line = fingerprint::line_fingerprint(&keys[long][..=plies]);
+            short.plies = plies as u32;
+            short.source.game = all.len() as u64 + 1;
+            all.push(short);
+            keys.push(keys[long][..=plies].to_vec());
+        }
+        let (items, counts, runs) = with_prefixes(&all, &keys, 64 << 20);
+        assert_eq!(runs, 0);
+        let cluster: Vec<&bounded::Item> = items.iter().filter(|i| i.kept == long as u64).collect();
+        let members: Vec<(u64, Option<Kind>)> =
+            cluster.iter().map(|i| (i.index, i.kind())).collect();
+        let prefix = Some(Kind::Prefix);
+        let (a, b, c) = (n as u64, n as u64 + 1, n as u64 + 2);
+        assert!(members.starts_with(&[(long as u64, None)]), "{members:?}");
+        for copy in [a, b, c] {
+            assert!(members.contains(&(copy, prefix)), "{members:?}");
+        }
+        assert!(counts.prefix >= 3, "{counts:?}");
+        // A budget of a few records spills every step, and finds the same.
+        let (spilled, spilled_counts, runs) = with_prefixes(&all, &keys, 2 << 10);
+        assert!(runs > 10, "{runs}");
+        assert_eq!(spilled, items);
+        assert_eq!(spilled_counts, counts);
+    }
+
+    /// Tags agree where both games give them, which is no transitive
+    /// relation: each truncation below agrees with the next longer one
+    /// only, so the shortest reaches the longest game's cluster through
+    /// two others (pointer jumping over two rounds).
+    #[test]
+    fn a_chain_of_truncations_ends_in_the_cluster_of_the_longest() {
+        let text = String::from_utf8_lossy(LONDON).replace("\r\n", "\n");
+        let movetext = text.split("\n\n").nth(1).expect("the first game's moves");
+        let words: Vec<&str> = movetext.split_whitespace().collect();
+        let cut = |tags: &str, n: usize| format!("{tags}\n\n{} *\n\n", words[..n].join(" "));
+        let pgn = [
+            cut("[White \"a\"]\n[Black \"z\"]", words.len() - 1),
+            cut("[White \"a\"]", 30),
+            cut("[Black \"b\"]", 20),
+            cut("[White \"q\"]\n[Black \"b\"]", 10),
+        ]
+        .concat();
+        let (all, keys) = records(pgn.as_bytes());
+        assert_eq!(all.len(), 4);
+        let (items, counts, _) = with_prefixes(&all, &keys, 64 << 20);
+        let got: Vec<(u64, u64, Option<Kind>)> =
+            items.iter().map(|i| (i.kept, i.index, i.kind())).collect();
+        let prefix = Some(Kind::Prefix);
         assert_eq!(
-            (c.len(), c[0].kept, c[0].members[0].kind),
-            (1, 0, Kind::Prefix)
+            got,
+            [(0, 0, None), (0, 1, prefix), (0, 2, prefix), (0, 3, prefix)]
         );
+        assert_eq!(counts.prefix, 3);
+        let tags: Vec<Vec<&str>> = items.iter().map(bounded::Item::differing).collect();
+        assert_eq!(tags[2], ["Black"]);
+        assert_eq!(tags[3], ["White", "Black"]);
     }
 
     #[test]
@@ -179,7 +225,7 @@ mod tests {
             fuzzy_depth: Some(6),
             ..Options::default()
         };
-        let found = cluster::clusters(&all, &[], &options);
+        let found = cluster::clusters(&all, &options);
         let shared: Vec<usize> = groups.values().copied().filter(|&n| n > 1).collect();
         assert!(shared.len() > 10, "London 1851 repeats its openings");
         assert_eq!(found.len(), shared.len());

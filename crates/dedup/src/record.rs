@@ -49,7 +49,43 @@ fn fold(text: &str) -> u32 {
     if any { h.max(1) } else { 0 }
 }
 
+/// Bytes of a [`TagDigest`] encoded.
+pub(crate) const TAG_DIGEST_SIZE: usize = 25;
+
 impl TagDigest {
+    /// Writes the digest into `out` ([`TAG_DIGEST_SIZE`] bytes).
+    pub(crate) fn encode(&self, out: &mut [u8]) {
+        let mut at = 0;
+        let mut put = |bytes: &[u8]| {
+            if let Some(slot) = out.get_mut(at..at + bytes.len()) {
+                slot.copy_from_slice(bytes);
+            }
+            at += bytes.len();
+        };
+        for n in self.names {
+            put(&n.to_le_bytes());
+        }
+        put(&self.date.0.to_le_bytes());
+        put(&[self.result as u8]);
+    }
+
+    /// The digest [`TagDigest::encode`] wrote into `b`.
+    pub(crate) fn decode(b: &[u8]) -> TagDigest {
+        let mut f = Fields(b);
+        TagDigest::read(&mut f)
+    }
+
+    fn read(f: &mut Fields<'_>) -> TagDigest {
+        let names = [f.u32(), f.u32(), f.u32(), f.u32(), f.u32()];
+        let date = Date(f.u32());
+        let result = Outcome::from_code(f.u8());
+        TagDigest {
+            names,
+            date,
+            result,
+        }
+    }
+
     /// The digest of a game's facts.
     pub fn of(facts: &GameFacts<'_>) -> TagDigest {
         let t = &facts.texts;
@@ -210,11 +246,9 @@ impl GameRecord {
         put(&self.fuzzy.unwrap_or(0).to_le_bytes());
         put(&self.plies.to_le_bytes());
         put(&[u8::from(self.incomplete) | (u8::from(self.known) << 1)]);
-        for n in self.tags.names {
-            put(&n.to_le_bytes());
-        }
-        put(&self.tags.date.0.to_le_bytes());
-        put(&[self.tags.result as u8]);
+        let mut tags = [0u8; TAG_DIGEST_SIZE];
+        self.tags.encode(&mut tags);
+        put(&tags);
         put(&self.completeness.to_le_bytes());
         put(&self.annotation.to_le_bytes());
         debug_assert_eq!(at, ENCODED_SIZE);
@@ -235,9 +269,7 @@ impl GameRecord {
         let fuzzy = f.u64();
         let plies = f.u32();
         let flags = f.u8();
-        let names = [f.u32(), f.u32(), f.u32(), f.u32(), f.u32()];
-        let date = Date(f.u32());
-        let result = Outcome::from_code(f.u8());
+        let tags = TagDigest::read(&mut f);
         GameRecord {
             source,
             line,
@@ -245,11 +277,7 @@ impl GameRecord {
             plies,
             incomplete: flags & 1 != 0,
             known: flags & 2 != 0,
-            tags: TagDigest {
-                names,
-                date,
-                result,
-            },
+            tags,
             completeness: f.u32(),
             annotation: f.u32(),
         }

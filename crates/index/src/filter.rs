@@ -5,7 +5,15 @@
 //! - names (`white`, `black`, `player` = either side, `event`, `site`): the
 //!   tag contains the text, ignoring case;
 //! - `outcome`: the Result tag;
-//! - `eco`: the ECO tag lies in the range;
+//! - `eco`: the ECO code of the opening the main line reaches
+//!   ([`GameFacts::opening`], named from the moves by
+//!   [`pgnkit_opening::classify`], not from the ECO tag) lies in the range;
+//!   `eco_tag`: the ECO tag's code does (a game whose tag disagrees with
+//!   its moves passes one and not the other); `opening`: the opening's
+//!   whole name (`Sicilian Defense: Najdorf Variation`) contains the text,
+//!   ignoring case. A game the moves name no opening of (not replayed,
+//!   Chess960, from a `FEN` tag, no named position reached) passes
+//!   neither `eco` nor `opening`;
 //! - dates: a partial date (`1972.??.??`) stands for every day it can be,
 //!   and matches when any of them lies in the range; a game without a year
 //!   never matches a date filter;
@@ -24,6 +32,7 @@
 //! A [`Query`] is groups of filters, any of which may match (`--or`), and
 //! may be inverted.
 
+use pgnkit_opening::Opening;
 use pgnkit_replay::{ClaimKind, Status};
 
 use crate::probe::Probe;
@@ -45,8 +54,13 @@ pub struct Filter {
     pub site: Option<Needle>,
     /// The Result tag is this.
     pub outcome: Option<Outcome>,
-    /// The ECO code lies in this range (inclusive).
+    /// The ECO code of the opening the main line reaches lies in this
+    /// range (inclusive).
     pub eco: Option<(Eco, Eco)>,
+    /// The ECO tag's code lies in this range (inclusive).
+    pub eco_tag: Option<(Eco, Eco)>,
+    /// The whole name of the opening the main line reaches contains this.
+    pub opening: Option<Needle>,
     /// The game can be on or after this date.
     pub date_from: Option<Date>,
     /// The game can be on or before this date.
@@ -92,8 +106,15 @@ pub trait Subject {
     fn text_has(&mut self, tag: TextTag, slot: Slot, needle: &Needle) -> bool;
     /// The date.
     fn date(&self) -> Date;
-    /// The ECO code.
+    /// The ECO tag's code.
     fn eco(&self) -> Option<Eco>;
+    /// The opening the main line reaches.
+    fn opening(&self) -> Option<Opening>;
+    /// Whether the opening's whole name contains `needle` (for subjects
+    /// that remember answers per opening).
+    fn opening_has(&mut self, needle: &Needle) -> bool {
+        self.opening().is_some_and(|o| needle.is_in(o.name()))
+    }
     /// White's and Black's ratings (0: none).
     fn elos(&self) -> (u16, u16);
     /// The Result tag.
@@ -122,6 +143,9 @@ impl Subject for GameFacts<'_> {
     }
     fn eco(&self) -> Option<Eco> {
         self.eco
+    }
+    fn opening(&self) -> Option<Opening> {
+        self.opening
     }
     fn elos(&self) -> (u16, u16) {
         (self.white_elo, self.black_elo)
@@ -152,7 +176,7 @@ impl Filter {
             || self.event.is_some()
             || self.site.is_some()
             || self.outcome.is_some()
-            || self.eco.is_some()
+            || self.eco_tag.is_some()
             || self.date_from.is_some()
             || self.date_to.is_some()
             || self.min_elo.is_some()
@@ -162,9 +186,14 @@ impl Filter {
             || self.needs_stored_replay()
     }
 
-    /// Whether a stored filter needs the replay (status, errors, plies).
+    /// Whether a stored filter needs the replay (status, errors, plies,
+    /// the opening).
     fn needs_stored_replay(&self) -> bool {
-        !self.statuses.is_empty() || self.has_errors || self.plies.is_some()
+        !self.statuses.is_empty()
+            || self.has_errors
+            || self.plies.is_some()
+            || self.eco.is_some()
+            || self.opening.is_some()
     }
 
     /// Whether a scan must replay the game to test it.
@@ -180,11 +209,21 @@ impl Filter {
         {
             return false;
         }
-        if let Some((lo, hi)) = self.eco {
-            match g.eco() {
-                Some(e) if e >= lo && e <= hi => {}
-                _ => return false,
-            }
+        let in_range = |(lo, hi): (Eco, Eco), e: Option<Eco>| e.is_some_and(|e| e >= lo && e <= hi);
+        if let Some(range) = self.eco
+            && !in_range(range, g.opening().and_then(|o| Eco::parse(o.eco())))
+        {
+            return false;
+        }
+        if let Some(range) = self.eco_tag
+            && !in_range(range, g.eco())
+        {
+            return false;
+        }
+        if let Some(needle) = &self.opening
+            && !g.opening_has(needle)
+        {
+            return false;
         }
         if self.date_from.is_some() || self.date_to.is_some() {
             let d = g.date();
@@ -500,14 +539,22 @@ mod tests {
         ));
         assert!(yes(
             Filter {
-                eco: Some((Eco(400), Eco(499))),
+                eco_tag: Some((Eco(400), Eco(499))),
                 ..Filter::default()
             },
             &mut g
         ));
         assert!(!yes(
             Filter {
-                eco: Some((Eco(0), Eco(199))),
+                eco_tag: Some((Eco(0), Eco(199))),
+                ..Filter::default()
+            },
+            &mut g
+        ));
+        // Not replayed: the moves name no opening.
+        assert!(!yes(
+            Filter {
+                eco: Some((Eco(0), Eco(499))),
                 ..Filter::default()
             },
             &mut g
@@ -688,6 +735,39 @@ mod tests {
         );
     }
 
+    /// `eco` and `opening` test the opening the moves reach, `eco_tag` the
+    /// tag: Spassky-Fischer's tag says E56, its two moves reach A45.
+    #[test]
+    fn eco_and_opening_follow_the_moves_and_eco_tag_the_tag() {
+        let mut reader = Reader::new(FISCHER);
+        let mut game = Game::default();
+        assert!(reader.read_game(&mut game));
+        let report = pgnkit_replay::replay_game(FISCHER, &game, &pgnkit_replay::Options::default());
+        let mut g = GameFacts::new(FISCHER, 0, &game, Some(&report));
+        let opening = g.opening.expect("named");
+        assert_eq!((opening.eco(), opening.name()), ("A45", "Indian Defense"));
+        let range = |r: &str| Eco::parse_range(r).ok();
+        let f =
+            |eco: Option<(Eco, Eco)>, eco_tag: Option<(Eco, Eco)>, opening: Option<&str>| Filter {
+                eco,
+                eco_tag,
+                opening: opening.map(Needle::new),
+                ..Filter::default()
+            };
+        assert!(f(range("A40-A49"), None, None).matches(&mut g));
+        assert!(!f(range("E"), None, None).matches(&mut g));
+        assert!(f(None, range("E"), None).matches(&mut g));
+        assert!(!f(None, range("A"), None).matches(&mut g));
+        assert!(f(None, None, Some("INDIAN def")).matches(&mut g));
+        assert!(!f(None, None, Some("Nimzo")).matches(&mut g));
+        assert!(f(range("A45"), range("E56"), Some("indian")).matches(&mut g));
+        // Replays that name it need the keys; every scan of `eco` or
+        // `opening` replays.
+        assert!(f(range("A"), None, None).needs_replay());
+        assert!(f(None, None, Some("x")).needs_replay());
+        assert!(!f(None, range("A"), None).needs_replay());
+    }
+
     #[test]
     fn missing_tags_never_match_their_filters() {
         let mut g = facts(b"[White \"A\"]\n\n1. e4 *\n");
@@ -707,7 +787,7 @@ mod tests {
         );
         assert!(
             !Filter {
-                eco: Some((Eco(0), Eco(499))),
+                eco_tag: Some((Eco(0), Eco(499))),
                 ..Filter::default()
             }
             .matches(&mut g)

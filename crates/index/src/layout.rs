@@ -1,11 +1,11 @@
-//! The index file format, version 2. Every number is little-endian; every
+//! The index file format, version 3. Every number is little-endian; every
 //! section starts at a multiple of 8 bytes. The file is read through a
 //! memory map: a field is read where it lies, nothing is parsed up front.
 //!
 //! ```text
 //! header (160 bytes)
 //!   0  magic            8 bytes  "PGNKITIX"
-//!   8  version          u32      2
+//!   8  version          u32      3
 //!  12  header size      u32      160
 //!  16  pgn size         u64      bytes of the PGN file when indexed
 //!  24  pgn mtime secs   i64      its modification time (seconds since 1970)
@@ -25,7 +25,9 @@
 //! 120  games crc        u32      CRC-32 of the game table
 //! 124  strings crc      u32      CRC-32 of string offsets + string bytes
 //! 128  directory crc    u32      CRC-32 of the directory + bucket CRCs
-//! 132  reserved         24 bytes zero
+//! 132  openings         u32      digest of the opening table the games were
+//!                                named with (`pgnkit_opening::table_digest`)
+//! 136  reserved         20 bytes zero
 //! 156  header crc       u32      CRC-32 of bytes 0..156
 //!
 //! game table: G records of 80 bytes, in file order (game n is record n-1)
@@ -36,7 +38,7 @@
 //!  28  site       u32   string id   32 round  u32   36 date   u32 (as written)
 //!  40  date       u32   YYYYMMDD, unknown parts 00, no year 0 (sortable)
 //!  44  white elo  u16   0: none     46 black elo u16
-//!  48  eco        u16   (letter-'A')*100 + number; 0xFFFF: none
+//!  48  eco        u16   the ECO tag: (letter-'A')*100 + number; 0xFFFF: none
 //!  50  result     u8    0 none, 1 "1-0", 2 "0-1", 3 "1/2-1/2", 4 "*"
 //!  51  status     u8    0 not replayed, 1 checkmate, 2 stalemate,
 //!                       3 insufficient-material, 4 fivefold-repetition,
@@ -44,7 +46,9 @@
 //!                       8 unsupported (a variant that is not replayed),
 //!                       9 dead-position
 //!  52  errors     u16   errors the replay found (saturating)
-//!  54  reserved   u16
+//!  54  opening    u16   the opening the main line reaches: 1 + its id in
+//!                       the opening table (`pgnkit_opening::Opening::id`),
+//!                       0: none (not named, Chess960, from a FEN)
 //!  56  line       u128  fingerprint of the main line replayed (the chain
 //!                       of its positions' keys, as `pgnkit dedup`
 //!                       computes it; 0 when not replayed)
@@ -75,8 +79,11 @@
 //! stored: `b + 32` bits of the key are compared.
 //!
 //! Version 1 (before 0.1's dedup) had 56-byte game records, without
-//! `line`, `tagged` and `annotation`; it is refused with the advice to
-//! rebuild the index.
+//! `line`, `tagged` and `annotation`; version 2 had no `opening` (its
+//! bytes were reserved, zero) and no `openings` digest. Both are refused
+//! with the advice to rebuild the index, and so is an index whose
+//! `openings` digest is not the compiled-in table's (its ids would name
+//! other openings).
 //!
 //! Checks on open: magic, version, header CRC, file size (a truncated file
 //! is refused), then the PGN's size, mtime, head and tail CRCs (a stale
@@ -86,7 +93,7 @@
 /// The magic bytes.
 pub const MAGIC: [u8; 8] = *b"PGNKITIX";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Size of the header.
 pub const HEADER_SIZE: usize = 160;
 /// Size of a game record.
@@ -142,6 +149,8 @@ pub mod header {
     pub const STRINGS_CRC: usize = 124;
     /// `directory crc`.
     pub const DIRECTORY_CRC: usize = 128;
+    /// `openings`.
+    pub const OPENINGS: usize = 132;
     /// `header crc`.
     pub const HEADER_CRC: usize = 156;
 }
@@ -170,6 +179,8 @@ pub mod game {
     pub const STATUS: usize = 51;
     /// `errors`.
     pub const ERRORS: usize = 52;
+    /// `opening`.
+    pub const OPENING: usize = 54;
     /// `line`.
     pub const LINE: usize = 56;
     /// `tagged`.

@@ -3,7 +3,8 @@
 //! `pgnkit-index` writes and reads `FILE.pgnkit-index`, a versioned binary
 //! file ([`layout`]) beside a PGN file: a table of games (byte offset and
 //! length in the PGN, tag string ids, ply count, status, ratings, date as a
-//! sortable number, ECO as a number), a name table that stores each string
+//! sortable number, the ECO tag as a number, the opening the main line
+//! reaches as its id in [`pgnkit_opening::table`]), a name table that stores each string
 //! once, and a sorted table of (position key, game) pairs, so that a
 //! position query is a binary search. The file is read through a memory map
 //! without parsing, checked by CRC-32s, and refused when the PGN file changed

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use memmap2::Mmap;
+use pgnkit_opening::Opening;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, Status, replay_game};
 use rayon::prelude::*;
@@ -146,6 +147,16 @@ impl Index {
         }
         if crc(&map[..header::HEADER_CRC]) != u32_at(&map, header::HEADER_CRC) {
             return Err(corrupt("the header checksum does not match".to_owned()));
+        }
+        let openings = u32_at(&map, header::OPENINGS);
+        if openings != pgnkit_opening::table_digest() {
+            return Err(IndexError::NotAnIndex {
+                path: path.to_owned(),
+                detail: format!(
+                    " with this pgnkit's opening table: its games were named with another \
+                     (digest {openings:08x}); rebuild it with `pgnkit index`"
+                ),
+            });
         }
         let size = u64_at(&map, header::FILE_SIZE);
         if size != map.len() as u64 {
@@ -518,6 +529,8 @@ const PROBE_BLOCK: usize = 1024;
 struct Memo {
     slots: Vec<Vec<u8>>,
     strings: usize,
+    /// Per group, the answer of `--opening` per opening id.
+    openings: Vec<Vec<u8>>,
 }
 
 impl Memo {
@@ -525,6 +538,7 @@ impl Memo {
         Memo {
             slots: Vec::new(),
             strings,
+            openings: Vec::new(),
         }
     }
 }
@@ -564,6 +578,32 @@ impl Subject for Tested<'_, '_> {
     }
     fn eco(&self) -> Option<Eco> {
         self.game.eco()
+    }
+    fn opening(&self) -> Option<Opening> {
+        self.game.opening()
+    }
+    fn opening_has(&mut self, needle: &Needle) -> bool {
+        // Answers per opening id, per group: each name is compared once.
+        let id = u16_at(self.game.bytes, layout::game::OPENING);
+        let Some(at) = id.checked_sub(1).map(usize::from) else {
+            return false;
+        };
+        if self.memo.openings.len() <= self.group {
+            self.memo.openings.resize_with(self.group + 1, Vec::new);
+        }
+        let memo = &mut self.memo.openings[self.group];
+        if memo.len() <= at {
+            memo.resize(at + 1, 0);
+        }
+        match memo[at] {
+            1 => false,
+            2 => true,
+            _ => {
+                let yes = self.game.opening().is_some_and(|o| needle.is_in(o.name()));
+                memo[at] = if yes { 2 } else { 1 };
+                yes
+            }
+        }
     }
     fn elos(&self) -> (u16, u16) {
         (self.game.white_elo(), self.game.black_elo())
@@ -628,10 +668,15 @@ impl<'a> GameEntry<'a> {
     pub fn black_elo(&self) -> u16 {
         u16_at(self.bytes, layout::game::BLACK_ELO)
     }
-    /// The ECO code.
+    /// The ECO tag's code.
     pub fn eco(&self) -> Option<Eco> {
         let e = u16_at(self.bytes, layout::game::ECO);
         (e < 500).then_some(Eco(e))
+    }
+    /// The opening the main line reaches ([`GameFacts::opening`]).
+    pub fn opening(&self) -> Option<Opening> {
+        let id = u16_at(self.bytes, layout::game::OPENING).checked_sub(1)?;
+        pgnkit_opening::table().get(id)
     }
     /// The Result tag.
     pub fn outcome(&self) -> Outcome {
@@ -671,6 +716,7 @@ impl<'a> GameEntry<'a> {
             texts: TextTag::ALL.map(|tag| Cow::Borrowed(self.text(tag))),
             date: self.date(),
             eco: self.eco(),
+            opening: self.opening(),
             white_elo: self.white_elo(),
             black_elo: self.black_elo(),
             outcome: self.outcome(),

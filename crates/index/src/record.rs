@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use pgnkit_opening::Opening;
 use pgnkit_pgn::{Game, Tag, TokenKind};
 use pgnkit_replay::{Encoding, GameReport, Status};
 
@@ -89,8 +90,15 @@ pub struct GameFacts<'a> {
     pub texts: [Cow<'a, str>; 6],
     /// The date, sortable.
     pub date: Date,
-    /// The ECO code, if any.
+    /// The ECO tag's code, if any (as written: see [`GameFacts::opening`]
+    /// for the opening the moves reach).
     pub eco: Option<Eco>,
+    /// The opening the main line reaches ([`pgnkit_opening::classify`]:
+    /// the last named position of the lichess table), from the replay's
+    /// position keys; `None` when not replayed (or replayed without keys),
+    /// for a Chess960 game, a game from a `FEN` tag, or a line that reaches
+    /// no named position.
+    pub opening: Option<Opening>,
     /// White's rating (0: none).
     pub white_elo: u16,
     /// Black's rating (0: none).
@@ -116,7 +124,9 @@ pub struct GameFacts<'a> {
 impl<'a> GameFacts<'a> {
     /// The facts of `game`, read from `input` (the bytes the reader read
     /// it from), which starts at byte `base` of the file. `report` is the
-    /// game's replay, if it was replayed.
+    /// game's replay, if it was replayed (with its main line's keys,
+    /// [`pgnkit_replay::Detail::Keys`] or `Full`, for the opening to be
+    /// named).
     pub fn new(
         input: &'a [u8],
         base: usize,
@@ -169,6 +179,7 @@ impl<'a> GameFacts<'a> {
             length: u32::try_from(game.span.len()).unwrap_or(u32::MAX),
             date,
             eco,
+            opening: report.and_then(|r| pgnkit_opening::classify(game, r)),
             white_elo: elo(&white_elo),
             black_elo: elo(&black_elo),
             outcome,
@@ -208,6 +219,7 @@ impl<'a> GameFacts<'a> {
             texts: self.texts.map(|t| Cow::Owned(t.into_owned())),
             date: self.date,
             eco: self.eco,
+            opening: self.opening,
             white_elo: self.white_elo,
             black_elo: self.black_elo,
             outcome: self.outcome,

@@ -132,6 +132,8 @@ impl Batch {
         r[g::STATUS] = status_code(facts.status);
         let errors = u16::try_from(facts.errors).unwrap_or(u16::MAX);
         r[g::ERRORS..g::ERRORS + 2].copy_from_slice(&errors.to_le_bytes());
+        let opening = facts.opening.map_or(0, |o| o.id().saturating_add(1));
+        r[g::OPENING..g::OPENING + 2].copy_from_slice(&opening.to_le_bytes());
         r[g::LINE..g::LINE + 16].copy_from_slice(&facts.line.to_le_bytes());
         r[g::TAGGED..g::TAGGED + 4].copy_from_slice(&facts.tagged.to_le_bytes());
         r[g::ANNOTATION..g::ANNOTATION + 4].copy_from_slice(&facts.annotation.to_le_bytes());
@@ -1062,6 +1064,10 @@ impl Builder {
         set(header::GAMES_CRC, &games_crc.to_le_bytes());
         set(header::STRINGS_CRC, &strings_crc.finalize().to_le_bytes());
         set(header::DIRECTORY_CRC, &directory_crc.to_le_bytes());
+        set(
+            header::OPENINGS,
+            &pgnkit_opening::table_digest().to_le_bytes(),
+        );
         let header_crc = crc(&h[..header::HEADER_CRC]);
         h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
 
@@ -1267,6 +1273,7 @@ mod tests {
             texts: Default::default(),
             date: Date::UNKNOWN,
             eco: None,
+            opening: None,
             white_elo: 0,
             black_elo: 0,
             outcome: Outcome::Unknown,
@@ -1364,6 +1371,7 @@ mod tests {
                         texts,
                         date: Date::UNKNOWN,
                         eco: None,
+                        opening: None,
                         white_elo: rng.below(3000) as u16,
                         black_elo: 0,
                         outcome: Outcome::Unknown,

@@ -104,9 +104,51 @@ pub struct Table {
     /// ECO code and name, in file order.
     openings: Vec<(&'static str, &'static str)>,
     /// Position key → place in `openings`.
-    by_key: HashMap<u64, u16>,
+    by_key: HashMap<u64, u16, Keyed>,
+    /// A bit per value of a key's top [`FILTER_BITS`] bits, set for the
+    /// named positions' keys: most positions of a game are named by none,
+    /// and this 8 KiB says so without touching the map.
+    filter: Vec<u64>,
     /// Plies of the longest line.
     deepest: u32,
+}
+
+/// Bits of a key that choose its bit in [`Table`]'s filter.
+const FILTER_BITS: u32 = 16;
+
+/// The filter bit of `key`: its top [`FILTER_BITS`] bits.
+fn filter_bit(key: u64) -> usize {
+    (key >> (64 - FILTER_BITS)) as usize
+}
+
+/// Zobrist keys are random already: they hash as themselves (a lookup is
+/// a few instructions, where SipHash took most of a classification's time).
+#[derive(Clone, Copy, Debug, Default)]
+struct Keyed;
+
+impl std::hash::BuildHasher for Keyed {
+    type Hasher = KeyHasher;
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+/// The hasher of [`Keyed`]: a key is its own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// A line of the table whose moves do not replay (none does; tested).
@@ -119,7 +161,8 @@ impl Table {
     fn build() -> Table {
         let mut table = Table {
             openings: Vec::with_capacity(4096),
-            by_key: HashMap::with_capacity(4096),
+            by_key: HashMap::with_capacity_and_hasher(4096, Keyed),
+            filter: vec![0; (1 << FILTER_BITS) / 64],
             deepest: 0,
         };
         for (eco, name, pgn) in FILES.iter().flat_map(|f| lines(f)) {
@@ -134,6 +177,10 @@ impl Table {
                 table.by_key.entry(position_key(&pos))
             {
                 e.insert(id);
+                let bit = filter_bit(position_key(&pos));
+                if let Some(word) = table.filter.get_mut(bit / 64) {
+                    *word |= 1 << (bit % 64);
+                }
                 table.openings.push((eco, name));
                 table.deepest = table.deepest.max(plies);
             }
@@ -165,6 +212,14 @@ impl Table {
 
     /// The opening named by the position with this key ([`position_key`]).
     pub fn lookup(&self, key: u64) -> Option<Opening> {
+        let bit = filter_bit(key);
+        if self
+            .filter
+            .get(bit / 64)
+            .is_none_or(|w| w & (1 << (bit % 64)) == 0)
+        {
+            return None;
+        }
         self.get(*self.by_key.get(&key)?)
     }
 
@@ -208,6 +263,29 @@ fn play_line(pgn: &str, mut each: impl FnMut(&Chess)) -> Result<Option<(Chess, u
         each(&pos);
     }
     Ok((plies > 0).then_some((pos, plies)))
+}
+
+/// A digest of the compiled-in table's text (FNV-1a, 32 bits, over its
+/// files in order): what an index that stores [`Opening::id`]s records, so
+/// that ids written with one table are never read with another.
+///
+/// ```
+/// assert_eq!(pgnkit_opening::table_digest(), pgnkit_opening::table_digest());
+/// assert_ne!(pgnkit_opening::table_digest(), 0);
+/// ```
+pub fn table_digest() -> u32 {
+    static DIGEST: OnceLock<u32> = OnceLock::new();
+    *DIGEST.get_or_init(|| {
+        let mut h: u32 = 0x811c_9dc5;
+        for file in FILES {
+            for &b in file.as_bytes() {
+                h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+            }
+            // The files' boundaries count.
+            h = (h ^ 0xff).wrapping_mul(0x0100_0193);
+        }
+        h.max(1)
+    })
 }
 
 /// The table, built at its first use.

@@ -43,7 +43,9 @@ pub enum Output {
 }
 
 /// One matching game as `search --format json` prints it: the indexed
-/// fields, its place in the file, and what its replay found.
+/// fields, its place in the file, and what its replay found: `eco` is the
+/// ECO tag's code, `opening_eco`, `opening` and `variation` the opening the
+/// moves reach (as `check --games` names it).
 #[derive(Serialize)]
 pub struct GameRecord<'a> {
     r#type: &'static str,
@@ -60,6 +62,9 @@ pub struct GameRecord<'a> {
     white_elo: Option<u16>,
     black_elo: Option<u16>,
     eco: Option<String>,
+    opening_eco: Option<&'static str>,
+    opening: Option<&'static str>,
+    variation: Option<&'static str>,
     result: Option<&'static str>,
     plies: u32,
     status: Option<&'static str>,
@@ -99,6 +104,9 @@ impl<'a> GameRecord<'a> {
             white_elo: Some(f.white_elo).filter(|&e| e > 0),
             black_elo: Some(f.black_elo).filter(|&e| e > 0),
             eco: f.eco.map(|e| e.to_string()),
+            opening_eco: f.opening.map(|o| o.eco()),
+            opening: f.opening.map(|o| o.opening()),
+            variation: f.opening.and_then(|o| o.variation()),
             result: f.outcome.as_str(),
             plies: f.plies,
             status: f.status.map(|s| s.as_str()),
