@@ -262,12 +262,14 @@ pub struct Found {
 /// assert_eq!(found.counts.games, 0);
 /// ```
 pub struct Deduper {
-    options: Options,
-    games: Sorter<Keyed>,
-    next: u64,
-    counts: Counts,
-    memory: u64,
-    dir: std::path::PathBuf,
+    pub(crate) options: Options,
+    /// The records, numbered in the order read.
+    pub(crate) games: Sorter<Keyed>,
+    /// The number of the next record.
+    pub(crate) next: u64,
+    pub(crate) counts: Counts,
+    pub(crate) memory: u64,
+    pub(crate) dir: std::path::PathBuf,
 }
 
 impl Deduper {

@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 use pgnkit_index::spill::{Record, Sorted, Sorter};
 
-use crate::bounded::{Duplicate, Found, Item, Keyed};
+use crate::bounded::{Deduper, Duplicate, Found, Item};
 use crate::cluster::{Grouper, Kind, MAX_APART, Options, Placed};
 use crate::fingerprint::{Chain, LineFingerprint};
 use crate::record::{COMPARED_TAGS, ENCODED_SIZE, GameRecord, TAG_DIGEST_SIZE, TagDigest};
@@ -349,52 +349,34 @@ impl KnownLines {
 /// let (grouped, _lines) = PrefixDeduper::new(&options, 1 << 20, dir.path()).group().unwrap();
 /// assert_eq!(grouped.finish().unwrap().counts.games, 0);
 /// ```
-pub struct PrefixDeduper {
-    options: Options,
-    games: Sorter<Keyed>,
-    next: u64,
-    counts: Counts,
-    memory: u64,
-    dir: PathBuf,
-}
+pub struct PrefixDeduper(Deduper);
 
 impl PrefixDeduper {
     /// A deduper of the kinds of `options` and of truncated copies, in
-    /// about `memory` bytes, spilling to `dir`.
+    /// about `memory` bytes, spilling to `dir`: the records are taken as
+    /// [`Deduper`] takes them.
     pub fn new(options: &Options, memory: u64, dir: &Path) -> PrefixDeduper {
-        PrefixDeduper {
-            options: *options,
-            games: Sorter::new(memory / 2, dir),
-            next: 0,
-            counts: Counts::default(),
-            memory,
-            dir: dir.to_path_buf(),
-        }
+        PrefixDeduper(Deduper::new(options, memory, dir))
     }
 
     /// Adds the record of the next game.
     pub fn push(&mut self, r: GameRecord) -> io::Result<()> {
-        if !r.known {
-            self.counts.games += 1;
-            self.counts.incomplete += u64::from(r.incomplete);
-        }
-        let index = self.next;
-        self.next += 1;
-        self.games.push(Keyed::new(index, r))
+        self.0.push(r)
     }
 
     /// Forms the clusters of the games pushed, and gives the filter of
     /// their kept games' lines for the second reading of the games
     /// ([`Grouped::push`]).
     pub fn group(self) -> io::Result<(Grouped, KnownLines)> {
-        let share = self.memory / SHARES;
-        let mut runs = self.games.runs();
-        let games = self.games.finish()?;
-        let mut lines = KnownLines::new(share, self.next);
-        let mut kept = Sorter::new(share, &self.dir);
-        let mut bases = Sorter::new(share, &self.dir);
-        let mut placements = Sorter::new(share, &self.dir);
-        let mut grouper = Grouper::new(&self.options);
+        let records = self.0;
+        let share = records.memory / SHARES;
+        let mut runs = records.games.runs();
+        let games = records.games.finish()?;
+        let mut lines = KnownLines::new(share, records.next);
+        let mut kept = Sorter::new(share, &records.dir);
+        let mut bases = Sorter::new(share, &records.dir);
+        let mut placements = Sorter::new(share, &records.dir);
+        let mut grouper = Grouper::new(&records.options);
         let mut reader = games.reader()?;
         while let Some(k) = reader.next()? {
             let (index, record) = (k.index(), k.record);
@@ -424,15 +406,15 @@ impl PrefixDeduper {
         drop(games);
         runs += kept.runs() + bases.runs() + placements.runs();
         let grouped = Grouped {
-            memory: self.memory,
-            counts: self.counts,
+            memory: records.memory,
+            counts: records.counts,
             runs,
             kept: kept.finish()?,
             bases: bases.finish()?,
             placements: placements.finish()?,
-            prefixes: Sorter::new(share, &self.dir),
+            prefixes: Sorter::new(share, &records.dir),
             next: 0,
-            dir: self.dir,
+            dir: records.dir,
         };
         Ok((grouped, lines))
     }

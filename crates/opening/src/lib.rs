@@ -43,7 +43,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use pgnkit_pgn::Game;
-use pgnkit_replay::outcome::position_key;
+use pgnkit_replay::outcome::{Keyed, position_key};
 use pgnkit_replay::{Code, Diagnostic, GameReport, Severity};
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
@@ -119,36 +119,6 @@ const FILTER_BITS: u32 = 16;
 /// The filter bit of `key`: its top [`FILTER_BITS`] bits.
 fn filter_bit(key: u64) -> usize {
     (key >> (64 - FILTER_BITS)) as usize
-}
-
-/// Zobrist keys are random already: they hash as themselves (a lookup is
-/// a few instructions, where SipHash took most of a classification's time).
-#[derive(Clone, Copy, Debug, Default)]
-struct Keyed;
-
-impl std::hash::BuildHasher for Keyed {
-    type Hasher = KeyHasher;
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher(0)
-    }
-}
-
-/// The hasher of [`Keyed`]: a key is its own hash.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 /// A line of the table whose moves do not replay (none does; tested).

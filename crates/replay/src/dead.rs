@@ -58,6 +58,8 @@ use shakmaty::{
     zobrist::Zobrist64,
 };
 
+use crate::outcome::Keyed;
+
 /// Whether one colour can still checkmate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -677,36 +679,6 @@ fn explore(pos: &Chess, winner: Option<Color>, mut nodes: u32) -> Explored {
         }
     }
     Explored::NoMate
-}
-
-/// Zobrist keys (and other hashes) are random already: they hash as
-/// themselves.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Keyed;
-
-impl std::hash::BuildHasher for Keyed {
-    type Hasher = KeyHasher;
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher(0)
-    }
-}
-
-/// The hasher of [`Keyed`].
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 #[cfg(test)]

@@ -28,8 +28,8 @@ use pgnkit_pgn::{Game, Token, TokenKind};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::Detail;
-use crate::dead::Keyed;
 use crate::movetext::{MainMove, MoveEvent, Visitor, is_uci, mark_problem, variation_follows};
+use crate::outcome::Keyed;
 use crate::outcome::{self, GameResult, History, KeyStep, Status, Tracker};
 use crate::positions::{PositionFormat, write_position};
 use crate::text::{Encoding, GameText};
