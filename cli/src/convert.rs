@@ -481,6 +481,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
+    if style.notation == Notation::Spoken && !pgnkit_notation::spoken::has_words(style.language) {
+        eprintln!(
+            "pgnkit: error: there are no spoken words for {} (no source gives them): choose another --lang for --to spoken",
+            style.language.name()
+        );
+        return Ok(EXIT_FAILURE);
+    }
     if args.add_opening && args.format != OutputFormat::Pgn {
         anyhow::bail!("--add-opening writes tags: it needs `--format pgn`");
     }

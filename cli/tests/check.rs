@@ -374,3 +374,45 @@ fn deep_variations_huge_comments_and_unclosed_variations_are_read() {
             .contains("error[syntax]: this variation is never closed")
     );
 }
+
+/// A line of Arabic moves (piece letters in Arabic, squares in Latin
+/// letters): the caret stands under the wrong move, counted in characters
+/// of the line as stored (logical order), one `^` per character of the
+/// token (`وa5` is three characters, four bytes).
+#[test]
+fn human_caret_under_an_arabic_move() {
+    let line = "1. d4 e6 2. \u{62D}f3 f5 3. \u{62D}c3 \u{62D}f6 4. \u{641}g5 \u{641}e7 5. \u{641}xf6 \u{641}xf6 6. e4 fxe4 7. \u{62D}xe4 b6 8. \u{62D}e5 O-O 9. \u{641}d3 \u{641}b7 10. \u{648}h5 \u{648}e7 11. \u{648}a5 *";
+    let token = "\u{648}a5";
+    let pgn = format!("[Event \"ar\"]\n[Result \"*\"]\n\n{line}\n");
+    let out = pgnkit()
+        .args(["check", "--format", "human", "--input-lang", "ar", "-"])
+        .write_stdin(pgn.clone())
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let at = line.find(token).expect("the token");
+    let column = line[..at].chars().count() + 1;
+    assert!(
+        text.contains(&format!(":4:{column}")),
+        "column {column} in characters: {text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let shown = lines
+        .iter()
+        .position(|l| l.contains(line.trim_end_matches(" *")))
+        .unwrap_or_else(|| panic!("the source line: {text}"));
+    let source = lines[shown];
+    let caret = lines[shown + 1];
+    let token_at = source[..source.find(token).expect("token")].chars().count();
+    let caret_at = caret[..caret.find('^').expect("a caret")].chars().count();
+    assert_eq!(caret_at, token_at, "{text}");
+    assert_eq!(caret.matches('^').count(), token.chars().count(), "{text}");
+    // Detected without --input-lang: the letters speak Arabic.
+    pgnkit()
+        .args(["check", "--format", "human", "-"])
+        .write_stdin(pgn)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!("`{token}`")))
+        .stdout(predicate::str::contains(format!(":4:{column}")));
+}

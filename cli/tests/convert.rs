@@ -201,6 +201,7 @@ fn round_trip_with_language_detection() {
         Language::Pl,
         Language::Cs,
         Language::Sv,
+        Language::Ar,
     ] {
         let x = pgnkit(&["convert", "-q", "--lang", lang.code()], Some(&san));
         let back = pgnkit(&["convert", "-q"], Some(&x.stdout));

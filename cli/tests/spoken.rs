@@ -162,3 +162,32 @@ fn spoken_moves_as_plain_text_are_one_numbered_move_a_line() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format text"));
 }
+
+/// A language read and written in letters but without spoken words
+/// (Arabic: no source gives them) is refused with exit status 2, for both
+/// output formats, never said in another language's words.
+#[test]
+fn a_language_without_spoken_words_is_refused() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/repair/white.pgn");
+    for format in ["json", "text"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .args([
+                "convert", "-q", "--to", "spoken", "--lang", "ar", "--format", format,
+            ])
+            .arg(&file)
+            .output()
+            .expect("pgnkit runs");
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        assert!(out.stdout.is_empty(), "{format}: nothing written");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("no spoken words for Arabic"), "{stderr}");
+    }
+    // Its letters are written all the same.
+    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q", "--lang", "ar"])
+        .arg(&file)
+        .output()
+        .expect("pgnkit runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("حf3"));
+}

@@ -12,6 +12,15 @@
 //! mixed keyboards. Serbian/Croatian accepts its Cyrillic letters (`К Д Т Л С`).
 //! Greek accepts only Greek letters.
 //!
+//! Arabic (`ar`) letters have no case: a word's first letter is read as a
+//! piece letter when the coordinates of a move follow it (`حf3`,
+//! `حxf3`, `حgf3`), as an uppercase Latin letter is. Squares are read in
+//! Latin letters; ranks also in Eastern Arabic (`١`-`٨`) and Persian
+//! (`۱`-`۸`) digits (`حf٣` is `حf3`). Arabic file letters are not read:
+//! the one source that gives them orders them from the right (`أ` is the
+//! h-file) and writes the rank first (`2و` for c2), which collides with
+//! the piece letters `و` and `ح` (see the crate's README).
+//!
 //! English fallback: under any language, a letter that means nothing in that
 //! language is read with its English meaning (so `Nf3` reads under `de`, but
 //! `Rf3` under `fr` is a king move).
@@ -91,6 +100,9 @@ pub enum Language {
     Lv,
     /// Slovene: K D T L S.
     Sl,
+    /// Arabic: م و ر ف ح (squares in Latin letters, ranks also in
+    /// Eastern Arabic digits).
+    Ar,
 }
 
 const P: u8 = 1 << (Role::Pawn as u8);
@@ -129,7 +141,7 @@ macro_rules! table {
 }
 
 /// The tables, in the order of [`Language::ALL`].
-static TABLES: [Table; 30] = [
+static TABLES: [Table; 31] = [
     table!("en", [], "English", ["K", "Q", "R", "B", "N"], extra [("Kt", N), ("P", P)]),
     table!("de", [], "German", ["K", "D", "T", "L", "S"], extra []),
     table!(
@@ -248,6 +260,10 @@ static TABLES: [Table; 30] = [
     ),
     table!("lv", [], "Latvian", ["K", "D", "T", "L", "Z"], extra []),
     table!("sl", [], "Slovene", ["K", "D", "T", "L", "S"], extra []),
+    // م مَلِك, و وزير, ر رخ, ف فيل, ح حصان (old Wikipedia table; Elke
+    // Rehder's list for K Q R). The pawn letter ب (بيدق) is not read: it
+    // is also a file letter of Arabic print, where و and ح are too.
+    table!("ar", [], "Arabic", ["\u{645}", "\u{648}", "\u{631}", "\u{641}", "\u{62D}"], extra []),
 ];
 
 impl Language {
@@ -283,6 +299,7 @@ impl Language {
         Language::Af,
         Language::Lv,
         Language::Sl,
+        Language::Ar,
     ];
 
     fn table(self) -> &'static Table {

@@ -5,7 +5,7 @@
 //! - [`token`]: the lexical form of one move token ([`parse_move`]), no position, no language.
 //! - [`read`]: resolving a token to exactly one legal move under a [`Language`].
 //! - [`write`](mod@write): rendering a move in a [`Style`] (SAN, LAN, UCI, ICCF numeric, figurine, spoken).
-//! - [`language`]: piece letters of 30 languages, as data.
+//! - [`language`]: piece letters of 31 languages, as data.
 //! - [`line`](mod@line): reading and writing move after move along a line of play.
 //! - [`detect`]: choosing a game's language by replaying it.
 //! - [`house`]: a record's house style (short or long, `x` or `:`, `O-O` or `0-0`), read from its words.

@@ -612,8 +612,10 @@ fn glyph_nag<T: Copy + Into<u32>>(glyph: &[T]) -> Option<u8> {
 /// Maps one input character to its normal form; `None` drops it.
 fn normalize(c: char) -> Option<char> {
     Some(match c {
-        // variation selectors, zero-width characters, bidi controls, BOM
-        '\u{FE0E}'
+        // variation selectors, zero-width characters, bidi controls (the
+        // Arabic letter mark too), BOM
+        '\u{061C}'
+        | '\u{FE0E}'
         | '\u{FE0F}'
         | '\u{200B}'..='\u{200F}'
         | '\u{202A}'..='\u{202E}'
@@ -625,9 +627,29 @@ fn normalize(c: char) -> Option<char> {
         // multiplication sign, Cyrillic ha: capture (or mate when trailing)
         '×' | '\u{2715}' | 'х' | 'Х' => 'x',
         '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{3000}' => ' ',
+        // Eastern Arabic and Persian digits: ranks as Arabic print writes them
+        '\u{660}'..='\u{669}' => digit(u32::from(c) - 0x660),
+        '\u{6F0}'..='\u{6F9}' => digit(u32::from(c) - 0x6F0),
         // full stop variants in e.p.
         _ => c,
     })
+}
+
+/// The ASCII digit of value `d` (0-9).
+fn digit(d: u32) -> char {
+    char::from_digit(d, 10).unwrap_or('0')
+}
+
+/// Whether `c` is a letter of a script without case (Arabic, Hebrew, ...):
+/// such a letter before a move's coordinates is its piece letter, as an
+/// uppercase Latin, Cyrillic or Greek letter is.
+fn is_caseless_letter(c: char) -> bool {
+    !c.is_ascii() && c.is_alphabetic() && !c.is_lowercase() && !c.is_uppercase()
+}
+
+/// Whether `c` can stand as a piece letter: uppercase, or a letter without case.
+fn is_piece_letter(c: char) -> bool {
+    c.is_uppercase() || is_caseless_letter(c)
 }
 
 /// A fixed buffer of normalized characters.
@@ -680,7 +702,7 @@ fn ends_move(c: char) -> bool {
         || c == ')'
         || c == 'O'
         || c == 'o'
-        || c.is_uppercase()
+        || is_piece_letter(c)
         || is_figurine(c).is_some()
 }
 
@@ -1049,7 +1071,7 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
         } else {
             PieceMark::Role(role)
         }
-    } else if s[0].is_uppercase() && s[0] != 'X' {
+    } else if is_piece_letter(s[0]) && s[0] != 'X' {
         i = 1;
         let second = (s.len() > 1
             && s[1].is_alphabetic()
@@ -1163,7 +1185,7 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
             .flatten()
         {
             PieceMark::Role(role)
-        } else if inner.is_uppercase() {
+        } else if is_piece_letter(inner) {
             PieceMark::Letters(Letters::new(inner, None).ok_or(ParseError::Unparsable)?)
         } else {
             return Err(ParseError::Unparsable);

@@ -36,7 +36,7 @@ const ROLES: [Role; 5] = [
 ];
 
 #[rustfmt::skip]
-const ROWS: [Row; 30] = [
+const ROWS: [Row; 31] = [
     Row {
         code: "en",
         // K Q R B N: FIDE Appendix C.8; PGN standard §17
@@ -216,6 +216,13 @@ const ROWS: [Row; 30] = [
         // K D T L S: inferred from kralj, dama, trdnjava, lovec, skakač
         letters: ["K", "D", "T", "L", "S"],
         game: "1. d4 e6 2. Sf3 f5 3. Sc3 Sf6 4. Lg5 Le7 5. Lxf6 Lxf6 6. e4 fxe4 7. Sxe4 b6 8. Se5 O-O 9. Ld3 Lb7 10. Dh5 De7 11. Dxh7+ Kxh7 12. Sxf6+ Kh6 13. Seg4+ Kg5 14. h4+ Kf4 15. g3+ Kf3 16. Le2+ Kg2 17. Th2+ Kg1 18. Kd2#",
+    },
+    Row {
+        code: "ar",
+        // م و ر ف ح: old Wikipedia table (م ملك, و وزير, ر رخ, ف فيل, ح حصان);
+        // Elke Rehder (م و ر); squares in Latin letters
+        letters: ["\u{645}", "\u{648}", "\u{631}", "\u{641}", "\u{62D}"],
+        game: "1. d4 e6 2. حf3 f5 3. حc3 حf6 4. فg5 فe7 5. فxf6 فxf6 6. e4 fxe4 7. حxe4 b6 8. حe5 O-O 9. فd3 فb7 10. وh5 وe7 11. وxh7+ مxh7 12. حxf6+ مh6 13. حeg4+ مg5 14. h4+ مf4 15. g3+ مf3 16. فe2+ مg2 17. رh2+ مg1 18. مd2#",
     },
 ];
 
@@ -410,4 +417,51 @@ fn the_laws_examples_in_spanish_letters() {
         let m = read_move(text, &castle, es).expect(text);
         assert_eq!(m.castling_side(), Some(side), "{text}");
     }
+}
+
+/// Arabic print may write ranks in Eastern Arabic digits (`١`-`٨`, or the
+/// Persian forms `۱`-`۸`) and put bidi marks (U+200F, U+061C) between the
+/// letters: the score reads the same. A letter without case is a piece
+/// letter only before a move's coordinates; alone, or after them, it is no
+/// move.
+#[test]
+fn arabic_reads_eastern_digits_and_bidi_marks() {
+    let reference = reference_moves();
+    let row = ROWS.iter().find(|r| r.code == "ar").expect("an Arabic row");
+    let eastern = |zero: u32| {
+        move |c: char| match c.to_digit(10) {
+            Some(d) => char::from_u32(zero + d).expect("a digit"),
+            None => c,
+        }
+    };
+    for (zero, mark) in [(0x660, "\u{200F}"), (0x6F0, "\u{61C}")] {
+        let mut pos = Chess::default();
+        for (i, word) in tokens(row.game).into_iter().enumerate() {
+            let digits: String = word.chars().map(eastern(zero)).collect();
+            // The mark after the piece letter, where an editor puts it.
+            let mut marked = String::new();
+            for (j, c) in digits.chars().enumerate() {
+                marked.push(c);
+                if j == 0 {
+                    marked.push_str(mark);
+                }
+            }
+            for text in [&digits, &marked] {
+                let m = read_move(text, &pos, Language::Ar)
+                    .unwrap_or_else(|e| panic!("{text:?} at ply {}: {e}", i + 1));
+                assert_eq!(m, reference[i], "{text:?} at ply {}", i + 1);
+            }
+            pos.play_unchecked(reference[i]);
+        }
+    }
+    let pos = Chess::default();
+    for junk in ["\u{62D}", "\u{62D}\u{62D}", "f3\u{62D}", "\u{62D}\u{648}3"] {
+        assert!(read_move(junk, &pos, Language::Ar).is_err(), "{junk:?}");
+    }
+    // An Arabic letter means nothing in English: the usual diagnostic.
+    let err = read_move("\u{62D}f3", &pos, Language::En).expect_err("no English piece");
+    assert_eq!(
+        err.to_string(),
+        "the piece letter means nothing in this language"
+    );
 }
