@@ -416,3 +416,53 @@ fn human_caret_under_an_arabic_move() {
         .stdout(predicate::str::contains(format!("`{token}`")))
         .stdout(predicate::str::contains(format!(":4:{column}")));
 }
+
+/// A word of 30,000 characters in a real game is quoted by its ends in the
+/// message, and its line (longer than `Locator::MAX_LINE`) is named by its
+/// line and column, not printed: the human output stays a few lines long,
+/// in `check` and `convert` alike, and the JSON token keeps the whole word.
+#[test]
+fn a_huge_word_is_quoted_by_its_ends_and_its_line_not_shown() {
+    let real = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/repair/white.pgn"),
+    )
+    .expect("fixture");
+    let word = format!("P{}", "(Q)".repeat(10_000));
+    let game = real.replacen("1.e4 e5", &format!("1.e4 {word} e5"), 1);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("huge-word.pgn");
+    std::fs::write(&file, game).expect("write");
+    for args in [&["check", "--format", "human"][..], &["convert"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .args(args)
+            .arg(&file)
+            .output()
+            .expect("pgnkit runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let human = if args[0] == "check" {
+            String::from_utf8_lossy(&out.stdout).into_owned() + &stderr
+        } else {
+            stderr.into_owned()
+        };
+        assert!(
+            human.contains("P(Q)(Q)(Q)") && human.contains('…'),
+            "{args:?}: {human:.400}"
+        );
+        assert!(
+            human.contains("huge-word.pgn:"),
+            "{args:?}: the place is named"
+        );
+        assert!(
+            human.len() < 4_000,
+            "{args:?}: {} bytes of diagnostics",
+            human.len()
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["check", "--format", "json"])
+        .arg(&file)
+        .output()
+        .expect("pgnkit runs");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("\"token\":\"{word}\"")));
+}
