@@ -257,7 +257,7 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<u8> {
         let seconds = started.elapsed().as_secs_f64();
         let pgn_bytes = std::fs::metadata(&args.file).map_or(0, |m| m.len());
         eprintln!(
-            "indexed `{}`: {} games, {} positions, {} names in {:.2} s ({:.1} MB/s); wrote `{}` ({:.1} MB); {} sorted runs spilled",
+            "indexed `{}`: {} games, {} positions, {} names in {:.2} s ({:.1} MB/s); wrote `{}` ({:.1} MB); {} spills to temporary files",
             args.file,
             summary.games,
             summary.positions,

@@ -650,10 +650,10 @@ fn names_in(dir: &Path) -> Vec<String> {
     v
 }
 
-/// With a tiny `--memory`, the position entries are spilled in many
-/// sorted runs (runs of 4 KiB, the smallest) and merged: the index is byte
-/// for byte the one built in memory, and no temporary file is left. (More
-/// runs than are merged at once: the property test in pgnkit-index.)
+/// With a tiny `--memory`, the position entries are spilled many times
+/// (4 KiB of entries at a time, the smallest) and every partition is too
+/// large to be sorted whole, so each goes through sorted runs: the index is
+/// byte for byte the one built in memory, and no temporary file is left.
 #[test]
 fn an_index_built_in_tiny_memory_is_byte_identical() {
     for name in FIXTURES {
@@ -662,7 +662,7 @@ fn an_index_built_in_tiny_memory_is_byte_identical() {
         let out = pgnkit(&["index", p]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         assert!(
-            stderr(&out).contains("; 0 sorted runs spilled"),
+            stderr(&out).contains("; 0 spills to temporary files"),
             "{}",
             stderr(&out)
         );
@@ -677,7 +677,7 @@ fn an_index_built_in_tiny_memory_is_byte_identical() {
                 .and_then(|n| n.parse().ok())
                 .unwrap_or_else(|| panic!("no run count in {}", stderr(&out)));
             if memory == "8K" {
-                assert!(runs > 4, "{name} --memory {memory}: {runs} runs");
+                assert!(runs > 4, "{name} --memory {memory}: {runs} spills");
             }
             assert!(
                 fs::read(index_file(&path)).unwrap() == in_memory,

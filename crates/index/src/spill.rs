@@ -1,22 +1,32 @@
-//! Sorted runs of fixed-size records spilled to temporary files, and their
-//! k-way merge: how the [`Builder`](crate::Builder) writes the index of a
-//! PGN file of any size in bounded memory, and how [`Sorter`] sorts any
-//! number of records in a fixed budget (`pgnkit dedup` sorts its games'
-//! records with it).
+//! Spilling to temporary files: how the [`Builder`](crate::Builder) writes
+//! the index of a PGN file of any size in bounded memory, and how
+//! [`Sorter`] sorts any number of records in a fixed budget (`pgnkit dedup`
+//! sorts its games' records with it).
 //!
-//! A run is an anonymous temporary file in a directory
+//! The index's position entries go to a [`Spool`]: each time its tables
+//! are full, the builder appends them as they are, in game order, a key
+//! partition after the other (256 partitions by the top 8 bits of the key,
+//! the partitions the builder keeps them in), about 8 bytes an entry. When
+//! the index is written, each partition is read back from every spill and
+//! sorted once; a partition too large for the budget is sorted by a
+//! [`Sorter`]. Nothing is sorted twice, and the bytes spilled are two thirds
+//! of what sorted runs of whole entries took.
+//!
+//! A [`Sorter`] spills sorted runs of fixed-size records and reads them
+//! back by a k-way merge.
+//!
+//! Every temporary file is anonymous, in a directory
 //! (`tempfile::tempfile_in`: on Linux an `O_TMPFILE` file that never has a
 //! name, elsewhere a file unlinked as soon as it is created), so the
 //! operating system reclaims it whenever the process ends — on an error, on
-//! Ctrl-C, even when it is killed. The index's runs go beside the index
+//! Ctrl-C, even when it is killed. The index's spool goes beside the index
 //! rather than to `TMPDIR`, which is often a RAM disk (tmpfs), where
-//! spilling would save no memory; the index's disk must hold the index
-//! anyway, and the runs take about 1.5 times its position table, only while
-//! it is written (twice that while the first 64 runs are merged into one).
+//! spilling would save no memory. While the index is written, the parts of
+//! the spool read for the last time are given back to the system (on
+//! Linux, by punching holes), so the spool shrinks as the index grows.
 //!
 //! A run holds records of one [`Record`] type sorted without repeats, each
-//! [`Record::SIZE`] bytes; the index's position entries are 12 bytes: the
-//! key (`u64`) and the game number (`u32`), little-endian.
+//! [`Record::SIZE`] bytes.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -34,11 +44,6 @@ pub trait Record: Copy + Ord {
     fn encode(&self, out: &mut [u8]);
     /// The record of the [`Record::SIZE`] bytes `b`.
     fn decode(b: &[u8]) -> Self;
-    /// Its partition, below [`PARTITIONS`], that does not decrease along
-    /// the order (0 for records that are not partitioned).
-    fn partition(&self) -> usize {
-        0
-    }
 }
 
 /// A position entry while building: the key and the global game number.
@@ -64,6 +69,11 @@ impl Entry {
     pub(crate) fn key(&self) -> u64 {
         (u64::from(self.hi) << 32) | u64::from(self.lo)
     }
+
+    /// Its partition: the top 8 bits of its key.
+    pub(crate) fn partition(&self) -> usize {
+        (self.hi >> 24) as usize
+    }
 }
 
 impl Record for Entry {
@@ -81,12 +91,6 @@ impl Record for Entry {
         game.copy_from_slice(&b[8..12]);
         Entry::new(u64::from_le_bytes(key), u32::from_le_bytes(game))
     }
-
-    /// Entries whose keys share their top 8 bits, as in the builder's
-    /// tables.
-    fn partition(&self) -> usize {
-        (self.hi >> 24) as usize
-    }
 }
 
 /// At most this many runs are merged at once: more are first merged into
@@ -96,51 +100,22 @@ pub const MAX_RUNS: usize = 64;
 /// Buffer of each run segment while it is read back.
 const READ_BUFFER: usize = 32 << 10;
 
-/// Bytes read at a time when a partition of a run is read whole.
-const WHOLE_READ: usize = 256 << 10;
-
-/// Partitions of a run.
+/// Key partitions of the index's position entries (by the top 8 bits of
+/// the key).
 pub const PARTITIONS: usize = 256;
 
 /// A sorted run on disk.
 #[derive(Debug)]
 pub struct Run<R> {
     file: File,
-    /// Record index where each partition starts (and the end of the last).
-    starts: Vec<u64>,
+    entries: u64,
     record: PhantomData<R>,
 }
 
 impl<R: Record> Run<R> {
     /// Records in the run.
     pub fn entries(&self) -> u64 {
-        self.starts[PARTITIONS]
-    }
-
-    /// Records of partition `p`.
-    pub fn partition_entries(&self, p: usize) -> u64 {
-        self.starts[p + 1] - self.starts[p]
-    }
-
-    /// Appends the records of partition `p` to `entries`, in their order
-    /// in the run, reading `WHOLE_READ` bytes at a time into `buffer`.
-    pub fn read_partition(
-        &self,
-        p: usize,
-        entries: &mut Vec<R>,
-        buffer: &mut Vec<u8>,
-    ) -> io::Result<()> {
-        let (mut next, end) = (self.starts[p], self.starts[p + 1]);
-        entries.reserve((end - next) as usize);
-        let per_read = (WHOLE_READ / R::SIZE).max(1) as u64;
-        while next < end {
-            let n = (end - next).min(per_read);
-            buffer.resize(n as usize * R::SIZE, 0);
-            self.file.read_exact_at(buffer, next * R::SIZE as u64)?;
-            entries.extend(buffer.chunks_exact(R::SIZE).map(R::decode));
-            next += n;
-        }
-        Ok(())
+        self.entries
     }
 
     /// A reader of records `from..to`.
@@ -156,14 +131,33 @@ impl<R: Record> Run<R> {
     }
 }
 
+/// Frees bytes `from..to` of `file` (a hole: they read as zeros), where
+/// the system can.
+#[cfg(target_os = "linux")]
+fn punch_hole(file: &File, from: u64, to: u64) {
+    use rustix::fs::{FallocateFlags, fallocate};
+    if to > from {
+        // An error (no holes on this file system) only means the space
+        // comes back later, when the file is closed.
+        let _ = fallocate(
+            file,
+            FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE,
+            from,
+            to - from,
+        );
+    }
+}
+
+/// Frees bytes `from..to` of `file` where the system can: here it cannot,
+/// and the space comes back when the file is closed.
+#[cfg(not(target_os = "linux"))]
+fn punch_hole(_file: &File, _from: u64, _to: u64) {}
+
 /// Writes a run, in order, dropping repeats.
 pub struct RunWriter<R> {
     out: BufWriter<File>,
     entries: u64,
     last: Option<R>,
-    starts: Vec<u64>,
-    /// The partition of the last record.
-    partition: usize,
     bytes: Vec<u8>,
 }
 
@@ -174,8 +168,6 @@ impl<R: Record> RunWriter<R> {
             out: BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
             entries: 0,
             last: None,
-            starts: vec![0; PARTITIONS + 1],
-            partition: 0,
             bytes: vec![0; R::SIZE],
         })
     }
@@ -187,46 +179,184 @@ impl<R: Record> RunWriter<R> {
         }
         debug_assert!(self.last.is_none_or(|last| last < e), "a run is sorted");
         self.last = Some(e);
-        let p = e.partition().min(PARTITIONS - 1);
-        if p > self.partition {
-            for s in &mut self.starts[self.partition + 1..=p] {
-                *s = self.entries;
-            }
-            self.partition = p;
-        }
         e.encode(&mut self.bytes);
         self.out.write_all(&self.bytes)?;
         self.entries += 1;
         Ok(())
     }
 
-    /// Appends the records of partition `p`, already sorted, without
-    /// repeats and encoded ([`encode_entries`]); `p` comes after the
-    /// partition of every record before.
-    pub fn push_encoded(&mut self, p: usize, bytes: &[u8]) -> io::Result<()> {
-        debug_assert!(p >= self.partition && bytes.len().is_multiple_of(R::SIZE));
-        for s in &mut self.starts[self.partition + 1..=p] {
-            *s = self.entries;
-        }
-        self.partition = p;
-        self.out.write_all(bytes)?;
-        self.entries += (bytes.len() / R::SIZE) as u64;
-        self.last = None;
-        Ok(())
-    }
-
     /// The finished run.
-    pub fn finish(mut self) -> io::Result<Run<R>> {
-        for s in &mut self.starts[self.partition + 1..] {
-            *s = self.entries;
-        }
+    pub fn finish(self) -> io::Result<Run<R>> {
         let file = self.out.into_inner().map_err(|e| e.into_error())?;
         Ok(Run {
             file,
-            starts: self.starts,
+            entries: self.entries,
             record: PhantomData,
         })
     }
+}
+
+/// The index's position entries spilled as they came, in game order, one
+/// key partition after the other, to one anonymous temporary file.
+///
+/// Each spill holds the entries of every partition of the builder's tables
+/// at that time. An entry takes 8 or 9 bytes: the difference of its game
+/// number from the entry before in its partition (LEB128, one byte in most
+/// games), then the key's low 56 bits (its top 8 bits are the partition's).
+/// A partition is read back from every spill in order, so that the entries
+/// of one key come in game order, as the index's sort needs them
+/// (`sort_partition` is stable).
+pub(crate) struct Spool {
+    out: BufWriter<File>,
+    /// Bytes written.
+    written: u64,
+    /// Each spill: where each partition starts in the file, and the end.
+    spills: Vec<Box<[u64]>>,
+    /// Entries of each partition, in all spills.
+    entries: Vec<u64>,
+    /// The spill being written: its partition starts so far.
+    open: Vec<u64>,
+}
+
+impl Spool {
+    /// An empty spool in `dir`.
+    pub(crate) fn create(dir: &Path) -> io::Result<Spool> {
+        Ok(Spool {
+            out: BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
+            written: 0,
+            spills: Vec::new(),
+            entries: vec![0; PARTITIONS],
+            open: Vec::with_capacity(PARTITIONS + 1),
+        })
+    }
+
+    /// Appends partition `p` of the spill being written, `entries`
+    /// entries encoded by [`encode_partition`]; partitions come in order,
+    /// each at most once a spill.
+    pub(crate) fn push(&mut self, p: usize, bytes: &[u8], entries: u64) -> io::Result<()> {
+        debug_assert!(p >= self.open.len().saturating_sub(1) && p < PARTITIONS);
+        while self.open.len() <= p {
+            self.open.push(self.written);
+        }
+        self.out.write_all(bytes)?;
+        self.written += bytes.len() as u64;
+        self.entries[p] += entries;
+        Ok(())
+    }
+
+    /// Ends the spill being written.
+    pub(crate) fn end_spill(&mut self) {
+        while self.open.len() <= PARTITIONS {
+            self.open.push(self.written);
+        }
+        self.spills
+            .push(std::mem::take(&mut self.open).into_boxed_slice());
+        self.open.reserve(PARTITIONS + 1);
+    }
+
+    /// Spills written so far.
+    #[cfg(test)]
+    pub(crate) fn spills(&self) -> usize {
+        self.spills.len()
+    }
+
+    /// Entries of partition `p` in all spills (repeats within a game
+    /// included).
+    pub(crate) fn entries(&self, p: usize) -> u64 {
+        self.entries[p]
+    }
+
+    /// Ends the writing: the spool is read from now on.
+    pub(crate) fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Reads partition `p` of every spill, in order, into `bytes`, and
+    /// hands each spill's bytes to `each` (to be decoded by
+    /// [`decode_partition`]).
+    pub(crate) fn read_partition(
+        &self,
+        p: usize,
+        bytes: &mut Vec<u8>,
+        mut each: impl FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let file = self.out.get_ref();
+        for spill in &self.spills {
+            let (from, to) = (spill[p], spill[p + 1]);
+            if from == to {
+                continue;
+            }
+            let len = usize::try_from(to - from).map_err(io::Error::other)?;
+            bytes.resize(len, 0);
+            file.read_exact_at(bytes, from)?;
+            each(bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Gives back the disk space (and the page cache) of partitions `..p`
+    /// of every spill, read for the last time: the file keeps its size, and
+    /// those bytes read as zeros from then on. The pages the system frees
+    /// are the ones it fills with the index next. Best effort: where holes
+    /// cannot be punched nothing is given back until the spool is dropped.
+    pub(crate) fn release_before(&self, p: usize) {
+        let file = self.out.get_ref();
+        for spill in &self.spills {
+            punch_hole(file, spill[0], spill[p.min(PARTITIONS)]);
+        }
+    }
+}
+
+/// The low 56 bits of a key: what an entry stores of it (the top 8 are
+/// its partition's).
+const KEY_LOW: u64 = (1 << 56) - 1;
+
+/// Replaces `bytes` by the spool's encoding of `entries`, the entries of
+/// one partition in game order (see [`Spool`]).
+pub(crate) fn encode_partition(entries: &[Entry], bytes: &mut Vec<u8>) {
+    bytes.clear();
+    bytes.reserve(entries.len() * 9);
+    let mut game = 0u32;
+    for e in entries {
+        // Wrapping: any order round-trips, game order takes a byte.
+        let mut delta = e.game.wrapping_sub(game);
+        game = e.game;
+        while delta >= 0x80 {
+            bytes.push(delta as u8 | 0x80);
+            delta >>= 7;
+        }
+        bytes.push(delta as u8);
+        bytes.extend_from_slice(&(e.key() & KEY_LOW).to_le_bytes()[..7]);
+    }
+}
+
+/// Appends the entries of partition `p` encoded in `bytes` by
+/// [`encode_partition`] to `entries`.
+pub(crate) fn decode_partition(p: usize, bytes: &[u8], entries: &mut Vec<Entry>) -> io::Result<()> {
+    let corrupt = || io::Error::other("a spilled partition is corrupt");
+    let top = (p as u64) << 56;
+    let mut game = 0u32;
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut delta = 0u32;
+        let mut shift = 0;
+        loop {
+            let b = *bytes.get(at).ok_or_else(corrupt)?;
+            at += 1;
+            delta |= u32::from(b & 0x7f).checked_shl(shift).ok_or_else(corrupt)?;
+            if b < 0x80 {
+                break;
+            }
+            shift += 7;
+        }
+        game = game.wrapping_add(delta);
+        let key = bytes.get(at..at + 7).ok_or_else(corrupt)?;
+        at += 7;
+        let mut low = [0u8; 8];
+        low[..7].copy_from_slice(key);
+        entries.push(Entry::new(top | u64::from_le_bytes(low), game));
+    }
+    Ok(())
 }
 
 /// Reads records of a run back, by positioned reads: readers of several
@@ -290,15 +420,6 @@ impl<'r, R: Record> Merge<'r, R> {
         Merge::new(runs.iter().map(|r| r.segment(0, r.entries())).collect())
     }
 
-    /// Merges partition `p` of each run.
-    pub fn partition(runs: &'r [Run<R>], p: usize) -> io::Result<Merge<'r, R>> {
-        Merge::new(
-            runs.iter()
-                .map(|r| r.segment(r.starts[p], r.starts[p + 1]))
-                .collect(),
-        )
-    }
-
     /// The next record, or `None` at the end of every run.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> io::Result<Option<R>> {
@@ -319,23 +440,6 @@ impl<'r, R: Record> Merge<'r, R> {
             }
         }
     }
-}
-
-/// Replaces `bytes` by the bytes of sorted records in a run, each once.
-pub fn encode_entries<R: Record>(sorted: &[R], bytes: &mut Vec<u8>) {
-    bytes.clear();
-    bytes.resize(sorted.len() * R::SIZE, 0);
-    let mut at = 0;
-    let mut last = None;
-    for e in sorted {
-        if last == Some(e) {
-            continue;
-        }
-        last = Some(e);
-        e.encode(&mut bytes[at..at + R::SIZE]);
-        at += R::SIZE;
-    }
-    bytes.truncate(at);
 }
 
 /// Merges `runs` into one run in `dir`.
@@ -531,11 +635,62 @@ mod tests {
             got.push((e.key(), e.game));
         }
         assert_eq!(got, [(1, 0), (5, 0), (5, 1), (9, 2), (u64::MAX, 3)]);
-        assert_eq!(merged[0].partition_entries(0), 4);
-        assert_eq!(merged[0].partition_entries(255), 1);
-        let mut last = Merge::partition(&merged, 255).unwrap();
-        assert_eq!(last.next().unwrap().map(|e| e.game), Some(3));
-        assert_eq!(last.next().unwrap(), None);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Property: whatever the keys and game numbers (in game order, or
+    /// not: far apart, backwards, the largest), a partition reads back from
+    /// every spill exactly as it was spilled, also after the partitions
+    /// before it were released; no file is left.
+    #[test]
+    fn a_spooled_partition_reads_back_as_spilled() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut spool = Spool::create(dir.path()).unwrap();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut spilled: Vec<Vec<Vec<Entry>>> = Vec::new();
+        for _ in 0..5 {
+            let mut parts = vec![Vec::new(); PARTITIONS];
+            let mut game = 0u32;
+            for _ in 0..3_000 {
+                game = match next() % 8 {
+                    0 => game.wrapping_sub(next() as u32 % 1_000), // backwards
+                    1 => next() as u32,                            // anywhere
+                    2 => u32::MAX,
+                    _ => game.saturating_add(next() as u32 % 300),
+                };
+                let key = next();
+                parts[(key >> 56) as usize].push(Entry::new(key, game));
+            }
+            let mut bytes = Vec::new();
+            for (p, part) in parts.iter().enumerate() {
+                if !part.is_empty() {
+                    encode_partition(part, &mut bytes);
+                    spool.push(p, &bytes, part.len() as u64).unwrap();
+                }
+            }
+            spool.end_spill();
+            spilled.push(parts);
+        }
+        spool.finish().unwrap();
+        assert_eq!(spool.spills(), 5);
+        let mut bytes = Vec::new();
+        for p in 0..PARTITIONS {
+            let mut got = Vec::new();
+            spool
+                .read_partition(p, &mut bytes, |b| decode_partition(p, b, &mut got))
+                .unwrap();
+            let expected: Vec<Entry> = spilled.iter().flat_map(|s| s[p].clone()).collect();
+            assert_eq!(got, expected, "partition {p}");
+            assert_eq!(spool.entries(p), expected.len() as u64);
+            spool.release_before(p + 1);
+        }
+        drop(spool);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

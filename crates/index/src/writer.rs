@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
-use crate::spill::{self, Entry, Merge, PARTITIONS, Run, RunWriter};
+use crate::spill::{self, Entry, PARTITIONS, Sorter, Spool};
 use crate::tags::Eco;
 
 /// FxHash (rustc's hasher): strings from a PGN file need no protection
@@ -52,15 +52,98 @@ struct Pending {
     texts: [u32; 6],
 }
 
+/// The distinct names of a batch, each numbered by its first appearance:
+/// their bytes one after the other, and an open-addressing table of their
+/// numbers. Nothing is allocated per name, and the memory is kept from one
+/// batch to the next.
+#[derive(Debug, Default)]
+struct Names {
+    text: String,
+    /// Where each name ends in `text`.
+    ends: Vec<usize>,
+    /// Name numbers by hash, `u32::MAX` for a free slot; a power of two
+    /// long, at most half full.
+    slots: Vec<u32>,
+}
+
+impl Names {
+    /// Name `i` (below [`Names::len`]).
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
+    }
+
+    /// The names, in the order of their numbers.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.ends.len()).map(|i| self.get(i))
+    }
+
+    fn hash(s: &str) -> u64 {
+        use std::hash::Hasher;
+        let mut h = FxHasher::default();
+        h.write(s.as_bytes());
+        h.finish()
+    }
+
+    /// The number of `s`, a new one if it is new; `None` past `u32::MAX - 1`
+    /// names.
+    fn intern(&mut self, s: &str) -> Option<u32> {
+        if 2 * (self.ends.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = Self::hash(s) as usize & mask;
+        loop {
+            match self.slots[at] {
+                u32::MAX => break,
+                id if self.get(id as usize) == s => return Some(id),
+                _ => at = (at + 1) & mask,
+            }
+        }
+        let id = u32::try_from(self.ends.len())
+            .ok()
+            .filter(|&id| id != u32::MAX)?;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        self.slots[at] = id;
+        Some(id)
+    }
+
+    /// Doubles the table and places every name again.
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(64);
+        self.slots.clear();
+        self.slots.resize(size, u32::MAX);
+        let mask = size - 1;
+        for i in 0..self.ends.len() {
+            let mut at = Self::hash(self.get(i)) as usize & mask;
+            while self.slots[at] != u32::MAX {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = i as u32;
+        }
+    }
+
+    /// Forgets every name, keeping the memory.
+    fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+        self.slots.fill(u32::MAX);
+    }
+}
+
 /// The games of one chunk of the PGN file, with chunk-local string ids and
 /// game numbers.
 #[derive(Debug, Default)]
 pub struct Batch {
-    strings: Vec<Box<str>>,
-    lookup: FastMap<Box<str>, u32>,
+    names: Names,
     games: Vec<Pending>,
-    /// (key, local game number).
-    positions: Vec<Entry>,
+    /// (key, local game number), by key partition (the top 8 bits of the
+    /// key, as the builder keeps them): the workers that fill batches
+    /// spread the entries, the builder appends each partition whole.
+    parts: Vec<Vec<Entry>>,
+    /// Entries in `parts`.
+    positions: usize,
     /// Why the batch cannot be indexed, found while it was filled (the
     /// error is returned when it is added to a [`Builder`]).
     overflow: Option<BuildError>,
@@ -86,16 +169,13 @@ impl Batch {
         if s.is_empty() {
             return u32::MAX;
         }
-        if let Some(&id) = self.lookup.get(s) {
-            return id;
+        match self.names.intern(s) {
+            Some(id) => id,
+            None => {
+                self.overflow.get_or_insert(BuildError::TooManyStrings);
+                u32::MAX
+            }
         }
-        let Ok(id) = u32::try_from(self.strings.len()) else {
-            self.overflow.get_or_insert(BuildError::TooManyStrings);
-            return u32::MAX;
-        };
-        self.strings.push(s.into());
-        self.lookup.insert(s.into(), id);
-        id
     }
 
     /// Adds a game: its facts, and the keys of its main-line positions
@@ -140,17 +220,25 @@ impl Batch {
         self.games.push(Pending { record: r, texts });
 
         // Repeats within a game are dropped when the sorted table is written.
-        self.positions
-            .extend(keys.iter().map(|&k| Entry::new(k, game)));
+        if self.parts.len() != PARTITIONS {
+            self.parts.resize_with(PARTITIONS, Vec::new);
+        }
+        for &k in keys {
+            let e = Entry::new(k, game);
+            self.parts[e.partition()].push(e);
+        }
+        self.positions += keys.len();
     }
 
     /// Empties the batch and keeps its memory, for the games of another
     /// chunk.
     pub fn clear(&mut self) {
-        self.strings.clear();
-        self.lookup.clear();
+        self.names.clear();
         self.games.clear();
-        self.positions.clear();
+        for p in &mut self.parts {
+            p.clear();
+        }
+        self.positions = 0;
         self.overflow = None;
     }
 }
@@ -239,24 +327,29 @@ impl Encoded {
 /// counting sort (a few entries each, by insertion, but more in a large
 /// partition and all the games of a common position): entries of one key
 /// keep the order they arrive in, which is game order (entries come in game
-/// order, or from runs in the order they were spilled, each sorted by (key,
-/// game)). A large partition is first spread by the next 8 key bits into
+/// order, from the tables or from the spool's spills read in order). A large partition is first spread by the next 8 key bits into
 /// `scratch.spread`, and each of those groups sorted so: the table of the
 /// counting sort and the groups being filled stay in the cache at any size.
-fn sort_partition(entries: &[Entry], scratch: &mut Sorting) {
+fn sort_partition<'s>(entries: &[Entry], scratch: &'s mut Sorting) -> &'s [Entry] {
     let Sorting {
         sorted,
         spread,
         next,
     } = scratch;
-    sorted.clear();
-    sorted.resize(entries.len(), Entry::default());
-    if entries.len() <= SPREAD {
-        sort_groups(entries, sorted, next, 56);
-        return;
+    let n = entries.len();
+    // Every entry is written over: the memory is only cleared as it grows.
+    if sorted.len() < n {
+        sorted.resize(n, Entry::default());
     }
-    spread.clear();
-    spread.resize(entries.len(), Entry::default());
+    let sorted = &mut sorted[..n];
+    if n <= SPREAD {
+        sort_groups(entries, sorted, next, 56);
+        return sorted;
+    }
+    if spread.len() < n {
+        spread.resize(n, Entry::default());
+    }
+    let spread = &mut spread[..n];
     scatter(entries, spread, next, 48, 0xff);
     let mut ends = [0usize; 256];
     ends.copy_from_slice(next);
@@ -265,6 +358,7 @@ fn sort_partition(entries: &[Entry], scratch: &mut Sorting) {
         sort_groups(&spread[start..end], &mut sorted[start..end], next, 48);
         start = end;
     }
+    sorted
 }
 
 /// Partitions of more entries than this are spread by 8 more key bits
@@ -363,11 +457,11 @@ impl Scratch {
     /// Sorts `entries` (a partition's), drops repeats and encodes them into
     /// `out` as position table entries of `bits` bucket bits.
     fn encode(&mut self, entries: &[Entry], bits: u32, out: &mut Encoded) {
-        sort_partition(entries, &mut self.sorting);
+        let sorted = sort_partition(entries, &mut self.sorting);
         out.clear();
-        out.bytes.reserve(self.sorting.sorted.len() * POSITION_SIZE);
+        out.bytes.reserve(sorted.len() * POSITION_SIZE);
         let mut previous = None;
-        for e in &self.sorting.sorted {
+        for e in sorted {
             if previous == Some(e) {
                 continue;
             }
@@ -377,28 +471,59 @@ impl Scratch {
         out.close();
     }
 
-    /// Sorts partition `p` of the runs into `out`: read whole and sorted,
-    /// the runs one after the other (entries of one key then come in game
-    /// order, see [`sort_partition`]).
-    fn encode_runs(
+    /// Sorts partition `p` of the spool into `out`: read whole from every
+    /// spill in order (entries of one key then come in game order, see
+    /// [`sort_partition`]) and sorted.
+    fn encode_spooled(
         &mut self,
-        runs: &[Run<Entry>],
+        spool: &Spool,
         p: usize,
         bits: u32,
         out: &mut Encoded,
     ) -> io::Result<()> {
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
-        for r in runs {
-            r.read_partition(p, &mut entries, &mut self.read)?;
-        }
+        entries.reserve(usize::try_from(spool.entries(p)).unwrap_or(0));
+        spool.read_partition(p, &mut self.read, |bytes| {
+            spill::decode_partition(p, bytes, &mut entries)
+        })?;
         self.encode(&entries, bits, out);
         self.entries = entries;
         Ok(())
     }
 }
 
-/// Bytes of memory an entry of a partition read whole from the runs takes
+/// Sorts partition `p` of the spool into `out` in `memory` bytes, when it
+/// does not fit in memory whole: its entries go through a [`Sorter`],
+/// which spills sorted runs to `dir` and merges them (equal entries come
+/// out once).
+fn encode_spooled_large(
+    spool: &Spool,
+    p: usize,
+    bits: u32,
+    memory: u64,
+    dir: &Path,
+    out: &mut Encoded,
+) -> io::Result<()> {
+    let mut sorter = Sorter::new(memory, dir);
+    let (mut entries, mut bytes) = (Vec::new(), Vec::new());
+    spool.read_partition(p, &mut bytes, |spilled| {
+        entries.clear();
+        spill::decode_partition(p, spilled, &mut entries)?;
+        entries.iter().try_for_each(|&e| sorter.push(e))
+    })?;
+    drop((entries, bytes));
+    let sorted = sorter.finish()?;
+    let mut reader = sorted.reader()?;
+    out.clear();
+    while let Some(e) = reader.next()? {
+        out.push(&e, bits);
+    }
+    out.close();
+    Ok(())
+}
+
+/// Bytes of memory an entry of a partition read whole from the spool takes
 /// while it is sorted and encoded: read (12), spread (12), sorted (12),
 /// encoded (8), and some slack.
 const WHOLE_SORT_BYTES: u64 = 48;
@@ -504,19 +629,17 @@ struct Spill {
     dir: PathBuf,
     /// The memory budget, in bytes.
     memory: u64,
-    /// Sorted runs of position entries.
-    runs: Vec<Run<Entry>>,
-    /// Runs spilled in all (runs merged into one count each).
+    /// The position entries spilled, once the tables have been full.
+    spool: Option<Spool>,
+    /// Times the position entries were spilled.
     spilled: u64,
     /// The game records written out so far, in file order.
     games: Option<BufWriter<std::fs::File>>,
     /// The name table's offsets and bytes written out so far, in id order.
     names: Option<(BufWriter<std::fs::File>, BufWriter<std::fs::File>)>,
-    /// Memory of the sort of each partition of a group while spilling.
-    scratch: Vec<Scratch>,
-    /// Two groups of encoded partitions (partition, bytes): one is
-    /// written while the other is sorted.
-    encoded: [Vec<(usize, Vec<u8>)>; 2],
+    /// Two groups of encoded partitions (partition, bytes, entries): one
+    /// is written while the other is encoded.
+    encoded: [Vec<(usize, Vec<u8>, u64)>; 2],
 }
 
 /// Gathers batches in file order and writes the index.
@@ -596,11 +719,10 @@ impl Builder {
             spill: Some(Spill {
                 dir: dir.to_path_buf(),
                 memory,
-                runs: Vec::new(),
+                spool: None,
                 spilled: 0,
                 games: None,
                 names: None,
-                scratch: Vec::new(),
                 encoded: Default::default(),
             }),
             ..Builder::new()
@@ -626,7 +748,7 @@ impl Builder {
         self.game_count
     }
 
-    /// Runs of position entries spilled so far.
+    /// Times the position entries were spilled so far.
     pub fn runs(&self) -> u64 {
         self.spill.as_ref().map_or(0, |s| s.spilled)
     }
@@ -662,9 +784,8 @@ impl Builder {
             _ => return Err(BuildError::TooManyGames),
         }
         self.remap.clear();
-        batch.lookup.clear();
-        for s in batch.strings.drain(..) {
-            let id = match self.lookup.get(&s) {
+        for s in batch.names.iter() {
+            let id = match self.lookup.get(s) {
                 Some(&id) => id,
                 None => {
                     let id = u32::try_from(self.strings).map_err(|_| BuildError::TooManyStrings)?;
@@ -678,7 +799,7 @@ impl Builder {
                         self.lookup_memory = 0;
                     }
                     self.lookup_memory += cost;
-                    self.lookup.insert(s, id);
+                    self.lookup.insert(s.into(), id);
                     id
                 }
             };
@@ -708,18 +829,31 @@ impl Builder {
         {
             self.spill_games()?;
         }
-        self.positions += batch.positions.len() as u64;
+        self.positions += batch.positions as u64;
+        batch.positions = 0;
         let mut room = self.room();
         // `first + count` fits in a u32 (checked above) and local < count.
         let first = u32::try_from(first).map_err(|_| BuildError::TooManyGames)?;
-        for e in batch.positions.drain(..) {
+        for (p, from) in batch.parts.iter_mut().enumerate() {
+            if from.is_empty() {
+                continue;
+            }
+            let mut overflow = false;
+            self.buffered += from.len();
+            self.parts[p].extend(from.drain(..).map(|e| {
+                let (game, over) = first.overflowing_add(e.game);
+                overflow |= over;
+                Entry { game, ..e }
+            }));
+            if overflow {
+                return Err(BuildError::TooManyGames);
+            }
+            // Spilled between partitions too: each partition's entries stay
+            // in game order from one spill to the next.
             if self.buffered >= room {
                 self.spill_tables()?;
                 room = self.room();
             }
-            let game = first.checked_add(e.game).ok_or(BuildError::TooManyGames)?;
-            self.parts[(e.hi >> 24) as usize].push(Entry { game, ..e });
-            self.buffered += 1;
         }
         Ok(())
     }
@@ -791,7 +925,8 @@ impl Builder {
     }
 
     /// Appends the game records to the games file and the position entries
-    /// to a new sorted run, and empties both tables.
+    /// to the spool (as they are, a partition after the other), and empties
+    /// both tables.
     fn spill_tables(&mut self) -> io::Result<()> {
         self.spill_games()?;
         let Some(spill) = &mut self.spill else {
@@ -800,14 +935,15 @@ impl Builder {
         if self.buffered == 0 {
             return Ok(());
         }
-        let mut run = RunWriter::create(&spill.dir)?;
-        // Partitions are sorted in parallel, a group at a time (memory stays
-        // bounded), and written in order while the next group is sorted.
-        // Each keeps its memory for the next run, and so does the scratch
-        // memory of the sort: the pages stay in use, the resident memory
-        // does not grow.
+        let spool = match &mut spill.spool {
+            Some(s) => s,
+            None => spill.spool.insert(Spool::create(&spill.dir)?),
+        };
+        // Partitions are encoded in parallel, a group at a time, and
+        // written in order while the next group is encoded. Each keeps its
+        // memory for the next spill: the pages stay in use, the resident
+        // memory does not grow.
         let parts = &mut self.parts;
-        let scratch = &mut spill.scratch;
         let groups = parts.len().div_ceil(GROUP);
         overlapped(
             groups,
@@ -815,35 +951,31 @@ impl Builder {
             |g, encoded| {
                 let first = g * GROUP;
                 let group = &mut parts[first..(first + GROUP).min(PARTITIONS)];
-                scratch.resize_with(group.len(), Scratch::default);
                 encoded.resize_with(group.len(), Default::default);
                 group
                     .par_iter_mut()
-                    .zip(scratch.par_iter_mut())
                     .zip(encoded.par_iter_mut())
                     .enumerate()
-                    .for_each(|(i, ((part, scratch), (p, bytes)))| {
-                        sort_partition(part, &mut scratch.sorting);
-                        spill::encode_entries(&scratch.sorting.sorted, bytes);
+                    .for_each(|(i, (part, (p, bytes, entries)))| {
+                        spill::encode_partition(part, bytes);
                         *p = first + i;
+                        *entries = part.len() as u64;
                         part.clear();
                     });
                 Ok(())
             },
             |encoded| {
-                for (p, bytes) in encoded.iter() {
-                    run.push_encoded(*p, bytes)?;
+                for (p, bytes, entries) in encoded.iter() {
+                    if *entries > 0 {
+                        spool.push(*p, bytes, *entries)?;
+                    }
                 }
                 Ok(())
             },
         )?;
-        self.buffered = 0;
-        spill.runs.push(run.finish()?);
+        spool.end_spill();
         spill.spilled += 1;
-        if spill.runs.len() >= spill::MAX_RUNS {
-            let runs = std::mem::take(&mut spill.runs);
-            spill.runs.push(spill::merge_runs(&spill.dir, runs)?);
-        }
+        self.buffered = 0;
         Ok(())
     }
 
@@ -879,15 +1011,23 @@ impl Builder {
         self.lookup_memory = 0;
 
         // A spilled builder spills its last entries too, so that only the
-        // merge's buffers and the directory are in memory while it writes.
-        let runs = if self.runs() > 0 {
+        // sort's memory and the directory are in memory while it writes.
+        let spooled = if self.runs() > 0 {
             self.spill_tables()?;
             self.parts = Vec::new();
-            self.spill.as_mut().map(|s| {
-                s.scratch = Vec::new();
-                s.encoded = Default::default();
-                std::mem::take(&mut s.runs)
-            })
+            match self.spill.as_mut() {
+                Some(s) => {
+                    s.encoded = Default::default();
+                    match s.spool.take() {
+                        Some(mut spool) => {
+                            spool.finish()?;
+                            Some((spool, s.memory, s.dir.clone()))
+                        }
+                        None => None,
+                    }
+                }
+                None => None,
+            }
         } else {
             None
         };
@@ -953,19 +1093,22 @@ impl Builder {
             }
             Ok(())
         };
-        if let Some(runs) = runs {
-            // A partition is read whole from the runs and sorted
-            // ([`sort_partition`]: the runs one after the other, so entries
-            // of one key stay in game order) when it fits in half the
-            // budget ([`WHOLE_SORT_BYTES`] an entry), else merged (k-way,
-            // streaming, slower: a heap step for every entry); as many
-            // partitions at a time as half the budget holds, up to a group.
-            let entries = |p: usize| runs.iter().map(|r| r.partition_entries(p)).sum::<u64>();
-            let largest = (0..PARTITIONS).map(entries).max().unwrap_or(0);
-            let half = self.spill.as_ref().map_or(0, |s| s.memory) / 2;
+        if let Some((spool, memory, dir)) = spooled {
+            // A partition is read whole from the spool and sorted when it
+            // fits in half the budget ([`WHOLE_SORT_BYTES`] an entry), as
+            // many at a time as half the budget holds, up to a group; a
+            // larger one (the start position is in every game) is sorted
+            // through sorted runs, in the memory its group leaves.
+            let half = memory / 2;
+            let fits = |p: usize| spool.entries(p).saturating_mul(WHOLE_SORT_BYTES) <= half;
+            let largest = (0..PARTITIONS)
+                .filter(|&p| fits(p))
+                .map(|p| spool.entries(p))
+                .max()
+                .unwrap_or(0);
             let at_once =
                 (half / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
-            let runs = &runs;
+            let (spool, dir) = (&spool, dir.as_path());
             overlapped(
                 PARTITIONS.div_ceil(at_once),
                 &mut encoded,
@@ -979,19 +1122,19 @@ impl Builder {
                         .zip(scratch.par_iter_mut())
                         .zip(encoded.par_iter_mut())
                         .map(|((p, scratch), e)| {
-                            let n = entries(p);
-                            if n.saturating_mul(WHOLE_SORT_BYTES) <= half {
-                                return scratch.encode_runs(runs, p, bits, e);
+                            if fits(p) {
+                                scratch.encode_spooled(spool, p, bits, e)
+                            } else {
+                                let memory = half / at_once as u64;
+                                encode_spooled_large(spool, p, bits, memory, dir, e)
                             }
-                            e.clear();
-                            let mut merge = Merge::partition(runs, p)?;
-                            while let Some(entry) = merge.next()? {
-                                e.push(&entry, bits);
-                            }
-                            e.close();
-                            Ok(())
                         })
-                        .collect::<io::Result<()>>()
+                        .collect::<io::Result<()>>()?;
+                    // Those partitions are read for the last time: their
+                    // pages go back to the system, which fills them with
+                    // the index next.
+                    spool.release_before(first + at_once);
+                    Ok(())
                 },
                 write,
             )?;
@@ -1208,11 +1351,40 @@ where
 mod tests {
     use super::*;
 
+    /// Names are numbered by first appearance, found again whatever the
+    /// table's growth, and forgotten by `clear`, in one batch after another.
+    #[test]
+    fn a_batch_numbers_its_names_by_first_appearance() {
+        let mut names = Names::default();
+        for round in 0..3 {
+            let words: Vec<String> = (0..5_000)
+                .map(|i| format!("{round} Player {}", i % 1_700))
+                .collect();
+            let mut expected: Vec<&str> = Vec::new();
+            for w in &words {
+                let id = names.intern(w).unwrap() as usize;
+                match expected.iter().position(|e| e == w) {
+                    Some(at) => assert_eq!(id, at, "{w}"),
+                    None => {
+                        assert_eq!(id, expected.len(), "{w}");
+                        expected.push(w);
+                    }
+                }
+            }
+            assert_eq!(names.iter().collect::<Vec<_>>(), expected);
+            assert_eq!(names.intern("é…").unwrap() as usize, expected.len());
+            names.clear();
+            assert_eq!(names.iter().count(), 0);
+        }
+    }
+
     #[test]
     fn a_large_partition_sorts_as_a_stable_sort_by_key() {
         // Keys of one partition (top 8 bits equal), many repeated, games in
-        // arrival order: spread, counted and sorted as a stable sort would.
-        for n in [1, 17, SPREAD, SPREAD + 1, 5 * SPREAD] {
+        // arrival order: spread, counted and sorted as a stable sort would,
+        // also in memory left larger by a partition before.
+        let mut sorting = Sorting::default();
+        for n in [5 * SPREAD, 1, SPREAD + 1, 17, SPREAD, 5 * SPREAD] {
             let mut state = 0x9E37_79B9_7F4A_7C15u64;
             let entries: Vec<Entry> = (0..n)
                 .map(|i| {
@@ -1228,9 +1400,8 @@ mod tests {
                 .collect();
             let mut expected = entries.clone();
             expected.sort_by_key(Entry::key);
-            let mut sorting = Sorting::default();
-            sort_partition(&entries, &mut sorting);
-            assert_eq!(sorting.sorted, expected, "{n} entries");
+            let sorted = sort_partition(&entries, &mut sorting);
+            assert_eq!(sorted, expected, "{n} entries");
         }
     }
 
@@ -1390,10 +1561,11 @@ mod tests {
             .collect()
     }
 
-    /// Property: whatever the budget — one run, many runs, more runs than
-    /// are merged at once, a budget smaller than one entry — a bounded
-    /// builder writes the very bytes of an in-memory one, and leaves no
-    /// temporary file.
+    /// Property: whatever the budget — one spill, many spills, partitions
+    /// sorted whole or, too large for the budget, through sorted runs (all
+    /// of them with a budget of 0, more runs than are merged at once), a
+    /// budget smaller than one entry — a bounded builder writes the very
+    /// bytes of an in-memory one, and leaves no temporary file.
     #[test]
     fn spilled_builds_write_the_bytes_of_an_in_memory_build() {
         let dir = tempfile::tempdir().unwrap();
@@ -1432,7 +1604,8 @@ mod tests {
                 if memory <= 3_000 && expected_summary.positions > 3_000 {
                     assert!(summary.runs > 1, "seed {seed}, memory {memory}");
                 }
-                if summary.runs > spill::MAX_RUNS as u64 {
+                if memory == 40_000 && summary.runs > 1 {
+                    // Some partitions sorted whole, some through sorted runs.
                     cascaded += 1;
                 }
                 assert_eq!(std::fs::read_dir(spill_dir.path()).unwrap().count(), 0);
@@ -1440,7 +1613,7 @@ mod tests {
         }
         assert!(
             cascaded > 0,
-            "no build had runs merged before the last merge"
+            "no build spilled more than once at 40,000 bytes"
         );
     }
 
