@@ -23,7 +23,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use pgnkit_index::{Batch, Builder, Fingerprint, GameFacts, Summary, index_path};
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Detail, Options, replay_game_with};
+use pgnkit_replay::{Detail, GameText, Options, replay_game_text};
 
 use crate::EXIT_OK;
 use crate::args::{InputLang, input_lang_help, parse_input_lang};
@@ -183,8 +183,10 @@ pub fn index_chunk(chunk: &Chunk, options: &Options, batches: &Batches) -> Batch
         if game.is_comment_only() {
             continue; // `%` lines or a lone comment between games: no game
         }
-        let report = replay_game_with(data, &game, options, &mut ());
-        let facts = GameFacts::new(data, chunk.base, &game, Some(&report));
+        // The game's text is validated once, for the replay and the facts.
+        let text = GameText::new(data, game.span.clone());
+        let report = replay_game_text(data, &game, &text, options, &mut ());
+        let facts = GameFacts::of_text(&text, chunk.base, &game, Some(&report));
         batch.push(&facts, &report.keys);
     }
     batch

@@ -677,7 +677,10 @@ fn an_index_built_in_tiny_memory_is_byte_identical() {
                 .and_then(|n| n.parse().ok())
                 .unwrap_or_else(|| panic!("no run count in {}", stderr(&out)));
             if memory == "8K" {
-                assert!(runs > 4, "{name} --memory {memory}: {runs} spills");
+                // 4 KiB of entries a spill, about 8.3 bytes an entry: dozens
+                // of spills for the larger fixtures.
+                let expected = if name == "chess960rwch.pgn" { 3 } else { 15 };
+                assert!(runs > expected, "{name} --memory {memory}: {runs} spills");
             }
             assert!(
                 fs::read(index_file(&path)).unwrap() == in_memory,

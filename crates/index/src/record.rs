@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 
 use pgnkit_opening::Opening;
+use pgnkit_pgn::text::GameText;
 use pgnkit_pgn::{Game, Tag, TokenKind};
 use pgnkit_replay::{Encoding, GameReport, Status};
 
@@ -133,23 +134,31 @@ impl<'a> GameFacts<'a> {
         game: &Game<'a>,
         report: Option<&GameReport>,
     ) -> GameFacts<'a> {
-        let bytes = input.get(game.span.clone()).unwrap_or_default();
         let encoding = match report {
             Some(r) => r.encoding,
-            None => Encoding::detect(bytes),
+            None => Encoding::detect(input.get(game.span.clone()).unwrap_or_default()),
         };
+        GameFacts::of_text(&GameText::from(encoding), base, game, report)
+    }
+
+    /// [`GameFacts::new`] for a caller that has the game's text already
+    /// ([`GameText::new`] of the input and the game's span, as the replay
+    /// reads it): its tag values are then not validated again.
+    pub fn of_text(
+        text: &GameText<'a>,
+        base: usize,
+        game: &Game<'a>,
+        report: Option<&GameReport>,
+    ) -> GameFacts<'a> {
         let text = |tag: Option<&Tag<'a>>| -> Cow<'a, str> {
             let Some(t) = tag else {
                 return Cow::Borrowed("");
             };
             let raw: &'a [u8] = t.raw_value;
             if raw.contains(&b'\\') {
-                return Cow::Owned(encoding.decode(&t.value()).into_owned());
+                return Cow::Owned(text.decode(&t.value()).into_owned());
             }
-            match std::str::from_utf8(raw) {
-                Ok(s) if encoding == Encoding::Utf8 => Cow::Borrowed(s),
-                _ => Cow::Owned(encoding.decode(raw).into_owned()),
-            }
+            text.decode(raw)
         };
         // The tags read, in one pass: the first of each name counts.
         let mut found: [Option<&Tag<'a>>; WANTED.len()] = [None; WANTED.len()];
@@ -191,10 +200,10 @@ impl<'a> GameFacts<'a> {
             tagged: saturating(game.tags.iter().filter(|t| has_value(t.raw_value)).count()),
             annotation: saturating(
                 game.tokens
-                    .iter()
-                    .filter(|t| {
+                    .kinds()
+                    .filter(|kind| {
                         matches!(
-                            t.kind,
+                            kind,
                             TokenKind::Comment
                                 | TokenKind::Nag(_)
                                 | TokenKind::OpenVariation

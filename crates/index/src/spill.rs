@@ -69,11 +69,6 @@ impl Entry {
     pub(crate) fn key(&self) -> u64 {
         (u64::from(self.hi) << 32) | u64::from(self.lo)
     }
-
-    /// Its partition: the top 8 bits of its key.
-    pub(crate) fn partition(&self) -> usize {
-        (self.hi >> 24) as usize
-    }
 }
 
 impl Record for Entry {
@@ -207,7 +202,8 @@ impl<R: Record> RunWriter<R> {
 /// of one key come in game order, as the index's sort needs them
 /// (`sort_partition` is stable).
 pub(crate) struct Spool {
-    out: BufWriter<File>,
+    /// Written without a buffer: a partition's bytes are written at once.
+    file: File,
     /// Bytes written.
     written: u64,
     /// Each spill: where each partition starts in the file, and the end.
@@ -222,7 +218,7 @@ impl Spool {
     /// An empty spool in `dir`.
     pub(crate) fn create(dir: &Path) -> io::Result<Spool> {
         Ok(Spool {
-            out: BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
+            file: tempfile::tempfile_in(dir)?,
             written: 0,
             spills: Vec::new(),
             entries: vec![0; PARTITIONS],
@@ -231,14 +227,14 @@ impl Spool {
     }
 
     /// Appends partition `p` of the spill being written, `entries`
-    /// entries encoded by [`encode_partition`]; partitions come in order,
-    /// each at most once a spill.
+    /// entries encoded as [`Partitions`] keeps them; partitions come in
+    /// order, each at most once a spill.
     pub(crate) fn push(&mut self, p: usize, bytes: &[u8], entries: u64) -> io::Result<()> {
         debug_assert!(p >= self.open.len().saturating_sub(1) && p < PARTITIONS);
         while self.open.len() <= p {
             self.open.push(self.written);
         }
-        self.out.write_all(bytes)?;
+        self.file.write_all(bytes)?;
         self.written += bytes.len() as u64;
         self.entries[p] += entries;
         Ok(())
@@ -266,11 +262,6 @@ impl Spool {
         self.entries[p]
     }
 
-    /// Ends the writing: the spool is read from now on.
-    pub(crate) fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
     /// Reads partition `p` of every spill, in order, into `bytes`, and
     /// hands each spill's bytes to `each` (to be decoded by
     /// [`decode_partition`]).
@@ -280,7 +271,6 @@ impl Spool {
         bytes: &mut Vec<u8>,
         mut each: impl FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
-        let file = self.out.get_ref();
         for spill in &self.spills {
             let (from, to) = (spill[p], spill[p + 1]);
             if from == to {
@@ -288,7 +278,7 @@ impl Spool {
             }
             let len = usize::try_from(to - from).map_err(io::Error::other)?;
             bytes.resize(len, 0);
-            file.read_exact_at(bytes, from)?;
+            self.file.read_exact_at(bytes, from)?;
             each(bytes)?;
         }
         Ok(())
@@ -300,9 +290,8 @@ impl Spool {
     /// are the ones it fills with the index next. Best effort: where holes
     /// cannot be punched nothing is given back until the spool is dropped.
     pub(crate) fn release_before(&self, p: usize) {
-        let file = self.out.get_ref();
         for spill in &self.spills {
-            punch_hole(file, spill[0], spill[p.min(PARTITIONS)]);
+            punch_hole(&self.file, spill[0], spill[p.min(PARTITIONS)]);
         }
     }
 }
@@ -311,27 +300,142 @@ impl Spool {
 /// its partition's).
 const KEY_LOW: u64 = (1 << 56) - 1;
 
-/// Replaces `bytes` by the spool's encoding of `entries`, the entries of
-/// one partition in game order (see [`Spool`]).
-pub(crate) fn encode_partition(entries: &[Entry], bytes: &mut Vec<u8>) {
-    bytes.clear();
-    bytes.reserve(entries.len() * 9);
-    let mut game = 0u32;
-    for e in entries {
-        // Wrapping: any order round-trips, game order takes a byte.
-        let mut delta = e.game.wrapping_sub(game);
-        game = e.game;
-        while delta >= 0x80 {
-            bytes.push(delta as u8 | 0x80);
-            delta >>= 7;
-        }
-        bytes.push(delta as u8);
-        bytes.extend_from_slice(&(e.key() & KEY_LOW).to_le_bytes()[..7]);
+/// Appends `delta` to `bytes` as LEB128.
+fn push_varint(bytes: &mut Vec<u8>, mut delta: u32) {
+    while delta >= 0x80 {
+        bytes.push(delta as u8 | 0x80);
+        delta >>= 7;
+    }
+    bytes.push(delta as u8);
+}
+
+/// Bytes of `n` as LEB128.
+fn varint_len(n: u32) -> usize {
+    (32 - (n | 1).leading_zeros()).div_ceil(7) as usize
+}
+
+/// Position entries by key partition (the top 8 bits of the key), each
+/// partition encoded as the [`Spool`] stores it: entries in the order they
+/// came, each the difference of its game number from the one before
+/// (LEB128; the first from 0) then the key's low 56 bits. A worker's batch
+/// numbers its games from 0; [`Partitions::append_partition`] renumbers
+/// them where the builder's tables go on.
+#[derive(Debug, Default)]
+pub(crate) struct Partitions {
+    parts: Vec<Part>,
+    /// Bytes in all partitions.
+    bytes: usize,
+}
+
+/// One partition of [`Partitions`].
+#[derive(Debug, Default)]
+struct Part {
+    bytes: Vec<u8>,
+    entries: u64,
+    /// The game of the first entry and of the last.
+    first: u32,
+    last: u32,
+}
+
+impl Part {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.entries = 0;
+        self.first = 0;
+        self.last = 0;
     }
 }
 
-/// Appends the entries of partition `p` encoded in `bytes` by
-/// [`encode_partition`] to `entries`.
+impl Partitions {
+    fn part(&mut self, p: usize) -> &mut Part {
+        if self.parts.len() != PARTITIONS {
+            self.parts.resize_with(PARTITIONS, Part::default);
+        }
+        &mut self.parts[p]
+    }
+
+    /// Adds the entry of `key` in game `game` (games come in order).
+    #[inline]
+    pub(crate) fn push(&mut self, key: u64, game: u32) {
+        let part = self.part((key >> 56) as usize);
+        let before = part.bytes.len();
+        if part.entries == 0 {
+            part.first = game;
+        }
+        // Wrapping: any order round-trips, game order takes a byte.
+        push_varint(&mut part.bytes, game.wrapping_sub(part.last));
+        part.bytes
+            .extend_from_slice(&(key & KEY_LOW).to_le_bytes()[..7]);
+        part.last = game;
+        part.entries += 1;
+        self.bytes += part.bytes.len() - before;
+    }
+
+    /// Moves the entries of partition `p` of `from` here, after these,
+    /// their game numbers raised by `offset` (`None` if one would pass
+    /// `u32::MAX`).
+    pub(crate) fn append_partition(
+        &mut self,
+        from: &mut Partitions,
+        p: usize,
+        offset: u32,
+    ) -> Option<()> {
+        let Some(src) = from.parts.get_mut(p).filter(|src| src.entries > 0) else {
+            return Some(());
+        };
+        let first = offset.checked_add(src.first)?;
+        let last = offset.checked_add(src.last)?;
+        let part = self.part(p);
+        let before = part.bytes.len();
+        if part.entries == 0 {
+            part.first = first;
+        }
+        // Only the first entry's difference changes: it was from 0.
+        push_varint(&mut part.bytes, first.wrapping_sub(part.last));
+        part.bytes
+            .extend_from_slice(src.bytes.get(varint_len(src.first)..)?);
+        part.last = last;
+        part.entries += src.entries;
+        self.bytes += part.bytes.len() - before;
+        from.bytes -= src.bytes.len();
+        src.clear();
+        Some(())
+    }
+
+    /// Bytes in all partitions.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Entries of partition `p`.
+    pub(crate) fn entries(&self, p: usize) -> u64 {
+        self.parts.get(p).map_or(0, |part| part.entries)
+    }
+
+    /// The encoded entries of partition `p`.
+    pub(crate) fn encoded(&self, p: usize) -> &[u8] {
+        self.parts.get(p).map_or(&[], |part| &part.bytes)
+    }
+
+    /// Makes room for about `bytes` bytes in each partition.
+    pub(crate) fn reserve_each(&mut self, bytes: usize) {
+        for p in 0..PARTITIONS {
+            let part = self.part(p);
+            part.bytes.reserve(bytes.saturating_sub(part.bytes.len()));
+        }
+    }
+
+    /// Empties every partition, keeping the memory.
+    pub(crate) fn clear(&mut self) {
+        for part in &mut self.parts {
+            part.clear();
+        }
+        self.bytes = 0;
+    }
+}
+
+/// Appends the entries of partition `p` encoded in `bytes` (as
+/// [`Partitions`] and the [`Spool`] keep them) to `entries`.
 pub(crate) fn decode_partition(p: usize, bytes: &[u8], entries: &mut Vec<Entry>) -> io::Result<()> {
     let corrupt = || io::Error::other("a spilled partition is corrupt");
     let top = (p as u64) << 56;
@@ -638,6 +742,46 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
+    /// Property: partitions of batches numbered from 0, appended with their
+    /// offsets, are the partitions of the entries pushed with their global
+    /// numbers; an offset past `u32::MAX` is refused.
+    #[test]
+    fn appended_batches_are_renumbered() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut all, mut direct) = (Partitions::default(), Partitions::default());
+        let mut offset = 0u32;
+        for _ in 0..20 {
+            let mut batch = Partitions::default();
+            let games = next() as u32 % 300;
+            for game in 0..games {
+                for _ in 0..next() % 90 {
+                    let key = if next() % 4 == 0 { 0x1234 } else { next() };
+                    batch.push(key, game);
+                    direct.push(key, offset + game);
+                }
+            }
+            for p in 0..PARTITIONS {
+                all.append_partition(&mut batch, p, offset).unwrap();
+            }
+            assert_eq!(batch.bytes(), 0);
+            offset += games + next() as u32 % 5_000_000;
+        }
+        assert_eq!(all.bytes(), direct.bytes());
+        for p in 0..PARTITIONS {
+            assert_eq!(all.encoded(p), direct.encoded(p), "partition {p}");
+            assert_eq!(all.entries(p), direct.entries(p));
+        }
+        let mut last = Partitions::default();
+        last.push(7, 1);
+        assert_eq!(all.append_partition(&mut last, 0, u32::MAX), None);
+    }
+
     /// Property: whatever the keys and game numbers (in game order, or
     /// not: far apart, backwards, the largest), a partition reads back from
     /// every spill exactly as it was spilled, also after the partitions
@@ -656,6 +800,7 @@ mod tests {
         let mut spilled: Vec<Vec<Vec<Entry>>> = Vec::new();
         for _ in 0..5 {
             let mut parts = vec![Vec::new(); PARTITIONS];
+            let mut encoded = Partitions::default();
             let mut game = 0u32;
             for _ in 0..3_000 {
                 game = match next() % 8 {
@@ -666,18 +811,19 @@ mod tests {
                 };
                 let key = next();
                 parts[(key >> 56) as usize].push(Entry::new(key, game));
+                encoded.push(key, game);
             }
-            let mut bytes = Vec::new();
             for (p, part) in parts.iter().enumerate() {
+                assert_eq!(encoded.entries(p), part.len() as u64);
                 if !part.is_empty() {
-                    encode_partition(part, &mut bytes);
-                    spool.push(p, &bytes, part.len() as u64).unwrap();
+                    spool
+                        .push(p, encoded.encoded(p), part.len() as u64)
+                        .unwrap();
                 }
             }
             spool.end_spill();
             spilled.push(parts);
         }
-        spool.finish().unwrap();
         assert_eq!(spool.spills(), 5);
         let mut bytes = Vec::new();
         for p in 0..PARTITIONS {

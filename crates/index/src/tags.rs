@@ -22,9 +22,10 @@ impl Date {
         let mut parts = text.trim().split(['.', '-', '/']);
         let number = |p: Option<&str>, digits: usize| -> Option<u32> {
             let p = p?.trim();
-            (p.len() == digits && p.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| p.parse().ok())
-                .flatten()
+            if p.len() != digits {
+                return None;
+            }
+            decimal(p)
         };
         let Some(year) = number(parts.next(), 4).filter(|&y| y > 0) else {
             return Date::UNKNOWN;
@@ -149,11 +150,21 @@ impl fmt::Display for Eco {
 /// not a number (`-`, `?`, empty).
 pub fn elo(text: &str) -> u16 {
     let t = text.trim();
-    if t.is_empty() || t.len() > 5 || !t.bytes().all(|b| b.is_ascii_digit()) {
+    if t.is_empty() || t.len() > 5 {
         return 0;
     }
-    t.parse::<u32>()
-        .map_or(0, |v| v.min(u32::from(u16::MAX)) as u16)
+    decimal(t).map_or(0, |v| v.min(u32::from(u16::MAX)) as u16)
+}
+
+/// The number written by the ASCII digits `t` (at most 9 of them: no
+/// overflow), or `None` if anything else is in it.
+fn decimal(t: &str) -> Option<u32> {
+    if t.len() > 9 {
+        return None;
+    }
+    t.bytes().try_fold(0u32, |n, b| {
+        b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
+    })
 }
 
 /// The Result tag as a code: what `--result` compares.
@@ -277,6 +288,9 @@ mod tests {
         assert_eq!(Date::parse(""), Date::UNKNOWN);
         assert_eq!(Date::parse("1972.13.01"), Date(19720000));
         assert_eq!(Date::parse("1972.??.05"), Date(19720000));
+        assert_eq!(Date::parse("+972.07.11"), Date::UNKNOWN);
+        assert_eq!(Date::parse("1972.+7.11"), Date(19720000));
+        assert_eq!(Date::parse("0000.07.11"), Date::UNKNOWN);
         assert_eq!(Date(19720000).latest(), 19729999);
         assert_eq!(Date(19720700).latest(), 19720799);
         assert_eq!(Date(19720711).latest(), 19720711);
@@ -305,6 +319,10 @@ mod tests {
         assert_eq!(elo(" 2785 "), 2785);
         assert_eq!(elo("-"), 0);
         assert_eq!(elo("?"), 0);
+        assert_eq!(elo("99999"), u16::MAX);
+        assert_eq!(elo("27OO"), 0);
+        assert_eq!(elo("+2700"), 0);
+        assert_eq!(elo("123456"), 0);
         assert_eq!(Outcome::from_tag("1/2-1/2"), Outcome::Draw);
         assert_eq!(Outcome::from_tag("½-½"), Outcome::Draw);
         assert_eq!(Outcome::from_tag("1-0"), Outcome::WhiteWins);

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
-use crate::spill::{self, Entry, PARTITIONS, Sorter, Spool};
+use crate::spill::{self, Entry, PARTITIONS, Partitions, Sorter, Spool};
 use crate::tags::Eco;
 
 /// FxHash (rustc's hasher): strings from a PGN file need no protection
@@ -138,10 +138,10 @@ impl Names {
 pub struct Batch {
     names: Names,
     games: Vec<Pending>,
-    /// (key, local game number), by key partition (the top 8 bits of the
-    /// key, as the builder keeps them): the workers that fill batches
-    /// spread the entries, the builder appends each partition whole.
-    parts: Vec<Vec<Entry>>,
+    /// (key, local game number), by key partition and encoded as the
+    /// builder keeps them: the workers that fill batches spread and encode
+    /// the entries, the builder appends each partition's bytes.
+    parts: Partitions,
     /// Entries in `parts`.
     positions: usize,
     /// Why the batch cannot be indexed, found while it was filled (the
@@ -220,12 +220,8 @@ impl Batch {
         self.games.push(Pending { record: r, texts });
 
         // Repeats within a game are dropped when the sorted table is written.
-        if self.parts.len() != PARTITIONS {
-            self.parts.resize_with(PARTITIONS, Vec::new);
-        }
         for &k in keys {
-            let e = Entry::new(k, game);
-            self.parts[e.partition()].push(e);
+            self.parts.push(k, game);
         }
         self.positions += keys.len();
     }
@@ -235,9 +231,7 @@ impl Batch {
     pub fn clear(&mut self) {
         self.names.clear();
         self.games.clear();
-        for p in &mut self.parts {
-            p.clear();
-        }
+        self.parts.clear();
         self.positions = 0;
         self.overflow = None;
     }
@@ -391,10 +385,10 @@ fn scatter(entries: &[Entry], out: &mut [Entry], next: &mut Vec<usize>, shift: u
 /// `out` (of the same length), stably: a counting sort by the top bits of
 /// those, then each of its groups sorted by the whole key.
 fn sort_groups(entries: &[Entry], out: &mut [Entry], next: &mut Vec<usize>, bits: u32) {
-    // About 8 entries a group, and at most 4,096 groups: the table of the
+    // About 4 entries a group, and at most 4,096 groups: the table of the
     // counting sort and the groups being filled stay in the cache.
     let group_bits = (usize::BITS - entries.len().leading_zeros())
-        .saturating_sub(3)
+        .saturating_sub(2)
         .clamp(1, 12);
     scatter(
         entries,
@@ -471,20 +465,19 @@ impl Scratch {
         out.close();
     }
 
-    /// Sorts partition `p` of the spool into `out`: read whole from every
-    /// spill in order (entries of one key then come in game order, see
-    /// [`sort_partition`]) and sorted.
-    fn encode_spooled(
+    /// Sorts partition `p` of `sources` into `out`: read whole (entries of
+    /// one key then come in game order, see [`sort_partition`]) and sorted.
+    fn encode_sources(
         &mut self,
-        spool: &Spool,
+        sources: &Sources<'_>,
         p: usize,
         bits: u32,
         out: &mut Encoded,
     ) -> io::Result<()> {
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
-        entries.reserve(usize::try_from(spool.entries(p)).unwrap_or(0));
-        spool.read_partition(p, &mut self.read, |bytes| {
+        entries.reserve(usize::try_from(sources.entries(p)).unwrap_or(0));
+        sources.read(p, &mut self.read, |bytes| {
             spill::decode_partition(p, bytes, &mut entries)
         })?;
         self.encode(&entries, bits, out);
@@ -493,12 +486,40 @@ impl Scratch {
     }
 }
 
-/// Sorts partition `p` of the spool into `out` in `memory` bytes, when it
+/// Where the position entries are when the index is written: the spool's
+/// spills, then the entries kept in memory.
+struct Sources<'a> {
+    spool: Option<&'a Spool>,
+    parts: &'a Partitions,
+}
+
+impl Sources<'_> {
+    /// Entries of partition `p`.
+    fn entries(&self, p: usize) -> u64 {
+        self.spool.map_or(0, |s| s.entries(p)) + self.parts.entries(p)
+    }
+
+    /// Hands the encoded entries of partition `p` to `each`, a piece at a
+    /// time in game order (read into `bytes` from the spool).
+    fn read(
+        &self,
+        p: usize,
+        bytes: &mut Vec<u8>,
+        mut each: impl FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if let Some(spool) = self.spool {
+            spool.read_partition(p, bytes, &mut each)?;
+        }
+        each(self.parts.encoded(p))
+    }
+}
+
+/// Sorts partition `p` of `sources` into `out` in `memory` bytes, when it
 /// does not fit in memory whole: its entries go through a [`Sorter`],
 /// which spills sorted runs to `dir` and merges them (equal entries come
 /// out once).
-fn encode_spooled_large(
-    spool: &Spool,
+fn encode_large(
+    sources: &Sources<'_>,
     p: usize,
     bits: u32,
     memory: u64,
@@ -507,9 +528,9 @@ fn encode_spooled_large(
 ) -> io::Result<()> {
     let mut sorter = Sorter::new(memory, dir);
     let (mut entries, mut bytes) = (Vec::new(), Vec::new());
-    spool.read_partition(p, &mut bytes, |spilled| {
+    sources.read(p, &mut bytes, |piece| {
         entries.clear();
-        spill::decode_partition(p, spilled, &mut entries)?;
+        spill::decode_partition(p, piece, &mut entries)?;
         entries.iter().try_for_each(|&e| sorter.push(e))
     })?;
     drop((entries, bytes));
@@ -637,9 +658,6 @@ struct Spill {
     games: Option<BufWriter<std::fs::File>>,
     /// The name table's offsets and bytes written out so far, in id order.
     names: Option<(BufWriter<std::fs::File>, BufWriter<std::fs::File>)>,
-    /// Two groups of encoded partitions (partition, bytes, entries): one
-    /// is written while the other is encoded.
-    encoded: [Vec<(usize, Vec<u8>, u64)>; 2],
 }
 
 /// Gathers batches in file order and writes the index.
@@ -670,10 +688,9 @@ pub struct Builder {
     data_spilled: u64,
     games: Vec<u8>,
     game_count: u64,
-    /// Position entries partitioned by the top 8 bits of their key.
-    parts: Vec<Vec<Entry>>,
-    /// Entries in `parts`.
-    buffered: usize,
+    /// Position entries by the top 8 bits of their key, encoded (8 or 9
+    /// bytes an entry), not spilled yet.
+    parts: Partitions,
     /// Position entries so far (repeats within a game included).
     positions: u64,
     remap: Vec<u32>,
@@ -700,8 +717,7 @@ impl Builder {
             data_spilled: 0,
             games: Vec::new(),
             game_count: 0,
-            parts: (0..256).map(|_| Vec::new()).collect(),
-            buffered: 0,
+            parts: Partitions::default(),
             positions: 0,
             remap: Vec::new(),
             spill: None,
@@ -723,7 +739,6 @@ impl Builder {
                 spilled: 0,
                 games: None,
                 names: None,
-                encoded: Default::default(),
             }),
             ..Builder::new()
         }
@@ -733,14 +748,14 @@ impl Builder {
     /// the copies of growing tables; memory is only used as it fills). A
     /// bounded builder makes room for no more than its budget.
     pub fn reserve_positions(&mut self, n: u64) {
-        let n = match &self.spill {
-            Some(s) => n.min(s.memory / size_of::<Entry>() as u64),
-            None => n,
+        // About 8.3 bytes an encoded entry.
+        let bytes = n.saturating_mul(9);
+        let bytes = match &self.spill {
+            Some(s) => bytes.min(s.memory),
+            None => bytes,
         };
-        let per = usize::try_from(n / 256).unwrap_or(usize::MAX);
-        for p in &mut self.parts {
-            p.reserve(per.saturating_sub(p.len()));
-        }
+        self.parts
+            .reserve_each(usize::try_from(bytes / PARTITIONS as u64).unwrap_or(usize::MAX));
     }
 
     /// Games added so far.
@@ -755,7 +770,7 @@ impl Builder {
 
     /// Bytes of memory the tables hold now (an estimate for the names).
     pub fn memory(&self) -> u64 {
-        (self.buffered * size_of::<Entry>() + self.games.len()) as u64 + self.names_memory()
+        (self.parts.bytes() + self.games.len()) as u64 + self.names_memory()
     }
 
     fn names_memory(&self) -> u64 {
@@ -834,23 +849,13 @@ impl Builder {
         let mut room = self.room();
         // `first + count` fits in a u32 (checked above) and local < count.
         let first = u32::try_from(first).map_err(|_| BuildError::TooManyGames)?;
-        for (p, from) in batch.parts.iter_mut().enumerate() {
-            if from.is_empty() {
-                continue;
-            }
-            let mut overflow = false;
-            self.buffered += from.len();
-            self.parts[p].extend(from.drain(..).map(|e| {
-                let (game, over) = first.overflowing_add(e.game);
-                overflow |= over;
-                Entry { game, ..e }
-            }));
-            if overflow {
-                return Err(BuildError::TooManyGames);
-            }
+        for p in 0..PARTITIONS {
+            self.parts
+                .append_partition(&mut batch.parts, p, first)
+                .ok_or(BuildError::TooManyGames)?;
             // Spilled between partitions too: each partition's entries stay
             // in game order from one spill to the next.
-            if self.buffered >= room {
+            if self.parts.bytes() >= room {
                 self.spill_tables()?;
                 room = self.room();
             }
@@ -858,10 +863,10 @@ impl Builder {
         Ok(())
     }
 
-    /// How many position entries may be buffered before they are spilled:
-    /// what the budget leaves beside the game records and the names, but
-    /// never less than an eighth of it (no tiny runs when the names alone
-    /// outgrow the budget), nor than [`MIN_RUN`] bytes.
+    /// How many bytes of position entries may be buffered before they are
+    /// spilled: what the budget leaves beside the game records and the
+    /// names, but never less than an eighth of it (no tiny spills when the
+    /// names alone outgrow the budget), nor than [`MIN_RUN`] bytes.
     fn room(&self) -> usize {
         let Some(s) = &self.spill else {
             return usize::MAX;
@@ -872,7 +877,7 @@ impl Builder {
             .saturating_sub(others)
             .max(s.memory / 8)
             .max(MIN_RUN);
-        usize::try_from(bytes / size_of::<Entry>() as u64).unwrap_or(usize::MAX)
+        usize::try_from(bytes).unwrap_or(usize::MAX)
     }
 
     /// Appends the game records to the games file and empties their table.
@@ -926,56 +931,29 @@ impl Builder {
 
     /// Appends the game records to the games file and the position entries
     /// to the spool (as they are, a partition after the other), and empties
-    /// both tables.
+    /// both tables (keeping their memory for the next spill: the pages stay
+    /// in use, the resident memory does not grow).
     fn spill_tables(&mut self) -> io::Result<()> {
         self.spill_games()?;
         let Some(spill) = &mut self.spill else {
             return Ok(());
         };
-        if self.buffered == 0 {
+        if self.parts.bytes() == 0 {
             return Ok(());
         }
         let spool = match &mut spill.spool {
             Some(s) => s,
             None => spill.spool.insert(Spool::create(&spill.dir)?),
         };
-        // Partitions are encoded in parallel, a group at a time, and
-        // written in order while the next group is encoded. Each keeps its
-        // memory for the next spill: the pages stay in use, the resident
-        // memory does not grow.
-        let parts = &mut self.parts;
-        let groups = parts.len().div_ceil(GROUP);
-        overlapped(
-            groups,
-            &mut spill.encoded,
-            |g, encoded| {
-                let first = g * GROUP;
-                let group = &mut parts[first..(first + GROUP).min(PARTITIONS)];
-                encoded.resize_with(group.len(), Default::default);
-                group
-                    .par_iter_mut()
-                    .zip(encoded.par_iter_mut())
-                    .enumerate()
-                    .for_each(|(i, (part, (p, bytes, entries)))| {
-                        spill::encode_partition(part, bytes);
-                        *p = first + i;
-                        *entries = part.len() as u64;
-                        part.clear();
-                    });
-                Ok(())
-            },
-            |encoded| {
-                for (p, bytes, entries) in encoded.iter() {
-                    if *entries > 0 {
-                        spool.push(*p, bytes, *entries)?;
-                    }
-                }
-                Ok(())
-            },
-        )?;
+        for p in 0..PARTITIONS {
+            let entries = self.parts.entries(p);
+            if entries > 0 {
+                spool.push(p, self.parts.encoded(p), entries)?;
+            }
+        }
         spool.end_spill();
         spill.spilled += 1;
-        self.buffered = 0;
+        self.parts.clear();
         Ok(())
     }
 
@@ -1010,26 +988,17 @@ impl Builder {
         self.lookup = FastMap::default();
         self.lookup_memory = 0;
 
-        // A spilled builder spills its last entries too, so that only the
-        // sort's memory and the directory are in memory while it writes.
-        let spooled = if self.runs() > 0 {
+        // Once spilled, the last entries are spilled too, and the tables'
+        // memory is given back: the pages that held them (the whole budget,
+        // filled before each spill) are free for the sort.
+        if self.spill.as_ref().is_some_and(|s| s.spool.is_some()) {
             self.spill_tables()?;
-            self.parts = Vec::new();
-            match self.spill.as_mut() {
-                Some(s) => {
-                    s.encoded = Default::default();
-                    match s.spool.take() {
-                        Some(mut spool) => {
-                            spool.finish()?;
-                            Some((spool, s.memory, s.dir.clone()))
-                        }
-                        None => None,
-                    }
-                }
-                None => None,
-            }
-        } else {
-            None
+            self.parts = Partitions::default();
+        }
+        let (spool, memory, dir) = match self.spill.as_mut() {
+            Some(s) => (s.spool.take(), s.memory, s.dir.clone()),
+            // Everything is sorted in memory.
+            None => (None, u64::MAX, std::env::temp_dir()),
         };
 
         let games_at = at;
@@ -1093,77 +1062,57 @@ impl Builder {
             }
             Ok(())
         };
-        if let Some((spool, memory, dir)) = spooled {
-            // A partition is read whole from the spool and sorted when it
-            // fits in half the budget ([`WHOLE_SORT_BYTES`] an entry), as
-            // many at a time as half the budget holds, up to a group; a
-            // larger one (the start position is in every game) is sorted
-            // through sorted runs, in the memory its group leaves.
-            let half = memory / 2;
-            let fits = |p: usize| spool.entries(p).saturating_mul(WHOLE_SORT_BYTES) <= half;
-            let largest = (0..PARTITIONS)
-                .filter(|&p| fits(p))
-                .map(|p| spool.entries(p))
-                .max()
-                .unwrap_or(0);
-            let at_once =
-                (half / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
-            let (spool, dir) = (&spool, dir.as_path());
-            overlapped(
-                PARTITIONS.div_ceil(at_once),
-                &mut encoded,
-                |g, encoded| {
-                    let first = g * at_once;
-                    let group = first..(first + at_once).min(PARTITIONS);
-                    scratch.resize_with(group.len(), Scratch::default);
-                    encoded.resize_with(group.len(), Encoded::default);
-                    group
-                        .into_par_iter()
-                        .zip(scratch.par_iter_mut())
-                        .zip(encoded.par_iter_mut())
-                        .map(|((p, scratch), e)| {
-                            if fits(p) {
-                                scratch.encode_spooled(spool, p, bits, e)
-                            } else {
-                                let memory = half / at_once as u64;
-                                encode_spooled_large(spool, p, bits, memory, dir, e)
-                            }
-                        })
-                        .collect::<io::Result<()>>()?;
-                    // Those partitions are read for the last time: their
-                    // pages go back to the system, which fills them with
-                    // the index next.
+        // A partition is read whole (from the spool's spills in order,
+        // then from memory) and sorted when it fits in half the budget
+        // ([`WHOLE_SORT_BYTES`] an entry), as many at a time as half the
+        // budget holds, up to a group, on every core, while the group
+        // before is written; a larger one (the start position is in every
+        // game) is sorted through sorted runs, in the memory its group
+        // leaves.
+        let sources = Sources {
+            spool: spool.as_ref(),
+            parts: &self.parts,
+        };
+        let half = memory / 2;
+        let fits = |p: usize| sources.entries(p).saturating_mul(WHOLE_SORT_BYTES) <= half;
+        let largest = (0..PARTITIONS)
+            .filter(|&p| fits(p))
+            .map(|p| sources.entries(p))
+            .max()
+            .unwrap_or(0);
+        let at_once = (half / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
+        let dir = dir.as_path();
+        overlapped(
+            PARTITIONS.div_ceil(at_once),
+            &mut encoded,
+            |g, encoded| {
+                let first = g * at_once;
+                let group = first..(first + at_once).min(PARTITIONS);
+                scratch.resize_with(group.len(), Scratch::default);
+                encoded.resize_with(group.len(), Encoded::default);
+                group
+                    .into_par_iter()
+                    .zip(scratch.par_iter_mut())
+                    .zip(encoded.par_iter_mut())
+                    .map(|((p, scratch), e)| {
+                        if fits(p) {
+                            scratch.encode_sources(&sources, p, bits, e)
+                        } else {
+                            let memory = half / at_once as u64;
+                            encode_large(&sources, p, bits, memory, dir, e)
+                        }
+                    })
+                    .collect::<io::Result<()>>()?;
+                // Those partitions are read for the last time: their
+                // pages go back to the system, which fills them with the
+                // index next.
+                if let Some(spool) = sources.spool {
                     spool.release_before(first + at_once);
-                    Ok(())
-                },
-                write,
-            )?;
-        } else {
-            // Partitions are sorted and encoded in parallel, a group at a
-            // time, and written in order while the next group is sorted;
-            // each partition's memory is given back once it is sorted.
-            let mut parts = std::mem::take(&mut self.parts);
-            overlapped(
-                parts.len().div_ceil(GROUP),
-                &mut encoded,
-                |g, encoded| {
-                    let first = g * GROUP;
-                    let group = &mut parts[first..(first + GROUP).min(PARTITIONS)];
-                    scratch.resize_with(group.len(), Scratch::default);
-                    encoded.resize_with(group.len(), Encoded::default);
-                    group
-                        .par_iter_mut()
-                        .zip(scratch.par_iter_mut())
-                        .zip(encoded.par_iter_mut())
-                        .for_each(|((part, scratch), e)| {
-                            scratch.encode(part, bits, e);
-                            *part = Vec::new();
-                        });
-                    Ok(())
-                },
-                write,
-            )?;
-        }
+                }
+                Ok(())
+            },
+            write,
+        )?;
         directory.finish();
 
         let directory_at = at;

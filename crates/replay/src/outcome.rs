@@ -363,6 +363,7 @@ const RIGHTS: [(Color, CastlingSide); 4] = [
 
 impl KeyStep {
     /// Starts the update of `key` (the key of `before`) for the move `m`.
+    #[inline]
     pub fn new(before: &Chess, key: u64, m: Move) -> KeyStep {
         let piece = |sq: Square, role: Role, color: Color| {
             let Zobrist64(z) = Zobrist64::zobrist_for_piece(sq, role.of(color));
@@ -372,13 +373,15 @@ impl KeyStep {
         let Zobrist64(turn) = Zobrist64::zobrist_for_white_turn();
         let mut k = key ^ turn;
         match m {
-            Move::Normal { .. } => {
-                let (role, to) = (m.role(), m.to());
-                if let Some(from) = m.from() {
-                    k ^= piece(from, role, us);
-                }
-                k ^= piece(to, m.promotion().unwrap_or(role), us);
-                if let Some(c) = m.capture() {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                k ^= piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
+                if let Some(c) = capture {
                     k ^= piece(to, c, !us);
                 }
             }
@@ -418,6 +421,7 @@ impl KeyStep {
     }
 
     /// The key of `after`, the position the move led to.
+    #[inline]
     pub fn finish(self, after: &Chess) -> u64 {
         let mut k = self.partial;
         let castles = after.castles();
