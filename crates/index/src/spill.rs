@@ -320,11 +320,20 @@ fn varint_len(n: u32) -> usize {
 /// (LEB128; the first from 0) then the key's low 56 bits. A worker's batch
 /// numbers its games from 0; [`Partitions::append_partition`] renumbers
 /// them where the builder's tables go on.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Partitions {
-    parts: Vec<Part>,
+    parts: Box<[Part; PARTITIONS]>,
     /// Bytes in all partitions.
     bytes: usize,
+}
+
+impl Default for Partitions {
+    fn default() -> Partitions {
+        Partitions {
+            parts: Box::new(std::array::from_fn(|_| Part::default())),
+            bytes: 0,
+        }
+    }
 }
 
 /// One partition of [`Partitions`].
@@ -347,25 +356,25 @@ impl Part {
 }
 
 impl Partitions {
-    fn part(&mut self, p: usize) -> &mut Part {
-        if self.parts.len() != PARTITIONS {
-            self.parts.resize_with(PARTITIONS, Part::default);
-        }
-        &mut self.parts[p]
-    }
-
     /// Adds the entry of `key` in game `game` (games come in order).
     #[inline]
     pub(crate) fn push(&mut self, key: u64, game: u32) {
-        let part = self.part((key >> 56) as usize);
+        let part = &mut self.parts[usize::from((key >> 56) as u8)];
         let before = part.bytes.len();
         if part.entries == 0 {
             part.first = game;
         }
         // Wrapping: any order round-trips, game order takes a byte.
-        push_varint(&mut part.bytes, game.wrapping_sub(part.last));
-        part.bytes
-            .extend_from_slice(&(key & KEY_LOW).to_le_bytes()[..7]);
+        let delta = game.wrapping_sub(part.last);
+        if delta < 0x80 {
+            // The byte and the key's 7 low bytes, written at once.
+            let word = ((key & KEY_LOW) << 8) | u64::from(delta);
+            part.bytes.extend_from_slice(&word.to_le_bytes());
+        } else {
+            push_varint(&mut part.bytes, delta);
+            part.bytes
+                .extend_from_slice(&(key & KEY_LOW).to_le_bytes()[..7]);
+        }
         part.last = game;
         part.entries += 1;
         self.bytes += part.bytes.len() - before;
@@ -385,7 +394,7 @@ impl Partitions {
         };
         let first = offset.checked_add(src.first)?;
         let last = offset.checked_add(src.last)?;
-        let part = self.part(p);
+        let part = self.parts.get_mut(p)?;
         let before = part.bytes.len();
         if part.entries == 0 {
             part.first = first;
@@ -419,15 +428,14 @@ impl Partitions {
 
     /// Makes room for about `bytes` bytes in each partition.
     pub(crate) fn reserve_each(&mut self, bytes: usize) {
-        for p in 0..PARTITIONS {
-            let part = self.part(p);
+        for part in self.parts.iter_mut() {
             part.bytes.reserve(bytes.saturating_sub(part.bytes.len()));
         }
     }
 
     /// Empties every partition, keeping the memory.
     pub(crate) fn clear(&mut self) {
-        for part in &mut self.parts {
+        for part in self.parts.iter_mut() {
             part.clear();
         }
         self.bytes = 0;
@@ -442,6 +450,19 @@ pub(crate) fn decode_partition(p: usize, bytes: &[u8], entries: &mut Vec<Entry>)
     let mut game = 0u32;
     let mut at = 0;
     while at < bytes.len() {
+        // Most entries: a one-byte difference and the key, 8 bytes read
+        // at once.
+        if let Some(eight) = bytes.get(at..at + 8)
+            && eight[0] < 0x80
+        {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(eight);
+            let word = u64::from_le_bytes(word);
+            game = game.wrapping_add((word & 0x7f) as u32);
+            entries.push(Entry::new(top | (word >> 8), game));
+            at += 8;
+            continue;
+        }
         let mut delta = 0u32;
         let mut shift = 0;
         loop {
