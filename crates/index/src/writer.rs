@@ -5,11 +5,13 @@
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::direct::Direct;
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
@@ -278,6 +280,11 @@ pub struct Summary {
 /// Entries sorted, without repeats, encoded as position table entries.
 #[derive(Default)]
 struct Encoded {
+    /// The partition they are of.
+    partition: usize,
+    /// Not encoded: the partition is too large to be sorted in memory, and
+    /// is sorted through runs as it is written.
+    large: bool,
     bytes: Vec<u8>,
     /// (bucket, end of its entries in `bytes`) for each bucket with entries.
     segments: Vec<(usize, usize)>,
@@ -321,38 +328,34 @@ impl Encoded {
 /// counting sort (a few entries each, by insertion, but more in a large
 /// partition and all the games of a common position): entries of one key
 /// keep the order they arrive in, which is game order (entries come in game
-/// order, from the tables or from the spool's spills read in order). A large partition is first spread by the next 8 key bits into
-/// `scratch.spread`, and each of those groups sorted so: the table of the
-/// counting sort and the groups being filled stay in the cache at any size.
-fn sort_partition<'s>(entries: &[Entry], scratch: &'s mut Sorting) -> &'s [Entry] {
-    let Sorting {
-        sorted,
-        spread,
-        next,
-    } = scratch;
+/// order, from the tables or from the spool's spills read in order). A
+/// large partition is first spread by the next 8 key bits into
+/// `scratch.spread`, and each of those groups sorted so, back into
+/// `entries`: the table of the counting sort and the groups being filled
+/// stay in the cache at any size. The sorted entries are in `entries` or
+/// in `scratch.spread`: the slice returned.
+fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s [Entry] {
+    let Sorting { spread, next } = scratch;
     let n = entries.len();
     // Every entry is written over: the memory is only cleared as it grows.
-    if sorted.len() < n {
-        sorted.resize(n, Entry::default());
-    }
-    let sorted = &mut sorted[..n];
-    if n <= SPREAD {
-        sort_groups(entries, sorted, next, 56);
-        return sorted;
-    }
     if spread.len() < n {
         spread.resize(n, Entry::default());
     }
     let spread = &mut spread[..n];
+    if n <= SPREAD {
+        sort_groups(entries, spread, next, 56);
+        return spread;
+    }
+    // Spread, then sorted back into `entries`: two tables, not three.
     scatter(entries, spread, next, 48, 0xff);
     let mut ends = [0usize; 256];
     ends.copy_from_slice(next);
     let mut start = 0;
     for end in ends {
-        sort_groups(&spread[start..end], &mut sorted[start..end], next, 48);
+        sort_groups(&spread[start..end], &mut entries[start..end], next, 48);
         start = end;
     }
-    sorted
+    entries
 }
 
 /// Partitions of more entries than this are spread by 8 more key bits
@@ -432,16 +435,15 @@ struct Scratch {
     entries: Vec<Entry>,
     /// The sort's memory.
     sorting: Sorting,
-    /// Bytes read from a run.
-    read: Vec<u8>,
+    /// Bytes read from the spool.
+    read: spill::Aligned,
 }
 
 /// Memory of [`sort_partition`].
 #[derive(Default)]
 struct Sorting {
-    /// The entries sorted.
-    sorted: Vec<Entry>,
-    /// The entries of a large partition spread by 8 more key bits.
+    /// The entries sorted (a small partition), or spread by 8 more key
+    /// bits (a large one, then sorted back into its own table).
     spread: Vec<Entry>,
     /// The counting sort's counts.
     next: Vec<usize>,
@@ -450,7 +452,7 @@ struct Sorting {
 impl Scratch {
     /// Sorts `entries` (a partition's), drops repeats and encodes them into
     /// `out` as position table entries of `bits` bucket bits.
-    fn encode(&mut self, entries: &[Entry], bits: u32, out: &mut Encoded) {
+    fn encode(&mut self, entries: &mut [Entry], bits: u32, out: &mut Encoded) {
         let sorted = sort_partition(entries, &mut self.sorting);
         out.clear();
         out.bytes.reserve(sorted.len() * POSITION_SIZE);
@@ -480,7 +482,7 @@ impl Scratch {
         sources.read(p, &mut self.read, |bytes| {
             spill::decode_partition(p, bytes, &mut entries)
         })?;
-        self.encode(&entries, bits, out);
+        self.encode(&mut entries, bits, out);
         self.entries = entries;
         Ok(())
     }
@@ -504,7 +506,7 @@ impl Sources<'_> {
     fn read(
         &self,
         p: usize,
-        bytes: &mut Vec<u8>,
+        bytes: &mut spill::Aligned,
         mut each: impl FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
         if let Some(spool) = self.spool {
@@ -514,20 +516,23 @@ impl Sources<'_> {
     }
 }
 
-/// Sorts partition `p` of `sources` into `out` in `memory` bytes, when it
-/// does not fit in memory whole: its entries go through a [`Sorter`],
-/// which spills sorted runs to `dir` and merges them (equal entries come
-/// out once).
-fn encode_large(
+/// Sorts partition `p` of `sources` in `memory` bytes, when it does not
+/// fit in memory whole, and hands its encoded entries to `emit` a megabyte
+/// at a time (in `chunk`): its entries go through a [`Sorter`], which
+/// spills sorted runs to `dir` and merges them (equal entries come out
+/// once). Neither its entries nor its part of the table are ever whole in
+/// memory.
+fn write_large(
     sources: &Sources<'_>,
     p: usize,
     bits: u32,
     memory: u64,
     dir: &Path,
-    out: &mut Encoded,
+    chunk: &mut Encoded,
+    emit: &mut dyn FnMut(&Encoded) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut sorter = Sorter::new(memory, dir);
-    let (mut entries, mut bytes) = (Vec::new(), Vec::new());
+    let (mut entries, mut bytes) = (Vec::new(), spill::Aligned::default());
     sources.read(p, &mut bytes, |piece| {
         entries.clear();
         spill::decode_partition(p, piece, &mut entries)?;
@@ -536,18 +541,25 @@ fn encode_large(
     drop((entries, bytes));
     let sorted = sorter.finish()?;
     let mut reader = sorted.reader()?;
-    out.clear();
+    chunk.clear();
     while let Some(e) = reader.next()? {
-        out.push(&e, bits);
+        chunk.push(&e, bits);
+        if chunk.bytes.len() >= 1 << 20 {
+            chunk.close();
+            emit(chunk)?;
+            chunk.clear();
+        }
     }
-    out.close();
+    chunk.close();
+    emit(chunk)?;
+    chunk.clear();
     Ok(())
 }
 
-/// Bytes of memory an entry of a partition read whole from the spool takes
-/// while it is sorted and encoded: read (12), spread (12), sorted (12),
-/// encoded (8), and some slack.
-const WHOLE_SORT_BYTES: u64 = 48;
+/// Bytes of memory an entry of a partition read whole takes while it is
+/// sorted and encoded: read and sorted back (12), spread (12), encoded (8,
+/// kept while the next group is sorted), and some slack.
+const WHOLE_SORT_BYTES: u64 = 40;
 
 /// Partitions sorted at a time: their sorting and encoding is spread over
 /// the threads, and while one group is written the next is sorted.
@@ -970,14 +982,16 @@ impl Builder {
     }
 
     fn write_to(&mut self, file: &mut std::fs::File, pgn: &Fingerprint) -> io::Result<Summary> {
-        let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
+        // Written around the page cache where the system allows it (see
+        // the `direct` module): the header last, in place.
+        let mut out = Direct::new(file.try_clone()?);
         let mut at = 0u64;
-        let put = |out: &mut BufWriter<_>, bytes: &[u8], at: &mut u64| -> io::Result<()> {
+        let put = |out: &mut Direct, bytes: &[u8], at: &mut u64| -> io::Result<()> {
             out.write_all(bytes)?;
             *at += bytes.len() as u64;
             Ok(())
         };
-        let pad = |out: &mut BufWriter<_>, at: &mut u64| -> io::Result<()> {
+        let pad = |out: &mut Direct, at: &mut u64| -> io::Result<()> {
             let n = (8 - (*at % 8) as usize) % 8;
             out.write_all(&[0u8; 8][..n])?;
             *at += n as u64;
@@ -996,7 +1010,12 @@ impl Builder {
             self.parts = Partitions::default();
         }
         let (spool, memory, dir) = match self.spill.as_mut() {
-            Some(s) => (s.spool.take(), s.memory, s.dir.clone()),
+            Some(s) => {
+                if let Some(spool) = &mut s.spool {
+                    spool.finish()?;
+                }
+                (s.spool.take(), s.memory, s.dir.clone())
+            }
             // Everything is sorted in memory.
             None => (None, u64::MAX, std::env::temp_dir()),
         };
@@ -1055,33 +1074,48 @@ impl Builder {
         let mut directory = Directory::new(bits);
         let mut encoded: [Vec<Encoded>; 2] = Default::default();
         let mut scratch: Vec<Scratch> = Vec::new();
-        let write = |encoded: &mut Vec<Encoded>| -> io::Result<()> {
-            for e in encoded.iter() {
-                directory.add(e);
-                put(&mut out, &e.bytes, &mut at)?;
-            }
-            Ok(())
-        };
         // A partition is read whole (from the spool's spills in order,
-        // then from memory) and sorted when it fits in half the budget
-        // ([`WHOLE_SORT_BYTES`] an entry), as many at a time as half the
-        // budget holds, up to a group, on every core, while the group
-        // before is written; a larger one (the start position is in every
-        // game) is sorted through sorted runs, in the memory its group
-        // leaves.
+        // then from memory) and sorted when it fits in the budget
+        // ([`WHOLE_SORT_BYTES`] an entry: the tables and the workers'
+        // memory are given back by now), as many at a time as the budget
+        // holds, up to a group, on every core, while the group before is
+        // written. A larger one (the start position is in every game, so
+        // one partition grows with the number of games) is sorted through
+        // sorted runs in a quarter of the budget, by the writing thread,
+        // and written as it comes out of the merge.
         let sources = Sources {
             spool: spool.as_ref(),
             parts: &self.parts,
         };
-        let half = memory / 2;
-        let fits = |p: usize| sources.entries(p).saturating_mul(WHOLE_SORT_BYTES) <= half;
+        let fits = |p: usize| sources.entries(p).saturating_mul(WHOLE_SORT_BYTES) <= memory;
         let largest = (0..PARTITIONS)
             .filter(|&p| fits(p))
             .map(|p| sources.entries(p))
             .max()
             .unwrap_or(0);
-        let at_once = (half / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
+        let at_once =
+            (memory / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
+        let runs_memory = memory / 4;
         let dir = dir.as_path();
+        let write = |encoded: &mut Vec<Encoded>| -> io::Result<()> {
+            let mut emit = |e: &Encoded| {
+                directory.add(e);
+                put(&mut out, &e.bytes, &mut at)
+            };
+            for e in encoded.iter_mut() {
+                if e.large {
+                    write_large(&sources, e.partition, bits, runs_memory, dir, e, &mut emit)?;
+                } else {
+                    emit(e)?;
+                }
+            }
+            // Those partitions are read for the last time: their pages go
+            // back to the system, which fills them with the index next.
+            if let (Some(spool), Some(last)) = (sources.spool, encoded.last()) {
+                spool.release_before(last.partition + 1);
+            }
+            Ok(())
+        };
         overlapped(
             PARTITIONS.div_ceil(at_once),
             &mut encoded,
@@ -1095,21 +1129,16 @@ impl Builder {
                     .zip(scratch.par_iter_mut())
                     .zip(encoded.par_iter_mut())
                     .map(|((p, scratch), e)| {
-                        if fits(p) {
-                            scratch.encode_sources(&sources, p, bits, e)
+                        e.partition = p;
+                        e.large = !fits(p);
+                        if e.large {
+                            e.clear();
+                            Ok(())
                         } else {
-                            let memory = half / at_once as u64;
-                            encode_large(&sources, p, bits, memory, dir, e)
+                            scratch.encode_sources(&sources, p, bits, e)
                         }
                     })
-                    .collect::<io::Result<()>>()?;
-                // Those partitions are read for the last time: their
-                // pages go back to the system, which fills them with the
-                // index next.
-                if let Some(spool) = sources.spool {
-                    spool.release_before(first + at_once);
-                }
-                Ok(())
+                    .collect::<io::Result<()>>()
             },
             write,
         )?;
@@ -1163,10 +1192,8 @@ impl Builder {
         let header_crc = crc(&h[..header::HEADER_CRC]);
         h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
 
-        out.flush()?;
-        drop(out);
-        file.seek(SeekFrom::Start(0))?;
-        file.write_all(&h)?;
+        out.finish()?;
+        file.write_all_at(&h, 0)?;
         Ok(Summary {
             games: self.game_count,
             strings,
@@ -1349,7 +1376,8 @@ mod tests {
                 .collect();
             let mut expected = entries.clone();
             expected.sort_by_key(Entry::key);
-            let sorted = sort_partition(&entries, &mut sorting);
+            let mut input = entries.clone();
+            let sorted = sort_partition(&mut input, &mut sorting);
             assert_eq!(sorted, expected, "{n} entries");
         }
     }
