@@ -55,7 +55,7 @@ for size in "$@"; do
     made=1
   fi
   cat "$file" > /dev/null # into the page cache
-  mb="$(echo "scale=1; $(stat -c %s "$file") / 1000000" | bc)"
+  mb="$(echo "scale=1; $(stat -L -c %s "$file") / 1000000" | bc)"
   log="$work/index-$size.log"
   : > "$work/rounds-$size"
   for round in $(seq "$ROUNDS"); do

@@ -48,7 +48,6 @@
 //! assert_eq!(index.games_with_position(after_e4).unwrap(), vec![0]);
 //! ```
 
-mod direct;
 pub mod filter;
 pub mod fingerprint;
 pub mod layout;

@@ -36,9 +36,6 @@ use std::marker::PhantomData;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-pub(crate) use crate::direct::Aligned;
-use crate::direct::Direct;
-
 /// A record that runs hold: ordered, and encoded in [`Record::SIZE`] bytes.
 pub trait Record: Copy + Ord {
     /// Bytes of a record in a run.
@@ -205,8 +202,10 @@ impl<R: Record> RunWriter<R> {
 /// of one key come in game order, as the index's sort needs them
 /// (`sort_partition` is stable).
 pub(crate) struct Spool {
-    /// Written and read around the page cache where the system allows it.
-    out: Direct,
+    /// Written without a buffer: a partition's bytes are written at once.
+    file: File,
+    /// Bytes written.
+    written: u64,
     /// Each spill: where each partition starts in the file, and the end.
     spills: Vec<Box<[u64]>>,
     /// Entries of each partition, in all spills.
@@ -219,7 +218,8 @@ impl Spool {
     /// An empty spool in `dir`.
     pub(crate) fn create(dir: &Path) -> io::Result<Spool> {
         Ok(Spool {
-            out: Direct::new(tempfile::tempfile_in(dir)?),
+            file: tempfile::tempfile_in(dir)?,
+            written: 0,
             spills: Vec::new(),
             entries: vec![0; PARTITIONS],
             open: Vec::with_capacity(PARTITIONS + 1),
@@ -232,9 +232,10 @@ impl Spool {
     pub(crate) fn push(&mut self, p: usize, bytes: &[u8], entries: u64) -> io::Result<()> {
         debug_assert!(p >= self.open.len().saturating_sub(1) && p < PARTITIONS);
         while self.open.len() <= p {
-            self.open.push(self.out.len());
+            self.open.push(self.written);
         }
-        self.out.write_all(bytes)?;
+        self.file.write_all(bytes)?;
+        self.written += bytes.len() as u64;
         self.entries[p] += entries;
         Ok(())
     }
@@ -242,7 +243,7 @@ impl Spool {
     /// Ends the spill being written.
     pub(crate) fn end_spill(&mut self) {
         while self.open.len() <= PARTITIONS {
-            self.open.push(self.out.len());
+            self.open.push(self.written);
         }
         self.spills
             .push(std::mem::take(&mut self.open).into_boxed_slice());
@@ -261,26 +262,24 @@ impl Spool {
         self.entries[p]
     }
 
-    /// Ends the writing: what is buffered is written, and the spool is
-    /// read from now on.
-    pub(crate) fn finish(&mut self) -> io::Result<()> {
-        self.out.flush_padded().map(drop)
-    }
-
-    /// Reads partition `p` of every spill, in order, into `buffer`, and
+    /// Reads partition `p` of every spill, in order, into `bytes`, and
     /// hands each spill's bytes to `each` (to be decoded by
-    /// [`decode_partition`]). The spool is finished ([`Spool::finish`]).
+    /// [`decode_partition`]).
     pub(crate) fn read_partition(
         &self,
         p: usize,
-        buffer: &mut Aligned,
+        bytes: &mut Vec<u8>,
         mut each: impl FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
         for spill in &self.spills {
             let (from, to) = (spill[p], spill[p + 1]);
-            if from < to {
-                each(self.out.read_at(from, to, buffer)?)?;
+            if from == to {
+                continue;
             }
+            let len = usize::try_from(to - from).map_err(io::Error::other)?;
+            bytes.resize(len, 0);
+            self.file.read_exact_at(bytes, from)?;
+            each(bytes)?;
         }
         Ok(())
     }
@@ -292,7 +291,7 @@ impl Spool {
     /// cannot be punched nothing is given back until the spool is dropped.
     pub(crate) fn release_before(&self, p: usize) {
         for spill in &self.spills {
-            punch_hole(self.out.file(), spill[0], spill[p.min(PARTITIONS)]);
+            punch_hole(&self.file, spill[0], spill[p.min(PARTITIONS)]);
         }
     }
 }
@@ -847,8 +846,7 @@ mod tests {
             spilled.push(parts);
         }
         assert_eq!(spool.spills(), 5);
-        spool.finish().unwrap();
-        let mut bytes = Aligned::default();
+        let mut bytes = Vec::new();
         for p in 0..PARTITIONS {
             let mut got = Vec::new();
             spool

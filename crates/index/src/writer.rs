@@ -5,13 +5,11 @@
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::direct::Direct;
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
@@ -436,7 +434,7 @@ struct Scratch {
     /// The sort's memory.
     sorting: Sorting,
     /// Bytes read from the spool.
-    read: spill::Aligned,
+    read: Vec<u8>,
 }
 
 /// Memory of [`sort_partition`].
@@ -506,7 +504,7 @@ impl Sources<'_> {
     fn read(
         &self,
         p: usize,
-        bytes: &mut spill::Aligned,
+        bytes: &mut Vec<u8>,
         mut each: impl FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
         if let Some(spool) = self.spool {
@@ -532,7 +530,7 @@ fn write_large(
     emit: &mut dyn FnMut(&Encoded) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut sorter = Sorter::new(memory, dir);
-    let (mut entries, mut bytes) = (Vec::new(), spill::Aligned::default());
+    let (mut entries, mut bytes) = (Vec::new(), Vec::new());
     sources.read(p, &mut bytes, |piece| {
         entries.clear();
         spill::decode_partition(p, piece, &mut entries)?;
@@ -982,16 +980,14 @@ impl Builder {
     }
 
     fn write_to(&mut self, file: &mut std::fs::File, pgn: &Fingerprint) -> io::Result<Summary> {
-        // Written around the page cache where the system allows it (see
-        // the `direct` module): the header last, in place.
-        let mut out = Direct::new(file.try_clone()?);
+        let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
         let mut at = 0u64;
-        let put = |out: &mut Direct, bytes: &[u8], at: &mut u64| -> io::Result<()> {
+        let put = |out: &mut BufWriter<_>, bytes: &[u8], at: &mut u64| -> io::Result<()> {
             out.write_all(bytes)?;
             *at += bytes.len() as u64;
             Ok(())
         };
-        let pad = |out: &mut Direct, at: &mut u64| -> io::Result<()> {
+        let pad = |out: &mut BufWriter<_>, at: &mut u64| -> io::Result<()> {
             let n = (8 - (*at % 8) as usize) % 8;
             out.write_all(&[0u8; 8][..n])?;
             *at += n as u64;
@@ -1010,12 +1006,7 @@ impl Builder {
             self.parts = Partitions::default();
         }
         let (spool, memory, dir) = match self.spill.as_mut() {
-            Some(s) => {
-                if let Some(spool) = &mut s.spool {
-                    spool.finish()?;
-                }
-                (s.spool.take(), s.memory, s.dir.clone())
-            }
+            Some(s) => (s.spool.take(), s.memory, s.dir.clone()),
             // Everything is sorted in memory.
             None => (None, u64::MAX, std::env::temp_dir()),
         };
@@ -1192,8 +1183,10 @@ impl Builder {
         let header_crc = crc(&h[..header::HEADER_CRC]);
         h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
 
-        out.finish()?;
-        file.write_all_at(&h, 0)?;
+        out.flush()?;
+        drop(out);
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&h)?;
         Ok(Summary {
             games: self.game_count,
             strings,
