@@ -830,6 +830,8 @@ impl Builder {
             };
             self.remap.push(id);
         }
+        // Left empty, with its memory, for another chunk.
+        batch.names.clear();
         if let Some(s) = &self.spill
             && 8 * self.string_offsets.len() as u64 + self.string_data.len() as u64 >= s.memory / 8
         {
@@ -1059,6 +1061,10 @@ impl Builder {
             return Err(io::Error::other("the spilled name table is incomplete"));
         }
         pad(&mut out, &mut at)?;
+        // The game and name tables are written: their memory is the sort's.
+        self.games = Vec::new();
+        self.string_data = Vec::new();
+        self.string_offsets = Vec::new();
 
         let bits = layout::bucket_bits(self.positions);
         let positions_at = at;
@@ -1319,6 +1325,26 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A batch taken by a builder is left empty (its games, names and
+    /// positions), to be filled again: nothing of one chunk is added again
+    /// with the next.
+    #[test]
+    fn a_taken_batch_is_left_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        for memory in [None, Some(0), Some(1 << 30)] {
+            let mut builder = match memory {
+                None => Builder::new(),
+                Some(m) => Builder::bounded(m, dir.path()),
+            };
+            for mut batch in random_batches(3) {
+                builder.take(&mut batch).unwrap();
+                assert!(batch.is_empty());
+                assert_eq!(batch.names.iter().count(), 0);
+                assert_eq!((batch.positions, batch.parts.bytes()), (0, 0));
+            }
+        }
+    }
 
     /// Names are numbered by first appearance, found again whatever the
     /// table's growth, and forgotten by `clear`, in one batch after another.
