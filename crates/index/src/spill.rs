@@ -732,6 +732,16 @@ impl<R: Record> SortedReader<'_, R> {
 mod tests {
     use super::*;
 
+    /// The tests' random numbers (xorshift64).
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     fn run(dir: &Path, mut entries: Vec<Entry>) -> Run<Entry> {
         entries.sort();
         let mut w = RunWriter::create(dir).unwrap();
@@ -768,13 +778,7 @@ mod tests {
     /// numbers; an offset past `u32::MAX` is refused.
     #[test]
     fn appended_batches_are_renumbered() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let (mut all, mut direct) = (Partitions::default(), Partitions::default());
         let mut offset = 0u32;
         for _ in 0..20 {
@@ -811,13 +815,7 @@ mod tests {
     fn a_spooled_partition_reads_back_as_spilled() {
         let dir = tempfile::tempdir().unwrap();
         let mut spool = Spool::create(dir.path()).unwrap();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut spilled: Vec<Vec<Vec<Entry>>> = Vec::new();
         for _ in 0..5 {
             let mut parts = vec![Vec::new(); PARTITIONS];
