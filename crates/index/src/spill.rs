@@ -3,7 +3,7 @@
 //! [`Sorter`] sorts any number of records in a fixed budget (`pgnkit dedup`
 //! sorts its games' records with it).
 //!
-//! The index's position entries go to a [`Spool`]: each time its tables
+//! The index's position entries go to a spool (`Spool`): each time its tables
 //! are full, the builder appends them as they are, in game order, a key
 //! partition after the other (256 partitions by the top 8 bits of the key,
 //! the partitions the builder keeps them in), about 8 bytes an entry. When
@@ -786,7 +786,11 @@ mod tests {
             let games = next() as u32 % 300;
             for game in 0..games {
                 for _ in 0..next() % 90 {
-                    let key = if next() % 4 == 0 { 0x1234 } else { next() };
+                    let key = if next().is_multiple_of(4) {
+                        0x1234
+                    } else {
+                        next()
+                    };
                     batch.push(key, game);
                     direct.push(key, offset + game);
                 }
