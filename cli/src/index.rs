@@ -7,12 +7,12 @@
 //! documented in [`pgnkit_index::layout`].
 //!
 //! Memory stays bounded whatever the size of the file (`--memory`, 256 MiB
-//! by default): beyond the budget, position entries are sorted and spilled
-//! to anonymous temporary files beside the index (not in `TMPDIR`, often a
-//! RAM disk), and merged while the index is written
-//! ([`pgnkit_index::spill`]). On Ctrl-C or SIGTERM the half-written index
-//! is removed and the run exits with status 130; the spilled runs vanish
-//! with the process.
+//! by default): beyond the budget, position entries are spilled as they
+//! are to anonymous temporary files beside the index (not in `TMPDIR`,
+//! often a RAM disk), and each key partition is sorted once while the index
+//! is written ([`pgnkit_index::spill`]). On Ctrl-C or SIGTERM the
+//! half-written index is removed and the run exits with status 130; the
+//! spill files vanish with the process.
 
 use std::io::Read;
 use std::path::Path;
@@ -46,10 +46,9 @@ pub struct IndexArgs {
     pub jobs: Option<usize>,
     /// Memory to build the index in: the peak resident memory to aim for,
     /// as bytes or with a suffix K, M, G (powers of 1024), e.g. `200M`,
-    /// `1G`. Tables beyond it are sorted and spilled to temporary files
-    /// beside the index (on that disk they need about 1.5 times the index's
-    /// size, besides the index, while it is written); more memory, fewer
-    /// and larger runs.
+    /// `1G`. Tables beyond it are spilled to temporary files beside the
+    /// index (on that disk they need about the index's size, given back as
+    /// the index is written); more memory, fewer and larger spills.
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     pub memory: u64,
     /// No progress bar and no summary on standard error.
@@ -104,7 +103,7 @@ pub fn tables_budget(memory: u64, threads: usize) -> u64 {
 }
 
 /// Removes the half-written index and exits with status 130 on Ctrl-C or
-/// SIGTERM (the spilled runs are anonymous files, reclaimed by the system).
+/// SIGTERM (the spill files are anonymous, reclaimed by the system).
 fn remove_temporaries_on_interrupt() {
     // Set once per process; a second call (search --reindex after a build)
     // keeps the first handler, which does the same.

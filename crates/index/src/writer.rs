@@ -270,7 +270,7 @@ pub struct Summary {
     pub positions: u64,
     /// Bytes of the index file.
     pub bytes: u64,
-    /// Sorted runs of position entries that were spilled to temporary files
+    /// Times the position entries were spilled to the temporary spill file
     /// (0 when everything fitted in memory).
     pub runs: u64,
 }
@@ -429,7 +429,7 @@ fn insertion_sort(entries: &mut [Entry]) {
 /// (no fresh pages for each).
 #[derive(Default)]
 struct Scratch {
-    /// The partition's entries read back from the runs.
+    /// The partition's entries, read back and decoded.
     entries: Vec<Entry>,
     /// The sort's memory.
     sorting: Sorting,
@@ -637,8 +637,8 @@ impl Directory {
     }
 }
 
-/// The smallest run spilled, in bytes of entries (a smaller budget would
-/// only multiply the runs).
+/// The fewest bytes of entries spilled at a time (a smaller budget would
+/// only multiply the spills).
 const MIN_RUN: u64 = 4 << 10;
 
 /// Estimated bytes of memory a distinct name costs beyond its text (its
@@ -672,13 +672,13 @@ struct Spill {
 
 /// Gathers batches in file order and writes the index.
 ///
-/// [`Builder::new`] keeps every table in memory (12 bytes per main-line
-/// position, 56 per game, the names). [`Builder::bounded`] keeps the
-/// memory it uses under a budget: when the tables reach it, the position
-/// entries are sorted and spilled to a temporary file (a run) and the game
-/// records appended to another; [`Builder::write`] then merges the runs
-/// while it writes the index, which is byte for byte the index
-/// [`Builder::new`] writes. The names (players, events, sites, rounds,
+/// [`Builder::new`] keeps every table in memory (8 or 9 bytes per
+/// main-line position, 80 per game, the names). [`Builder::bounded`] keeps
+/// the memory it uses under a budget: when the tables reach it, the
+/// position entries are appended as they are to a temporary spill file (see
+/// the [`spill`] module) and the game records to another;
+/// [`Builder::write`] then sorts each key partition once while it writes
+/// the index, which is byte for byte the index [`Builder::new`] writes. The names (players, events, sites, rounds,
 /// dates) are stored once each while the table that finds them fits in
 /// [`NAME_CACHE`]; their offsets and bytes are spilled like the games.
 pub struct Builder {
@@ -1227,7 +1227,7 @@ static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Removes the temporary files that [`write_atomically`] is writing now (a
 /// half-written index): for a Ctrl-C or SIGTERM handler, just before the
-/// process exits. The spilled runs of a [`Builder`] need nothing: they are
+/// process exits. The spill files of a [`Builder`] need nothing: they are
 /// anonymous files that the operating system reclaims.
 pub fn remove_temporary_files() {
     let mut temporaries = TEMPORARIES
