@@ -45,7 +45,7 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); pgnkit $(g
 echo
 echo "$ROUNDS alternated rounds of index then check; medians, ratio range in parentheses"
 echo
-echo "| input | MB | games | index s | check -j2 s | index/check | CPU index/check | index peak RSS | runs spilled |"
+echo "| input | MB | games | index s | check -j2 s | index/check | CPU index/check | index peak RSS | spills |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for size in "$@"; do
   file="$work/big-$size.pgn"
