@@ -48,6 +48,7 @@
 //! assert_eq!(index.games_with_position(after_e4).unwrap(), vec![0]);
 //! ```
 
+mod direct;
 pub mod filter;
 pub mod fingerprint;
 pub mod layout;

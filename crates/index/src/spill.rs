@@ -33,8 +33,13 @@ use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+pub(crate) use crate::direct::Aligned;
+use crate::direct::{BLOCK, Direct};
 
 /// A record that runs hold: ordered, and encoded in [`Record::SIZE`] bytes.
 pub trait Record: Copy + Ord {
@@ -202,10 +207,8 @@ impl<R: Record> RunWriter<R> {
 /// of one key come in game order, as the index's sort needs them
 /// (`sort_partition` is stable).
 pub(crate) struct Spool {
-    /// Written without a buffer: a partition's bytes are written at once.
-    file: File,
-    /// Bytes written.
-    written: u64,
+    /// Written and read around the page cache where the system allows it.
+    out: Direct,
     /// Each spill: where each partition starts in the file, and the end.
     spills: Vec<Box<[u64]>>,
     /// Entries of each partition, in all spills.
@@ -218,8 +221,7 @@ impl Spool {
     /// An empty spool in `dir`.
     pub(crate) fn create(dir: &Path) -> io::Result<Spool> {
         Ok(Spool {
-            file: tempfile::tempfile_in(dir)?,
-            written: 0,
+            out: Direct::new(tempfile::tempfile_in(dir)?),
             spills: Vec::new(),
             entries: vec![0; PARTITIONS],
             open: Vec::with_capacity(PARTITIONS + 1),
@@ -232,18 +234,29 @@ impl Spool {
     pub(crate) fn push(&mut self, p: usize, bytes: &[u8], entries: u64) -> io::Result<()> {
         debug_assert!(p >= self.open.len().saturating_sub(1) && p < PARTITIONS);
         while self.open.len() <= p {
-            self.open.push(self.written);
+            self.open.push(self.out.len());
         }
-        self.file.write_all(bytes)?;
-        self.written += bytes.len() as u64;
+        self.out.write_all(bytes)?;
         self.entries[p] += entries;
+        Ok(())
+    }
+
+    /// Appends every partition of `parts` as one spill.
+    pub(crate) fn push_all(&mut self, parts: &Partitions) -> io::Result<()> {
+        for p in 0..PARTITIONS {
+            let entries = parts.entries(p);
+            if entries > 0 {
+                self.push(p, parts.encoded(p), entries)?;
+            }
+        }
+        self.end_spill();
         Ok(())
     }
 
     /// Ends the spill being written.
     pub(crate) fn end_spill(&mut self) {
         while self.open.len() <= PARTITIONS {
-            self.open.push(self.written);
+            self.open.push(self.out.len());
         }
         self.spills
             .push(std::mem::take(&mut self.open).into_boxed_slice());
@@ -262,26 +275,77 @@ impl Spool {
         self.entries[p]
     }
 
-    /// Reads partition `p` of every spill, in order, into `bytes`, and
+    /// Ends the writing: what is buffered is written, and the spool is
+    /// read from now on.
+    pub(crate) fn finish(&mut self) -> io::Result<()> {
+        self.out.flush_padded().map(drop)
+    }
+
+    /// Reads partition `p` of every spill, in order, into `buffer`, and
     /// hands each spill's bytes to `each` (to be decoded by
-    /// [`decode_partition`]).
+    /// [`decode_partition`]). The spool is finished ([`Spool::finish`]).
     pub(crate) fn read_partition(
         &self,
         p: usize,
-        bytes: &mut Vec<u8>,
+        buffer: &mut Aligned,
         mut each: impl FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
         for spill in &self.spills {
             let (from, to) = (spill[p], spill[p + 1]);
-            if from == to {
-                continue;
+            if from < to {
+                each(self.out.read_at(from, to, buffer)?)?;
             }
-            let len = usize::try_from(to - from).map_err(io::Error::other)?;
-            bytes.resize(len, 0);
-            self.file.read_exact_at(bytes, from)?;
-            each(bytes)?;
         }
         Ok(())
+    }
+
+    /// Reads partitions `group` of every spill into `into` at once: one
+    /// read a spill, of the blocks around the group's bytes.
+    pub(crate) fn read_group(&self, group: Range<usize>, into: &mut Prefetched) -> io::Result<()> {
+        let block = BLOCK as u64;
+        let around = |spill: &[u64]| {
+            let (from, to) = (spill[group.start], spill[group.end]);
+            (from - from % block, to.next_multiple_of(block), from)
+        };
+        let mut total = 0u64;
+        for spill in &self.spills {
+            let (start, end, _) = around(spill);
+            total += end - start;
+        }
+        into.buffer
+            .resize(usize::try_from(total).map_err(io::Error::other)?);
+        into.starts.clear();
+        let mut at = 0usize;
+        for spill in &self.spills {
+            let (start, end, from) = around(spill);
+            let len = (end - start) as usize;
+            if len > 0 {
+                self.out
+                    .read_blocks(start, &mut into.buffer.bytes_mut()[at..at + len])?;
+            }
+            into.starts.push(at + (from - start) as usize);
+            at += len;
+        }
+        into.group = group;
+        Ok(())
+    }
+
+    /// The bytes of partition `p` in each spill, from `read`, a read of
+    /// its group ([`Spool::read_group`]).
+    pub(crate) fn pieces<'r>(
+        &'r self,
+        p: usize,
+        read: &'r Prefetched,
+    ) -> impl Iterator<Item = &'r [u8]> + 'r {
+        let first = read.group.start;
+        self.spills
+            .iter()
+            .zip(&read.starts)
+            .map(move |(spill, &at)| {
+                let from = at + (spill[p] - spill[first]) as usize;
+                let to = at + (spill[p + 1] - spill[first]) as usize;
+                &read.buffer.bytes()[from..to]
+            })
     }
 
     /// Gives back the disk space (and the page cache) of partitions `..p`
@@ -291,9 +355,114 @@ impl Spool {
     /// cannot be punched nothing is given back until the spool is dropped.
     pub(crate) fn release_before(&self, p: usize) {
         for spill in &self.spills {
-            punch_hole(&self.file, spill[0], spill[p.min(PARTITIONS)]);
+            punch_hole(self.out.file(), spill[0], spill[p.min(PARTITIONS)]);
         }
     }
+}
+
+/// Writes the builder's full tables of position entries to a [`Spool`] on
+/// a thread of its own, while the builder fills its other table: the
+/// workers never wait for the disk. Spills are written in the order they
+/// are handed over, so a partition's entries stay in game order.
+pub(crate) struct Spiller {
+    /// Where the spilled tables go, until the thread ends.
+    to_thread: Option<mpsc::SyncSender<Partitions>>,
+    /// Each spilled table back, emptied with its memory (or the error that
+    /// ended the thread).
+    back: mpsc::Receiver<io::Result<Partitions>>,
+    thread: Option<std::thread::JoinHandle<io::Result<Spool>>>,
+    /// Whether a table handed over has not come back yet.
+    in_flight: bool,
+}
+
+impl Spiller {
+    /// A spiller to a new spool in `dir` (created here, so that an error
+    /// comes at once).
+    pub(crate) fn create(dir: &Path) -> io::Result<Spiller> {
+        let mut spool = Spool::create(dir)?;
+        let (to_thread, from_builder) = mpsc::sync_channel::<Partitions>(1);
+        let (to_builder, back) = mpsc::sync_channel(1);
+        let thread = std::thread::Builder::new()
+            .name("pgnkit-spill".into())
+            .spawn(move || {
+                for mut parts in from_builder {
+                    let written = spool.push_all(&parts);
+                    parts.clear();
+                    let failed = written.is_err();
+                    if to_builder.send(written.map(|()| parts)).is_err() || failed {
+                        break;
+                    }
+                }
+                Ok(spool)
+            })?;
+        Ok(Spiller {
+            to_thread: Some(to_thread),
+            back,
+            thread: Some(thread),
+            in_flight: false,
+        })
+    }
+
+    /// Hands `parts` over to be spilled, and returns an empty table to go
+    /// on with: the one spilled before (waiting until it is written), or a
+    /// new one the first time.
+    pub(crate) fn spill(&mut self, parts: Partitions) -> io::Result<Partitions> {
+        let spare = if self.in_flight {
+            self.wait()?
+        } else {
+            Partitions::default()
+        };
+        let sent = self.to_thread.as_ref().map(|t| t.send(parts));
+        if !matches!(sent, Some(Ok(()))) {
+            return Err(self.stopped());
+        }
+        self.in_flight = true;
+        Ok(spare)
+    }
+
+    /// The table handed over last, written.
+    fn wait(&mut self) -> io::Result<Partitions> {
+        self.in_flight = false;
+        match self.back.recv() {
+            Ok(written) => written,
+            Err(_) => Err(self.stopped()),
+        }
+    }
+
+    /// Why the thread stopped early.
+    fn stopped(&mut self) -> io::Error {
+        self.to_thread = None;
+        match self.thread.take().map(std::thread::JoinHandle::join) {
+            Some(Ok(Err(e))) => e,
+            _ => io::Error::other("the spill thread stopped"),
+        }
+    }
+
+    /// Waits for every spill to be written, and returns the spool, to be
+    /// read.
+    pub(crate) fn finish(mut self) -> io::Result<Spool> {
+        if self.in_flight {
+            self.wait()?;
+        }
+        self.to_thread = None;
+        let mut spool = match self.thread.take().map(std::thread::JoinHandle::join) {
+            Some(Ok(spool)) => spool?,
+            _ => return Err(io::Error::other("the spill thread stopped")),
+        };
+        spool.finish()?;
+        Ok(spool)
+    }
+}
+
+/// The spilled bytes of a group of partitions, read ahead of their sort
+/// ([`Spool::read_group`]).
+#[derive(Default)]
+pub(crate) struct Prefetched {
+    /// The partitions read.
+    pub(crate) group: Range<usize>,
+    buffer: Aligned,
+    /// Where each spill's bytes of the group start in `buffer`.
+    starts: Vec<usize>,
 }
 
 /// The low 56 bits of a key: what an entry stores of it (the top 8 are
@@ -848,7 +1017,8 @@ mod tests {
             spilled.push(parts);
         }
         assert_eq!(spool.spills(), 5);
-        let mut bytes = Vec::new();
+        spool.finish().unwrap();
+        let mut bytes = Aligned::default();
         for p in 0..PARTITIONS {
             let mut got = Vec::new();
             spool

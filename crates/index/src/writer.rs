@@ -5,15 +5,19 @@
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::direct::Direct;
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
-use crate::spill::{self, Entry, PARTITIONS, Partitions, Sorter, Spool};
+use crate::spill::{
+    self, Aligned, Entry, PARTITIONS, Partitions, Prefetched, Sorter, Spiller, Spool,
+};
 use crate::tags::Eco;
 
 /// FxHash (rustc's hasher): strings from a PGN file need no protection
@@ -323,13 +327,20 @@ fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s
     }
     // Spread, then sorted back into `entries`: two tables, not three.
     scatter(entries, spread, next, 48, 0xff);
-    let mut ends = [0usize; 256];
-    ends.copy_from_slice(next);
+    // Each group of the spread sorted back on any core.
+    let mut groups = Vec::with_capacity(next.len());
+    let (mut from, mut to): (&[Entry], &mut [Entry]) = (spread, &mut *entries);
     let mut start = 0;
-    for end in ends {
-        sort_groups(&spread[start..end], &mut entries[start..end], next, 48);
+    for &end in next.iter() {
+        let (group_from, rest_from) = from.split_at(end - start);
+        let (group_to, rest_to) = to.split_at_mut(end - start);
+        groups.push((group_from, group_to));
+        (from, to) = (rest_from, rest_to);
         start = end;
     }
+    groups
+        .into_par_iter()
+        .for_each_init(Vec::new, |next, (from, to)| sort_groups(from, to, next, 48));
     entries
 }
 
@@ -410,8 +421,6 @@ struct Scratch {
     entries: Vec<Entry>,
     /// The sort's memory.
     sorting: Sorting,
-    /// Bytes read from the spool.
-    read: Vec<u8>,
 }
 
 /// Memory of [`sort_partition`].
@@ -447,6 +456,7 @@ impl Scratch {
     fn encode_sources(
         &mut self,
         sources: &Sources<'_>,
+        read: &Prefetched,
         p: usize,
         bits: u32,
         out: &mut Encoded,
@@ -454,9 +464,12 @@ impl Scratch {
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
         entries.reserve(usize::try_from(sources.entries(p)).unwrap_or(0));
-        sources.read(p, &mut self.read, |bytes| {
-            spill::decode_partition(p, bytes, &mut entries)
-        })?;
+        if let Some(spool) = sources.spool {
+            for bytes in spool.pieces(p, read) {
+                spill::decode_partition(p, bytes, &mut entries)?;
+            }
+        }
+        spill::decode_partition(p, sources.parts.encoded(p), &mut entries)?;
         self.encode(&mut entries, bits, out);
         self.entries = entries;
         Ok(())
@@ -481,7 +494,7 @@ impl Sources<'_> {
     fn read(
         &self,
         p: usize,
-        bytes: &mut Vec<u8>,
+        bytes: &mut Aligned,
         mut each: impl FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
         if let Some(spool) = self.spool {
@@ -507,7 +520,7 @@ fn write_large(
     emit: &mut dyn FnMut(&Encoded) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut sorter = Sorter::new(memory, dir);
-    let (mut entries, mut bytes) = (Vec::new(), Vec::new());
+    let (mut entries, mut bytes) = (Vec::new(), Aligned::default());
     sources.read(p, &mut bytes, |piece| {
         entries.clear();
         spill::decode_partition(p, piece, &mut entries)?;
@@ -532,36 +545,90 @@ fn write_large(
 }
 
 /// Bytes of memory an entry of a partition read whole takes while it is
-/// sorted and encoded: read and sorted back (12), spread (12), encoded (8,
-/// kept while the next group is sorted), and some slack.
-const WHOLE_SORT_BYTES: u64 = 40;
+/// sorted and encoded: read (9, and 9 more for the next group's, read
+/// meanwhile), decoded and sorted back (12), spread (12), encoded (8, and
+/// 8 more for the group before's, written meanwhile).
+const WHOLE_SORT_BYTES: u64 = 58;
 
 /// Partitions sorted at a time: their sorting and encoding is spread over
 /// the threads, and while one group is written the next is sorted.
 const GROUP: usize = 8;
 
-/// Computes `groups` groups in order into one of `buffers` each
-/// (`compute`), and hands each to `write` in order: a group is written
-/// while the next one is computed, so that the writing thread and the
-/// sorting threads work side by side.
-fn overlapped<T: Send>(
-    groups: usize,
-    buffers: &mut [T; 2],
-    mut compute: impl FnMut(usize, &mut T) -> io::Result<()> + Send,
-    mut write: impl FnMut(&mut T) -> io::Result<()> + Send,
-) -> io::Result<()> {
-    let [ready, next] = buffers;
-    if groups == 0 {
-        return Ok(());
+/// The partitions sorted together, in order: up to `at_once` partitions
+/// that fit in memory (`fits`), or one that does not.
+fn groups_of(at_once: usize, fits: impl Fn(usize) -> bool) -> Vec<Range<usize>> {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    for p in 0..PARTITIONS {
+        if !fits(p) {
+            if start < p {
+                groups.push(start..p);
+            }
+            groups.push(p..p + 1);
+            start = p + 1;
+        } else if p + 1 - start == at_once {
+            groups.push(start..p + 1);
+            start = p + 1;
+        }
     }
-    compute(0, ready)?;
-    for g in 1..groups {
-        let (written, computed) = rayon::join(|| write(ready), || compute(g, next));
-        written?;
-        computed?;
-        std::mem::swap(ready, next);
+    if start < PARTITIONS {
+        groups.push(start..PARTITIONS);
     }
-    write(ready)
+    groups
+}
+
+/// The three stages of writing the position table, side by side: while
+/// group `g` is sorted (`compute`, on every core), group `g + 1` is read
+/// from the spool (`read`) and group `g - 1` written (`write`), each on a
+/// thread of its own that mostly waits for the disk.
+struct Pipeline<'g, R, C, W> {
+    groups: &'g [Range<usize>],
+    read: R,
+    compute: C,
+    write: W,
+}
+
+impl<R, C, W> Pipeline<'_, R, C, W>
+where
+    R: FnMut(usize, &mut Prefetched) -> io::Result<()> + Send,
+    C: FnMut(usize, &Prefetched, &mut Vec<Encoded>) -> io::Result<()>,
+    W: FnMut(&mut Vec<Encoded>) -> io::Result<()> + Send,
+{
+    fn run(mut self) -> io::Result<()> {
+        let n = self.groups.len();
+        let mut reads: [Prefetched; 2] = Default::default();
+        let mut outs: [Vec<Encoded>; 2] = Default::default();
+        if n == 0 {
+            return Ok(());
+        }
+        (self.read)(0, &mut reads[0])?;
+        for g in 0..=n {
+            let [read_now, read_next] = &mut reads;
+            let [out_now, out_before] = &mut outs;
+            let (read, compute, write) = (&mut self.read, &mut self.compute, &mut self.write);
+            std::thread::scope(|scope| -> io::Result<()> {
+                let reading = (g + 1 < n).then(|| scope.spawn(|| read(g + 1, read_next)));
+                let writing = (g > 0).then(|| scope.spawn(|| write(out_before)));
+                let computed = if g < n {
+                    compute(g, read_now, out_now)
+                } else {
+                    Ok(())
+                };
+                let joined = |h: Option<std::thread::ScopedJoinHandle<'_, io::Result<()>>>| {
+                    h.map_or(Ok(()), |h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(io::Error::other("a thread of the index writer panicked"))
+                        })
+                    })
+                };
+                let (read, written) = (joined(reading), joined(writing));
+                computed.and(read).and(written)
+            })?;
+            reads.swap(0, 1);
+            outs.swap(0, 1);
+        }
+        Ok(())
+    }
 }
 
 /// The bucket directory and bucket checksums, computed as the position
@@ -638,11 +705,11 @@ struct Spill {
     /// The memory budget, in bytes.
     memory: u64,
     /// The position entries spilled, once the tables have been full.
-    spool: Option<Spool>,
+    spiller: Option<Spiller>,
     /// Times the position entries were spilled.
     spilled: u64,
     /// The game records written out so far, in file order.
-    games: Option<BufWriter<std::fs::File>>,
+    games: Option<Direct>,
     /// The name table's offsets and bytes written out so far, in id order.
     names: Option<(BufWriter<std::fs::File>, BufWriter<std::fs::File>)>,
 }
@@ -722,7 +789,7 @@ impl Builder {
             spill: Some(Spill {
                 dir: dir.to_path_buf(),
                 memory,
-                spool: None,
+                spiller: None,
                 spilled: 0,
                 games: None,
                 names: None,
@@ -861,11 +928,8 @@ impl Builder {
             return usize::MAX;
         };
         let others = self.games.len() as u64 + self.names_memory();
-        let bytes = s
-            .memory
-            .saturating_sub(others)
-            .max(s.memory / 8)
-            .max(MIN_RUN);
+        // Two tables of entries: one is filled while the other is spilled.
+        let bytes = (s.memory.saturating_sub(others).max(s.memory / 8) / 2).max(MIN_RUN);
         usize::try_from(bytes).unwrap_or(usize::MAX)
     }
 
@@ -877,10 +941,9 @@ impl Builder {
         if !self.games.is_empty() {
             let games = match &mut spill.games {
                 Some(g) => g,
-                None => spill.games.insert(BufWriter::with_capacity(
-                    1 << 20,
-                    tempfile::tempfile_in(&spill.dir)?,
-                )),
+                None => spill
+                    .games
+                    .insert(Direct::new(tempfile::tempfile_in(&spill.dir)?)),
             };
             games.write_all(&self.games)?;
             self.games.clear();
@@ -930,19 +993,13 @@ impl Builder {
         if self.parts.bytes() == 0 {
             return Ok(());
         }
-        let spool = match &mut spill.spool {
+        let spiller = match &mut spill.spiller {
             Some(s) => s,
-            None => spill.spool.insert(Spool::create(&spill.dir)?),
+            None => spill.spiller.insert(Spiller::create(&spill.dir)?),
         };
-        for p in 0..PARTITIONS {
-            let entries = self.parts.entries(p);
-            if entries > 0 {
-                spool.push(p, self.parts.encoded(p), entries)?;
-            }
-        }
-        spool.end_spill();
+        let full = std::mem::take(&mut self.parts);
+        self.parts = spiller.spill(full)?;
         spill.spilled += 1;
-        self.parts.clear();
         Ok(())
     }
 
@@ -959,14 +1016,18 @@ impl Builder {
     }
 
     fn write_to(&mut self, file: &mut std::fs::File, pgn: &Fingerprint) -> io::Result<Summary> {
-        let mut out = BufWriter::with_capacity(1 << 20, &mut *file);
+        // Written around the page cache where the system allows it: the
+        // index is read by searches a bucket at a time, never whole, and
+        // gigabytes of it would take the page cache's free memory, one
+        // fresh page after the other.
+        let mut out = Direct::new(file.try_clone()?);
         let mut at = 0u64;
-        let put = |out: &mut BufWriter<_>, bytes: &[u8], at: &mut u64| -> io::Result<()> {
+        let put = |out: &mut Direct, bytes: &[u8], at: &mut u64| -> io::Result<()> {
             out.write_all(bytes)?;
             *at += bytes.len() as u64;
             Ok(())
         };
-        let pad = |out: &mut BufWriter<_>, at: &mut u64| -> io::Result<()> {
+        let pad = |out: &mut Direct, at: &mut u64| -> io::Result<()> {
             let n = (8 - (*at % 8) as usize) % 8;
             out.write_all(&[0u8; 8][..n])?;
             *at += n as u64;
@@ -980,12 +1041,16 @@ impl Builder {
         // Once spilled, the last entries are spilled too, and the tables'
         // memory is given back: the pages that held them (the whole budget,
         // filled before each spill) are free for the sort.
-        if self.spill.as_ref().is_some_and(|s| s.spool.is_some()) {
+        if self.spill.as_ref().is_some_and(|s| s.spiller.is_some()) {
             self.spill_tables()?;
             self.parts = Partitions::default();
         }
         let (spool, memory, dir) = match self.spill.as_mut() {
-            Some(s) => (s.spool.take(), s.memory, s.dir.clone()),
+            Some(s) => (
+                s.spiller.take().map(Spiller::finish).transpose()?,
+                s.memory,
+                s.dir.clone(),
+            ),
             // Everything is sorted in memory.
             None => (None, u64::MAX, std::env::temp_dir()),
         };
@@ -993,7 +1058,7 @@ impl Builder {
         let games_at = at;
         let mut games_crc = crc32fast::Hasher::new();
         if let Some(spilled) = self.spill.as_mut().and_then(|s| s.games.take()) {
-            copy_back(spilled, &mut |bytes| {
+            spilled.read_back(&mut |bytes| {
                 games_crc.update(bytes);
                 put(&mut out, bytes, &mut at)
             })?;
@@ -1046,17 +1111,16 @@ impl Builder {
         let bits = layout::bucket_bits(self.positions);
         let positions_at = at;
         let mut directory = Directory::new(bits);
-        let mut encoded: [Vec<Encoded>; 2] = Default::default();
-        let mut scratch: Vec<Scratch> = Vec::new();
         // A partition is read whole (from the spool's spills in order,
         // then from memory) and sorted when it fits in the budget
         // ([`WHOLE_SORT_BYTES`] an entry: the tables and the workers'
         // memory are given back by now), as many at a time as the budget
-        // holds, up to a group, on every core, while the group before is
-        // written. A larger one (the start position is in every game, so
-        // one partition grows with the number of games) is sorted through
-        // sorted runs in a quarter of the budget, by the writing thread,
-        // and written as it comes out of the merge.
+        // holds, up to a group: a group's spilled bytes are read while the
+        // group before is sorted, which is written meanwhile. A larger one
+        // (the start position is in every game, so one partition grows
+        // with the number of games) is a group of its own, sorted through
+        // sorted runs in a quarter of the budget by the writing thread, and
+        // written as it comes out of the merge.
         let sources = Sources {
             spool: spool.as_ref(),
             parts: &self.parts,
@@ -1069,33 +1133,18 @@ impl Builder {
             .unwrap_or(0);
         let at_once =
             (memory / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
+        let groups = groups_of(at_once, fits);
         let runs_memory = memory / 4;
         let dir = dir.as_path();
-        let write = |encoded: &mut Vec<Encoded>| -> io::Result<()> {
-            let mut emit = |e: &Encoded| {
-                directory.add(e);
-                put(&mut out, &e.bytes, &mut at)
-            };
-            for e in encoded.iter_mut() {
-                if e.large {
-                    write_large(&sources, e.partition, bits, runs_memory, dir, e, &mut emit)?;
-                } else {
-                    emit(e)?;
-                }
-            }
-            // Those partitions are read for the last time: their pages go
-            // back to the system, which fills them with the index next.
-            if let (Some(spool), Some(last)) = (sources.spool, encoded.last()) {
-                spool.release_before(last.partition + 1);
-            }
-            Ok(())
-        };
-        overlapped(
-            PARTITIONS.div_ceil(at_once),
-            &mut encoded,
-            |g, encoded| {
-                let first = g * at_once;
-                let group = first..(first + at_once).min(PARTITIONS);
+        let mut scratch: Vec<Scratch> = Vec::new();
+        Pipeline {
+            groups: &groups,
+            read: |g: usize, read: &mut Prefetched| match sources.spool {
+                Some(spool) if fits(groups[g].start) => spool.read_group(groups[g].clone(), read),
+                _ => Ok(()),
+            },
+            compute: |g: usize, read: &Prefetched, encoded: &mut Vec<Encoded>| {
+                let group = groups[g].clone();
                 scratch.resize_with(group.len(), Scratch::default);
                 encoded.resize_with(group.len(), Encoded::default);
                 group
@@ -1109,13 +1158,32 @@ impl Builder {
                             e.clear();
                             Ok(())
                         } else {
-                            scratch.encode_sources(&sources, p, bits, e)
+                            scratch.encode_sources(&sources, read, p, bits, e)
                         }
                     })
                     .collect::<io::Result<()>>()
             },
-            write,
-        )?;
+            write: |encoded: &mut Vec<Encoded>| -> io::Result<()> {
+                let mut emit = |e: &Encoded| {
+                    directory.add(e);
+                    put(&mut out, &e.bytes, &mut at)
+                };
+                for e in encoded.iter_mut() {
+                    if e.large {
+                        write_large(&sources, e.partition, bits, runs_memory, dir, e, &mut emit)?;
+                    } else {
+                        emit(e)?;
+                    }
+                }
+                // Those partitions are read for the last time: their disk
+                // space goes back to the system.
+                if let (Some(spool), Some(last)) = (sources.spool, encoded.last()) {
+                    spool.release_before(last.partition + 1);
+                }
+                Ok(())
+            },
+        }
+        .run()?;
         directory.finish();
 
         let directory_at = at;
@@ -1166,8 +1234,7 @@ impl Builder {
         let header_crc = crc(&h[..header::HEADER_CRC]);
         h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
 
-        out.flush()?;
-        drop(out);
+        drop(out.finish()?);
         file.seek(SeekFrom::Start(0))?;
         file.write_all(&h)?;
         Ok(Summary {
