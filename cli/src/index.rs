@@ -231,6 +231,7 @@ pub fn build(
         },
     );
     progress.finish();
+    drop(batches);
     result?;
     let after = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
     if let Some(change) = after.difference(&before) {

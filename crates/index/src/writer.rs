@@ -1373,6 +1373,28 @@ mod tests {
     /// A batch taken by a builder is left empty (its games, names and
     /// positions), to be filled again: nothing of one chunk is added again
     /// with the next.
+    /// The position table's partitions are sorted in groups of up to
+    /// `at_once` in order, each partition once, one too large for memory
+    /// in a group of its own.
+    #[test]
+    fn groups_hold_up_to_at_once_partitions_and_a_large_one_alone() {
+        let large = [3usize, 4, 100, 255];
+        let groups = groups_of(8, |p| !large.contains(&p));
+        let flat: Vec<usize> = groups.iter().flat_map(Clone::clone).collect();
+        assert_eq!(flat, (0..PARTITIONS).collect::<Vec<_>>());
+        for g in &groups {
+            assert!(!g.is_empty() && g.len() <= 8, "{g:?}");
+            if g.clone().any(|p| large.contains(&p)) {
+                assert_eq!(g.len(), 1, "{g:?}");
+            }
+        }
+        assert_eq!(groups[..4], [0..3, 3..4, 4..5, 5..13]);
+        assert_eq!(groups.last(), Some(&(255..256)));
+        assert_eq!(groups_of(1, |_| true).len(), PARTITIONS);
+        assert_eq!(groups_of(8, |_| true).len(), PARTITIONS / 8);
+        assert_eq!(groups_of(8, |_| false).len(), PARTITIONS);
+    }
+
     #[test]
     fn a_taken_batch_is_left_empty() {
         let dir = tempfile::tempdir().unwrap();
