@@ -9,8 +9,9 @@
 //! Memory stays bounded whatever the size of the file (`--memory`, 256 MiB
 //! by default): beyond the budget, position entries are spilled as they
 //! are to anonymous temporary files beside the index (not in `TMPDIR`,
-//! often a RAM disk), and each key partition is sorted once while the index
-//! is written ([`pgnkit_index::spill`]). On Ctrl-C or SIGTERM the
+//! often a RAM disk) by a thread of their own, around the page cache where
+//! the system allows it, and each key partition is sorted once while the
+//! index is written ([`pgnkit_index::spill`]). On Ctrl-C or SIGTERM the
 //! half-written index is removed and the run exits with status 130; the
 //! spill files vanish with the process.
 

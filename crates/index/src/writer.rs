@@ -718,9 +718,11 @@ struct Spill {
 ///
 /// [`Builder::new`] keeps every table in memory (8 or 9 bytes per
 /// main-line position, 80 per game, the names). [`Builder::bounded`] keeps
-/// the memory it uses under a budget: when the tables reach it, the
-/// position entries are appended as they are to a temporary spill file (see
-/// the [`spill`] module) and the game records to another;
+/// the memory it uses under a budget: the position entries fill one of two
+/// tables of half what the budget leaves; when it is full, a thread of its
+/// own appends its entries as they are to a temporary spill file (see the
+/// [`spill`] module) while the other table fills, and the game records go
+/// to another file;
 /// [`Builder::write`] then sorts each key partition once while it writes
 /// the index, which is byte for byte the index [`Builder::new`] writes. The names (players, events, sites, rounds,
 /// dates) are stored once each while the table that finds them fits in
