@@ -358,14 +358,14 @@ impl Spool {
             })
     }
 
-    /// Gives back the disk space (and the page cache) of partitions `..p`
-    /// of every spill, read for the last time: the file keeps its size, and
-    /// those bytes read as zeros from then on. The pages the system frees
-    /// are the ones it fills with the index next. Best effort: where holes
-    /// cannot be punched nothing is given back until the spool is dropped.
-    pub(crate) fn release_before(&self, p: usize) {
+    /// Gives back the disk space of partitions `parts` of every spill,
+    /// read for the last time: the file keeps its size, and those bytes
+    /// read as zeros from then on. Best effort: where holes cannot be
+    /// punched nothing is given back until the spool is dropped.
+    pub(crate) fn release(&self, parts: Range<usize>) {
+        let end = parts.end.min(PARTITIONS);
         for spill in &self.spills {
-            punch_hole(self.out.file(), spill[0], spill[p.min(PARTITIONS)]);
+            punch_hole(self.out.file(), spill[parts.start.min(end)], spill[end]);
         }
     }
 }
@@ -1047,7 +1047,7 @@ mod tests {
                 assert_eq!(grouped, expected, "partition {p} of {first}..{end}");
                 assert_eq!(spool.entries(p), expected.len() as u64);
             }
-            spool.release_before(end);
+            spool.release(first..end);
             first = end;
         }
         drop(spool);

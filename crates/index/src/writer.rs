@@ -1179,8 +1179,10 @@ impl Builder {
                 }
                 // Those partitions are read for the last time: their disk
                 // space goes back to the system.
-                if let (Some(spool), Some(last)) = (sources.spool, encoded.last()) {
-                    spool.release_before(last.partition + 1);
+                if let (Some(spool), Some(first), Some(last)) =
+                    (sources.spool, encoded.first(), encoded.last())
+                {
+                    spool.release(first.partition..last.partition + 1);
                 }
                 Ok(())
             },
