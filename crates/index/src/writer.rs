@@ -464,12 +464,9 @@ impl Scratch {
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
         entries.reserve(usize::try_from(sources.entries(p)).unwrap_or(0));
-        if let Some(spool) = sources.spool {
-            for bytes in spool.pieces(p, read) {
-                spill::decode_partition(p, bytes, &mut entries)?;
-            }
+        for bytes in sources.pieces(p, read) {
+            spill::decode_partition(p, bytes, &mut entries)?;
         }
-        spill::decode_partition(p, sources.parts.encoded(p), &mut entries)?;
         self.encode(&mut entries, bits, out);
         self.entries = entries;
         Ok(())
@@ -487,6 +484,14 @@ impl Sources<'_> {
     /// Entries of partition `p`.
     fn entries(&self, p: usize) -> u64 {
         self.spool.map_or(0, |s| s.entries(p)) + self.parts.entries(p)
+    }
+
+    /// The encoded entries of partition `p`, a piece at a time in game
+    /// order, from `read` (a read of its group, [`Spool::read_group`]) and
+    /// from memory.
+    fn pieces<'r>(&'r self, p: usize, read: &'r Prefetched) -> impl Iterator<Item = &'r [u8]> {
+        let spilled = self.spool.into_iter().flat_map(move |s| s.pieces(p, read));
+        spilled.chain(std::iter::once(self.parts.encoded(p)))
     }
 
     /// Hands the encoded entries of partition `p` to `each`, a piece at a
