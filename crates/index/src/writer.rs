@@ -1052,7 +1052,7 @@ impl Builder {
             self.spill_tables()?;
             self.parts = Partitions::default();
         }
-        let (spool, memory, dir) = match self.spill.as_mut() {
+        let (mut spool, memory, dir) = match self.spill.as_mut() {
             Some(s) => (
                 s.spiller.take().map(Spiller::finish).transpose()?,
                 s.memory,
@@ -1061,6 +1061,18 @@ impl Builder {
             // Everything is sorted in memory.
             None => (None, u64::MAX, std::env::temp_dir()),
         };
+        let bits = layout::bucket_bits(self.positions);
+        if let Some(spool) = spool.as_mut() {
+            // At most: repeats within a game are dropped.
+            let index = self.game_count * GAME_SIZE as u64
+                + 8 * (self.strings + 1)
+                + self.data_spilled
+                + self.string_data.len() as u64
+                + self.positions * POSITION_SIZE as u64
+                + (1u64 << bits) * 12
+                + HEADER_SIZE as u64;
+            spool.release_only_if_short(index);
+        }
 
         let games_at = at;
         let mut games_crc = crc32fast::Hasher::new();
@@ -1115,7 +1127,6 @@ impl Builder {
         self.string_data = Vec::new();
         self.string_offsets = Vec::new();
 
-        let bits = layout::bucket_bits(self.positions);
         let positions_at = at;
         let mut directory = Directory::new(bits);
         // A partition is read whole (from the spool's spills in order,

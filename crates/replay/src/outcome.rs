@@ -336,8 +336,9 @@ pub fn position_key(pos: &Chess) -> u64 {
 #[derive(Clone, Debug)]
 pub struct KeyStep {
     partial: u64,
-    /// The castling rights before the move (rook squares), and which of
-    /// the four rights they are (see [`rights_mask`]; 0 when there are none).
+    /// The castling rights before the move (rook squares), and, in
+    /// Chess960, which of the four rights they are (see [`rights_mask`];
+    /// 0 when there are none; in standard chess the squares say it).
     rights: Bitboard,
     mask: u8,
 }
@@ -354,6 +355,15 @@ fn rights_mask(castles: &shakmaty::Castles) -> u8 {
     mask
 }
 
+/// [`rights_mask`] in standard chess, where each right's rook is in its
+/// corner.
+fn corner_mask(rights: Bitboard) -> u8 {
+    u8::from(rights.contains(Square::H1))
+        | u8::from(rights.contains(Square::A1)) << 1
+        | u8::from(rights.contains(Square::H8)) << 2
+        | u8::from(rights.contains(Square::A8)) << 3
+}
+
 const RIGHTS: [(Color, CastlingSide); 4] = [
     (Color::White, CastlingSide::KingSide),
     (Color::White, CastlingSide::QueenSide),
@@ -363,7 +373,7 @@ const RIGHTS: [(Color, CastlingSide); 4] = [
 
 impl KeyStep {
     /// Starts the update of `key` (the key of `before`) for the move `m`.
-    #[inline]
+    #[inline(always)]
     pub fn new(before: &Chess, key: u64, m: Move) -> KeyStep {
         let piece = |sq: Square, role: Role, color: Color| {
             let Zobrist64(z) = Zobrist64::zobrist_for_piece(sq, role.of(color));
@@ -412,7 +422,7 @@ impl KeyStep {
         KeyStep {
             partial: k,
             rights,
-            mask: if rights.is_empty() {
+            mask: if rights.is_empty() || castles.mode().is_standard() {
                 0
             } else {
                 rights_mask(castles)
@@ -425,8 +435,13 @@ impl KeyStep {
     pub fn finish(self, after: &Chess) -> u64 {
         let mut k = self.partial;
         let castles = after.castles();
-        if castles.castling_rights() != self.rights {
-            let changed = rights_mask(castles) ^ self.mask;
+        let rights = castles.castling_rights();
+        if rights != self.rights {
+            let changed = if castles.mode().is_standard() {
+                corner_mask(rights) ^ corner_mask(self.rights)
+            } else {
+                rights_mask(castles) ^ self.mask
+            };
             for (bit, (color, side)) in RIGHTS.iter().enumerate() {
                 if changed & (1 << bit) != 0 {
                     let Zobrist64(z) = Zobrist64::zobrist_for_castling_right(*color, *side);
