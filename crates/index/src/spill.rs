@@ -466,7 +466,13 @@ impl Spiller {
         let spare = if self.in_flight {
             self.wait()?
         } else {
-            Partitions::default()
+            // The second table: room like the first's, taken as it fills
+            // (no table grown by doubling and copied on the way).
+            let mut spare = Partitions::default();
+            for (to, from) in spare.parts.iter_mut().zip(parts.parts.iter()) {
+                to.bytes.reserve(from.bytes.capacity());
+            }
+            spare
         };
         let sent = self.to_thread.as_ref().map(|t| t.send(parts));
         if !matches!(sent, Some(Ok(()))) {
