@@ -509,12 +509,16 @@ impl Sources<'_> {
     }
 }
 
-/// Sorts partition `p` of `sources` in `memory` bytes, when it does not
-/// fit in memory whole, and hands its encoded entries to `emit` a megabyte
-/// at a time (in `chunk`): its entries go through a [`Sorter`], which
-/// spills sorted runs to `dir` and merges them (equal entries come out
-/// once). Neither its entries nor its part of the table are ever whole in
-/// memory.
+/// Sorts partition `p` of `sources`, too large to be sorted with the
+/// others (see [`WHOLE_SORT_BYTES`]), in `memory` bytes, and hands its
+/// encoded entries to `emit` a megabyte at a time (in `chunk`).
+///
+/// When its entries fit in `memory` ([`LARGE_SORT_BYTES`] each) they are
+/// read whole and sorted as a partition of a group is ([`sort_partition`]).
+/// Beyond that they go through a [`Sorter`], which spills sorted runs to
+/// `dir` in `memory` and merges them (equal entries come out
+/// once): neither the entries nor their part of the table are ever whole
+/// in memory.
 fn write_large(
     sources: &Sources<'_>,
     p: usize,
@@ -524,8 +528,42 @@ fn write_large(
     chunk: &mut Encoded,
     emit: &mut dyn FnMut(&Encoded) -> io::Result<()>,
 ) -> io::Result<()> {
+    let mut emit_sorted = |sorted: &mut dyn FnMut() -> io::Result<Option<Entry>>| {
+        chunk.clear();
+        while let Some(e) = sorted()? {
+            chunk.push(&e, bits);
+            if chunk.bytes.len() >= 1 << 20 {
+                chunk.close();
+                emit(chunk)?;
+                chunk.clear();
+            }
+        }
+        chunk.close();
+        emit(chunk)?;
+        chunk.clear();
+        Ok(())
+    };
+    let mut bytes = Aligned::default();
+    if sources.entries(p).saturating_mul(LARGE_SORT_BYTES) <= memory {
+        let mut entries =
+            Vec::with_capacity(usize::try_from(sources.entries(p)).map_err(io::Error::other)?);
+        sources.read(p, &mut bytes, |piece| {
+            spill::decode_partition(p, piece, &mut entries)
+        })?;
+        drop(bytes);
+        let mut sorting = Sorting::default();
+        let sorted = sort_partition(&mut entries, &mut sorting);
+        let (mut next, mut previous) = (sorted.iter(), None);
+        return emit_sorted(&mut || {
+            Ok(next.by_ref().copied().find(|e| {
+                let new = previous != Some(*e);
+                previous = Some(*e);
+                new
+            }))
+        });
+    }
     let mut sorter = Sorter::new(memory, dir);
-    let (mut entries, mut bytes) = (Vec::new(), Aligned::default());
+    let mut entries = Vec::new();
     sources.read(p, &mut bytes, |piece| {
         entries.clear();
         spill::decode_partition(p, piece, &mut entries)?;
@@ -534,20 +572,12 @@ fn write_large(
     drop((entries, bytes));
     let sorted = sorter.finish()?;
     let mut reader = sorted.reader()?;
-    chunk.clear();
-    while let Some(e) = reader.next()? {
-        chunk.push(&e, bits);
-        if chunk.bytes.len() >= 1 << 20 {
-            chunk.close();
-            emit(chunk)?;
-            chunk.clear();
-        }
-    }
-    chunk.close();
-    emit(chunk)?;
-    chunk.clear();
-    Ok(())
+    emit_sorted(&mut || reader.next())
 }
+
+/// Bytes of memory an entry of a large partition takes while it is sorted
+/// whole ([`write_large`]): decoded (12), spread and sorted back (12).
+const LARGE_SORT_BYTES: u64 = 24;
 
 /// Bytes of memory an entry of a partition read whole takes while it is
 /// sorted and encoded: read (9, and 9 more for the next group's, read
@@ -555,12 +585,19 @@ fn write_large(
 /// 8 more for the group before's, written meanwhile).
 const WHOLE_SORT_BYTES: u64 = 58;
 
+/// Of [`WHOLE_SORT_BYTES`], what a large partition has while it is
+/// written ([`write_large`]): all but the next group's read (9) and the
+/// encoded entries' buffer (8), which it writes through.
+const LARGE_SHARE_BYTES: u64 = 41;
+
 /// Partitions sorted at a time: their sorting and encoding is spread over
 /// the threads, and while one group is written the next is sorted.
 const GROUP: usize = 8;
 
 /// The partitions sorted together, in order: up to `at_once` partitions
-/// that fit in memory (`fits`), or one that does not.
+/// that fit in memory (`fits`), or one that does not, followed by an empty
+/// group: while [`Pipeline`] writes the large one (when the empty group is
+/// sorted), no other group is sorted, and it has the memory.
 fn groups_of(at_once: usize, fits: impl Fn(usize) -> bool) -> Vec<Range<usize>> {
     let mut groups = Vec::new();
     let mut start = 0;
@@ -570,6 +607,7 @@ fn groups_of(at_once: usize, fits: impl Fn(usize) -> bool) -> Vec<Range<usize>> 
                 groups.push(start..p);
             }
             groups.push(p..p + 1);
+            groups.push(p + 1..p + 1);
             start = p + 1;
         } else if p + 1 - start == at_once {
             groups.push(start..p + 1);
@@ -609,6 +647,11 @@ where
         (self.read)(0, &mut reads[0])?;
         for g in 0..=n {
             let [read_now, read_next] = &mut reads;
+            if self.groups.get(g).is_some_and(|group| group.is_empty()) {
+                // Nothing to sort: the memory is the large partition's
+                // before, written meanwhile (see `groups_of`).
+                *read_now = Prefetched::default();
+            }
             let [out_now, out_before] = &mut outs;
             let (read, compute, write) = (&mut self.read, &mut self.compute, &mut self.write);
             std::thread::scope(|scope| -> io::Result<()> {
@@ -1152,17 +1195,24 @@ impl Builder {
         let at_once =
             (memory / (largest * WHOLE_SORT_BYTES).max(1)).clamp(1, GROUP as u64) as usize;
         let groups = groups_of(at_once, fits);
-        let runs_memory = memory / 4;
+        // A large partition is written while the group after it, empty,
+        // is sorted: the sort's memory is given back meanwhile.
+        let large_memory = memory / WHOLE_SORT_BYTES * LARGE_SHARE_BYTES;
         let dir = dir.as_path();
         let mut scratch: Vec<Scratch> = Vec::new();
         Pipeline {
             groups: &groups,
             read: |g: usize, read: &mut Prefetched| match sources.spool {
-                Some(spool) if fits(groups[g].start) => spool.read_group(groups[g].clone(), read),
+                Some(spool) if !groups[g].is_empty() && fits(groups[g].start) => {
+                    spool.read_group(groups[g].clone(), read)
+                }
                 _ => Ok(()),
             },
             compute: |g: usize, read: &Prefetched, encoded: &mut Vec<Encoded>| {
                 let group = groups[g].clone();
+                if group.is_empty() {
+                    scratch = Vec::new();
+                }
                 scratch.resize_with(group.len(), Scratch::default);
                 encoded.resize_with(group.len(), Encoded::default);
                 group
@@ -1188,7 +1238,7 @@ impl Builder {
                 };
                 for e in encoded.iter_mut() {
                     if e.large {
-                        write_large(&sources, e.partition, bits, runs_memory, dir, e, &mut emit)?;
+                        write_large(&sources, e.partition, bits, large_memory, dir, e, &mut emit)?;
                     } else {
                         emit(e)?;
                     }
@@ -1402,17 +1452,21 @@ mod tests {
         let groups = groups_of(8, |p| !large.contains(&p));
         let flat: Vec<usize> = groups.iter().flat_map(Clone::clone).collect();
         assert_eq!(flat, (0..PARTITIONS).collect::<Vec<_>>());
-        for g in &groups {
-            assert!(!g.is_empty() && g.len() <= 8, "{g:?}");
+        for (i, g) in groups.iter().enumerate() {
+            assert!(g.len() <= 8, "{g:?}");
             if g.clone().any(|p| large.contains(&p)) {
                 assert_eq!(g.len(), 1, "{g:?}");
+                // The next group is empty: nothing is sorted meanwhile.
+                assert_eq!(groups[i + 1], g.end..g.end);
+            } else if g.is_empty() {
+                assert!(large.contains(&(g.start - 1)), "{g:?}");
             }
         }
-        assert_eq!(groups[..4], [0..3, 3..4, 4..5, 5..13]);
-        assert_eq!(groups.last(), Some(&(255..256)));
+        assert_eq!(groups[..6], [0..3, 3..4, 4..4, 4..5, 5..5, 5..13]);
+        assert_eq!(groups[groups.len() - 2..], [255..256, 256..256]);
         assert_eq!(groups_of(1, |_| true).len(), PARTITIONS);
         assert_eq!(groups_of(8, |_| true).len(), PARTITIONS / 8);
-        assert_eq!(groups_of(8, |_| false).len(), PARTITIONS);
+        assert_eq!(groups_of(8, |_| false).len(), 2 * PARTITIONS);
     }
 
     #[test]
@@ -1654,10 +1708,10 @@ mod tests {
         let pgn = dir.path().join("games.pgn");
         std::fs::write(&pgn, b"*\n").unwrap();
         let fingerprint = Fingerprint::of(&pgn).unwrap();
-        // Spilled builds with a partition sorted whole, and with one sorted
-        // through runs (the rule of `Builder::write`: fits when its entries
-        // take at most the budget).
-        let (mut sorted_whole, mut through_runs) = (0, 0);
+        // Spilled builds with a partition sorted whole in a group, a large
+        // one sorted whole alone, and one sorted through runs (the rules of
+        // `Builder::write` and `write_large`).
+        let (mut sorted_whole, mut large_whole, mut through_runs) = (0, 0, 0);
         for seed in 1..=6u64 {
             let mut entries = [0u64; PARTITIONS];
             for batch in random_batches(seed) {
@@ -1697,16 +1751,23 @@ mod tests {
                 }
                 if summary.runs > 0 {
                     let fits = |n: &&u64| n.saturating_mul(WHOLE_SORT_BYTES) <= memory;
+                    let large_fits = |n: &&u64| {
+                        n.saturating_mul(LARGE_SORT_BYTES)
+                            <= memory / WHOLE_SORT_BYTES * LARGE_SHARE_BYTES
+                    };
                     let present = entries.iter().filter(|&&n| n > 0);
                     sorted_whole += present.clone().filter(fits).count();
-                    through_runs += present.filter(|n| !fits(n)).count();
+                    let large = present.filter(|n| !fits(n));
+                    large_whole += large.clone().filter(large_fits).count();
+                    through_runs += large.filter(|n| !large_fits(n)).count();
                 }
                 assert_eq!(std::fs::read_dir(spill_dir.path()).unwrap().count(), 0);
             }
         }
         assert!(
-            sorted_whole > 0 && through_runs > 0,
-            "spilled partitions sorted whole: {sorted_whole}, through runs: {through_runs}"
+            sorted_whole > 0 && large_whole > 0 && through_runs > 0,
+            "spilled partitions sorted whole: {sorted_whole} in groups, {large_whole} alone, \
+             through runs: {through_runs}"
         );
     }
 
