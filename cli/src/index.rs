@@ -216,6 +216,10 @@ pub fn build(
         _ => Path::new("."),
     };
     let mut builder = Builder::bounded(tables_budget(memory, threads), spill_dir);
+    // The game records that do not fit go straight into the index.
+    builder
+        .start_output(&target)
+        .with_context(|| format!("cannot write `{}`", target.display()))?;
     // About one main-line position per 16 bytes of PGN (fewer with long
     // comments): reserved, not touched, so an overestimate costs nothing.
     builder.reserve_positions(before.size / 12);

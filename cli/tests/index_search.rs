@@ -726,9 +726,12 @@ fn a_failed_spilled_build_leaves_no_temporaries() {
     assert_eq!(names_in(&idx), ["keep"]);
 }
 
-/// Ctrl-C (SIGINT) while the index is being written, and SIGTERM while the
-/// games are replayed: the run exits with status 130 and leaves nothing
-/// but the PGN file (no half-written index, no spilled run).
+/// Ctrl-C (SIGINT) while the position table is being written, and SIGTERM
+/// while the games are replayed: the run exits with status 130 and leaves
+/// nothing but the PGN file (no half-written index, no spilled run). The
+/// index is a temporary file from the start (the game records that do not
+/// fit in memory go straight into it): the position table is being
+/// written once it holds more than half the finished index.
 #[cfg(target_os = "linux")]
 #[test]
 fn an_interrupted_build_leaves_no_temporaries() {
@@ -745,6 +748,16 @@ fn an_interrupted_build_leaves_no_temporaries() {
     }
     fs::write(&path, &big).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("pgnkit");
+    let done = Command::new(&bin)
+        .args(["index", "-q", "--memory", "1M", "-j", "2"])
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(done.success());
+    let finished = fs::metadata(dir.path().join("big.pgn.pgnkit-index"))
+        .unwrap()
+        .len();
+    fs::remove_file(dir.path().join("big.pgn.pgnkit-index")).unwrap();
     let signal = |child: &Child, signal: &str| {
         let sent = Command::new("kill")
             .arg(signal)
@@ -769,7 +782,15 @@ fn an_interrupted_build_leaves_no_temporaries() {
                 .spawn()
                 .unwrap();
             let started = Instant::now();
-            let writing = || names_in(dir.path()).iter().any(|n| n.ends_with(".tmp"));
+            // The temporary index's size, while there is one.
+            let temporary = || {
+                names_in(dir.path())
+                    .iter()
+                    .find(|n| n.ends_with(".tmp"))
+                    .and_then(|n| fs::metadata(dir.path().join(n)).ok())
+                    .map(|m| m.len())
+            };
+            let writing = || temporary().is_some_and(|len| len > finished / 2);
             // A spilled run (an anonymous file beside the index, open in
             // the process): the replay is under way, the handler set.
             let fds = format!("/proc/{}/fd", child.id());
@@ -785,7 +806,7 @@ fn an_interrupted_build_leaves_no_temporaries() {
                 if when_writing {
                     writing()
                 } else {
-                    spilled() && !writing()
+                    spilled() && temporary().is_some_and(|len| len < finished / 4)
                 }
             };
             while !there()

@@ -756,8 +756,16 @@ struct Spill {
     spiller: Option<Spiller>,
     /// Times the position entries were spilled.
     spilled: u64,
-    /// The game records written out so far, in file order.
+    /// The game records written out so far, in file order: in the index
+    /// itself once [`Builder::start_output`] has begun it (after its
+    /// header's place), else in a file of their own, copied at the end.
     games: Option<Direct>,
+    /// Whether `games` is the index's own file.
+    games_in_output: bool,
+    /// Their checksum so far.
+    games_crc: crc32fast::Hasher,
+    /// The index being written, when it was begun before the end.
+    output: Option<Temporary>,
     /// The name table's offsets and bytes written out so far, in id order.
     names: Option<(BufWriter<std::fs::File>, BufWriter<std::fs::File>)>,
 }
@@ -842,10 +850,34 @@ impl Builder {
                 spiller: None,
                 spilled: 0,
                 games: None,
+                games_in_output: false,
+                games_crc: crc32fast::Hasher::new(),
+                output: None,
                 names: None,
             }),
             ..Builder::new()
         }
+    }
+
+    /// Begins the index file that [`Builder::write`] will write to `path`
+    /// (which it must then be given): a bounded builder writes the game
+    /// records that do not fit in its budget straight to their place in
+    /// it, not to a temporary file to be copied at the end. The file is a
+    /// temporary one beside `path` until the index is complete, removed
+    /// if the builder is dropped first or on an interrupt
+    /// ([`remove_temporary_files`]). An unbounded builder writes nothing
+    /// before [`Builder::write`].
+    ///
+    /// # Errors
+    /// When the temporary file cannot be created.
+    pub fn start_output(&mut self, path: &Path) -> io::Result<()> {
+        if let Some(spill) = &mut self.spill
+            && spill.output.is_none()
+            && spill.games.is_none()
+        {
+            spill.output = Some(Temporary::beside(path)?);
+        }
+        Ok(())
     }
 
     /// Makes room for about `n` position entries in all (a hint: saves
@@ -989,13 +1021,21 @@ impl Builder {
             return Ok(());
         };
         if !self.games.is_empty() {
-            let games = match &mut spill.games {
-                Some(g) => g,
-                None => spill
+            let games = match (&mut spill.games, &spill.output) {
+                (Some(g), _) => g,
+                (None, Some(output)) => {
+                    // Where they go in the index: after its header.
+                    let mut out = Direct::new(output.file.try_clone()?);
+                    out.write_all(&[0u8; HEADER_SIZE])?;
+                    spill.games_in_output = true;
+                    spill.games.insert(out)
+                }
+                (None, None) => spill
                     .games
                     .insert(Direct::new(tempfile::tempfile_in(&spill.dir)?)),
             };
             games.write_all(&self.games)?;
+            spill.games_crc.update(&self.games);
             self.games.clear();
         }
         Ok(())
@@ -1057,6 +1097,18 @@ impl Builder {
     /// through a temporary file in the same directory that is renamed into
     /// place once complete and synced.
     pub fn write(mut self, path: &Path, pgn: &Fingerprint) -> Result<Summary, BuildError> {
+        if let Some(mut output) = self.spill.as_mut().and_then(|s| s.output.take()) {
+            if output.target != path {
+                return Err(BuildError::Io(io::Error::other(format!(
+                    "the index was begun for `{}`, not `{}`",
+                    output.target.display(),
+                    path.display()
+                ))));
+            }
+            let summary = self.write_to(&mut output.file, pgn)?;
+            output.persist()?;
+            return Ok(summary);
+        }
         let mut summary = None;
         write_atomically(path, |file| {
             summary = Some(self.write_to(file, pgn)?);
@@ -1070,8 +1122,6 @@ impl Builder {
         // index is read by searches a bucket at a time, never whole, and
         // gigabytes of it would take the page cache's free memory, one
         // fresh page after the other.
-        let mut out = Direct::new(file.try_clone()?);
-        let mut at = 0u64;
         let put = |out: &mut Direct, bytes: &[u8], at: &mut u64| -> io::Result<()> {
             out.write_all(bytes)?;
             *at += bytes.len() as u64;
@@ -1083,7 +1133,6 @@ impl Builder {
             *at += n as u64;
             Ok(())
         };
-        put(&mut out, &[0u8; HEADER_SIZE], &mut at)?;
         // No name is added any more.
         self.lookup = FastMap::default();
         self.lookup_memory = 0;
@@ -1117,14 +1166,30 @@ impl Builder {
             spool.release_only_if_short(index);
         }
 
-        let games_at = at;
-        let mut games_crc = crc32fast::Hasher::new();
-        if let Some(spilled) = self.spill.as_mut().and_then(|s| s.games.take()) {
-            spilled.read_back(&mut |bytes| {
-                games_crc.update(bytes);
-                put(&mut out, bytes, &mut at)
-            })?;
+        // The spilled game records are in the index already (it was begun
+        // early), or copied from their own file.
+        let in_place = self.spill.as_ref().is_some_and(|s| s.games_in_output);
+        let (mut out, mut at, spilled) = match self.spill.as_mut().and_then(|s| s.games.take()) {
+            Some(games) if in_place => {
+                let at = games.len();
+                (games, at, None)
+            }
+            spilled => {
+                let mut out = Direct::new(file.try_clone()?);
+                out.write_all(&[0u8; HEADER_SIZE])?;
+                (out, HEADER_SIZE as u64, spilled)
+            }
+        };
+        let games_at = HEADER_SIZE as u64;
+        if let Some(spilled) = spilled {
+            spilled.read_back(&mut |bytes| put(&mut out, bytes, &mut at))?;
         }
+        let mut games_crc = self
+            .spill
+            .as_mut()
+            .map_or_else(crc32fast::Hasher::new, |s| {
+                std::mem::replace(&mut s.games_crc, crc32fast::Hasher::new())
+            });
         games_crc.update(&self.games);
         put(&mut out, &self.games, &mut at)?;
         if at - games_at != self.game_count * GAME_SIZE as u64 {
@@ -1344,10 +1409,7 @@ static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// process exits. The spill files of a [`Builder`] need nothing: they are
 /// anonymous files that the operating system reclaims.
 pub fn remove_temporary_files() {
-    let mut temporaries = TEMPORARIES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for path in temporaries.drain(..) {
+    for path in temporaries().drain(..) {
         let _ = std::fs::remove_file(path);
     }
 }
@@ -1362,78 +1424,99 @@ pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut std::fs::File) -> io::Result<()>,
 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut temporary = Temporary::beside(path)?;
+    write(&mut temporary.file)?;
+    temporary.persist()
+}
 
-    /// Removes the temporary file unless it was renamed, and forgets it.
-    struct Guard<'p>(&'p Path, bool);
-    impl Drop for Guard<'_> {
-        fn drop(&mut self) {
-            if !self.1 {
-                let _ = std::fs::remove_file(self.0);
-            }
-            let mut temporaries = TEMPORARIES
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            temporaries.retain(|p| p != self.0);
-        }
-    }
+/// A new file beside `target` (`.NAME.PID.N.tmp`) that becomes `target`
+/// when it is persisted ([`Temporary::persist`]), and is removed when it is
+/// dropped before, or by [`remove_temporary_files`] on an interrupt.
+struct Temporary {
+    file: std::fs::File,
+    path: PathBuf,
+    target: PathBuf,
+    /// Renamed to `target`.
+    persisted: bool,
+}
 
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let (mut file, tmp) = loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-        // Registered before it exists: an interrupt never misses it.
-        TEMPORARIES
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(tmp.clone());
-        match std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => break (f, tmp),
-            Err(e) => {
-                TEMPORARIES
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .retain(|p| p != &tmp);
-                if e.kind() == io::ErrorKind::AlreadyExists {
-                    continue;
+impl Temporary {
+    /// Creates it.
+    fn beside(target: &Path) -> io::Result<Temporary> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        loop {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+            // Registered before it exists: an interrupt never misses it.
+            temporaries().push(path.clone());
+            match std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => {
+                    return Ok(Temporary {
+                        file,
+                        path,
+                        target: target.to_path_buf(),
+                        persisted: false,
+                    });
                 }
-                return Err(e);
+                Err(e) => {
+                    temporaries().retain(|p| p != &path);
+                    if e.kind() != io::ErrorKind::AlreadyExists {
+                        return Err(e);
+                    }
+                }
             }
         }
-    };
-    let mut guard = Guard(&tmp, false);
-    write(&mut file)?;
-    file.sync_all()?;
-    drop(file);
-    // Renamed under the lock, and only if an interrupt did not remove it
-    // first: an interrupt either removes the temporary file before the
-    // rename, or finds the index complete, never a rename in between.
-    let temporaries = TEMPORARIES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !temporaries.contains(&tmp) {
-        return Err(io::Error::new(
-            io::ErrorKind::Interrupted,
-            "interrupted: the index was not written",
-        ));
     }
-    std::fs::rename(&tmp, path)?;
-    drop(temporaries);
-    guard.1 = true;
-    Ok(())
+
+    /// Syncs it and renames it to its target.
+    fn persist(mut self) -> io::Result<()> {
+        self.file.sync_all()?;
+        // Renamed under the lock, and only if an interrupt did not remove
+        // it first: an interrupt either removes the temporary file before
+        // the rename, or finds the index complete, never a rename in
+        // between.
+        let temporaries = temporaries();
+        if !temporaries.contains(&self.path) {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "interrupted: the index was not written",
+            ));
+        }
+        std::fs::rename(&self.path, &self.target)?;
+        drop(temporaries);
+        self.persisted = true;
+        Ok(())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if !self.persisted {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        temporaries().retain(|p| p != &self.path);
+    }
+}
+
+/// The temporary files being written, locked.
+fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]
@@ -1857,6 +1940,63 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["games.pgn"]);
+    }
+
+    #[test]
+    fn an_index_begun_early_holds_the_bytes_of_one_written_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.pgn");
+        std::fs::write(&pgn, b"*\n").unwrap();
+        let fingerprint = Fingerprint::of(&pgn).unwrap();
+        let listing = || {
+            let mut names: Vec<_> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        let target = dir.path().join("games.pgn.pgnkit-index");
+        for seed in [3, 4] {
+            // Spilled game records: copied from their own file at the end,
+            // or written in place from the start.
+            let mut builder = Builder::bounded(1_000, dir.path());
+            for batch in random_batches(seed) {
+                builder.add(batch).unwrap();
+            }
+            builder.write(&target, &fingerprint).unwrap();
+            let expected = std::fs::read(&target).unwrap();
+            let mut builder = Builder::bounded(1_000, dir.path());
+            builder.start_output(&target).unwrap();
+            for batch in random_batches(seed) {
+                builder.add(batch).unwrap();
+            }
+            assert!(builder.spill.as_ref().is_some_and(|s| s.games_in_output));
+            // The index being written is a temporary file until it is done.
+            assert_eq!(listing().len(), 3, "{:?}", listing());
+            assert_eq!(std::fs::read(&target).unwrap(), expected);
+            builder.write(&target, &fingerprint).unwrap();
+            assert_eq!(std::fs::read(&target).unwrap(), expected, "seed {seed}");
+            assert_eq!(listing(), ["games.pgn", "games.pgn.pgnkit-index"]);
+        }
+        // Dropped before it is written: no file is left, the old index is kept.
+        let before = std::fs::read(&target).unwrap();
+        let mut builder = Builder::bounded(1_000, dir.path());
+        builder.start_output(&target).unwrap();
+        for batch in random_batches(5) {
+            builder.add(batch).unwrap();
+        }
+        drop(builder);
+        assert_eq!(listing(), ["games.pgn", "games.pgn.pgnkit-index"]);
+        assert_eq!(std::fs::read(&target).unwrap(), before);
+        // Written to another path than it was begun for: an error, and
+        // nothing left.
+        let mut builder = Builder::bounded(1_000, dir.path());
+        builder.start_output(&target).unwrap();
+        builder.add(random_batches(5).remove(0)).unwrap();
+        let other = dir.path().join("other.pgnkit-index");
+        assert!(builder.write(&other, &fingerprint).is_err());
+        assert_eq!(listing(), ["games.pgn", "games.pgn.pgnkit-index"]);
     }
 
     #[test]
