@@ -33,7 +33,10 @@
 //! rather than to `TMPDIR`, which is often a RAM disk (tmpfs), where
 //! spilling would save no memory. While the index is written, the parts of
 //! the spool read for the last time are given back to the system (on
-//! Linux, by punching holes), so the spool shrinks as the index grows.
+//! Linux, by punching holes) when the disk would otherwise be short of
+//! room, so that the spool shrinks as the index grows; with room to spare
+//! it is freed at once when it is dropped, which costs less
+//! (`Spool::release_only_if_short`).
 //!
 //! A run holds records of one [`Record`] type sorted without repeats, each
 //! [`Record::SIZE`] bytes.

@@ -620,10 +620,18 @@ fn groups_of(at_once: usize, fits: impl Fn(usize) -> bool) -> Vec<Range<usize>> 
     groups
 }
 
-/// The three stages of writing the position table, side by side: while
-/// group `g` is sorted (`compute`, on every core), group `g + 1` is read
-/// from the spool (`read`) and group `g - 1` written (`write`), each on a
-/// thread of its own that mostly waits for the disk.
+/// The three stages of writing the position table, side by side: groups
+/// are read from the spool (`read`) on a thread of their own, sorted
+/// (`compute`, on every core) and written (`write`) on another thread, in
+/// order, each stage going on as soon as a buffer is free: two read
+/// buffers and two encoded ones go round, so that while a group is
+/// sorted the next is read and the one before written, without a stage
+/// waiting for the slowest of the three at every group.
+///
+/// An empty group (after a large partition, see [`groups_of`]) is sorted
+/// (its memory given back) and then waits until every group before it is
+/// written: while the large partition is written, nothing is sorted and
+/// only the next group is read.
 struct Pipeline<'g, R, C, W> {
     groups: &'g [Range<usize>],
     read: R,
@@ -637,45 +645,84 @@ where
     C: FnMut(usize, &Prefetched, &mut Vec<Encoded>) -> io::Result<()>,
     W: FnMut(&mut Vec<Encoded>) -> io::Result<()> + Send,
 {
-    fn run(mut self) -> io::Result<()> {
-        let n = self.groups.len();
-        let mut reads: [Prefetched; 2] = Default::default();
-        let mut outs: [Vec<Encoded>; 2] = Default::default();
-        if n == 0 {
-            return Ok(());
+    fn run(self) -> io::Result<()> {
+        use std::sync::mpsc::sync_channel;
+        let Pipeline {
+            groups,
+            mut read,
+            mut compute,
+            mut write,
+        } = self;
+        let n = groups.len();
+        // Buffers go round: free ones to the reader, read ones to the
+        // sort, encoded ones to the writer, and written ones back.
+        let (free_read, free_reads) = sync_channel::<Prefetched>(2);
+        let (to_sort, reads) = sync_channel::<(usize, Prefetched)>(2);
+        let (to_writer, encoded) = sync_channel::<Vec<Encoded>>(2);
+        let (written_back, free_outs) = sync_channel::<Vec<Encoded>>(2);
+        for _ in 0..2 {
+            free_read
+                .send(Prefetched::default())
+                .map_err(|_| io::Error::other("the index writer's pipeline stopped"))?;
         }
-        (self.read)(0, &mut reads[0])?;
-        for g in 0..=n {
-            let [read_now, read_next] = &mut reads;
-            if self.groups.get(g).is_some_and(|group| group.is_empty()) {
-                // Nothing to sort: the memory is the large partition's
-                // before, written meanwhile (see `groups_of`).
-                *read_now = Prefetched::default();
-            }
-            let [out_now, out_before] = &mut outs;
-            let (read, compute, write) = (&mut self.read, &mut self.compute, &mut self.write);
-            std::thread::scope(|scope| -> io::Result<()> {
-                let reading = (g + 1 < n).then(|| scope.spawn(|| read(g + 1, read_next)));
-                let writing = (g > 0).then(|| scope.spawn(|| write(out_before)));
-                let computed = if g < n {
-                    compute(g, read_now, out_now)
-                } else {
-                    Ok(())
-                };
-                let joined = |h: Option<std::thread::ScopedJoinHandle<'_, io::Result<()>>>| {
-                    h.map_or(Ok(()), |h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err(io::Error::other("a thread of the index writer panicked"))
-                        })
-                    })
-                };
-                let (read, written) = (joined(reading), joined(writing));
-                computed.and(read).and(written)
-            })?;
-            reads.swap(0, 1);
-            outs.swap(0, 1);
-        }
-        Ok(())
+        let stopped = || io::Error::other("the index writer's pipeline stopped");
+        std::thread::scope(|scope| -> io::Result<()> {
+            let reader = scope.spawn(move || -> io::Result<()> {
+                for g in 0..n {
+                    // The sort stopped (an error): so does the reader.
+                    let Ok(mut buffer) = free_reads.recv() else {
+                        return Ok(());
+                    };
+                    read(g, &mut buffer)?;
+                    if to_sort.send((g, buffer)).is_err() {
+                        return Ok(());
+                    }
+                }
+                Ok(())
+            });
+            let writer = scope.spawn(move || -> io::Result<()> {
+                for mut out in encoded {
+                    write(&mut out)?;
+                    // The sort may have ended: nothing more to write.
+                    let _ = written_back.send(out);
+                }
+                Ok(())
+            });
+            let mut spare: Vec<Vec<Encoded>> = vec![Vec::new(), Vec::new()];
+            let sorted = (|| -> io::Result<()> {
+                for (g, mut buffer) in reads {
+                    let mut out = match spare.pop() {
+                        Some(out) => out,
+                        None => free_outs.recv().map_err(|_| stopped())?,
+                    };
+                    if groups[g].is_empty() {
+                        // After a large partition: its memory is the large
+                        // one's, written meanwhile (see `groups_of`).
+                        buffer = Prefetched::default();
+                    }
+                    compute(g, &buffer, &mut out)?;
+                    if groups[g].is_empty() {
+                        // Every group before it written: both buffers here.
+                        while spare.len() < 1 {
+                            spare.push(free_outs.recv().map_err(|_| stopped())?);
+                        }
+                    }
+                    let _ = free_read.send(buffer);
+                    to_writer.send(out).map_err(|_| stopped())?;
+                }
+                Ok(())
+            })();
+            drop(to_writer);
+            drop(free_read);
+            let joined = |h: std::thread::ScopedJoinHandle<'_, io::Result<()>>| {
+                h.join().unwrap_or_else(|_| {
+                    Err(io::Error::other("a thread of the index writer panicked"))
+                })
+            };
+            let (read, written) = (joined(reader), joined(writer));
+            // The stage that failed first says why; "stopped" only follows.
+            read.and(written).and(sorted)
+        })
     }
 }
 
@@ -778,11 +825,13 @@ struct Spill {
 /// tables of half what the budget leaves; when it is full, a thread of its
 /// own appends its entries as they are to a temporary spill file (see the
 /// [`spill`] module) while the other table fills, and the game records go
-/// to another file;
-/// [`Builder::write`] then sorts each key partition once while it writes
-/// the index, which is byte for byte the index [`Builder::new`] writes. The names (players, events, sites, rounds,
-/// dates) are stored once each while the table that finds them fits in
-/// [`NAME_CACHE`]; their offsets and bytes are spilled like the games.
+/// to another file, or straight into the index when it was begun early
+/// ([`Builder::start_output`]); [`Builder::write`] then sorts each key
+/// partition once while it writes the index, which is byte for byte the
+/// index [`Builder::new`] writes. The names (players, events, sites,
+/// rounds, dates) are stored once each while the table that finds them
+/// fits in [`NAME_CACHE`]; their offsets and bytes are spilled to files of
+/// their own.
 pub struct Builder {
     lookup: FastMap<Box<str>, u32>,
     /// Estimated memory of `lookup`.
