@@ -702,8 +702,10 @@ where
                     }
                     compute(g, &buffer, &mut out)?;
                     if groups[g].is_empty() {
-                        // Every group before it written: both buffers here.
-                        while spare.len() < 1 {
+                        // Every group before it written: the other buffer
+                        // back (the one the large partition was written
+                        // from; `spare` is empty after the first groups).
+                        if spare.is_empty() {
                             spare.push(free_outs.recv().map_err(|_| stopped())?);
                         }
                     }
