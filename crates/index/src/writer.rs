@@ -1779,6 +1779,16 @@ mod tests {
         }
     }
 
+    /// A directory holding a PGN file `games.pgn`, and its fingerprint
+    /// (what an index records of the file it indexes).
+    fn a_pgn_file() -> (tempfile::TempDir, Fingerprint) {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.pgn");
+        std::fs::write(&pgn, b"*\n").unwrap();
+        let fingerprint = Fingerprint::of(&pgn).unwrap();
+        (dir, fingerprint)
+    }
+
     /// Random batches: games with random keys, keys shared by many games
     /// (common openings), repeats within a game, games without positions,
     /// empty batches, names from a small and a large pool.
@@ -1838,10 +1848,7 @@ mod tests {
     /// and leaves no temporary file.
     #[test]
     fn spilled_builds_write_the_bytes_of_an_in_memory_build() {
-        let dir = tempfile::tempdir().unwrap();
-        let pgn = dir.path().join("games.pgn");
-        std::fs::write(&pgn, b"*\n").unwrap();
-        let fingerprint = Fingerprint::of(&pgn).unwrap();
+        let (dir, fingerprint) = a_pgn_file();
         // Spilled builds with a partition sorted whole in a group, a large
         // one sorted whole alone, and one sorted through runs (the rules of
         // `Builder::write` and `write_large`).
@@ -1912,10 +1919,7 @@ mod tests {
     fn an_overflowing_name_cache_stores_names_again_and_answers_the_same() {
         use crate::filter::Filter;
         use crate::tags::Needle;
-        let dir = tempfile::tempdir().unwrap();
-        let pgn = dir.path().join("games.pgn");
-        std::fs::write(&pgn, b"*\n").unwrap();
-        let fingerprint = Fingerprint::of(&pgn).unwrap();
+        let (dir, fingerprint) = a_pgn_file();
         for seed in 1..=4u64 {
             let build = |cache: u64, memory: Option<u64>, name: &str| {
                 let spill_dir = tempfile::tempdir().unwrap();
@@ -1941,7 +1945,9 @@ mod tests {
                     "seed {seed}: no name stored twice"
                 );
             }
-            let open = |path: &Path| crate::Index::open(path, &pgn, &fingerprint).unwrap();
+            let open = |path: &Path| {
+                crate::Index::open(path, &dir.path().join("games.pgn"), &fingerprint).unwrap()
+            };
             let (once, again) = (open(&once_path), open(&again_path));
             for needle in [
                 "White 1",
@@ -1995,10 +2001,7 @@ mod tests {
 
     #[test]
     fn an_index_begun_early_holds_the_bytes_of_one_written_at_the_end() {
-        let dir = tempfile::tempdir().unwrap();
-        let pgn = dir.path().join("games.pgn");
-        std::fs::write(&pgn, b"*\n").unwrap();
-        let fingerprint = Fingerprint::of(&pgn).unwrap();
+        let (dir, fingerprint) = a_pgn_file();
         let listing = || {
             let mut names: Vec<_> = std::fs::read_dir(dir.path())
                 .unwrap()
