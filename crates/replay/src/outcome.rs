@@ -431,7 +431,7 @@ impl KeyStep {
     }
 
     /// The key of `after`, the position the move led to.
-    #[inline]
+    #[inline(always)]
     pub fn finish(self, after: &Chess) -> u64 {
         let mut k = self.partial;
         let castles = after.castles();
