@@ -180,47 +180,18 @@ impl Direct {
         self.file.read_exact_at(into, start)
     }
 
-    /// Hands every byte written to `put` in order, a few megabytes at a
-    /// time: the next ones are read while `put` has the ones before.
+    /// Hands every byte written to `put` in order, a megabyte at a time.
     pub(crate) fn read_back(
         mut self,
         put: &mut dyn FnMut(&[u8]) -> io::Result<()>,
     ) -> io::Result<()> {
-        const CHUNK: u64 = 4 * BUFFER as u64;
         let len = self.flush_padded()?;
-        let file = &self.file;
-        // Bytes `from..to` into `buffer` (from a block boundary; the file
-        // is padded to whole blocks), and how many they are.
-        let fill = |from: u64, to: u64, buffer: &mut Aligned| -> io::Result<usize> {
-            let blocks = usize::try_from(to.next_multiple_of(BLOCK as u64) - from)
-                .map_err(io::Error::other)?;
-            buffer.resize(blocks);
-            file.read_exact_at(buffer.bytes_mut(), from)?;
-            usize::try_from(to - from).map_err(io::Error::other)
-        };
-        let (mut now, mut next) = (Aligned::default(), Aligned::default());
+        let mut buffer = Aligned::default();
         let mut from = 0;
-        let mut n = if len > 0 {
-            fill(0, len.min(CHUNK), &mut now)?
-        } else {
-            0
-        };
-        while n > 0 {
-            let ahead = from + n as u64;
-            let (put, read) = std::thread::scope(|scope| {
-                let reading = (ahead < len)
-                    .then(|| scope.spawn(|| fill(ahead, len.min(ahead + CHUNK), &mut next)));
-                let put = put(&now.bytes()[..n]);
-                let read = reading.map_or(Ok(0), |h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(io::Error::other("a read-ahead thread panicked")))
-                });
-                (put, read)
-            });
-            put?;
-            n = read?;
-            from = ahead;
-            std::mem::swap(&mut now, &mut next);
+        while from < len {
+            let to = len.min(from + BUFFER as u64);
+            put(self.read_at(from, to, &mut buffer)?)?;
+            from = to;
         }
         Ok(())
     }

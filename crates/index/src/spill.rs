@@ -699,17 +699,8 @@ pub(crate) fn decode_partition(p: usize, bytes: &[u8], entries: &mut Vec<Entry>)
             at += 8;
             continue;
         }
-        let mut delta = 0u32;
-        let mut shift = 0;
-        loop {
-            let b = *bytes.get(at).ok_or_else(corrupt)?;
-            at += 1;
-            delta |= u32::from(b & 0x7f).checked_shl(shift).ok_or_else(corrupt)?;
-            if b < 0x80 {
-                break;
-            }
-            shift += 7;
-        }
+        let (delta, len) = bytes.get(at..).and_then(read_varint).ok_or_else(corrupt)?;
+        at += len;
         game = game.wrapping_add(delta);
         let key = bytes.get(at..at + 7).ok_or_else(corrupt)?;
         at += 7;

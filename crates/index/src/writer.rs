@@ -805,18 +805,32 @@ struct Spill {
     spiller: Option<Spiller>,
     /// Times the position entries were spilled.
     spilled: u64,
-    /// The game records written out so far, in file order: in the index
-    /// itself once [`Builder::start_output`] has begun it (after its
-    /// header's place), else in a file of their own, copied at the end.
-    games: Option<Direct>,
-    /// Whether `games` is the index's own file.
-    games_in_output: bool,
+    /// The game records written out so far, in file order.
+    games: Option<SpilledGames>,
     /// Their checksum so far.
     games_crc: crc32fast::Hasher,
     /// The index being written, when it was begun before the end.
     output: Option<Temporary>,
     /// The name table's offsets and bytes written out so far, in id order.
     names: Option<(BufWriter<std::fs::File>, BufWriter<std::fs::File>)>,
+}
+
+/// Where the game records that did not fit in memory are.
+enum SpilledGames {
+    /// In the index itself, begun early ([`Builder::start_output`]), after
+    /// its header's place: where they belong.
+    InIndex(Direct),
+    /// In a file of their own, copied into the index at the end.
+    OwnFile(Direct),
+}
+
+impl SpilledGames {
+    /// The file they are written to.
+    fn file(&mut self) -> &mut Direct {
+        match self {
+            SpilledGames::InIndex(file) | SpilledGames::OwnFile(file) => file,
+        }
+    }
 }
 
 /// Gathers batches in file order and writes the index.
@@ -901,7 +915,6 @@ impl Builder {
                 spiller: None,
                 spilled: 0,
                 games: None,
-                games_in_output: false,
                 games_crc: crc32fast::Hasher::new(),
                 output: None,
                 names: None,
@@ -1072,20 +1085,19 @@ impl Builder {
             return Ok(());
         };
         if !self.games.is_empty() {
-            let games = match (&mut spill.games, &spill.output) {
-                (Some(g), _) => g,
-                (None, Some(output)) => {
-                    // Where they go in the index: after its header.
-                    let mut out = Direct::new(output.file.try_clone()?);
-                    out.write_all(&[0u8; HEADER_SIZE])?;
-                    spill.games_in_output = true;
-                    spill.games.insert(out)
-                }
-                (None, None) => spill
-                    .games
-                    .insert(Direct::new(tempfile::tempfile_in(&spill.dir)?)),
+            let games = match &mut spill.games {
+                Some(games) => games,
+                None => spill.games.insert(match &spill.output {
+                    Some(output) => {
+                        // Where they go in the index: after its header.
+                        let mut out = Direct::new(output.file.try_clone()?);
+                        out.write_all(&[0u8; HEADER_SIZE])?;
+                        SpilledGames::InIndex(out)
+                    }
+                    None => SpilledGames::OwnFile(Direct::new(tempfile::tempfile_in(&spill.dir)?)),
+                }),
             };
-            games.write_all(&self.games)?;
+            games.file().write_all(&self.games)?;
             spill.games_crc.update(&self.games);
             self.games.clear();
         }
@@ -1219,16 +1231,19 @@ impl Builder {
 
         // The spilled game records are in the index already (it was begun
         // early), or copied from their own file.
-        let in_place = self.spill.as_ref().is_some_and(|s| s.games_in_output);
         let (mut out, mut at, spilled) = match self.spill.as_mut().and_then(|s| s.games.take()) {
-            Some(games) if in_place => {
+            Some(SpilledGames::InIndex(games)) => {
                 let at = games.len();
                 (games, at, None)
             }
             spilled => {
                 let mut out = Direct::new(file.try_clone()?);
                 out.write_all(&[0u8; HEADER_SIZE])?;
-                (out, HEADER_SIZE as u64, spilled)
+                let own = match spilled {
+                    Some(SpilledGames::OwnFile(games)) => Some(games),
+                    _ => None,
+                };
+                (out, HEADER_SIZE as u64, own)
             }
         };
         let games_at = HEADER_SIZE as u64;
@@ -2025,7 +2040,12 @@ mod tests {
             for batch in random_batches(seed) {
                 builder.add(batch).unwrap();
             }
-            assert!(builder.spill.as_ref().is_some_and(|s| s.games_in_output));
+            assert!(
+                builder
+                    .spill
+                    .as_ref()
+                    .is_some_and(|s| matches!(s.games, Some(SpilledGames::InIndex(_))))
+            );
             // The index being written is a temporary file until it is done.
             assert_eq!(listing().len(), 3, "{:?}", listing());
             assert_eq!(std::fs::read(&target).unwrap(), expected);
