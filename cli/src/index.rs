@@ -189,6 +189,8 @@ pub fn index_chunk(chunk: &Chunk, options: &Options, batches: &Batches) -> Batch
         let facts = GameFacts::of_text(&text, chunk.base, &game, Some(&report));
         batch.push(&facts, &report.keys);
     }
+    // Encoded here, on the worker's thread, not by the builder.
+    batch.seal();
     batch
 }
 
@@ -220,9 +222,6 @@ pub fn build(
     builder
         .start_output(&target)
         .with_context(|| format!("cannot write `{}`", target.display()))?;
-    // About one main-line position per 16 bytes of PGN (fewer with long
-    // comments): reserved, not touched, so an overestimate costs nothing.
-    builder.reserve_positions(before.size / 12);
     let batches = Batches::default();
     let result = driver.run(
         input,

@@ -245,26 +245,26 @@ impl Spool {
         })
     }
 
-    /// Appends partition `p` of the spill being written, `entries`
-    /// entries encoded as [`Partitions`] keeps them; partitions come in
-    /// order, each at most once a spill.
-    pub(crate) fn push(&mut self, p: usize, bytes: &[u8], entries: u64) -> io::Result<()> {
-        debug_assert!(p >= self.open.len().saturating_sub(1) && p < PARTITIONS);
-        while self.open.len() <= p {
-            self.open.push(self.out.len());
-        }
-        self.out.write_all(bytes)?;
-        self.entries[p] += entries;
-        Ok(())
-    }
-
-    /// Appends every partition of `parts` as one spill.
-    pub(crate) fn push_all(&mut self, parts: &Partitions) -> io::Result<()> {
+    /// Appends the entries of `table` as one spill, a partition after the
+    /// other, each partition's pieces renumbered as one: the first
+    /// difference of each piece is from the last game of the piece before
+    /// (from 0 for the first).
+    pub(crate) fn push_all(&mut self, table: &Table) -> io::Result<()> {
+        let corrupt = || io::Error::other("a table of position entries is corrupt");
         for p in 0..PARTITIONS {
-            let entries = parts.entries(p);
-            if entries > 0 {
-                self.push(p, parts.encoded(p), entries)?;
+            self.open.push(self.out.len());
+            let mut last = 0u32;
+            for piece in table.pieces(p) {
+                let (local, skip) = read_varint(piece.bytes).ok_or_else(corrupt)?;
+                let first = piece.first_game.checked_add(local).ok_or_else(corrupt)?;
+                let mut head = [0u8; 5];
+                let n = put_varint(&mut head, first.wrapping_sub(last));
+                self.out.write_all(&head[..n])?;
+                self.out
+                    .write_all(piece.bytes.get(skip..).ok_or_else(corrupt)?)?;
+                last = piece.first_game.wrapping_add(piece.last);
             }
+            self.entries[p] += table.entries(p);
         }
         self.end_spill();
         Ok(())
@@ -425,10 +425,10 @@ fn free_space(_file: &File) -> Option<u64> {
 /// are handed over, so a partition's entries stay in game order.
 pub(crate) struct Spiller {
     /// Where the spilled tables go, until the thread ends.
-    to_thread: Option<mpsc::SyncSender<Partitions>>,
-    /// Each spilled table back, emptied with its memory (or the error that
-    /// ended the thread).
-    back: mpsc::Receiver<io::Result<Partitions>>,
+    to_thread: Option<mpsc::SyncSender<Table>>,
+    /// Each spilled table back, written, its memory to be used again (or
+    /// the error that ended the thread).
+    back: mpsc::Receiver<io::Result<Table>>,
     thread: Option<std::thread::JoinHandle<io::Result<Spool>>>,
     /// Whether a table handed over has not come back yet.
     in_flight: bool,
@@ -439,16 +439,15 @@ impl Spiller {
     /// comes at once).
     pub(crate) fn create(dir: &Path) -> io::Result<Spiller> {
         let mut spool = Spool::create(dir)?;
-        let (to_thread, from_builder) = mpsc::sync_channel::<Partitions>(1);
+        let (to_thread, from_builder) = mpsc::sync_channel::<Table>(1);
         let (to_builder, back) = mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
             .name("pgnkit-spill".into())
             .spawn(move || {
-                for mut parts in from_builder {
-                    let written = spool.push_all(&parts);
-                    parts.clear();
+                for table in from_builder {
+                    let written = spool.push_all(&table);
                     let failed = written.is_err();
-                    if to_builder.send(written.map(|()| parts)).is_err() || failed {
+                    if to_builder.send(written.map(|()| table)).is_err() || failed {
                         break;
                     }
                 }
@@ -462,31 +461,24 @@ impl Spiller {
         })
     }
 
-    /// Hands `parts` over to be spilled, and returns an empty table to go
-    /// on with: the one spilled before (waiting until it is written), or a
-    /// new one the first time.
-    pub(crate) fn spill(&mut self, parts: Partitions) -> io::Result<Partitions> {
-        let spare = if self.in_flight {
-            self.wait()?
+    /// Hands `table` over to be spilled, and returns the one handed over
+    /// before, written (waiting until it is), if there is one.
+    pub(crate) fn spill(&mut self, table: Table) -> io::Result<Option<Table>> {
+        let written = if self.in_flight {
+            Some(self.wait()?)
         } else {
-            // The second table: room like the first's, taken as it fills
-            // (no table grown by doubling and copied on the way).
-            let mut spare = Partitions::default();
-            for (to, from) in spare.parts.iter_mut().zip(parts.parts.iter()) {
-                to.bytes.reserve(from.bytes.capacity());
-            }
-            spare
+            None
         };
-        let sent = self.to_thread.as_ref().map(|t| t.send(parts));
+        let sent = self.to_thread.as_ref().map(|t| t.send(table));
         if !matches!(sent, Some(Ok(()))) {
             return Err(self.stopped());
         }
         self.in_flight = true;
-        Ok(spare)
+        Ok(written)
     }
 
     /// The table handed over last, written.
-    fn wait(&mut self) -> io::Result<Partitions> {
+    fn wait(&mut self) -> io::Result<Table> {
         self.in_flight = false;
         match self.back.recv() {
             Ok(written) => written,
@@ -534,15 +526,6 @@ pub(crate) struct Prefetched {
 /// its partition's).
 const KEY_LOW: u64 = (1 << 56) - 1;
 
-/// Appends `delta` to `bytes` as LEB128.
-fn push_varint(bytes: &mut Vec<u8>, mut delta: u32) {
-    while delta >= 0x80 {
-        bytes.push(delta as u8 | 0x80);
-        delta >>= 7;
-    }
-    bytes.push(delta as u8);
-}
-
 /// The LEB128 number at the start of `bytes`, and its length (`None`
 /// when it is cut short or passes 32 bits).
 fn read_varint(bytes: &[u8]) -> Option<(u32, usize)> {
@@ -556,100 +539,131 @@ fn read_varint(bytes: &[u8]) -> Option<(u32, usize)> {
     None
 }
 
-/// Position entries by key partition (the top 8 bits of the key), each
-/// partition encoded as the [`Spool`] stores it: entries in the order they
-/// came, each the difference of its game number from the one before
-/// (LEB128; the first from 0) then the key's low 56 bits. A worker's batch
-/// numbers its games from 0; [`Partitions::append_partition`] renumbers
-/// them where the builder's tables go on.
-#[derive(Debug)]
-pub(crate) struct Partitions {
-    parts: Box<[Part; PARTITIONS]>,
-    /// Bytes in all partitions.
-    bytes: usize,
+/// The length of `delta` in LEB128.
+fn varint_len(delta: u32) -> usize {
+    match delta {
+        0..0x80 => 1,
+        0x80..0x4000 => 2,
+        0x4000..0x20_0000 => 3,
+        0x20_0000..0x1000_0000 => 4,
+        _ => 5,
+    }
 }
 
-impl Default for Partitions {
-    fn default() -> Partitions {
-        Partitions {
-            parts: Box::new(std::array::from_fn(|_| Part::default())),
-            bytes: 0,
+/// The position entries of one batch of games by key partition (the top 8
+/// bits of the key), each partition encoded as the [`Spool`] stores it:
+/// entries in the order they came, each the difference of its game number
+/// from the one before (LEB128; the first from 0) then the key's low 56
+/// bits. The games are numbered from the batch's first (0); a [`Table`]
+/// knows where the batch's games start among all games.
+///
+/// Its memory goes round: filled by a worker ([`BatchEntries::encode`]),
+/// kept in a table until the table is spilled, then given back to a worker
+/// to be filled again.
+#[derive(Debug)]
+pub(crate) struct BatchEntries {
+    /// The partitions, one after the other.
+    bytes: Vec<u8>,
+    parts: Box<[Part; PARTITIONS]>,
+}
+
+impl Default for BatchEntries {
+    fn default() -> BatchEntries {
+        BatchEntries {
+            bytes: Vec::new(),
+            parts: Box::new([Part::default(); PARTITIONS]),
         }
     }
 }
 
-/// One partition of [`Partitions`].
-#[derive(Debug, Default)]
+/// One partition of [`BatchEntries`].
+#[derive(Clone, Copy, Debug, Default)]
 struct Part {
-    bytes: Vec<u8>,
+    /// Where its bytes end (they start where the partition before ends).
+    end: usize,
     entries: u64,
-    /// The game of the last entry.
+    /// The game of its last entry.
     last: u32,
 }
 
-impl Part {
-    fn clear(&mut self) {
+impl BatchEntries {
+    /// Encodes the entries of `keys`, the keys of game `g` being
+    /// `keys[ends[g - 1]..ends[g]]` (from 0 for game 0), in place of the
+    /// entries it held. Its memory is kept when it has room.
+    ///
+    /// The partitions' lengths are counted first, so that the entries are
+    /// written once, in place, into a buffer that holds exactly them (and
+    /// that fits in a core's cache for a batch of a few megabytes of PGN).
+    pub(crate) fn encode(&mut self, keys: &[u64], ends: &[usize]) {
+        let parts = &mut *self.parts;
+        *parts = [Part::default(); PARTITIONS];
+        // The length of each partition, in `end` for now.
+        let mut from = 0;
+        for (game, &to) in (0u32..).zip(ends) {
+            for &key in keys.get(from..to).unwrap_or_default() {
+                let part = &mut parts[usize::from((key >> 56) as u8)];
+                // Wrapping: the games of a batch come in order, but any
+                // order round-trips.
+                let delta = game.wrapping_sub(part.last);
+                part.last = game;
+                part.entries += 1;
+                part.end += if delta < 0x80 {
+                    8
+                } else {
+                    varint_len(delta) + 7
+                };
+            }
+            from = to;
+        }
+        // Where each partition starts, in `cursor`; its end in `end`.
+        let mut cursor = [0usize; PARTITIONS];
+        let mut total = 0;
+        for (part, at) in parts.iter_mut().zip(cursor.iter_mut()) {
+            *at = total;
+            total += part.end;
+            part.end = total;
+            part.last = 0;
+        }
         self.bytes.clear();
-        self.entries = 0;
-        self.last = 0;
-    }
-}
-
-impl Partitions {
-    /// Adds the entry of `key` in game `game` (games come in order).
-    #[inline]
-    pub(crate) fn push(&mut self, key: u64, game: u32) {
-        let part = &mut self.parts[usize::from((key >> 56) as u8)];
-        // Wrapping: any order round-trips, game order takes a byte.
-        let delta = game.wrapping_sub(part.last);
-        part.last = game;
-        part.entries += 1;
-        if delta < 0x80 {
-            // The byte and the key's 7 low bytes, written at once.
-            let word = ((key & KEY_LOW) << 8) | u64::from(delta);
-            part.bytes.extend_from_slice(&word.to_le_bytes());
-            self.bytes += 8;
-        } else {
-            let before = part.bytes.len();
-            push_varint(&mut part.bytes, delta);
-            part.bytes
-                .extend_from_slice(&(key & KEY_LOW).to_le_bytes()[..7]);
-            self.bytes += part.bytes.len() - before;
+        self.bytes.resize(total, 0);
+        let bytes = &mut self.bytes[..];
+        let mut from = 0;
+        for (game, &to) in (0u32..).zip(ends) {
+            for &key in keys.get(from..to).unwrap_or_default() {
+                let p = usize::from((key >> 56) as u8);
+                let part = &mut parts[p];
+                let delta = game.wrapping_sub(part.last);
+                part.last = game;
+                let at = cursor[p];
+                if delta < 0x80 {
+                    // The byte and the key's 7 low bytes, written at once.
+                    let word = ((key & KEY_LOW) << 8) | u64::from(delta);
+                    if let Some(out) = bytes.get_mut(at..at + 8) {
+                        out.copy_from_slice(&word.to_le_bytes());
+                    }
+                    cursor[p] = at + 8;
+                } else {
+                    let mut entry = [0u8; 12];
+                    let n = put_varint(&mut entry, delta);
+                    entry[n..n + 7].copy_from_slice(&(key & KEY_LOW).to_le_bytes()[..7]);
+                    if let Some(out) = bytes.get_mut(at..at + n + 7) {
+                        out.copy_from_slice(&entry[..n + 7]);
+                    }
+                    cursor[p] = at + n + 7;
+                }
+            }
+            from = to;
         }
     }
 
-    /// Moves the entries of partition `p` of `from` here, after these,
-    /// their game numbers raised by `offset` (`None` if one would pass
-    /// `u32::MAX`).
-    pub(crate) fn append_partition(
-        &mut self,
-        from: &mut Partitions,
-        p: usize,
-        offset: u32,
-    ) -> Option<()> {
-        let Some(src) = from.parts.get_mut(p).filter(|src| src.entries > 0) else {
-            return Some(());
-        };
-        // The first entry's difference is its game's number: from 0.
-        let (src_first, skip) = read_varint(&src.bytes)?;
-        let first = offset.checked_add(src_first)?;
-        let last = offset.checked_add(src.last)?;
-        let part = self.parts.get_mut(p)?;
-        let before = part.bytes.len();
-        // Only the first entry's difference changes.
-        push_varint(&mut part.bytes, first.wrapping_sub(part.last));
-        part.bytes.extend_from_slice(src.bytes.get(skip..)?);
-        part.last = last;
-        part.entries += src.entries;
-        self.bytes += part.bytes.len() - before;
-        from.bytes -= src.bytes.len();
-        src.clear();
-        Some(())
+    /// Bytes of encoded entries.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes.len()
     }
 
-    /// Bytes in all partitions.
-    pub(crate) fn bytes(&self) -> usize {
-        self.bytes
+    /// Bytes of memory it holds.
+    pub(crate) fn memory(&self) -> usize {
+        self.bytes.capacity() + std::mem::size_of::<[Part; PARTITIONS]>()
     }
 
     /// Entries of partition `p`.
@@ -659,31 +673,120 @@ impl Partitions {
 
     /// The encoded entries of partition `p`.
     pub(crate) fn encoded(&self, p: usize) -> &[u8] {
-        self.parts.get(p).map_or(&[], |part| &part.bytes)
+        let start = match p.checked_sub(1) {
+            Some(before) => self.parts.get(before).map_or(0, |part| part.end),
+            None => 0,
+        };
+        let end = self.parts.get(p).map_or(start, |part| part.end);
+        self.bytes.get(start..end).unwrap_or_default()
     }
 
-    /// Makes room for about `bytes` bytes in each partition.
-    pub(crate) fn reserve_each(&mut self, bytes: usize) {
-        for part in self.parts.iter_mut() {
-            part.bytes.reserve(bytes.saturating_sub(part.bytes.len()));
-        }
-    }
-
-    /// Empties every partition, keeping the memory.
+    /// Empties it, keeping its memory.
     pub(crate) fn clear(&mut self) {
-        for part in self.parts.iter_mut() {
-            part.clear();
+        self.bytes.clear();
+        *self.parts = [Part::default(); PARTITIONS];
+    }
+}
+
+/// The entries of one partition of one batch in a [`Table`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Piece<'t> {
+    /// Encoded as [`BatchEntries`] keeps them.
+    pub(crate) bytes: &'t [u8],
+    /// The number of the batch's first game: the first difference is from
+    /// it.
+    pub(crate) first_game: u32,
+    /// The game of the last entry, numbered within the batch.
+    last: u32,
+}
+
+/// Writes `delta` as LEB128 at the start of `out` (room for 5 bytes);
+/// returns its length.
+fn put_varint(out: &mut [u8], mut delta: u32) -> usize {
+    let mut n = 0;
+    while delta >= 0x80 {
+        out[n] = delta as u8 | 0x80;
+        delta >>= 7;
+        n += 1;
+    }
+    out[n] = delta as u8;
+    n + 1
+}
+
+/// The position entries the builder holds and has not spilled: the
+/// batches' [`BatchEntries`] as they came, each with the number of its
+/// first game among all games. Nothing is copied into it: a batch's
+/// entries are written once by the worker that replayed its games, and
+/// read once when they are spilled or sorted.
+#[derive(Debug, Default)]
+pub(crate) struct Table {
+    batches: Vec<(BatchEntries, u32)>,
+    /// Bytes of encoded entries in all batches.
+    bytes: usize,
+    /// Bytes of memory they hold.
+    memory: usize,
+}
+
+impl Table {
+    /// Adds the entries of the next batch, whose first game is game
+    /// number `first_game`.
+    pub(crate) fn push(&mut self, entries: BatchEntries, first_game: u32) {
+        self.bytes += entries.bytes();
+        self.memory += entries.memory();
+        self.batches.push((entries, first_game));
+    }
+
+    /// Bytes of encoded entries.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Bytes of memory the batches' entries hold.
+    pub(crate) fn memory(&self) -> usize {
+        self.memory
+    }
+
+    /// Entries of partition `p`.
+    pub(crate) fn entries(&self, p: usize) -> u64 {
+        self.batches.iter().map(|(b, _)| b.entries(p)).sum()
+    }
+
+    /// The encoded entries of partition `p`, batch after batch (batches
+    /// without any left out).
+    pub(crate) fn pieces(&self, p: usize) -> impl Iterator<Item = Piece<'_>> {
+        self.batches
+            .iter()
+            .map(move |(b, first_game)| Piece {
+                bytes: b.encoded(p),
+                first_game: *first_game,
+                last: b.parts.get(p).map_or(0, |part| part.last),
+            })
+            .filter(|piece| !piece.bytes.is_empty())
+    }
+
+    /// Empties it, and hands each batch's entries, emptied, to `free`.
+    pub(crate) fn drain_into(&mut self, free: &mut Vec<BatchEntries>) {
+        for (mut b, _) in self.batches.drain(..) {
+            b.clear();
+            free.push(b);
         }
         self.bytes = 0;
+        self.memory = 0;
     }
 }
 
 /// Appends the entries of partition `p` encoded in `bytes` (as
-/// [`Partitions`] and the [`Spool`] keep them) to `entries`.
-pub(crate) fn decode_partition(p: usize, bytes: &[u8], entries: &mut Vec<Entry>) -> io::Result<()> {
+/// [`BatchEntries`] and the [`Spool`] keep them, the first difference
+/// from game number `first_game`) to `entries`.
+pub(crate) fn decode_partition(
+    p: usize,
+    bytes: &[u8],
+    first_game: u32,
+    entries: &mut Vec<Entry>,
+) -> io::Result<()> {
     let corrupt = || io::Error::other("a spilled partition is corrupt");
     let top = (p as u64) << 56;
-    let mut game = 0u32;
+    let mut game = first_game;
     let mut at = 0;
     while at < bytes.len() {
         // Most entries: a one-byte difference and the key, 8 bytes read
@@ -1000,79 +1103,94 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
-    /// Property: partitions of batches numbered from 0, appended with their
-    /// offsets, are the partitions of the entries pushed with their global
-    /// numbers; an offset past `u32::MAX` is refused.
-    #[test]
-    fn appended_batches_are_renumbered() {
-        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
-        let (mut all, mut direct) = (Partitions::default(), Partitions::default());
-        let mut offset = 0u32;
-        for _ in 0..20 {
-            let mut batch = Partitions::default();
+    /// A table of a few random batches, whose games are numbered from
+    /// `*first_game` on (raised past them and a random gap), and its
+    /// entries by partition, with their global game numbers, in order.
+    fn random_table(
+        next: &mut impl FnMut() -> u64,
+        first_game: &mut u32,
+    ) -> (Table, Vec<Vec<Entry>>) {
+        let mut table = Table::default();
+        let mut expected = vec![Vec::new(); PARTITIONS];
+        for _ in 0..1 + next() % 6 {
+            let (mut keys, mut ends) = (Vec::new(), Vec::new());
             let games = next() as u32 % 300;
             for game in 0..games {
+                // Some games without positions; some keys in many games.
                 for _ in 0..next() % 90 {
-                    let key = if next().is_multiple_of(4) {
-                        0x1234
-                    } else {
-                        next()
+                    let key = match next() % 8 {
+                        0 => 0x1234,
+                        1 => u64::MAX,
+                        _ => next(),
                     };
-                    batch.push(key, game);
-                    direct.push(key, offset + game);
+                    keys.push(key);
+                    expected[(key >> 56) as usize].push(Entry::new(key, *first_game + game));
                 }
+                ends.push(keys.len());
             }
-            for p in 0..PARTITIONS {
-                all.append_partition(&mut batch, p, offset).unwrap();
+            let mut entries = BatchEntries::default();
+            // Memory used before is reused as it is.
+            entries.encode(&[next(), next()], &[2]);
+            entries.encode(&keys, &ends);
+            for (p, part) in expected.iter().enumerate() {
+                let pieces: u64 = table.entries(p) + entries.entries(p);
+                assert_eq!(pieces, part.len() as u64);
             }
-            assert_eq!(batch.bytes(), 0);
-            offset += games + next() as u32 % 5_000_000;
+            table.push(entries, *first_game);
+            *first_game += games + (next() % 20_000_000) as u32;
         }
-        assert_eq!(all.bytes(), direct.bytes());
-        for p in 0..PARTITIONS {
-            assert_eq!(all.encoded(p), direct.encoded(p), "partition {p}");
-            assert_eq!(all.entries(p), direct.entries(p));
-        }
-        let mut last = Partitions::default();
-        last.push(7, 1);
-        assert_eq!(all.append_partition(&mut last, 0, u32::MAX), None);
+        (table, expected)
     }
 
-    /// Property: spills handed to the spiller (its thread writes each
+    /// Property: the partitions of a table (batches numbered from 0, each
+    /// with the number of its first game) decode, piece after piece, as
+    /// the entries pushed with their global numbers.
+    #[test]
+    fn a_table_holds_its_batches_entries_renumbered() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        for _ in 0..20 {
+            let mut first_game = (next() % 100_000) as u32;
+            let (table, expected) = random_table(&mut next, &mut first_game);
+            for (p, want) in expected.iter().enumerate() {
+                let mut got = Vec::new();
+                for piece in table.pieces(p) {
+                    decode_partition(p, piece.bytes, piece.first_game, &mut got).unwrap();
+                }
+                assert_eq!(&got, want, "partition {p}");
+            }
+            let mut free = Vec::new();
+            let mut drained = table;
+            drained.drain_into(&mut free);
+            assert_eq!((drained.bytes(), drained.memory()), (0, 0));
+            assert!(free.iter().all(|b| b.bytes() == 0));
+        }
+    }
+
+    /// Property: tables handed to the spiller (its thread writes each
     /// while the next is filled, around the page cache where the system
     /// allows it) read back, a partition at a time or a group of
     /// partitions at once, as the entries spilled, in the order spilled,
-    /// also after the partitions before them were released; the table
-    /// handed back is empty; no file is left.
+    /// renumbered from one batch to the next, also after the partitions
+    /// before them were released; each table comes back once written; no
+    /// file is left.
     #[test]
     fn spilled_partitions_read_back_as_spilled() {
         let dir = tempfile::tempdir().unwrap();
         let mut spiller = Spiller::create(dir.path()).unwrap();
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut spilled: Vec<Vec<Vec<Entry>>> = Vec::new();
-        let mut encoded = Partitions::default();
+        let mut first_game = 0;
+        let mut back = 0;
         for _ in 0..5 {
-            let mut parts = vec![Vec::new(); PARTITIONS];
-            let mut game = 0u32;
-            for _ in 0..3_000 {
-                game = match next() % 8 {
-                    0 => game.wrapping_sub(next() as u32 % 1_000), // backwards
-                    1 => next() as u32,                            // anywhere
-                    2 => u32::MAX,
-                    _ => game.saturating_add(next() as u32 % 300),
-                };
-                let key = next();
-                parts[(key >> 56) as usize].push(Entry::new(key, game));
-                encoded.push(key, game);
+            let (table, expected) = random_table(&mut next, &mut first_game);
+            let bytes = table.bytes();
+            if let Some(written) = spiller.spill(table).unwrap() {
+                back += 1;
+                assert!(written.bytes() > 0 && written.bytes() != bytes);
             }
-            for (p, part) in parts.iter().enumerate() {
-                assert_eq!(encoded.entries(p), part.len() as u64);
-            }
-            encoded = spiller.spill(encoded).unwrap();
-            assert_eq!(encoded.bytes(), 0);
-            assert!((0..PARTITIONS).all(|p| encoded.entries(p) == 0));
-            spilled.push(parts);
+            spilled.push(expected);
         }
+        assert_eq!(back, 4);
         let spool = spiller.finish().unwrap();
         assert_eq!(spool.spills(), 5);
         let mut bytes = Aligned::default();
@@ -1085,12 +1203,12 @@ mod tests {
                 let expected: Vec<Entry> = spilled.iter().flat_map(|s| s[p].clone()).collect();
                 let mut got = Vec::new();
                 spool
-                    .read_partition(p, &mut bytes, |b| decode_partition(p, b, &mut got))
+                    .read_partition(p, &mut bytes, |b| decode_partition(p, b, 0, &mut got))
                     .unwrap();
                 assert_eq!(got, expected, "partition {p}");
                 let mut grouped = Vec::new();
                 for piece in spool.pieces(p, &read) {
-                    decode_partition(p, piece, &mut grouped).unwrap();
+                    decode_partition(p, piece, 0, &mut grouped).unwrap();
                 }
                 assert_eq!(grouped, expected, "partition {p} of {first}..{end}");
                 assert_eq!(spool.entries(p), expected.len() as u64);
@@ -1102,22 +1220,38 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
+    /// A table whose games would be numbered past `u32::MAX` is not
+    /// spilled: an error, not numbers wrapped.
+    #[test]
+    fn a_table_numbered_past_u32_max_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut spool = Spool::create(dir.path()).unwrap();
+        let mut entries = BatchEntries::default();
+        // Game 1's entry is the first of partition 0.
+        entries.encode(&[1 << 56, 2], &[1, 2]);
+        let mut table = Table::default();
+        table.push(entries, u32::MAX);
+        assert!(spool.push_all(&table).is_err());
+    }
+
     #[test]
     fn the_spool_keeps_its_space_while_the_disk_has_room() {
         let dir = tempfile::tempdir().unwrap();
         let mut spiller = Spiller::create(dir.path()).unwrap();
         let mut next = xorshift(0x2545_F491_4F6C_DD1D);
-        let mut parts = Partitions::default();
-        for game in 0..20_000u32 {
-            parts.push(next(), game / 7);
-        }
-        drop(spiller.spill(parts).unwrap());
+        let keys: Vec<u64> = (0..20_000).map(|_| next()).collect();
+        let ends: Vec<usize> = (1..=20_000usize).step_by(7).chain([20_000]).collect();
+        let mut entries = BatchEntries::default();
+        entries.encode(&keys, &ends);
+        let mut table = Table::default();
+        table.push(entries, 0);
+        drop(spiller.spill(table).unwrap());
         let mut spool = spiller.finish().unwrap();
         let read_all = |spool: &Spool| {
             let (mut bytes, mut all) = (Aligned::default(), Vec::new());
             for p in 0..PARTITIONS {
                 spool
-                    .read_partition(p, &mut bytes, |b| decode_partition(p, b, &mut all))
+                    .read_partition(p, &mut bytes, |b| decode_partition(p, b, 0, &mut all))
                     .unwrap();
             }
             all

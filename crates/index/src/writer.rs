@@ -16,7 +16,7 @@ use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
 use crate::spill::{
-    self, Aligned, Entry, PARTITIONS, Partitions, Prefetched, Sorter, Spiller, Spool,
+    self, Aligned, BatchEntries, Entry, PARTITIONS, Prefetched, Sorter, Spiller, Spool, Table,
 };
 use crate::tags::Eco;
 
@@ -119,11 +119,17 @@ impl Names {
 pub struct Batch {
     names: Names,
     games: Vec<Pending>,
-    /// (key, local game number), by key partition and encoded as the
-    /// builder keeps them: the workers that fill batches spread and encode
-    /// the entries, the builder appends each partition's bytes.
-    parts: Partitions,
-    /// Entries in `parts`.
+    /// The keys of the games' main-line positions, game after game, not
+    /// encoded yet ([`Batch::seal`]).
+    keys: Vec<u64>,
+    /// Where the keys of each game end in `keys`.
+    ends: Vec<usize>,
+    /// The position entries, encoded by key partition once sealed: the
+    /// builder keeps them as they are until they are spilled or written.
+    entries: BatchEntries,
+    /// Whether `entries` holds the entries of every game pushed.
+    sealed: bool,
+    /// Position entries in the batch.
     positions: usize,
     /// Why the batch cannot be indexed, found while it was filled (the
     /// error is returned when it is added to a [`Builder`]).
@@ -165,10 +171,11 @@ impl Batch {
     /// A batch of more than 4,294,967,295 games, or a game of 4 GiB or more
     /// (its length is not stored exactly), makes [`Builder::add`] fail.
     pub fn push(&mut self, facts: &GameFacts<'_>, keys: &[u64]) {
-        let Ok(game) = u32::try_from(self.games.len()) else {
+        // Games are numbered in 32 bits.
+        if u32::try_from(self.games.len()).is_err() {
             self.overflow.get_or_insert(BuildError::TooManyGames);
             return;
-        };
+        }
         if facts.length == u32::MAX {
             self.overflow.get_or_insert(BuildError::GameTooLong {
                 offset: facts.offset,
@@ -201,10 +208,32 @@ impl Batch {
         self.games.push(Pending { record: r, texts });
 
         // Repeats within a game are dropped when the sorted table is written.
-        for &k in keys {
-            self.parts.push(k, game);
-        }
+        self.keys.extend_from_slice(keys);
+        self.ends.push(self.keys.len());
         self.positions += keys.len();
+        self.sealed = false;
+    }
+
+    /// Encodes the position entries of the games pushed, by key
+    /// partition, as the builder keeps them.
+    /// [`Builder::take`] seals a batch that is not sealed, but the thread
+    /// that filled the batch had better do it: the encoding is then spread
+    /// over the threads that fill batches, and the batch's keys are still
+    /// in that thread's cache.
+    ///
+    /// ```
+    /// use pgnkit_index::{Batch, Builder};
+    /// let mut batch = Batch::new();
+    /// // ... games pushed ...
+    /// batch.seal();
+    /// let mut builder = Builder::new();
+    /// builder.take(&mut batch).unwrap();
+    /// ```
+    pub fn seal(&mut self) {
+        if !self.sealed {
+            self.entries.encode(&self.keys, &self.ends);
+            self.sealed = true;
+        }
     }
 
     /// Empties the batch and keeps its memory, for the games of another
@@ -212,7 +241,10 @@ impl Batch {
     pub fn clear(&mut self) {
         self.names.clear();
         self.games.clear();
-        self.parts.clear();
+        self.keys.clear();
+        self.ends.clear();
+        self.entries.clear();
+        self.sealed = false;
         self.positions = 0;
         self.overflow = None;
     }
@@ -464,8 +496,8 @@ impl Scratch {
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
         entries.reserve(usize::try_from(sources.entries(p)).unwrap_or(0));
-        for bytes in sources.pieces(p, read) {
-            spill::decode_partition(p, bytes, &mut entries)?;
+        for (bytes, first_game) in sources.pieces(p, read) {
+            spill::decode_partition(p, bytes, first_game, &mut entries)?;
         }
         self.encode(&mut entries, bits, out);
         self.entries = entries;
@@ -477,35 +509,47 @@ impl Scratch {
 /// spills, then the entries kept in memory.
 struct Sources<'a> {
     spool: Option<&'a Spool>,
-    parts: &'a Partitions,
+    table: &'a Table,
 }
 
 impl Sources<'_> {
     /// Entries of partition `p`.
     fn entries(&self, p: usize) -> u64 {
-        self.spool.map_or(0, |s| s.entries(p)) + self.parts.entries(p)
+        self.spool.map_or(0, |s| s.entries(p)) + self.table.entries(p)
     }
 
     /// The encoded entries of partition `p`, a piece at a time in game
-    /// order, from `read` (a read of its group, [`Spool::read_group`]) and
-    /// from memory.
-    fn pieces<'r>(&'r self, p: usize, read: &'r Prefetched) -> impl Iterator<Item = &'r [u8]> {
+    /// order, each with the game number its first difference is from,
+    /// from `read` (a read of its group, [`Spool::read_group`]) and from
+    /// memory.
+    fn pieces<'r>(
+        &'r self,
+        p: usize,
+        read: &'r Prefetched,
+    ) -> impl Iterator<Item = (&'r [u8], u32)> {
         let spilled = self.spool.into_iter().flat_map(move |s| s.pieces(p, read));
-        spilled.chain(std::iter::once(self.parts.encoded(p)))
+        let kept = self
+            .table
+            .pieces(p)
+            .map(|piece| (piece.bytes, piece.first_game));
+        spilled.map(|bytes| (bytes, 0)).chain(kept)
     }
 
-    /// Hands the encoded entries of partition `p` to `each`, a piece at a
-    /// time in game order (read into `bytes` from the spool).
+    /// Decodes the entries of partition `p`, a piece at a time in game
+    /// order (read into `bytes` from the spool), and hands each piece's to
+    /// `each` (in `entries`, emptied before each piece).
     fn read(
         &self,
         p: usize,
         bytes: &mut Aligned,
-        mut each: impl FnMut(&[u8]) -> io::Result<()>,
+        mut each: impl FnMut(&[u8], u32) -> io::Result<()>,
     ) -> io::Result<()> {
         if let Some(spool) = self.spool {
-            spool.read_partition(p, bytes, &mut each)?;
+            spool.read_partition(p, bytes, |piece| each(piece, 0))?;
         }
-        each(self.parts.encoded(p))
+        self.table
+            .pieces(p)
+            .try_for_each(|piece| each(piece.bytes, piece.first_game))
     }
 }
 
@@ -547,8 +591,8 @@ fn write_large(
     if sources.entries(p).saturating_mul(LARGE_SORT_BYTES) <= memory {
         let mut entries =
             Vec::with_capacity(usize::try_from(sources.entries(p)).map_err(io::Error::other)?);
-        sources.read(p, &mut bytes, |piece| {
-            spill::decode_partition(p, piece, &mut entries)
+        sources.read(p, &mut bytes, |piece, first_game| {
+            spill::decode_partition(p, piece, first_game, &mut entries)
         })?;
         drop(bytes);
         let mut sorting = Sorting::default();
@@ -564,9 +608,9 @@ fn write_large(
     }
     let mut sorter = Sorter::new(memory, dir);
     let mut entries = Vec::new();
-    sources.read(p, &mut bytes, |piece| {
+    sources.read(p, &mut bytes, |piece, first_game| {
         entries.clear();
-        spill::decode_partition(p, piece, &mut entries)?;
+        spill::decode_partition(p, piece, first_game, &mut entries)?;
         entries.iter().try_for_each(|&e| sorter.push(e))
     })?;
     drop((entries, bytes));
@@ -866,8 +910,11 @@ pub struct Builder {
     games: Vec<u8>,
     game_count: u64,
     /// Position entries by the top 8 bits of their key, encoded (8 or 9
-    /// bytes an entry), not spilled yet.
-    parts: Partitions,
+    /// bytes an entry), batch after batch, not spilled yet.
+    table: Table,
+    /// Batches' entries spilled, their memory to be used again: each is
+    /// given to a batch taken in exchange for its own.
+    free: Vec<BatchEntries>,
     /// Position entries so far (repeats within a game included).
     positions: u64,
     remap: Vec<u32>,
@@ -894,7 +941,8 @@ impl Builder {
             data_spilled: 0,
             games: Vec::new(),
             game_count: 0,
-            parts: Partitions::default(),
+            table: Table::default(),
+            free: Vec::new(),
             positions: 0,
             remap: Vec::new(),
             spill: None,
@@ -944,20 +992,6 @@ impl Builder {
         Ok(())
     }
 
-    /// Makes room for about `n` position entries in all (a hint: saves
-    /// the copies of growing tables; memory is only used as it fills). A
-    /// bounded builder makes room for no more than its budget.
-    pub fn reserve_positions(&mut self, n: u64) {
-        // About 8.3 bytes an encoded entry.
-        let bytes = n.saturating_mul(9);
-        let bytes = match &self.spill {
-            Some(s) => bytes.min(s.memory),
-            None => bytes,
-        };
-        self.parts
-            .reserve_each(usize::try_from(bytes / PARTITIONS as u64).unwrap_or(usize::MAX));
-    }
-
     /// Games added so far.
     pub fn games(&self) -> u64 {
         self.game_count
@@ -970,7 +1004,8 @@ impl Builder {
 
     /// Bytes of memory the tables hold now (an estimate for the names).
     pub fn memory(&self) -> u64 {
-        (self.parts.bytes() + self.games.len()) as u64 + self.names_memory()
+        let free: usize = self.free.iter().map(BatchEntries::memory).sum();
+        (self.table.memory() + free + self.games.len()) as u64 + self.names_memory()
     }
 
     fn names_memory(&self) -> u64 {
@@ -1048,24 +1083,24 @@ impl Builder {
         }
         self.positions += batch.positions as u64;
         batch.positions = 0;
-        let mut room = self.room();
-        // `first + count` fits in a u32 (checked above) and local < count.
+        // The batch's entries are kept as they are; it goes on with the
+        // memory of entries spilled before.
+        batch.seal();
+        // `first + count` fits in a u32 (checked above).
         let first = u32::try_from(first).map_err(|_| BuildError::TooManyGames)?;
-        for p in 0..PARTITIONS {
-            self.parts
-                .append_partition(&mut batch.parts, p, first)
-                .ok_or(BuildError::TooManyGames)?;
-            // Spilled between partitions too: each partition's entries stay
-            // in game order from one spill to the next.
-            if self.parts.bytes() >= room {
-                self.spill_tables()?;
-                room = self.room();
-            }
+        let spare = self.free.pop().unwrap_or_default();
+        self.table
+            .push(std::mem::replace(&mut batch.entries, spare), first);
+        batch.keys.clear();
+        batch.ends.clear();
+        batch.sealed = false;
+        if self.table.memory() >= self.room() {
+            self.spill_tables()?;
         }
         Ok(())
     }
 
-    /// How many bytes of position entries may be buffered before they are
+    /// How many bytes of memory position entries may hold before they are
     /// spilled: what the budget leaves beside the game records and the
     /// names, but never less than an eighth of it (no tiny spills when the
     /// names alone outgrow the budget), nor than [`MIN_RUN`] bytes.
@@ -1143,15 +1178,17 @@ impl Builder {
         let Some(spill) = &mut self.spill else {
             return Ok(());
         };
-        if self.parts.bytes() == 0 {
+        if self.table.bytes() == 0 {
             return Ok(());
         }
         let spiller = match &mut spill.spiller {
             Some(s) => s,
             None => spill.spiller.insert(Spiller::create(&spill.dir)?),
         };
-        let full = std::mem::take(&mut self.parts);
-        self.parts = spiller.spill(full)?;
+        let full = std::mem::take(&mut self.table);
+        if let Some(mut written) = spiller.spill(full)? {
+            written.drain_into(&mut self.free);
+        }
         spill.spilled += 1;
         Ok(())
     }
@@ -1205,7 +1242,8 @@ impl Builder {
         // filled before each spill) are free for the sort.
         if self.spill.as_ref().is_some_and(|s| s.spiller.is_some()) {
             self.spill_tables()?;
-            self.parts = Partitions::default();
+            self.table = Table::default();
+            self.free = Vec::new();
         }
         let (mut spool, memory, dir) = match self.spill.as_mut() {
             Some(s) => (
@@ -1315,7 +1353,7 @@ impl Builder {
         // written as it comes out of the merge.
         let sources = Sources {
             spool: spool.as_ref(),
-            parts: &self.parts,
+            table: &self.table,
         };
         let fits = |p: usize| sources.entries(p).saturating_mul(WHOLE_SORT_BYTES) <= memory;
         let largest = (0..PARTITIONS)
@@ -1630,7 +1668,8 @@ mod tests {
                 builder.take(&mut batch).unwrap();
                 assert!(batch.is_empty());
                 assert_eq!(batch.names.iter().count(), 0);
-                assert_eq!((batch.positions, batch.parts.bytes()), (0, 0));
+                assert_eq!((batch.positions, batch.entries.bytes()), (0, 0));
+                assert!(batch.keys.is_empty() && batch.ends.is_empty() && !batch.sealed);
             }
         }
     }
@@ -1870,9 +1909,10 @@ mod tests {
         let (mut sorted_whole, mut large_whole, mut through_runs) = (0, 0, 0);
         for seed in 1..=6u64 {
             let mut entries = [0u64; PARTITIONS];
-            for batch in random_batches(seed) {
+            for mut batch in random_batches(seed) {
+                batch.seal();
                 for (p, n) in entries.iter_mut().enumerate() {
-                    *n += batch.parts.entries(p);
+                    *n += batch.entries.entries(p);
                 }
             }
             let mut builder = Builder::new();
