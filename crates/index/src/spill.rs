@@ -113,9 +113,20 @@ pub const MAX_RUNS: usize = 64;
 /// Buffer of each run segment while it is read back.
 const READ_BUFFER: usize = 32 << 10;
 
-/// Key partitions of the index's position entries (by the top 8 bits of
-/// the key).
-pub const PARTITIONS: usize = 256;
+/// The key bits that say an entry's partition: its top 8.
+pub const PARTITION_BITS: u32 = 8;
+
+/// Key partitions of the index's position entries (by the top
+/// [`PARTITION_BITS`] bits of the key). 4,096 were tried: the sort of a
+/// partition of 1 GiB then fits in a core's cache, but was no faster, and
+/// reading the groups back took twice as long.
+pub const PARTITIONS: usize = 1 << PARTITION_BITS;
+
+/// The partition of `key`.
+#[inline]
+pub(crate) fn partition(key: u64) -> usize {
+    (key >> (64 - PARTITION_BITS)) as usize
+}
 
 /// A sorted run on disk.
 #[derive(Debug)]
@@ -215,7 +226,7 @@ impl<R: Record> RunWriter<R> {
 /// Each spill holds the entries of every partition of the builder's tables
 /// at that time. An entry takes 8 or 9 bytes: the difference of its game
 /// number from the entry before in its partition (LEB128, one byte in most
-/// games), then the key's low 56 bits (its top 8 bits are the partition's).
+/// games), then the key's low 56 bits (its top bits are the partition's).
 /// A partition is read back from every spill in order, so that the entries
 /// of one key come in game order, as the index's sort needs them
 /// (`sort_partition` is stable).
@@ -522,8 +533,8 @@ pub(crate) struct Prefetched {
     starts: Vec<usize>,
 }
 
-/// The low 56 bits of a key: what an entry stores of it (the top 8 are
-/// its partition's).
+/// The low 56 bits of a key: what an entry stores of it (its top bits
+/// are its partition's).
 const KEY_LOW: u64 = (1 << 56) - 1;
 
 /// The LEB128 number at the start of `bytes`, and its length (`None`
@@ -550,8 +561,9 @@ fn varint_len(delta: u32) -> usize {
     }
 }
 
-/// The position entries of one batch of games by key partition (the top 8
-/// bits of the key), each partition encoded as the [`Spool`] stores it:
+/// The position entries of one batch of games by key partition (the top
+/// [`PARTITION_BITS`] bits of the key), each partition encoded as the
+/// [`Spool`] stores it:
 /// entries in the order they came, each the difference of its game number
 /// from the one before (LEB128; the first from 0) then the key's low 56
 /// bits. The games are numbered from the batch's first (0); a [`Table`]
@@ -596,12 +608,12 @@ impl BatchEntries {
     /// that fits in a core's cache for a batch of a few megabytes of PGN).
     pub(crate) fn encode(&mut self, keys: &[u64], ends: &[usize]) {
         let parts = &mut *self.parts;
-        *parts = [Part::default(); PARTITIONS];
+        parts.fill(Part::default());
         // The length of each partition, in `end` for now.
         let mut from = 0;
         for (game, &to) in (0u32..).zip(ends) {
             for &key in keys.get(from..to).unwrap_or_default() {
-                let part = &mut parts[usize::from((key >> 56) as u8)];
+                let part = &mut parts[partition(key)];
                 // Wrapping: the games of a batch come in order, but any
                 // order round-trips.
                 let delta = game.wrapping_sub(part.last);
@@ -615,33 +627,35 @@ impl BatchEntries {
             }
             from = to;
         }
-        // Where each partition starts, in `cursor`; its end in `end`.
-        let mut cursor = [0usize; PARTITIONS];
+        // Where each partition starts, in `end` until its entries are
+        // written after it.
         let mut total = 0;
-        for (part, at) in parts.iter_mut().zip(cursor.iter_mut()) {
-            *at = total;
-            total += part.end;
+        for part in parts.iter_mut() {
+            let len = part.end;
             part.end = total;
             part.last = 0;
+            total += len;
         }
         self.bytes.clear();
+        // Room for exactly these (not doubled): the table counts the
+        // memory its batches hold.
+        self.bytes.reserve_exact(total);
         self.bytes.resize(total, 0);
         let bytes = &mut self.bytes[..];
         let mut from = 0;
         for (game, &to) in (0u32..).zip(ends) {
             for &key in keys.get(from..to).unwrap_or_default() {
-                let p = usize::from((key >> 56) as u8);
-                let part = &mut parts[p];
+                let part = &mut parts[partition(key)];
                 let delta = game.wrapping_sub(part.last);
                 part.last = game;
-                let at = cursor[p];
+                let at = part.end;
                 if delta < 0x80 {
                     // The byte and the key's 7 low bytes, written at once.
                     let word = ((key & KEY_LOW) << 8) | u64::from(delta);
                     if let Some(out) = bytes.get_mut(at..at + 8) {
                         out.copy_from_slice(&word.to_le_bytes());
                     }
-                    cursor[p] = at + 8;
+                    part.end = at + 8;
                 } else {
                     let mut entry = [0u8; 12];
                     let n = put_varint(&mut entry, delta);
@@ -649,7 +663,7 @@ impl BatchEntries {
                     if let Some(out) = bytes.get_mut(at..at + n + 7) {
                         out.copy_from_slice(&entry[..n + 7]);
                     }
-                    cursor[p] = at + n + 7;
+                    part.end = at + n + 7;
                 }
             }
             from = to;
@@ -684,7 +698,7 @@ impl BatchEntries {
     /// Empties it, keeping its memory.
     pub(crate) fn clear(&mut self) {
         self.bytes.clear();
-        *self.parts = [Part::default(); PARTITIONS];
+        self.parts.fill(Part::default());
     }
 }
 
@@ -785,7 +799,7 @@ pub(crate) fn decode_partition(
     entries: &mut Vec<Entry>,
 ) -> io::Result<()> {
     let corrupt = || io::Error::other("a spilled partition is corrupt");
-    let top = (p as u64) << 56;
+    let top = (p as u64) << (64 - PARTITION_BITS);
     let mut game = first_game;
     let mut at = 0;
     while at < bytes.len() {
@@ -1124,7 +1138,7 @@ mod tests {
                         _ => next(),
                     };
                     keys.push(key);
-                    expected[(key >> 56) as usize].push(Entry::new(key, *first_game + game));
+                    expected[partition(key)].push(Entry::new(key, *first_game + game));
                 }
                 ends.push(keys.len());
             }
@@ -1228,7 +1242,7 @@ mod tests {
         let mut spool = Spool::create(dir.path()).unwrap();
         let mut entries = BatchEntries::default();
         // Game 1's entry is the first of partition 0.
-        entries.encode(&[1 << 56, 2], &[1, 2]);
+        entries.encode(&[1 << 60, 2], &[1, 2]);
         let mut table = Table::default();
         table.push(entries, u32::MAX);
         assert!(spool.push_all(&table).is_err());

@@ -16,7 +16,8 @@ use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
 use crate::record::{GameFacts, status_code};
 use crate::spill::{
-    self, Aligned, BatchEntries, Entry, PARTITIONS, Prefetched, Sorter, Spiller, Spool, Table,
+    self, Aligned, BatchEntries, Entry, PARTITION_BITS, PARTITIONS, Prefetched, Sorter, Spiller,
+    Spool, Table,
 };
 use crate::tags::Eco;
 
@@ -331,10 +332,10 @@ impl Encoded {
     }
 }
 
-/// Sorts the entries of one partition (keys with the same top 8 bits) by
-/// (key, game) into `scratch.sorted`; repeats stay.
+/// Sorts the entries of one partition (keys with the same top
+/// [`PARTITION_BITS`] bits) by (key, game); repeats stay.
 ///
-/// The sort is a counting sort by the key bits below the partition's 8
+/// The sort is a counting sort by the key bits below the partition's
 /// (stable), then a stable sort by the whole key of each group of the
 /// counting sort (a few entries each, by insertion, but more in a large
 /// partition and all the games of a common position): entries of one key
@@ -354,11 +355,11 @@ fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s
     }
     let spread = &mut spread[..n];
     if n <= SPREAD {
-        sort_groups(entries, spread, next, 56);
+        sort_groups(entries, spread, next, BELOW_PARTITION);
         return spread;
     }
     // Spread, then sorted back into `entries`: two tables, not three.
-    scatter(entries, spread, next, 48, 0xff);
+    scatter(entries, spread, next, BELOW_PARTITION - 8, 0xff);
     // Each group of the spread sorted back on any core.
     let mut groups = Vec::with_capacity(next.len());
     let (mut from, mut to): (&[Entry], &mut [Entry]) = (spread, &mut *entries);
@@ -372,9 +373,14 @@ fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s
     }
     groups
         .into_par_iter()
-        .for_each_init(Vec::new, |next, (from, to)| sort_groups(from, to, next, 48));
+        .for_each_init(Vec::new, |next, (from, to)| {
+            sort_groups(from, to, next, BELOW_PARTITION - 8);
+        });
     entries
 }
+
+/// The key bits below a partition's.
+const BELOW_PARTITION: u32 = 64 - PARTITION_BITS;
 
 /// Partitions of more entries than this are spread by 8 more key bits
 /// before they are sorted (see [`sort_partition`]).
@@ -909,7 +915,7 @@ pub struct Builder {
     data_spilled: u64,
     games: Vec<u8>,
     game_count: u64,
-    /// Position entries by the top 8 bits of their key, encoded (8 or 9
+    /// Position entries by partition of their key, encoded (8 or 9
     /// bytes an entry), batch after batch, not spilled yet.
     table: Table,
     /// Batches' entries spilled, their memory to be used again: each is
@@ -1703,7 +1709,7 @@ mod tests {
 
     #[test]
     fn a_large_partition_sorts_as_a_stable_sort_by_key() {
-        // Keys of one partition (top 8 bits equal), many repeated, games in
+        // Keys of one partition (top bits equal), many repeated, games in
         // arrival order: spread, counted and sorted as a stable sort would,
         // also in memory left larger by a partition before.
         let mut sorting = Sorting::default();
@@ -1714,10 +1720,11 @@ mod tests {
                     state ^= state << 13;
                     state ^= state >> 7;
                     state ^= state << 17;
-                    // One of n/3 keys, spread over the 56 bits below.
+                    // One of n/3 keys, spread over the bits below.
                     let pick = state % (n as u64 / 3 + 1);
-                    let low = pick.wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31) >> 8;
-                    let key = (0x5Au64 << 56) | low;
+                    let low =
+                        pick.wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31) >> PARTITION_BITS;
+                    let key = (0x5Au64 << BELOW_PARTITION) | low;
                     Entry::new(key, u32::try_from(i).unwrap())
                 })
                 .collect();
