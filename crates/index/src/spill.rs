@@ -49,7 +49,7 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 pub(crate) use crate::direct::Aligned;
 use crate::direct::{BLOCK, Direct};
@@ -671,8 +671,22 @@ impl BatchEntries {
     }
 
     /// Bytes of encoded entries.
+    #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
         self.bytes.len()
+    }
+
+    /// Bytes of encoded entries of partitions `parts`.
+    pub(crate) fn bytes_of(&self, parts: Range<usize>) -> usize {
+        let start = match parts.start.checked_sub(1) {
+            Some(before) => self.parts.get(before).map_or(0, |part| part.end),
+            None => 0,
+        };
+        let end = match parts.end.checked_sub(1) {
+            Some(last) => self.parts.get(last).map_or(start, |part| part.end),
+            None => 0,
+        };
+        end.saturating_sub(start)
     }
 
     /// Bytes of memory it holds.
@@ -732,25 +746,60 @@ fn put_varint(out: &mut [u8], mut delta: u32) -> usize {
 /// first game among all games. Nothing is copied into it: a batch's
 /// entries are written once by the worker that replayed its games, and
 /// read once when they are spilled or sorted.
+///
+/// A table holds a range of a batch's partitions, all of them unless the
+/// table was full midway: the rest are then in the next table (a
+/// partition's entries stay in game order from one spill to the next),
+/// and the batch's memory is used again once both are spilled.
 #[derive(Debug, Default)]
 pub(crate) struct Table {
-    batches: Vec<(BatchEntries, u32)>,
-    /// Bytes of encoded entries in all batches.
+    batches: Vec<Held>,
+    /// Bytes of encoded entries held.
     bytes: usize,
     /// Bytes of memory they hold.
     memory: usize,
 }
 
+/// Partitions `parts` of a batch's entries, whose first game is game
+/// number `first_game`.
+#[derive(Debug)]
+struct Held {
+    entries: Arc<BatchEntries>,
+    first_game: u32,
+    parts: Range<usize>,
+}
+
 impl Table {
-    /// Adds the entries of the next batch, whose first game is game
-    /// number `first_game`.
-    pub(crate) fn push(&mut self, entries: BatchEntries, first_game: u32) {
-        self.bytes += entries.bytes();
-        self.memory += entries.memory();
-        self.batches.push((entries, first_game));
+    /// Adds partitions `parts` of the entries of the next batch, whose
+    /// first game is game number `first_game`. The table that holds a
+    /// batch's first partitions counts the memory of its table of
+    /// partitions.
+    pub(crate) fn push(
+        &mut self,
+        entries: &Arc<BatchEntries>,
+        first_game: u32,
+        parts: Range<usize>,
+    ) {
+        let bytes = entries.bytes_of(parts.clone());
+        self.bytes += bytes;
+        self.memory += bytes;
+        if parts.start == 0 {
+            self.memory += std::mem::size_of::<[Part; PARTITIONS]>();
+        }
+        self.batches.push(Held {
+            entries: Arc::clone(entries),
+            first_game,
+            parts,
+        });
+    }
+
+    /// Whether it holds no batch.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.batches.is_empty()
     }
 
     /// Bytes of encoded entries.
+    #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
         self.bytes
     }
@@ -762,7 +811,11 @@ impl Table {
 
     /// Entries of partition `p`.
     pub(crate) fn entries(&self, p: usize) -> u64 {
-        self.batches.iter().map(|(b, _)| b.entries(p)).sum()
+        self.batches
+            .iter()
+            .filter(|held| held.parts.contains(&p))
+            .map(|held| held.entries.entries(p))
+            .sum()
     }
 
     /// The encoded entries of partition `p`, batch after batch (batches
@@ -770,19 +823,24 @@ impl Table {
     pub(crate) fn pieces(&self, p: usize) -> impl Iterator<Item = Piece<'_>> {
         self.batches
             .iter()
-            .map(move |(b, first_game)| Piece {
-                bytes: b.encoded(p),
-                first_game: *first_game,
-                last: b.parts.get(p).map_or(0, |part| part.last),
+            .filter(move |held| held.parts.contains(&p))
+            .map(move |held| Piece {
+                bytes: held.entries.encoded(p),
+                first_game: held.first_game,
+                last: held.entries.parts.get(p).map_or(0, |part| part.last),
             })
             .filter(|piece| !piece.bytes.is_empty())
     }
 
-    /// Empties it, and hands each batch's entries, emptied, to `free`.
+    /// Empties it, and hands the entries of each batch it held the last
+    /// partitions of, emptied, to `free` (the others are still held by
+    /// the next table).
     pub(crate) fn drain_into(&mut self, free: &mut Vec<BatchEntries>) {
-        for (mut b, _) in self.batches.drain(..) {
-            b.clear();
-            free.push(b);
+        for held in self.batches.drain(..) {
+            if let Ok(mut entries) = Arc::try_unwrap(held.entries) {
+                entries.clear();
+                free.push(entries);
+            }
         }
         self.bytes = 0;
         self.memory = 0;
@@ -1150,7 +1208,7 @@ mod tests {
                 let pieces: u64 = table.entries(p) + entries.entries(p);
                 assert_eq!(pieces, part.len() as u64);
             }
-            table.push(entries, *first_game);
+            table.push(&Arc::new(entries), *first_game, 0..PARTITIONS);
             *first_game += games + (next() % 20_000_000) as u32;
         }
         (table, expected)
@@ -1234,6 +1292,56 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
+    /// A batch whose partitions are split between two tables (the first
+    /// was full midway) spills as the whole batch would, a partition in
+    /// one spill or the other; its memory is free again once both tables
+    /// are spilled, not before.
+    #[test]
+    fn a_batch_split_between_two_tables_spills_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut next = xorshift(0x1234_5678_9ABC_DEF1);
+        let keys: Vec<u64> = (0..5_000).map(|_| next()).collect();
+        let ends: Vec<usize> = (0..=5_000).step_by(10).skip(1).collect();
+        let mut entries = BatchEntries::default();
+        entries.encode(&keys, &ends);
+        let entries = Arc::new(entries);
+        let mut whole = Table::default();
+        whole.push(&entries, 7, 0..PARTITIONS);
+        let (mut first, mut second) = (Table::default(), Table::default());
+        first.push(&entries, 7, 0..100);
+        second.push(&entries, 7, 100..PARTITIONS);
+        assert_eq!(first.bytes() + second.bytes(), whole.bytes());
+        drop(entries);
+        let (mut split_spool, mut whole_spool) = (
+            Spool::create(dir.path()).unwrap(),
+            Spool::create(dir.path()).unwrap(),
+        );
+        whole_spool.push_all(&whole).unwrap();
+        split_spool.push_all(&first).unwrap();
+        split_spool.push_all(&second).unwrap();
+        whole_spool.finish().unwrap();
+        split_spool.finish().unwrap();
+        let mut bytes = Aligned::default();
+        for p in 0..PARTITIONS {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let read = |spool: &Spool, into: &mut Vec<Entry>, bytes: &mut Aligned| {
+                spool
+                    .read_partition(p, bytes, |piece| decode_partition(p, piece, 0, into))
+                    .unwrap();
+            };
+            read(&whole_spool, &mut a, &mut bytes);
+            read(&split_spool, &mut b, &mut bytes);
+            assert_eq!(a, b, "partition {p}");
+            assert_eq!(whole_spool.entries(p), split_spool.entries(p));
+        }
+        let mut free = Vec::new();
+        whole.drain_into(&mut free);
+        first.drain_into(&mut free);
+        assert!(free.is_empty());
+        second.drain_into(&mut free);
+        assert_eq!(free.len(), 1);
+    }
+
     /// A table whose games would be numbered past `u32::MAX` is not
     /// spilled: an error, not numbers wrapped.
     #[test]
@@ -1244,7 +1352,7 @@ mod tests {
         // Game 1's entry is the first of partition 0.
         entries.encode(&[1 << 60, 2], &[1, 2]);
         let mut table = Table::default();
-        table.push(entries, u32::MAX);
+        table.push(&Arc::new(entries), u32::MAX, 0..PARTITIONS);
         assert!(spool.push_all(&table).is_err());
     }
 
@@ -1258,7 +1366,7 @@ mod tests {
         let mut entries = BatchEntries::default();
         entries.encode(&keys, &ends);
         let mut table = Table::default();
-        table.push(entries, 0);
+        table.push(&Arc::new(entries), 0, 0..PARTITIONS);
         drop(spiller.spill(table).unwrap());
         let mut spool = spiller.finish().unwrap();
         let read_all = |spool: &Spool| {

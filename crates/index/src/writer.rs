@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -1095,13 +1095,28 @@ impl Builder {
         // `first + count` fits in a u32 (checked above).
         let first = u32::try_from(first).map_err(|_| BuildError::TooManyGames)?;
         let spare = self.free.pop().unwrap_or_default();
-        self.table
-            .push(std::mem::replace(&mut batch.entries, spare), first);
+        let entries = Arc::new(std::mem::replace(&mut batch.entries, spare));
         batch.keys.clear();
         batch.ends.clear();
         batch.sealed = false;
-        if self.table.memory() >= self.room() {
-            self.spill_tables()?;
+        // As many of its partitions as the table has room for (one at
+        // least in an empty table), the table spilled, and so on.
+        let mut from = 0;
+        while from < PARTITIONS {
+            let left = self.room().saturating_sub(self.table.memory());
+            let mut to = from;
+            while to < PARTITIONS
+                && (entries.bytes_of(from..to + 1) <= left || (to == from && self.table.is_empty()))
+            {
+                to += 1;
+            }
+            if to > from {
+                self.table.push(&entries, first, from..to);
+            }
+            if to < PARTITIONS || self.table.memory() >= self.room() {
+                self.spill_tables()?;
+            }
+            from = to;
         }
         Ok(())
     }
@@ -1184,7 +1199,7 @@ impl Builder {
         let Some(spill) = &mut self.spill else {
             return Ok(());
         };
-        if self.table.bytes() == 0 {
+        if self.table.is_empty() {
             return Ok(());
         }
         let spiller = match &mut spill.spiller {
