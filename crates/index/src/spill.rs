@@ -772,8 +772,8 @@ struct Held {
 impl Table {
     /// Adds partitions `parts` of the entries of the next batch, whose
     /// first game is game number `first_game`. The table that holds a
-    /// batch's first partitions counts the memory of its table of
-    /// partitions.
+    /// batch's first partitions counts the memory the batch's entries
+    /// hold; the next table, which holds the rest, their bytes.
     pub(crate) fn push(
         &mut self,
         entries: &Arc<BatchEntries>,
@@ -782,10 +782,11 @@ impl Table {
     ) {
         let bytes = entries.bytes_of(parts.clone());
         self.bytes += bytes;
-        self.memory += bytes;
-        if parts.start == 0 {
-            self.memory += std::mem::size_of::<[Part; PARTITIONS]>();
-        }
+        self.memory += if parts.start == 0 {
+            entries.memory()
+        } else {
+            bytes
+        };
         self.batches.push(Held {
             entries: Arc::clone(entries),
             first_game,
