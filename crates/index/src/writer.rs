@@ -1389,7 +1389,22 @@ impl Builder {
         // is sorted: the sort's memory is given back meanwhile.
         let large_memory = memory / WHOLE_SORT_BYTES * LARGE_SHARE_BYTES;
         let dir = dir.as_path();
-        let mut scratch: Vec<Scratch> = Vec::new();
+        // The sort's memory, a partition's at a time on each thread: taken
+        // for a partition and given back, so that the next one sorted on
+        // that core finds it in the cache.
+        let scratch: Mutex<Vec<Scratch>> = Mutex::new(Vec::new());
+        let take = || {
+            scratch
+                .lock()
+                .ok()
+                .and_then(|mut s| s.pop())
+                .unwrap_or_default()
+        };
+        let give = |s: Scratch| {
+            if let Ok(mut free) = scratch.lock() {
+                free.push(s);
+            }
+        };
         Pipeline {
             groups: &groups,
             read: |g: usize, read: &mut Prefetched| match sources.spool {
@@ -1400,23 +1415,26 @@ impl Builder {
             },
             compute: |g: usize, read: &Prefetched, encoded: &mut Vec<Encoded>| {
                 let group = groups[g].clone();
-                if group.is_empty() {
-                    scratch = Vec::new();
+                if group.is_empty()
+                    && let Ok(mut free) = scratch.lock()
+                {
+                    *free = Vec::new();
                 }
-                scratch.resize_with(group.len(), Scratch::default);
                 encoded.resize_with(group.len(), Encoded::default);
                 group
                     .into_par_iter()
-                    .zip(scratch.par_iter_mut())
                     .zip(encoded.par_iter_mut())
-                    .map(|((p, scratch), e)| {
+                    .map(|(p, e)| {
                         e.partition = p;
                         e.large = !fits(p);
                         if e.large {
                             e.clear();
                             Ok(())
                         } else {
-                            scratch.encode_sources(&sources, read, p, bits, e)
+                            let mut s = take();
+                            let sorted = s.encode_sources(&sources, read, p, bits, e);
+                            give(s);
+                            sorted
                         }
                     })
                     .collect::<io::Result<()>>()
