@@ -857,6 +857,18 @@ pub(crate) fn decode_partition(
     first_game: u32,
     entries: &mut Vec<Entry>,
 ) -> io::Result<()> {
+    for_each_entry(p, bytes, first_game, |e| entries.push(e))
+}
+
+/// Hands each entry of partition `p` encoded in `bytes` (as
+/// [`decode_partition`] reads them) to `each`, in order.
+#[inline]
+pub(crate) fn for_each_entry(
+    p: usize,
+    bytes: &[u8],
+    first_game: u32,
+    mut each: impl FnMut(Entry),
+) -> io::Result<()> {
     let corrupt = || io::Error::other("a spilled partition is corrupt");
     let top = (p as u64) << (64 - PARTITION_BITS);
     let mut game = first_game;
@@ -871,7 +883,7 @@ pub(crate) fn decode_partition(
             word.copy_from_slice(eight);
             let word = u64::from_le_bytes(word);
             game = game.wrapping_add((word & 0x7f) as u32);
-            entries.push(Entry::new(top | (word >> 8), game));
+            each(Entry::new(top | (word >> 8), game));
             at += 8;
             continue;
         }
@@ -882,7 +894,7 @@ pub(crate) fn decode_partition(
         at += 7;
         let mut low = [0u8; 8];
         low[..7].copy_from_slice(key);
-        entries.push(Entry::new(top | u64::from_le_bytes(low), game));
+        each(Entry::new(top | u64::from_le_bytes(low), game));
     }
     Ok(())
 }

@@ -359,12 +359,27 @@ fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s
         return spread;
     }
     // Spread, then sorted back into `entries`: two tables, not three.
-    scatter(entries, spread, next, BELOW_PARTITION - 8, 0xff);
-    // Each group of the spread sorted back on any core.
-    let mut groups = Vec::with_capacity(next.len());
-    let (mut from, mut to): (&[Entry], &mut [Entry]) = (spread, &mut *entries);
+    scatter(entries, spread, next, SPREAD_SHIFT, 0xff);
+    sort_spread(spread, entries, next);
+    entries
+}
+
+/// The key bits a large partition is spread by: the 8 below the
+/// partition's.
+const SPREAD_SHIFT: u32 = BELOW_PARTITION - 8;
+
+/// The group of `e` when a partition is spread.
+fn spread_group(e: &Entry) -> usize {
+    (e.key() >> SPREAD_SHIFT) as usize & 0xff
+}
+
+/// Sorts each group of `spread` (group `g` ending at `ends[g]`) into its
+/// place in `sorted` (as long), the groups on any core.
+fn sort_spread(spread: &[Entry], sorted: &mut [Entry], ends: &[usize]) {
+    let mut groups = Vec::with_capacity(ends.len());
+    let (mut from, mut to): (&[Entry], &mut [Entry]) = (spread, sorted);
     let mut start = 0;
-    for &end in next.iter() {
+    for &end in ends {
         let (group_from, rest_from) = from.split_at(end - start);
         let (group_to, rest_to) = to.split_at_mut(end - start);
         groups.push((group_from, group_to));
@@ -374,9 +389,8 @@ fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s
     groups
         .into_par_iter()
         .for_each_init(Vec::new, |next, (from, to)| {
-            sort_groups(from, to, next, BELOW_PARTITION - 8);
+            sort_groups(from, to, next, SPREAD_SHIFT);
         });
-    entries
 }
 
 /// The key bits below a partition's.
@@ -471,26 +485,29 @@ struct Sorting {
     next: Vec<usize>,
 }
 
-impl Scratch {
-    /// Sorts `entries` (a partition's), drops repeats and encodes them into
-    /// `out` as position table entries of `bits` bucket bits.
-    fn encode(&mut self, entries: &mut [Entry], bits: u32, out: &mut Encoded) {
-        let sorted = sort_partition(entries, &mut self.sorting);
-        out.clear();
-        out.bytes.reserve(sorted.len() * POSITION_SIZE);
-        let mut previous = None;
-        for e in sorted {
-            if previous == Some(e) {
-                continue;
-            }
-            previous = Some(e);
-            out.push(e, bits);
+/// Encodes `sorted` (a partition's entries, sorted) into `out` as position
+/// table entries of `bits` bucket bits, without repeats.
+fn encode_sorted(sorted: &[Entry], bits: u32, out: &mut Encoded) {
+    out.clear();
+    out.bytes.reserve(sorted.len() * POSITION_SIZE);
+    let mut previous = None;
+    for e in sorted {
+        if previous == Some(e) {
+            continue;
         }
-        out.close();
+        previous = Some(e);
+        out.push(e, bits);
     }
+    out.close();
+}
 
+impl Scratch {
     /// Sorts partition `p` of `sources` into `out`: read whole (entries of
     /// one key then come in game order, see [`sort_partition`]) and sorted.
+    ///
+    /// A large partition is decoded straight into its spread (each entry
+    /// counted first, by its group, then put in its place): the entries
+    /// are written once before they are sorted, not decoded then moved.
     fn encode_sources(
         &mut self,
         sources: &Sources<'_>,
@@ -499,13 +516,51 @@ impl Scratch {
         bits: u32,
         out: &mut Encoded,
     ) -> io::Result<()> {
+        let n = usize::try_from(sources.entries(p)).map_err(io::Error::other)?;
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
-        entries.reserve(usize::try_from(sources.entries(p)).unwrap_or(0));
-        for (bytes, first_game) in sources.pieces(p, read) {
-            spill::decode_partition(p, bytes, first_game, &mut entries)?;
+        if n <= SPREAD {
+            entries.reserve(n);
+            for (bytes, first_game) in sources.pieces(p, read) {
+                spill::decode_partition(p, bytes, first_game, &mut entries)?;
+            }
+            encode_sorted(sort_partition(&mut entries, &mut self.sorting), bits, out);
+        } else {
+            let Sorting { spread, next } = &mut self.sorting;
+            // Every entry is written over: the memory is only cleared as
+            // it grows.
+            if spread.len() < n {
+                spread.resize(n, Entry::default());
+            }
+            entries.resize(n, Entry::default());
+            let spread = &mut spread[..n];
+            next.clear();
+            next.resize(256, 0);
+            for (bytes, first_game) in sources.pieces(p, read) {
+                spill::for_each_entry(p, bytes, first_game, |e| next[spread_group(&e)] += 1)?;
+            }
+            if next.iter().sum::<usize>() != n {
+                return Err(io::Error::other("a spilled partition is corrupt"));
+            }
+            // Where each group starts, moved to its end as it fills.
+            let mut start = 0;
+            for count in next.iter_mut() {
+                let c = *count;
+                *count = start;
+                start += c;
+            }
+            for (bytes, first_game) in sources.pieces(p, read) {
+                spill::for_each_entry(p, bytes, first_game, |e| {
+                    let at = &mut next[spread_group(&e)];
+                    if let Some(slot) = spread.get_mut(*at) {
+                        *slot = e;
+                    }
+                    *at += 1;
+                })?;
+            }
+            sort_spread(spread, &mut entries, next);
+            encode_sorted(&entries, bits, out);
         }
-        self.encode(&mut entries, bits, out);
         self.entries = entries;
         Ok(())
     }
@@ -1738,6 +1793,61 @@ mod tests {
             names.clear();
             assert_eq!(names.iter().count(), 0);
         }
+    }
+
+    /// A partition larger than [`SPREAD`], in pieces of several batches
+    /// (keys repeated within and across games), decoded straight into its
+    /// spread and sorted, encodes as a plain sort of its entries does.
+    #[test]
+    fn a_large_partition_decoded_into_its_spread_encodes_as_a_plain_sort() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let p = 0x5A;
+        let mut table = Table::default();
+        let mut all = Vec::new();
+        let mut first_game = 0u32;
+        for _ in 0..4 {
+            let (mut keys, mut ends) = (Vec::new(), Vec::new());
+            for game in 0..3_000u32 {
+                for _ in 0..next() % 9 {
+                    let low = match next() % 4 {
+                        0 => 0x1234,
+                        _ => next() >> PARTITION_BITS,
+                    };
+                    // Mostly in partition `p`, a few elsewhere.
+                    let top = if next() % 16 == 0 { 0x11 } else { p as u64 };
+                    let key = (top << BELOW_PARTITION) | low;
+                    keys.push(key);
+                    if top == p as u64 {
+                        all.push(Entry::new(key, first_game + game));
+                    }
+                }
+                ends.push(keys.len());
+            }
+            let mut entries = BatchEntries::default();
+            entries.encode(&keys, &ends);
+            table.push(&std::sync::Arc::new(entries), first_game, 0..PARTITIONS);
+            first_game += 3_000 + (next() % 1_000) as u32;
+        }
+        assert!(all.len() > SPREAD, "{} entries", all.len());
+        let sources = Sources {
+            spool: None,
+            table: &table,
+        };
+        let (mut scratch, mut got) = (Scratch::default(), Encoded::default());
+        scratch
+            .encode_sources(&sources, &Prefetched::default(), p, 18, &mut got)
+            .unwrap();
+        all.sort();
+        let mut expected = Encoded::default();
+        encode_sorted(&all, 18, &mut expected);
+        assert_eq!(got.segments, expected.segments);
+        assert!(got.bytes == expected.bytes);
     }
 
     #[test]
