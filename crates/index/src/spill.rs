@@ -598,6 +598,33 @@ struct Part {
     last: u32,
 }
 
+impl Part {
+    /// The difference of `game`, the next entry's, from the last entry's
+    /// (wrapping: the games of a batch come in order, but any order
+    /// round-trips); `game` is then the last.
+    #[inline]
+    fn step(&mut self, game: u32) -> u32 {
+        let delta = game.wrapping_sub(self.last);
+        self.last = game;
+        delta
+    }
+}
+
+/// Each key of `keys` with its game's number, game `g`'s keys being
+/// `keys[ends[g - 1]..ends[g]]` (from 0 for game 0).
+fn keys_by_game<'k>(keys: &'k [u64], ends: &'k [usize]) -> impl Iterator<Item = (u64, u32)> + 'k {
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    starts
+        .zip(ends)
+        .zip(0u32..)
+        .flat_map(move |((from, &to), game)| {
+            keys.get(from..to)
+                .unwrap_or_default()
+                .iter()
+                .map(move |&key| (key, game))
+        })
+}
+
 impl BatchEntries {
     /// Encodes the entries of `keys`, the keys of game `g` being
     /// `keys[ends[g - 1]..ends[g]]` (from 0 for game 0), in place of the
@@ -610,22 +637,15 @@ impl BatchEntries {
         let parts = &mut *self.parts;
         parts.fill(Part::default());
         // The length of each partition, in `end` for now.
-        let mut from = 0;
-        for (game, &to) in (0u32..).zip(ends) {
-            for &key in keys.get(from..to).unwrap_or_default() {
-                let part = &mut parts[partition(key)];
-                // Wrapping: the games of a batch come in order, but any
-                // order round-trips.
-                let delta = game.wrapping_sub(part.last);
-                part.last = game;
-                part.entries += 1;
-                part.end += if delta < 0x80 {
-                    8
-                } else {
-                    varint_len(delta) + 7
-                };
-            }
-            from = to;
+        for (key, game) in keys_by_game(keys, ends) {
+            let part = &mut parts[partition(key)];
+            let delta = part.step(game);
+            part.entries += 1;
+            part.end += if delta < 0x80 {
+                8
+            } else {
+                varint_len(delta) + 7
+            };
         }
         // Where each partition starts, in `end` until its entries are
         // written after it.
@@ -642,31 +662,26 @@ impl BatchEntries {
         self.bytes.reserve_exact(total);
         self.bytes.resize(total, 0);
         let bytes = &mut self.bytes[..];
-        let mut from = 0;
-        for (game, &to) in (0u32..).zip(ends) {
-            for &key in keys.get(from..to).unwrap_or_default() {
-                let part = &mut parts[partition(key)];
-                let delta = game.wrapping_sub(part.last);
-                part.last = game;
-                let at = part.end;
-                if delta < 0x80 {
-                    // The byte and the key's 7 low bytes, written at once.
-                    let word = ((key & KEY_LOW) << 8) | u64::from(delta);
-                    if let Some(out) = bytes.get_mut(at..at + 8) {
-                        out.copy_from_slice(&word.to_le_bytes());
-                    }
-                    part.end = at + 8;
-                } else {
-                    let mut entry = [0u8; 12];
-                    let n = put_varint(&mut entry, delta);
-                    entry[n..n + 7].copy_from_slice(&(key & KEY_LOW).to_le_bytes()[..7]);
-                    if let Some(out) = bytes.get_mut(at..at + n + 7) {
-                        out.copy_from_slice(&entry[..n + 7]);
-                    }
-                    part.end = at + n + 7;
+        for (key, game) in keys_by_game(keys, ends) {
+            let part = &mut parts[partition(key)];
+            let delta = part.step(game);
+            let at = part.end;
+            if delta < 0x80 {
+                // The byte and the key's 7 low bytes, written at once.
+                let word = ((key & KEY_LOW) << 8) | u64::from(delta);
+                if let Some(out) = bytes.get_mut(at..at + 8) {
+                    out.copy_from_slice(&word.to_le_bytes());
                 }
+                part.end = at + 8;
+            } else {
+                let mut entry = [0u8; 12];
+                let n = put_varint(&mut entry, delta);
+                entry[n..n + 7].copy_from_slice(&(key & KEY_LOW).to_le_bytes()[..7]);
+                if let Some(out) = bytes.get_mut(at..at + n + 7) {
+                    out.copy_from_slice(&entry[..n + 7]);
+                }
+                part.end = at + n + 7;
             }
-            from = to;
         }
     }
 
