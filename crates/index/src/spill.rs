@@ -691,17 +691,18 @@ impl BatchEntries {
         self.bytes.len()
     }
 
+    /// Where partition `p` starts in `bytes` (for `p == PARTITIONS`, where
+    /// the last one ends): where the partition before ends.
+    fn start(&self, p: usize) -> usize {
+        p.checked_sub(1)
+            .and_then(|before| self.parts.get(before))
+            .map_or(0, |part| part.end)
+    }
+
     /// Bytes of encoded entries of partitions `parts`.
     pub(crate) fn bytes_of(&self, parts: Range<usize>) -> usize {
-        let start = match parts.start.checked_sub(1) {
-            Some(before) => self.parts.get(before).map_or(0, |part| part.end),
-            None => 0,
-        };
-        let end = match parts.end.checked_sub(1) {
-            Some(last) => self.parts.get(last).map_or(start, |part| part.end),
-            None => 0,
-        };
-        end.saturating_sub(start)
+        self.start(parts.end)
+            .saturating_sub(self.start(parts.start))
     }
 
     /// Bytes of memory it holds.
@@ -716,12 +717,9 @@ impl BatchEntries {
 
     /// The encoded entries of partition `p`.
     pub(crate) fn encoded(&self, p: usize) -> &[u8] {
-        let start = match p.checked_sub(1) {
-            Some(before) => self.parts.get(before).map_or(0, |part| part.end),
-            None => 0,
-        };
-        let end = self.parts.get(p).map_or(start, |part| part.end);
-        self.bytes.get(start..end).unwrap_or_default()
+        self.bytes
+            .get(self.start(p)..self.start(p + 1))
+            .unwrap_or_default()
     }
 
     /// Empties it, keeping its memory.

@@ -359,7 +359,7 @@ fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s
         return spread;
     }
     // Spread, then sorted back into `entries`: two tables, not three.
-    scatter(entries, spread, next, SPREAD_SHIFT, 0xff);
+    let Ok(()) = scatter(&*entries, spread, next, SPREAD_SHIFT, 0xff);
     sort_spread(spread, entries, next);
     entries
 }
@@ -367,11 +367,6 @@ fn sort_partition<'s>(entries: &'s mut [Entry], scratch: &'s mut Sorting) -> &'s
 /// The key bits a large partition is spread by: the 8 below the
 /// partition's.
 const SPREAD_SHIFT: u32 = BELOW_PARTITION - 8;
-
-/// The group of `e` when a partition is spread.
-fn spread_group(e: &Entry) -> usize {
-    (e.key() >> SPREAD_SHIFT) as usize & 0xff
-}
 
 /// Sorts each group of `spread` (group `g` ending at `ends[g]`) into its
 /// place in `sorted` (as long), the groups on any core.
@@ -402,23 +397,71 @@ const SPREAD: usize = 32 << 10;
 
 /// Moves `entries` into `out` (of the same length) by their key bits
 /// `shift..` under `mask`, stably; `next[g]` is then the end of group `g`.
-fn scatter(entries: &[Entry], out: &mut [Entry], next: &mut Vec<usize>, shift: u32, mask: usize) {
+fn scatter<S: EntrySource + ?Sized>(
+    entries: &S,
+    out: &mut [Entry],
+    next: &mut Vec<usize>,
+    shift: u32,
+    mask: usize,
+) -> Result<(), S::Error> {
     let group = |e: &Entry| (e.key() >> shift) as usize & mask;
     next.clear();
     next.resize(mask + 1, 0);
-    for e in entries {
-        next[group(e)] += 1;
-    }
+    entries.for_each(|e| next[group(&e)] += 1)?;
     let mut sum = 0;
     for n in next.iter_mut() {
         let c = *n;
         *n = sum;
         sum += c;
     }
-    for e in entries {
-        let g = group(e);
-        out[next[g]] = *e;
-        next[g] += 1;
+    entries.for_each(|e| {
+        let at = &mut next[group(&e)];
+        if let Some(slot) = out.get_mut(*at) {
+            *slot = e;
+        }
+        *at += 1;
+    })
+}
+
+/// Entries in one order, handed out as often as asked: a counting sort
+/// ([`scatter`]) goes over them twice.
+trait EntrySource {
+    /// Why the entries could not be handed out.
+    type Error;
+
+    /// Hands each entry to `each`, in order.
+    fn for_each(&self, each: impl FnMut(Entry)) -> Result<(), Self::Error>;
+}
+
+impl EntrySource for [Entry] {
+    type Error = std::convert::Infallible;
+
+    #[inline]
+    fn for_each(&self, mut each: impl FnMut(Entry)) -> Result<(), Self::Error> {
+        for e in self {
+            each(*e);
+        }
+        Ok(())
+    }
+}
+
+/// The entries of partition `p` of `sources`, decoded from its pieces in
+/// game order (the spool's from `read`, a read of its group).
+struct PartitionEntries<'s> {
+    sources: &'s Sources<'s>,
+    read: &'s Prefetched,
+    p: usize,
+}
+
+impl EntrySource for PartitionEntries<'_> {
+    type Error = io::Error;
+
+    #[inline]
+    fn for_each(&self, mut each: impl FnMut(Entry)) -> io::Result<()> {
+        for (bytes, first_game) in self.sources.pieces(self.p, self.read) {
+            spill::for_each_entry(self.p, bytes, first_game, &mut each)?;
+        }
+        Ok(())
     }
 }
 
@@ -431,7 +474,7 @@ fn sort_groups(entries: &[Entry], out: &mut [Entry], next: &mut Vec<usize>, bits
     let group_bits = (usize::BITS - entries.len().leading_zeros())
         .saturating_sub(2)
         .clamp(1, 12);
-    scatter(
+    let Ok(()) = scatter(
         entries,
         out,
         next,
@@ -505,9 +548,9 @@ impl Scratch {
     /// Sorts partition `p` of `sources` into `out`: read whole (entries of
     /// one key then come in game order, see [`sort_partition`]) and sorted.
     ///
-    /// A large partition is decoded straight into its spread (each entry
-    /// counted first, by its group, then put in its place): the entries
-    /// are written once before they are sorted, not decoded then moved.
+    /// A large partition is decoded straight into its spread ([`scatter`]
+    /// from its pieces, decoded twice): the entries are written once
+    /// before they are sorted, not decoded then moved.
     fn encode_sources(
         &mut self,
         sources: &Sources<'_>,
@@ -517,13 +560,12 @@ impl Scratch {
         out: &mut Encoded,
     ) -> io::Result<()> {
         let n = usize::try_from(sources.entries(p)).map_err(io::Error::other)?;
+        let source = PartitionEntries { sources, read, p };
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
         if n <= SPREAD {
             entries.reserve(n);
-            for (bytes, first_game) in sources.pieces(p, read) {
-                spill::decode_partition(p, bytes, first_game, &mut entries)?;
-            }
+            source.for_each(|e| entries.push(e))?;
             encode_sorted(sort_partition(&mut entries, &mut self.sorting), bits, out);
         } else {
             let Sorting { spread, next } = &mut self.sorting;
@@ -534,29 +576,9 @@ impl Scratch {
             }
             entries.resize(n, Entry::default());
             let spread = &mut spread[..n];
-            next.clear();
-            next.resize(256, 0);
-            for (bytes, first_game) in sources.pieces(p, read) {
-                spill::for_each_entry(p, bytes, first_game, |e| next[spread_group(&e)] += 1)?;
-            }
-            if next.iter().sum::<usize>() != n {
+            scatter(&source, spread, next, SPREAD_SHIFT, 0xff)?;
+            if next.last() != Some(&n) {
                 return Err(io::Error::other("a spilled partition is corrupt"));
-            }
-            // Where each group starts, moved to its end as it fills.
-            let mut start = 0;
-            for count in next.iter_mut() {
-                let c = *count;
-                *count = start;
-                start += c;
-            }
-            for (bytes, first_game) in sources.pieces(p, read) {
-                spill::for_each_entry(p, bytes, first_game, |e| {
-                    let at = &mut next[spread_group(&e)];
-                    if let Some(slot) = spread.get_mut(*at) {
-                        *slot = e;
-                    }
-                    *at += 1;
-                })?;
             }
             sort_spread(spread, &mut entries, next);
             encode_sorted(&entries, bits, out);
