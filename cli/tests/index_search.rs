@@ -488,6 +488,50 @@ fn a_truncated_or_corrupted_index_is_refused() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+/// A file of more games than a partition sorts in one piece (the start
+/// position alone has an entry in every game): the large partitions are
+/// decoded straight into their spread. Built in memory and spilled dozens
+/// of times, the index is the same, and finds as many games as a scan for
+/// positions of those partitions and of others.
+#[test]
+fn an_index_of_many_games_finds_every_game_of_a_common_position() {
+    let one = fs::read(fixture("twic-232.pgn")).unwrap();
+    // 232 games a copy: more than 32,768 entries of the start position.
+    let copies = 150;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.pgn");
+    fs::write(&path, one.repeat(copies)).unwrap();
+    let p = path.to_str().unwrap();
+    index(&path);
+    let in_memory = fs::read(index_file(&path)).unwrap();
+    let out = pgnkit(&["index", "--memory", "2M", p]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let spills: u64 = stderr(&out)
+        .rsplit("; ")
+        .next()
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no spill count in {}", stderr(&out)));
+    assert!(spills > 12, "{spills} spills");
+    assert!(fs::read(index_file(&path)).unwrap() == in_memory);
+    let count = |fen: &str, scan: bool| {
+        let mut args = vec!["search", "-q", "--count", "--fen", fen, p];
+        if scan {
+            args.push("--scan");
+        }
+        let out = pgnkit(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out).trim().parse::<u64>().unwrap()
+    };
+    for (game, ply) in [(0, 0), (0, 1), (3, 2), (10, 6), (100, 20)] {
+        let fen = fen_after(&one, game, ply);
+        let indexed = count(&fen, false);
+        assert_eq!(indexed, count(&fen, true), "{fen}");
+        // Every copy of the game has the position.
+        assert!(indexed >= copies as u64, "{fen}: {indexed}");
+    }
+}
+
 #[test]
 fn an_empty_pgn_has_an_empty_index() {
     let dir = tempfile::tempdir().unwrap();
