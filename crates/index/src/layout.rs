@@ -1,11 +1,11 @@
-//! The index file format, version 3. Every number is little-endian; every
+//! The index file format, version 4. Every number is little-endian; every
 //! section starts at a multiple of 8 bytes. The file is read through a
 //! memory map: a field is read where it lies, nothing is parsed up front.
 //!
 //! ```text
 //! header (160 bytes)
 //!   0  magic            8 bytes  "PGNKITIX"
-//!   8  version          u32      3
+//!   8  version          u32      4
 //!  12  header size      u32      160
 //!  16  pgn size         u64      bytes of the PGN file when indexed
 //!  24  pgn mtime secs   i64      its modification time (seconds since 1970)
@@ -80,8 +80,10 @@
 //!
 //! Version 1 (before 0.1's dedup) had 56-byte game records, without
 //! `line`, `tagged` and `annotation`; version 2 had no `opening` (its
-//! bytes were reserved, zero) and no `openings` digest. Both are refused
-//! with the advice to rebuild the index, and so is an index whose
+//! bytes were reserved, zero) and no `openings` digest; version 3 had
+//! the same layout, but its `line` fingerprints folded each key with two
+//! SplitMix64 finalizers (see [`crate::mainline`]), so they match no
+//! fingerprint computed now. All three are refused with the advice to rebuild the index, and so is an index whose
 //! `openings` digest is not the compiled-in table's (its ids would name
 //! other openings).
 //!
@@ -93,7 +95,7 @@
 /// The magic bytes.
 pub const MAGIC: [u8; 8] = *b"PGNKITIX";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// Size of the header.
 pub const HEADER_SIZE: usize = 160;
 /// Size of a game record.

@@ -656,10 +656,11 @@ impl BatchEntries {
             part.last = 0;
             total += len;
         }
-        self.bytes.clear();
         // Room for exactly these (not doubled): the table counts the
-        // memory its batches hold.
-        self.bytes.reserve_exact(total);
+        // memory its batches hold. Every byte is written below: only the
+        // bytes beyond the last batch's are cleared first.
+        self.bytes
+            .reserve_exact(total.saturating_sub(self.bytes.len()));
         self.bytes.resize(total, 0);
         let bytes = &mut self.bytes[..];
         for (key, game) in keys_by_game(keys, ends) {
