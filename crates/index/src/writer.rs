@@ -404,26 +404,8 @@ fn scatter<S: EntrySource + ?Sized>(
     mask: usize,
 ) -> Result<(), S::Error> {
     let group = |e: &Entry| (e.key() >> shift) as usize & mask;
-    group_starts(entries, next, mask + 1, group)?;
-    entries.for_each(|e| {
-        let at = &mut next[group(&e)];
-        if let Some(slot) = out.get_mut(*at) {
-            *slot = e;
-        }
-        *at += 1;
-    })
-}
-
-/// Sets `next[g]` to where group `g` of `groups` starts: the entries of
-/// the groups before it, counted.
-fn group_starts<S: EntrySource + ?Sized>(
-    entries: &S,
-    next: &mut Vec<usize>,
-    groups: usize,
-    group: impl Fn(&Entry) -> usize,
-) -> Result<(), S::Error> {
     next.clear();
-    next.resize(groups, 0);
+    next.resize(mask + 1, 0);
     entries.for_each(|e| next[group(&e)] += 1)?;
     let mut sum = 0;
     for n in next.iter_mut() {
@@ -431,7 +413,13 @@ fn group_starts<S: EntrySource + ?Sized>(
         *n = sum;
         sum += c;
     }
-    Ok(())
+    entries.for_each(|e| {
+        let at = &mut next[group(&e)];
+        if let Some(slot) = out.get_mut(*at) {
+            *slot = e;
+        }
+        *at += 1;
+    })
 }
 
 /// Entries in one order, handed out as often as asked: a counting sort
