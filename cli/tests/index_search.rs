@@ -68,6 +68,17 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// The spills an index build's summary reports (`…; N spills to
+/// temporary files`).
+fn spills(o: &Output) -> u64 {
+    stderr(o)
+        .rsplit("; ")
+        .next()
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no spill count in {}", stderr(o)))
+}
+
 /// The `game` lines of a JSON search (the summary differs: indexed, seconds).
 fn game_lines(o: &Output) -> Vec<String> {
     stdout(o)
@@ -506,12 +517,7 @@ fn an_index_of_many_games_finds_every_game_of_a_common_position() {
     let in_memory = fs::read(index_file(&path)).unwrap();
     let out = pgnkit(&["index", "--memory", "2M", p]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let spills: u64 = stderr(&out)
-        .rsplit("; ")
-        .next()
-        .and_then(|s| s.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no spill count in {}", stderr(&out)));
+    let spills = spills(&out);
     assert!(spills > 12, "{spills} spills");
     assert!(fs::read(index_file(&path)).unwrap() == in_memory);
     let count = |fen: &str, scan: bool| {
@@ -718,12 +724,7 @@ fn an_index_built_in_tiny_memory_is_byte_identical() {
         for memory in ["8K", "100000"] {
             let out = pgnkit(&["index", "--memory", memory, "-j", "2", p]);
             assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-            let runs: u64 = stderr(&out)
-                .rsplit("; ")
-                .next()
-                .and_then(|s| s.split(' ').next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("no run count in {}", stderr(&out)));
+            let runs = spills(&out);
             if memory == "8K" {
                 // 4 KiB of entries a spill, about 8.3 bytes an entry: dozens
                 // of spills for the larger fixtures.

@@ -537,6 +537,9 @@ pub(crate) struct Prefetched {
 /// are its partition's).
 const KEY_LOW: u64 = (1 << 56) - 1;
 
+// An entry stores the key's low 7 bytes: the partition must say the rest.
+const _: () = assert!(PARTITION_BITS >= 8);
+
 /// The LEB128 number at the start of `bytes`, and its length (`None`
 /// when it is cut short or passes 32 bits).
 fn read_varint(bytes: &[u8]) -> Option<(u32, usize)> {
@@ -727,6 +730,13 @@ impl BatchEntries {
     pub(crate) fn clear(&mut self) {
         self.bytes.clear();
         self.parts.fill(Part::default());
+    }
+
+    /// Counts one entry more in partition `p` than it holds, as a corrupt
+    /// count would.
+    #[cfg(test)]
+    pub(crate) fn miscount(&mut self, p: usize) {
+        self.parts[p].entries += 1;
     }
 }
 

@@ -1823,11 +1823,14 @@ mod tests {
         }
     }
 
-    /// A partition larger than [`SPREAD`], in pieces of several batches
-    /// (keys repeated within and across games), decoded straight into its
-    /// spread and sorted, encodes as a plain sort of its entries does.
-    #[test]
-    fn a_large_partition_decoded_into_its_spread_encodes_as_a_plain_sort() {
+    /// A table of four batches whose partition `p` is larger than
+    /// [`SPREAD`] (keys repeated within and across games, a few in
+    /// another partition), with the entries of `p` in game order; `count`
+    /// changes each batch's entries before they are held.
+    fn table_with_a_large_partition(
+        p: usize,
+        count: impl Fn(&mut BatchEntries),
+    ) -> (Table, Vec<Entry>) {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move || {
             state ^= state << 13;
@@ -1835,7 +1838,6 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let p = 0x5A;
         let mut table = Table::default();
         let mut all = Vec::new();
         let mut first_game = 0u32;
@@ -1859,10 +1861,21 @@ mod tests {
             }
             let mut entries = BatchEntries::default();
             entries.encode(&keys, &ends);
+            count(&mut entries);
             table.push(&std::sync::Arc::new(entries), first_game, 0..PARTITIONS);
             first_game += 3_000 + (next() % 1_000) as u32;
         }
         assert!(all.len() > SPREAD, "{} entries", all.len());
+        (table, all)
+    }
+
+    /// A partition larger than [`SPREAD`], in pieces of several batches,
+    /// decoded straight into its spread and sorted, encodes as a plain
+    /// sort of its entries does.
+    #[test]
+    fn a_large_partition_decoded_into_its_spread_encodes_as_a_plain_sort() {
+        let p = 0x5A;
+        let (table, mut all) = table_with_a_large_partition(p, |_| {});
         let sources = Sources {
             spool: None,
             table: &table,
@@ -1876,6 +1889,29 @@ mod tests {
         encode_sorted(&all, 18, &mut expected);
         assert_eq!(got.segments, expected.segments);
         assert!(got.bytes == expected.bytes);
+    }
+
+    /// A large partition whose pieces decode to fewer entries than its
+    /// batches counted (a corrupt spill) is an error, not an index with
+    /// entries that were never written.
+    #[test]
+    fn a_large_partition_of_fewer_entries_than_counted_is_an_error() {
+        let p = 0x5A;
+        let (table, _) = table_with_a_large_partition(p, |entries| entries.miscount(p));
+        let sources = Sources {
+            spool: None,
+            table: &table,
+        };
+        let err = Scratch::default()
+            .encode_sources(
+                &sources,
+                &Prefetched::default(),
+                p,
+                18,
+                &mut Encoded::default(),
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("corrupt"), "{err}");
     }
 
     #[test]
