@@ -178,6 +178,10 @@ pub(crate) trait Book {
     fn warnings(&self) -> bool;
     /// Whether the pass keeps the main-line moves.
     fn keeps_moves(&self) -> bool;
+    /// Whether variations are replayed (else they are passed over).
+    fn variations(&self) -> bool {
+        true
+    }
     /// Begins the main-line move `m` from `before`: what the position key
     /// after it needs, where keys are kept.
     fn step(&self, before: &Chess, m: Move) -> Option<KeyStep>;
@@ -288,7 +292,17 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
     // The position before a move, for a visitor that wants positions.
     let mut before_move = start.clone();
 
+    // Variations open and passed over, for a book that replays none.
+    let mut passed_over = 0u32;
     for (index, kind) in game.tokens.kinds().enumerate() {
+        if passed_over > 0 {
+            match kind {
+                TokenKind::OpenVariation => passed_over += 1,
+                TokenKind::CloseVariation => passed_over -= 1,
+                _ => {}
+            }
+            continue;
+        }
         match kind {
             TokenKind::Word => {
                 let Some(token) = game.tokens.get(index) else {
@@ -607,6 +621,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                 d.variation = true;
                 pass.diagnostics.push(d);
             }
+            TokenKind::OpenVariation if !pass.book.variations() => passed_over = 1,
             TokenKind::OpenVariation => {
                 settle(&mut pending, &mut pass, current(&lines))?;
                 let (start_pos, ply, depth, dead_diag) = match lines.last() {
@@ -800,38 +815,61 @@ pub(crate) fn main_line_words<'g, 'a>(
 
 /// Replays only the main line under `lang` and says how many plies pass
 /// before the first move that does not resolve. Used to choose a language.
-pub fn probe_main_line<'a>(
+pub(crate) fn probe_main_line<'a>(
     game: &Game<'a>,
     text: impl Into<GameText<'a>>,
     start: &Chess,
     lang: Language,
 ) -> u32 {
-    let text = text.into();
-    let mut pos = start.clone();
-    let mut depth = 0u32;
-    let mut plies = 0;
-    for token in &game.tokens {
-        match token.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word if depth == 0 => {
-                let text = text.slice(token.span.clone(), token.text);
-                match parse_move(&text) {
-                    Ok(mt) => match mt.resolve(&pos, lang) {
-                        Ok(m) => {
-                            pos.play_unchecked(m);
-                            plies += 1;
-                        }
-                        Err(_) => return plies,
-                    },
-                    Err(_) if parse_annotation(&text).is_some() => {}
-                    Err(_) => return plies,
-                }
-            }
-            _ => {}
-        }
+    match walk(game, text.into(), start, lang, Probe { plies: 0 }, &mut ()) {
+        Ok(pass) => pass.plies,
+        Err(plies) => plies,
     }
-    plies
+}
+
+/// The book of [`probe_main_line`]: the main line only, up to its first
+/// error.
+struct Probe {
+    plies: u32,
+}
+
+impl Book for Probe {
+    /// The plies played before the error.
+    type Stop = u32;
+    const RECORDS: bool = false;
+
+    fn problem(&self) -> Result<(), u32> {
+        Err(self.plies)
+    }
+
+    fn warnings(&self) -> bool {
+        false
+    }
+
+    fn keeps_moves(&self) -> bool {
+        false
+    }
+
+    fn variations(&self) -> bool {
+        false
+    }
+
+    fn step(&self, _before: &Chess, _m: Move) -> Option<KeyStep> {
+        None
+    }
+
+    fn played(
+        &mut self,
+        _step: Option<KeyStep>,
+        _m: Move,
+        _after: &Chess,
+        ply: u32,
+    ) -> Option<u64> {
+        self.plies = ply;
+        None
+    }
+
+    fn passed(&mut self, _after: &Chess, _ply: u32) {}
 }
 
 /// The error of a word that is no move here: `parsed` is what it was read
