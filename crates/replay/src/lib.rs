@@ -38,7 +38,7 @@ mod game;
 pub mod json;
 mod language;
 mod marks;
-pub mod movetext;
+mod movetext;
 pub mod outcome;
 pub mod pairing;
 mod plain;
@@ -54,7 +54,8 @@ pub use diagnostic::{
     Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion, brief,
 };
 pub use game::{Detail, GameReport, Options, replay_game, replay_game_text, replay_game_with};
-pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, History, Ruling, Status};
+pub use movetext::MainMove;
+pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
 pub use pgnkit_pgn::text;
 pub use pgnkit_pgn::text::{Encoding, GameText};
 pub use verdict::lost_on_time;
