@@ -61,13 +61,33 @@ fn placed(input: Input, size: usize) -> (Option<usize>, Vec<Vec<u8>>) {
 /// Checks that `pieces` are the fixture cut at game starts, each piece
 /// holding whole games.
 fn assert_cut_at_games(pieces: &[Vec<u8>], whole: &[u8]) {
-    assert!(pieces.len() > 1, "the input was cut: {} chunk(s)", pieces.len());
+    assert!(
+        pieces.len() > 1,
+        "the input was cut: {} chunk(s)",
+        pieces.len()
+    );
     assert_eq!(pieces.concat(), whole, "the chunks are the input, in order");
     for piece in &pieces[1..] {
         assert!(piece.starts_with(b"[Event "), "a chunk starts at a game");
     }
     let games: usize = pieces.iter().map(|p| count_games(p)).sum();
     assert_eq!(games, GAMES, "no game is cut in two");
+}
+
+/// The fixture, written as `london.pgn` in a temporary folder (kept alive
+/// by the returned guard): its bytes, the guard and the file's path.
+fn on_disk() -> (Vec<u8>, tempfile::TempDir, String) {
+    let pgn = fixture();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write(dir.path(), "london.pgn", &pgn);
+    (pgn, dir, path)
+}
+
+/// Checks that `input` gives the fixture from its first byte, cut at games.
+fn assert_whole(input: Input, pgn: &[u8]) {
+    let (start, pieces) = placed(input, SMALL);
+    assert_eq!(start, Some(0));
+    assert_cut_at_games(&pieces, pgn);
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
@@ -101,24 +121,18 @@ fn binary() -> Vec<u8> {
 
 #[test]
 fn a_plain_file_is_mapped_and_cut_at_game_starts() {
-    let pgn = fixture();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = write(dir.path(), "london.pgn", &pgn);
+    let (pgn, _dir, path) = on_disk();
     let input = Input::open(&path).expect("open");
     assert_eq!(input.name, path);
     assert_eq!(input.len, Some(pgn.len() as u64));
     assert_eq!(input.compression, Compression::None);
     assert_eq!(input.shard, None);
-    let (start, pieces) = placed(input, SMALL);
-    assert_eq!(start, Some(0));
-    assert_cut_at_games(&pieces, &pgn);
+    assert_whole(input, &pgn);
 }
 
 #[test]
 fn a_released_chunk_still_reads_its_bytes() {
-    let pgn = fixture();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = write(dir.path(), "london.pgn", &pgn);
+    let (pgn, _dir, path) = on_disk();
     let mut read = Vec::new();
     for chunk in Input::open(&path).expect("open").chunks(SMALL) {
         let chunk = chunk.expect("chunk");
@@ -142,7 +156,7 @@ fn compressed_files_are_known_by_their_magic_bytes_not_their_names() {
         let input = Input::open(&path).expect("open");
         assert_eq!(input.compression, compression);
         assert_eq!(input.len, Some(bytes.len() as u64), "the compressed size");
-        assert_cut_at_games(&chunks(input, SMALL), &pgn);
+        assert_whole(input, &pgn);
     }
 }
 
@@ -185,7 +199,10 @@ fn a_truncated_compressed_file_gives_what_it_holds_then_an_error() {
     assert!(error.starts_with("cannot decompress `"), "{error}");
     assert!(error.contains("(gzip)"), "{error}");
     assert!(!read.is_empty(), "the games before the damage are read");
-    assert!(pgn.starts_with(&read), "and they are the file's first bytes");
+    assert!(
+        pgn.starts_with(&read),
+        "and they are the file's first bytes"
+    );
 }
 
 #[test]
@@ -201,17 +218,13 @@ fn a_stream_is_decompressed_as_its_first_bytes_say() {
         assert_eq!(input.name, "<stdin>");
         assert_eq!(input.len, None);
         assert_eq!(input.compression, compression);
-        let (start, pieces) = placed(input, SMALL);
-        assert_eq!(start, Some(0));
-        assert_cut_at_games(&pieces, &pgn);
+        assert_whole(input, &pgn);
     }
 }
 
 #[test]
 fn a_game_longer_than_a_chunk_stays_whole() {
-    let pgn = fixture();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = write(dir.path(), "london.pgn", &pgn);
+    let (pgn, _dir, path) = on_disk();
     // Chunks far smaller than one game: each still ends at a game start.
     let mapped = chunks(Input::open(&path).expect("open"), 64);
     let streamed = chunks(
@@ -268,7 +281,11 @@ fn binary_data_is_refused_from_files_compressed_files_and_streams() {
 fn utf16_text_is_named_with_the_command_that_converts_it() {
     let utf16: Vec<u8> = [0xFF, 0xFE]
         .into_iter()
-        .chain("[Event \"x\"]\n\n1. e4 *\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .chain(
+            "[Event \"x\"]\n\n1. e4 *\n"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        )
         .collect();
     let dir = tempfile::tempdir().expect("tempdir");
     let path = write(dir.path(), "utf16.pgn", &utf16);
@@ -289,7 +306,10 @@ fn a_few_stray_control_bytes_are_still_text() {
     assert_eq!(binary_at(&pgn), None);
     let dir = tempfile::tempdir().expect("tempdir");
     let path = write(dir.path(), "nul.pgn", &pgn);
-    assert_eq!(chunks(Input::open(&path).expect("open"), SMALL).concat(), pgn);
+    assert_eq!(
+        chunks(Input::open(&path).expect("open"), SMALL).concat(),
+        pgn
+    );
     // In a short input, eight are still text and nine binary data...
     let mut eight = pgn[..400].to_vec();
     eight.extend([0; 8]);
@@ -332,9 +352,7 @@ fn a_missing_file_and_a_directory_are_errors_about_their_path() {
 
 #[test]
 fn the_shards_of_a_file_are_the_file_with_game_numbers_kept() {
-    let pgn = fixture();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = write(dir.path(), "london.pgn", &pgn);
+    let (pgn, _dir, path) = on_disk();
     let n = 5;
     let mut whole = Vec::new();
     let mut games_before = 0;
@@ -375,7 +393,13 @@ fn a_stream_cannot_be_cut_to_a_shard() {
         .err()
         .expect("a compressed file is a stream");
     assert!(
-        matches!(&e, Error::ShardOfStream { compression: Compression::Zstd, .. }),
+        matches!(
+            &e,
+            Error::ShardOfStream {
+                compression: Compression::Zstd,
+                ..
+            }
+        ),
         "{e:?}"
     );
     assert_eq!(e.path(), None);
@@ -386,13 +410,17 @@ fn a_stream_cannot_be_cut_to_a_shard() {
     assert!(e.to_string().contains("give a regular file"), "{e}");
 }
 
-/// Makes `files` (with their text) under `root`.
-fn tree(root: &Path, files: &[(&str, &str)]) {
+/// A temporary folder with `files` (names and texts) in it: its guard and
+/// its path.
+fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
     for (name, text) in files {
-        let path = root.join(name);
+        let path = dir.path().join(name);
         std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     }
+    let root = dir.path().display().to_string();
+    (dir, root)
 }
 
 /// The walk of `paths` with `globs`: each path, or the error's message.
@@ -404,22 +432,17 @@ fn walk(paths: &[String], globs: &Globs) -> Vec<Result<String, String>> {
 
 #[test]
 fn a_directory_stands_for_its_pgn_files_sorted_depth_first() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    tree(
-        dir.path(),
-        &[
-            ("b.pgn", ""),
-            ("a/z.pgn.gz", ""),
-            ("a/y/x.pgn", ""),
-            ("a.pgn.bz2", ""),
-            ("c.pgn.zst", ""),
-            ("notes.txt", ""),
-            ("games.PGN.txt", ""),
-            (".hidden.pgn", ""),
-            (".hidden/d.pgn", ""),
-        ],
-    );
-    let root = dir.path().display().to_string();
+    let (_dir, root) = tree(&[
+        ("b.pgn", ""),
+        ("a/z.pgn.gz", ""),
+        ("a/y/x.pgn", ""),
+        ("a.pgn.bz2", ""),
+        ("c.pgn.zst", ""),
+        ("notes.txt", ""),
+        ("games.PGN.txt", ""),
+        (".hidden.pgn", ""),
+        (".hidden/d.pgn", ""),
+    ]);
     let found = walk(&[root.clone()], &Globs::default());
     let expected: Vec<Result<String, String>> =
         ["a/y/x.pgn", "a/z.pgn.gz", "a.pgn.bz2", "b.pgn", "c.pgn.zst"]
@@ -431,10 +454,9 @@ fn a_directory_stands_for_its_pgn_files_sorted_depth_first() {
 
 #[test]
 fn what_is_not_a_directory_passes_as_it_is() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    tree(dir.path(), &[("games.txt", "")]);
-    let file = dir.path().join("games.txt").display().to_string();
-    let missing = dir.path().join("missing.pgn").display().to_string();
+    let (_dir, root) = tree(&[("games.txt", "")]);
+    let file = format!("{root}/games.txt");
+    let missing = format!("{root}/missing.pgn");
     let paths = ["-".to_owned(), file.clone(), missing.clone()];
     assert_eq!(
         walk(&paths, &Globs::default()),
@@ -444,22 +466,20 @@ fn what_is_not_a_directory_passes_as_it_is() {
 
 #[test]
 fn gitignore_counts_inside_a_git_repository_and_ignore_everywhere() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    tree(
-        dir.path(),
-        &[
-            ("kept.pgn", ""),
-            ("built.pgn", ""),
-            ("old/a.pgn", ""),
-            (".gitignore", "built.pgn\n"),
-            (".ignore", "old/\n"),
-        ],
-    );
-    let root = dir.path().display().to_string();
+    let (dir, root) = tree(&[
+        ("kept.pgn", ""),
+        ("built.pgn", ""),
+        ("old/a.pgn", ""),
+        (".gitignore", "built.pgn\n"),
+        (".ignore", "old/\n"),
+    ]);
     let outside = walk(&[root.clone()], &Globs::default());
     assert_eq!(
         outside,
-        [Ok(format!("{root}/built.pgn")), Ok(format!("{root}/kept.pgn"))],
+        [
+            Ok(format!("{root}/built.pgn")),
+            Ok(format!("{root}/kept.pgn"))
+        ],
         "outside a git repository .gitignore is not read; .ignore is"
     );
     std::fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
@@ -469,12 +489,12 @@ fn gitignore_counts_inside_a_git_repository_and_ignore_everywhere() {
 
 #[test]
 fn globs_choose_other_names_and_leave_some_out() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    tree(
-        dir.path(),
-        &[("a.pgn", ""), ("b.txt", ""), ("old/c.pgn", ""), ("old/d.txt", "")],
-    );
-    let root = dir.path().display().to_string();
+    let (_dir, root) = tree(&[
+        ("a.pgn", ""),
+        ("b.txt", ""),
+        ("old/c.pgn", ""),
+        ("old/d.txt", ""),
+    ]);
     let paths = [root.clone()];
     let txt = Globs::new(["*.txt".to_owned()]).expect("glob");
     assert_eq!(
@@ -489,10 +509,9 @@ fn globs_choose_other_names_and_leave_some_out() {
 
 #[test]
 fn a_directory_without_pgn_files_is_an_error_and_the_walk_goes_on() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    tree(dir.path(), &[("empty/notes.txt", ""), ("full/a.pgn", "")]);
-    let empty = dir.path().join("empty").display().to_string();
-    let full = dir.path().join("full").display().to_string();
+    let (_dir, root) = tree(&[("empty/notes.txt", ""), ("full/a.pgn", "")]);
+    let empty = format!("{root}/empty");
+    let full = format!("{root}/full");
     let found: Vec<Result<String, Error>> =
         Walk::new(&[empty.clone(), full.clone()], &Globs::default()).collect();
     assert_eq!(found.len(), 2, "{found:?}");
