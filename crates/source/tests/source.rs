@@ -374,7 +374,7 @@ fn the_shards_of_a_file_are_the_file_with_game_numbers_kept() {
         let lines_before = text.matches('\n').count();
         let reopened = Input::open_with(&path, Some(shard), Some(2), 0).expect("shard");
         assert_eq!(reopened.origin.lines, lines_before, "lines before {shard}");
-        assert_eq!(reopened.origin.games, games_before as u64);
+        assert_eq!(reopened.origin.games, games_before);
         assert!(piece.is_empty() || piece.starts_with(b"[Event "));
         games_before += count_games(&piece) as u64;
         whole.extend(piece);
@@ -443,7 +443,7 @@ fn a_directory_stands_for_its_pgn_files_sorted_depth_first() {
         (".hidden.pgn", ""),
         (".hidden/d.pgn", ""),
     ]);
-    let found = walk(&[root.clone()], &Globs::default());
+    let found = walk(std::slice::from_ref(&root), &Globs::default());
     let expected: Vec<Result<String, String>> =
         ["a/y/x.pgn", "a/z.pgn.gz", "a.pgn.bz2", "b.pgn", "c.pgn.zst"]
             .iter()
@@ -473,7 +473,7 @@ fn gitignore_counts_inside_a_git_repository_and_ignore_everywhere() {
         (".gitignore", "built.pgn\n"),
         (".ignore", "old/\n"),
     ]);
-    let outside = walk(&[root.clone()], &Globs::default());
+    let outside = walk(std::slice::from_ref(&root), &Globs::default());
     assert_eq!(
         outside,
         [
@@ -483,7 +483,7 @@ fn gitignore_counts_inside_a_git_repository_and_ignore_everywhere() {
         "outside a git repository .gitignore is not read; .ignore is"
     );
     std::fs::create_dir(dir.path().join(".git")).expect("mkdir .git");
-    let inside = walk(&[root.clone()], &Globs::default());
+    let inside = walk(std::slice::from_ref(&root), &Globs::default());
     assert_eq!(inside, [Ok(format!("{root}/kept.pgn"))]);
 }
 
@@ -503,7 +503,7 @@ fn globs_choose_other_names_and_leave_some_out() {
     );
     let not_old = Globs::new(["!old/**".to_owned()]).expect("glob");
     assert_eq!(walk(&paths, &not_old), [Ok(format!("{root}/a.pgn"))]);
-    let e = Globs::new(["[a".to_owned()]).err().expect("no glob");
+    let e = Globs::new(["[a".to_owned()]).expect_err("no glob");
     assert!(matches!(e, Error::Glob { .. }), "{e:?}");
 }
 
