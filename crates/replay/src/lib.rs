@@ -29,21 +29,17 @@
 //! assert!(report.diagnostics.is_empty());
 //! ```
 
-pub mod compare;
 pub mod dead;
 pub mod diagnostic;
 pub mod exchange;
 pub mod fix;
 mod game;
-pub mod json;
 mod language;
 mod marks;
 mod movetext;
 pub mod outcome;
-pub mod pairing;
 mod plain;
 pub mod positions;
-pub mod records;
 mod repair;
 pub mod setup;
 mod structure;
@@ -54,7 +50,7 @@ pub use diagnostic::{
     Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion, brief,
 };
 pub use game::{Detail, GameReport, Options, replay_game, replay_game_text, replay_game_with};
-pub use movetext::MainMove;
+pub use movetext::{MainMove, main_line_words};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
 pub use pgnkit_pgn::text;
 pub use pgnkit_pgn::text::{Encoding, GameText};

@@ -784,7 +784,7 @@ fn join_or(names: &[String]) -> String {
 /// The words of `game`'s main line (outside every variation) that are no
 /// annotation (`!?`, `+-`, …): the moves as written, and words that fail
 /// to be moves. `diff` compares them, `--fix` counts them.
-pub(crate) fn main_line_words<'g, 'a>(
+pub fn main_line_words<'g, 'a>(
     game: &'g Game<'a>,
     encoding: Encoding,
 ) -> impl Iterator<Item = Token<'a>> + 'g {
