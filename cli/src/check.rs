@@ -119,6 +119,13 @@ pub fn check_chunk(
                     warnings,
                     language: report.language.code(),
                     opening: pgnkit_opening::classify(&game, &report),
+                    usage: pgnkit_replay::clock::usage(
+                        report.time_control.as_ref(),
+                        &report.clocks,
+                        pgnkit_replay::clock::Start::of(&report.start),
+                    ),
+                    time_control: report.time_control.clone(),
+                    clocks: report.clocks.clone(),
                 })
             });
             out.games.push(GameOut {

@@ -253,7 +253,7 @@ fn saturating(n: usize) -> u32 {
 }
 
 /// Status codes as stored: code `i + 1` is `STATUSES[i]` (0: not replayed).
-pub const STATUSES: [Status; 9] = [
+pub const STATUSES: [Status; 10] = [
     Status::Checkmate,
     Status::Stalemate,
     Status::InsufficientMaterial,
@@ -263,6 +263,7 @@ pub const STATUSES: [Status; 9] = [
     Status::Invalid,
     Status::Unsupported,
     Status::DeadPosition,
+    Status::FlagFell,
 ];
 
 /// The stored code of a status. The match is exhaustive, so that a new
@@ -279,6 +280,7 @@ pub fn status_code(status: Option<Status>) -> u8 {
         Some(Status::Invalid) => 7,
         Some(Status::Unsupported) => 8,
         Some(Status::DeadPosition) => 9,
+        Some(Status::FlagFell) => 10,
     }
 }
 

@@ -68,11 +68,31 @@ pub enum Code {
     /// The ECO tag names another code than the opening the moves reach
     /// (raised by `convert --add-opening`, which classifies the games).
     EcoMismatch,
+    /// The TimeControl tag is no PGN time control (standard 9.6.1).
+    TimeControl,
+    /// A clock command (`[%clk …]`, `[%emt …]`) whose time cannot be read.
+    ClockUnreadable,
+    /// A move without a clock where the game's other moves have one.
+    ClockMissing,
+    /// A player's clock rose by more than the time control adds.
+    ClockRise,
+    /// A player's first clock is above the time the control starts with
+    /// (plus what it adds by then).
+    ClockStart,
+    /// A clock below the increment after a move: the flag fell before the
+    /// move was completed, and the game ended there (Laws 6.1, 6.9).
+    ClockFlag,
+    /// A clock at 0:00:00 under a control without increment: the flag
+    /// fell, or the clock shows only whole seconds.
+    ClockZero,
+    /// A move completes a period of the control, and the clock does not
+    /// show the next period's time (Law 6.2).
+    ClockPeriod,
 }
 
 impl Code {
     /// Every code, in the order of the contract's table.
-    pub const ALL: [Code; 15] = [
+    pub const ALL: [Code; 23] = [
         Code::UnparsableMove,
         Code::IllegalMove,
         Code::AmbiguousMove,
@@ -88,6 +108,14 @@ impl Code {
         Code::NullMove,
         Code::UnsupportedVariant,
         Code::EcoMismatch,
+        Code::TimeControl,
+        Code::ClockUnreadable,
+        Code::ClockMissing,
+        Code::ClockRise,
+        Code::ClockStart,
+        Code::ClockFlag,
+        Code::ClockZero,
+        Code::ClockPeriod,
     ];
 
     /// The code's place in [`Code::ALL`].
@@ -108,6 +136,14 @@ impl Code {
             Code::NullMove => 12,
             Code::UnsupportedVariant => 13,
             Code::EcoMismatch => 14,
+            Code::TimeControl => 15,
+            Code::ClockUnreadable => 16,
+            Code::ClockMissing => 17,
+            Code::ClockRise => 18,
+            Code::ClockStart => 19,
+            Code::ClockFlag => 20,
+            Code::ClockZero => 21,
+            Code::ClockPeriod => 22,
         }
     }
 
@@ -144,6 +180,18 @@ impl Code {
             Code::Encoding => "The input was not UTF-8 and was decoded as Windows-1252.",
             Code::NullMove => "A null move (`--`, `Z0`) in the main line of a game.",
             Code::EcoMismatch => "The ECO tag names another code than the opening the moves reach.",
+            Code::TimeControl => "The TimeControl tag is no PGN time control.",
+            Code::ClockUnreadable => "A clock command (`[%clk …]`, `[%emt …]`) whose time cannot be read.",
+            Code::ClockMissing => "A move without a clock where the game's other moves have one.",
+            Code::ClockRise => "A player's clock rose by more than the time control adds.",
+            Code::ClockStart => "A player's first clock is above the time the control starts with.",
+            Code::ClockFlag => {
+                "A clock below the increment after a move: the flag fell and the game ended there (Laws 6.1, 6.9)."
+            }
+            Code::ClockZero => "A clock at 0:00:00 under a control without increment.",
+            Code::ClockPeriod => {
+                "A move completes a period and the clock does not show the next period's time (Law 6.2)."
+            }
         }
     }
 
@@ -165,6 +213,14 @@ impl Code {
             Code::Encoding => "encoding",
             Code::NullMove => "null-move",
             Code::EcoMismatch => "eco-mismatch",
+            Code::TimeControl => "time-control",
+            Code::ClockUnreadable => "clock-unreadable",
+            Code::ClockMissing => "clock-missing",
+            Code::ClockRise => "clock-rise",
+            Code::ClockStart => "clock-start",
+            Code::ClockFlag => "clock-flag",
+            Code::ClockZero => "clock-zero",
+            Code::ClockPeriod => "clock-period",
         }
     }
 
@@ -178,7 +234,13 @@ impl Code {
             | Code::Encoding
             | Code::MovesAfterDraw
             | Code::UnsupportedVariant
-            | Code::EcoMismatch => Severity::Warning,
+            | Code::EcoMismatch
+            | Code::TimeControl
+            | Code::ClockUnreadable
+            | Code::ClockMissing
+            | Code::ClockFlag
+            | Code::ClockZero
+            | Code::ClockPeriod => Severity::Warning,
             _ => Severity::Error,
         }
     }

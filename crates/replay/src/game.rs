@@ -117,6 +117,11 @@ pub struct GameReport {
     /// of a loss on time can checkmate (Law 6.9) ran out of budget: the
     /// report says nothing of it. Counted in the `check` summary.
     pub dead_undecided: bool,
+    /// The time control the TimeControl tag gives (`None` without the tag,
+    /// or with one that is no time control).
+    pub time_control: Option<crate::clock::TimeControl>,
+    /// The clock commands after the main-line moves, one entry a ply.
+    pub clocks: crate::clock::Clocks,
 }
 
 impl GameReport {
@@ -221,6 +226,8 @@ pub fn replay_game_text<V: Visitor>(
         keys: Vec::new(),
         encoding,
         dead_undecided: false,
+        time_control: None,
+        clocks: crate::clock::Clocks::default(),
     };
     let start = match setup::start(tag("Variant").as_deref(), tag("FEN").as_deref()) {
         Ok(s) => s,
@@ -332,5 +339,7 @@ fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> Gam
         keys: fast.keys,
         encoding: Encoding::Utf8,
         dead_undecided: fast.undecided,
+        time_control: fast.time_control,
+        clocks: fast.clocks,
     }
 }

@@ -29,6 +29,7 @@
 //! assert!(report.diagnostics.is_empty());
 //! ```
 
+pub mod clock;
 pub mod dead;
 pub mod diagnostic;
 pub mod exchange;

@@ -112,6 +112,8 @@ pub(crate) struct Pass<B> {
     /// attempt (played, failed or not replayed), in order (full replay
     /// only).
     pub main_tokens: Vec<u32>,
+    /// The clock commands after the main-line moves.
+    pub clocks: crate::clock::Reader,
 }
 
 struct Line {
@@ -275,6 +277,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         } else {
             Vec::new()
         },
+        clocks: crate::clock::Reader::default(),
     };
     let mut lines: Vec<Line> = Vec::with_capacity(4);
     lines.push(Line::new(Some(Play::new(start.clone())), 0, 0));
@@ -646,6 +649,16 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                 }
             }
             TokenKind::Result(_) => settle(&mut pending, &mut pass, current(&lines))?,
+            // The clock commands after a main-line move (the main line
+            // still replayed).
+            TokenKind::Comment => {
+                if let [main] = lines.as_slice()
+                    && main.pos.is_some()
+                    && let Some(t) = game.tokens.get(index)
+                {
+                    pass.clocks.comment(t.text, t.span.start + 1, main.ply);
+                }
+            }
             _ => {}
         }
     }

@@ -42,6 +42,9 @@ pub enum Status {
     FivefoldRepetition,
     /// 75 moves by each side without a capture or pawn move (9.6.2).
     SeventyfiveMoves,
+    /// A player's flag fell: a clock below the increment after a move
+    /// (6.1, 6.9). The player loses, unless the opponent cannot checkmate.
+    FlagFell,
     /// The rules do not end the game.
     Ongoing,
     /// The game has an error, so the rules cannot say.
@@ -60,6 +63,7 @@ impl Status {
             Status::DeadPosition => "dead-position",
             Status::FivefoldRepetition => "fivefold-repetition",
             Status::SeventyfiveMoves => "seventyfive-moves",
+            Status::FlagFell => "flag-fell",
             Status::Ongoing => "ongoing",
             Status::Invalid => "invalid",
             Status::Unsupported => "unsupported",
@@ -83,6 +87,7 @@ impl Status {
             Status::DeadPosition => "a dead position: neither player can checkmate (Law 5.2.2)",
             Status::FivefoldRepetition => "fivefold repetition (Law 9.6.1)",
             Status::SeventyfiveMoves => "75 moves without a capture or pawn move (Law 9.6.2)",
+            Status::FlagFell => "a flag fell: the player's time ran out (Laws 6.1, 6.9)",
             Status::Ongoing | Status::Invalid | Status::Unsupported => return None,
         })
     }
@@ -303,7 +308,7 @@ pub(crate) fn rule_result(status: Status, side_to_move: Color) -> Option<GameRes
         | Status::DeadPosition
         | Status::FivefoldRepetition
         | Status::SeventyfiveMoves => Some(GameResult::Draw),
-        Status::Ongoing | Status::Invalid | Status::Unsupported => None,
+        Status::FlagFell | Status::Ongoing | Status::Invalid | Status::Unsupported => None,
     }
 }
 

@@ -110,6 +110,10 @@ pub(crate) struct Plain {
     /// The key of every main-line position, the start included
     /// ([`Detail::Keys`] only; empty otherwise).
     pub keys: Vec<u64>,
+    /// The time control and the clocks, which say nothing wrong.
+    pub time_control: Option<crate::clock::TimeControl>,
+    /// The clocks after the main-line moves.
+    pub clocks: crate::clock::Clocks,
 }
 
 /// Replays a plain game, showing its moves to `visitor`; `None` (after
@@ -159,9 +163,15 @@ pub(crate) fn replay<V: Visitor>(
         draws: DrawWatch::new(),
         max_clock: 0,
     };
-    let pass = walk(game, *text, &start, Language::En, book, visitor).ok()?;
-    let end = &pass.final_position;
+    let mut pass = walk(game, *text, &start, Language::En, book, visitor).ok()?;
     let plies = pass.plies;
+    let (time_control, clocks) = crate::clock::plain(
+        game,
+        std::mem::take(&mut pass.clocks),
+        plies,
+        pass.book.warnings,
+    )?;
+    let end = &pass.final_position;
     // What the record says, read as the full replay reads it.
     let recorded = match game.tag("Result") {
         Some(tag) => std::str::from_utf8(&tag.value())
@@ -198,6 +208,8 @@ pub(crate) fn replay<V: Visitor>(
             undecided: false,
             turn: end.turn(),
             keys,
+            time_control,
+            clocks,
         });
     }
     let last = outcome::final_status(end);
@@ -223,6 +235,8 @@ pub(crate) fn replay<V: Visitor>(
         undecided: last.undecided,
         turn: end.turn(),
         keys,
+        time_control,
+        clocks,
     })
 }
 

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use pgnkit_replay::clock::{Clocks, Time, TimeControl, Usage};
 use pgnkit_replay::{Claim, ClaimKind, Status};
 use serde::Serialize;
 
@@ -29,6 +30,12 @@ pub struct GameFacts {
     pub language: &'static str,
     /// The opening its main line reaches ([`pgnkit_opening::classify`]).
     pub opening: Option<pgnkit_opening::Opening>,
+    /// The time control its TimeControl tag gives.
+    pub time_control: Option<TimeControl>,
+    /// Its clock commands, one entry a main-line ply.
+    pub clocks: Clocks,
+    /// How each player used their time ([`pgnkit_replay::clock::usage`]).
+    pub usage: Option<Usage>,
 }
 
 #[derive(Serialize)]
@@ -52,6 +59,14 @@ struct JsonGame<'a> {
     eco: Option<&'static str>,
     opening: Option<&'static str>,
     variation: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_control: Option<&'a TimeControl>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clocks: Option<Vec<Option<Time>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    emt: Option<Vec<Option<Time>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_use: Option<&'a Usage>,
 }
 
 /// Writes the `--games` record of game `number` of `file` (at byte `byte`;
@@ -93,6 +108,12 @@ pub fn write_game(
                 eco: f.opening.map(|o| o.eco()),
                 opening: f.opening.map(|o| o.opening()),
                 variation: f.opening.and_then(|o| o.variation()),
+                time_control: f.time_control.as_ref(),
+                clocks: (!f.clocks.clk().is_empty())
+                    .then(|| (1..=f.plies).map(|p| f.clocks.clk_at(p)).collect()),
+                emt: (!f.clocks.emt().is_empty())
+                    .then(|| (1..=f.plies).map(|p| f.clocks.emt_at(p)).collect()),
+                time_use: f.usage.as_ref(),
             };
             serde_json::to_writer(&mut *out, &record)?;
             out.write_all(b"\n")
@@ -128,6 +149,19 @@ pub fn write_game(
             }
             if let Some(o) = f.opening {
                 line.push_str(&format!(", {} {}", o.eco(), o.name()));
+            }
+            if let Some(tc) = &f.time_control {
+                line.push_str(&format!(", time control {tc}"));
+                if let Some(kind) = tc.kind() {
+                    line.push_str(&format!(" ({})", kind.as_str()));
+                }
+            }
+            if let Some(u) = &f.usage {
+                for (name, side) in [("White", &u.white), ("Black", &u.black)] {
+                    if let Some(used) = side.used {
+                        line.push_str(&format!(", {name} used {used}"));
+                    }
+                }
             }
             writeln!(out, "{line}")
         }

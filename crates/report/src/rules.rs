@@ -60,6 +60,30 @@ pub fn explanation(code: Code) -> &'static str {
         Code::UnsupportedVariant => {
             "The Variant tag names a game pgnkit does not replay (crazyhouse, atomic, …): the game is counted, its moves are not checked. Chess960 (Fischer random) is replayed."
         }
+        Code::TimeControl => {
+            "The TimeControl tag is none of the forms of the PGN standard (9.6.1): `40/7200` (moves in seconds), `300` (seconds to the end), `300+2` (seconds and an increment after each move), periods joined by `:` (`40/5400+30:1800+30`), `*180` (a sandclock), `?` (unknown) or `-` (no clock). Seconds may have a fraction, as engine tournaments write them (`10.931+0.109`). The game's clocks are then not checked against a control; a warning."
+        }
+        Code::ClockUnreadable => {
+            "A clock command in a comment, `[%clk …]` (the time left after the move) or `[%emt …]` (the time the move took), has no time pgnkit can read: clocks write `h:mm:ss`, with a fraction of a second if any (`0:02:58.9`), under 24 hours, minutes and seconds up to 59. The move is left without that clock; a warning."
+        }
+        Code::ClockMissing => {
+            "A move of the main line has no `[%clk …]` after it while the game's other moves have one: a clock the recorder lost, or a comment that replaced it. The times used around it cannot be told apart; a warning."
+        }
+        Code::ClockRise => {
+            "A player's clock after a move shows more than their clock after their previous move plus what the time control adds in between: the increment of each move, and the time of the next period at the move that completes a period (Law 6.2). A clock set wrong, a time copied to the wrong move, or clocks of the two players swapped."
+        }
+        Code::ClockStart => {
+            "A player's first clock shows more than the time control starts with, plus what it adds by that move (the increment of the first move): the TimeControl tag is not the control the game was played under, or the clock was set wrong."
+        }
+        Code::ClockFlag => {
+            "Under a control with an increment, the clock after a move shows less than the increment: the player's time ran out before the move was completed, so the flag fell (Law 6.1) and the game ended there. Under Law 6.9 the player loses, unless the opponent cannot checkmate by any series of legal moves from that position, when it is drawn; the status is `flag-fell` and a Result tag that says otherwise is a `result-mismatch` error. A warning: in rapid and blitz a flag counts only when claimed, and play may go on."
+        }
+        Code::ClockZero => {
+            "A clock shows 0:00:00 after a move under a control without increment: the flag may have fallen, or the clock shows only whole seconds and the player had a fraction left. Nothing is decided from it; a warning."
+        }
+        Code::ClockPeriod => {
+            "A move completes a period of a control of several (`40/7200:3600`: the fortieth move), and neither the clock after it nor the player's next clock shows the time of the next period, which Law 6.2 adds then. The clocks count down to a control that was not kept: a recorder that does not add the period's time, or a TimeControl tag that is not the game's."
+        }
     }
 }
 
@@ -84,6 +108,26 @@ pub fn example(code: Code) -> &'static [u8] {
         Code::NullMove => b"1. e4 e5 2. -- Nc6 *\n",
         Code::UnsupportedVariant => b"[Variant \"atomic\"]\n\n1. e4 e5 *\n",
         Code::EcoMismatch => b"[ECO \"C20\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n",
+        Code::TimeControl => b"[TimeControl \"3 min\"]\n\n1. e4 e5 *\n",
+        Code::ClockUnreadable => b"1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:xx] } *\n",
+        Code::ClockMissing => {
+            b"1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:00] } 2. Nf3 Nc6 { [%clk 0:02:55] } *\n"
+        }
+        Code::ClockRise => {
+            b"[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:00] } 2. Nf3 { [%clk 0:03:10] } Nc6 { [%clk 0:02:58] } *\n"
+        }
+        Code::ClockStart => {
+            b"[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:05:00] } e5 { [%clk 0:03:00] } *\n"
+        }
+        Code::ClockFlag => {
+            b"[TimeControl \"180+2\"]\n[Result \"0-1\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:01] } 2. Nf3 { [%clk 0:02:40] } Nc6 { [%clk 0:00:01] } 0-1\n"
+        }
+        Code::ClockZero => {
+            b"[TimeControl \"60\"]\n\n1. e4 { [%clk 0:01:00] } e5 { [%clk 0:01:00] } 2. Nf3 { [%clk 0:00:00] } *\n"
+        }
+        Code::ClockPeriod => {
+            b"[TimeControl \"2/60:60\"]\n\n1. e4 { [%clk 0:00:59] } e5 { [%clk 0:00:59] } 2. Nf3 { [%clk 0:00:50] } Nc6 { [%clk 0:01:50] } 3. Bc4 { [%clk 0:00:40] } *\n"
+        }
     }
 }
 

@@ -1,0 +1,467 @@
+//! The clock of a game under the Laws (article 6): its time control (the
+//! `TimeControl` tag, [`TimeControl`]), the clock commands written after
+//! its moves (`[%clk …]` and `[%emt …]`, [`commands`]), read once in the
+//! replay's walk of the movetext, and what they say checked against the
+//! control ([`checks`]): clocks that rise more than the control credits, a
+//! first clock above the starting time, clocks missing, a flag that fell
+//! (Laws 6.1 and 6.9), a period whose time the clock does not show.
+//!
+//! A game's clocks are in its [`GameReport`](crate::GameReport)
+//! ([`GameReport::clocks`](crate::GameReport::clocks), one entry per
+//! main-line ply) with its parsed control
+//! ([`GameReport::time_control`](crate::GameReport::time_control)).
+//!
+//! ```
+//! use pgnkit_pgn::{Game, Reader};
+//! use pgnkit_replay::clock::Time;
+//! use pgnkit_replay::{Options, replay_game};
+//!
+//! let pgn = b"[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:58.5] } 2. Nf3 *\n";
+//! let mut game = Game::default();
+//! assert!(Reader::new(pgn).read_game(&mut game));
+//! let report = replay_game(pgn, &game, &Options::default());
+//! assert_eq!(report.clocks.clk(), [Some(Time::from_seconds(180)), Some(Time::from_millis(178_500)), None]);
+//! assert_eq!(report.time_control.unwrap().to_string(), "180+2");
+//! // The third ply has no clock where the others have: a warning.
+//! assert_eq!(report.diagnostics[0].code.as_str(), "clock-missing");
+//! assert_eq!(report.diagnostics[0].ply, Some(3));
+//! ```
+
+pub mod checks;
+mod comments;
+mod time_control;
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::Serialize;
+use shakmaty::Color;
+
+pub use checks::{Flag, Spent, Start, Usage, usage};
+pub use comments::{BadTime, Command, commands, parse_time, with_command, without_clocks};
+pub use time_control::{Kind, Period, TimeControl, TimeControlError};
+
+/// A time on a chess clock, or a time spent: milliseconds, up to 49 days.
+/// Shown as clocks write it (`1:23:45`, `0:02:58.9`), serialized as a
+/// number of seconds (`178.9`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(u32);
+
+impl Time {
+    /// No time.
+    pub const ZERO: Time = Time(0);
+
+    /// `millis` milliseconds.
+    pub const fn from_millis(millis: u32) -> Time {
+        Time(millis)
+    }
+
+    /// `seconds` whole seconds (saturating).
+    pub const fn from_seconds(seconds: u32) -> Time {
+        Time(seconds.saturating_mul(1000))
+    }
+
+    /// The time in milliseconds.
+    pub const fn millis(self) -> u32 {
+        self.0
+    }
+
+    /// The time in seconds.
+    pub fn seconds(self) -> f64 {
+        f64::from(self.0) / 1000.0
+    }
+
+    /// The sum, saturating.
+    pub const fn saturating_add(self, other: Time) -> Time {
+        Time(self.0.saturating_add(other.0))
+    }
+
+    /// The difference, or zero.
+    pub const fn saturating_sub(self, other: Time) -> Time {
+        Time(self.0.saturating_sub(other.0))
+    }
+
+    /// Seconds as a TimeControl tag writes them: `300`, `10.931`.
+    pub fn as_seconds_text(self) -> String {
+        let (s, ms) = (self.0 / 1000, self.0 % 1000);
+        if ms == 0 {
+            s.to_string()
+        } else {
+            format!("{s}.{ms:03}").trim_end_matches('0').to_owned()
+        }
+    }
+}
+
+/// `h:mm:ss`, with the fraction of a second where there is one
+/// (`0:02:58.9`).
+impl fmt::Display for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (s, ms) = (self.0 / 1000, self.0 % 1000);
+        write!(f, "{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)?;
+        if ms > 0 {
+            let fraction = format!("{ms:03}");
+            write!(f, ".{}", fraction.trim_end_matches('0'))?;
+        }
+        Ok(())
+    }
+}
+
+/// A number of seconds: whole where the time is (`300`), else with its
+/// fraction (`178.9`).
+impl Serialize for Time {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0 % 1000 == 0 {
+            s.serialize_u32(self.0 / 1000)
+        } else {
+            s.serialize_f64(self.seconds())
+        }
+    }
+}
+
+/// The clock commands of a game's main line: for each ply, the first
+/// readable `[%clk …]` and `[%emt …]` written after its move (in the
+/// comments between it and the next main-line move), as python-chess's
+/// `node.clock()` and `node.emt()` read them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clocks {
+    clk: Vec<Option<Time>>,
+    emt: Vec<Option<Time>>,
+}
+
+impl Clocks {
+    /// The clock after each main-line ply (index 0 is ply 1): one entry a
+    /// ply when the game has any `%clk`, none otherwise.
+    pub fn clk(&self) -> &[Option<Time>] {
+        &self.clk
+    }
+
+    /// The time each main-line ply took (`%emt`), as [`Clocks::clk`].
+    pub fn emt(&self) -> &[Option<Time>] {
+        &self.emt
+    }
+
+    /// Whether the game has no clock command.
+    pub fn is_empty(&self) -> bool {
+        self.clk.is_empty() && self.emt.is_empty()
+    }
+
+    /// The clock after ply `ply` (1-based).
+    pub fn clk_at(&self, ply: u32) -> Option<Time> {
+        at(&self.clk, ply)
+    }
+
+    /// The time ply `ply` (1-based) took.
+    pub fn emt_at(&self, ply: u32) -> Option<Time> {
+        at(&self.emt, ply)
+    }
+
+    /// Both players' clocks once ply `ply` is played (0: the start), White's
+    /// first: each the last `%clk` written after one of their moves up to
+    /// that ply; `first` is the side that made ply 1.
+    pub fn both_at(&self, ply: u32, first: Color) -> [Option<Time>; 2] {
+        let mut last = [None, None];
+        for (p, c) in (1u32..=ply).zip(&self.clk) {
+            if let Some(c) = c {
+                last[usize::from(side_of(p, first) == Color::Black)] = Some(*c);
+            }
+        }
+        last
+    }
+
+    /// Lengthens (with `None`) or shortens both lists to `plies`, where
+    /// the game has any.
+    fn fit(&mut self, plies: u32) {
+        let n = usize::try_from(plies).unwrap_or(usize::MAX);
+        for list in [&mut self.clk, &mut self.emt] {
+            if !list.is_empty() {
+                list.resize(n, None);
+            }
+        }
+    }
+
+    /// Clocks from lists of one entry a ply (tests, conversions).
+    pub fn new(clk: Vec<Option<Time>>, emt: Vec<Option<Time>>) -> Clocks {
+        let all_none = |l: &Vec<Option<Time>>| l.iter().all(Option::is_none);
+        Clocks {
+            clk: if all_none(&clk) { Vec::new() } else { clk },
+            emt: if all_none(&emt) { Vec::new() } else { emt },
+        }
+    }
+}
+
+fn at(list: &[Option<Time>], ply: u32) -> Option<Time> {
+    let i = usize::try_from(ply.checked_sub(1)?).ok()?;
+    list.get(i).copied().flatten()
+}
+
+/// The side that makes ply `ply` (1-based), `first` making ply 1.
+pub fn side_of(ply: u32, first: Color) -> Color {
+    if ply % 2 == 1 { first } else { !first }
+}
+
+/// A clock command that could not be read, for its warning.
+#[derive(Clone, Debug)]
+pub(crate) struct Unreadable {
+    pub command: Command,
+    pub span: Range<usize>,
+    pub ply: u32,
+    pub why: BadTime,
+    pub text: String,
+}
+
+/// What the walk of the movetext reads of the clock: the commands in the
+/// comments after each main-line move. Empty, and free, for a game
+/// without them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reader {
+    pub clocks: Clocks,
+    /// Where each `%clk` read is, in the input (one entry a ply, as
+    /// [`Clocks::clk`]).
+    pub clk_at: Vec<Option<Range<usize>>>,
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// At most this many unreadable commands are kept in a game (a game of
+/// a million is read in linear time, and warned of up to the per-game
+/// limit anyway).
+const MAX_UNREADABLE: usize = 200;
+
+impl Reader {
+    /// Reads the comment `text` (its first byte at `at` in the input),
+    /// which follows main-line ply `ply`. Costs one search in a comment
+    /// without `[%`.
+    #[inline]
+    pub fn comment(&mut self, text: &[u8], at: usize, ply: u32) {
+        if ply == 0 || memchr::memmem::find(text, b"[%").is_none() {
+            return;
+        }
+        let index = usize::try_from(ply - 1).unwrap_or(usize::MAX);
+        commands(text, |command, span, time| {
+            let span = at + span.start..at + span.end;
+            match time {
+                Ok(time) => {
+                    let list = match command {
+                        Command::Clk => &mut self.clocks.clk,
+                        Command::Emt => &mut self.clocks.emt,
+                    };
+                    if list.len() <= index {
+                        list.resize(index + 1, None);
+                    }
+                    if list[index].is_none() {
+                        list[index] = Some(time);
+                        if command == Command::Clk {
+                            if self.clk_at.len() <= index {
+                                self.clk_at.resize(index + 1, None);
+                            }
+                            self.clk_at[index] = Some(span);
+                        }
+                    }
+                }
+                Err(why) if self.unreadable.len() < MAX_UNREADABLE => {
+                    let end = (span.start + 200).min(span.end).min(at + text.len());
+                    let raw = text
+                        .get(span.start - at..end - at)
+                        .unwrap_or_default();
+                    self.unreadable.push(Unreadable {
+                        command,
+                        span,
+                        ply,
+                        why,
+                        text: String::from_utf8_lossy(raw).into_owned(),
+                    });
+                }
+                Err(_) => {}
+            }
+        });
+    }
+
+    /// The readings of a main line of `plies` plies.
+    pub fn finish(&mut self, plies: u32) {
+        self.clocks.fit(plies);
+        if !self.clk_at.is_empty() {
+            self.clk_at
+                .resize(usize::try_from(plies).unwrap_or(usize::MAX), None);
+        }
+    }
+}
+
+/// A text as a message quotes it (short).
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::diagnostic::brief(text)
+}
+
+/// The full replay's judgement of the clocks `reader` read: the game's
+/// time control and clocks into `report`, their diagnostics into `found`;
+/// the flag that fell, if any.
+pub(crate) fn settle(
+    game: &pgnkit_pgn::Game<'_>,
+    report: &mut crate::GameReport,
+    reader: Reader,
+    found: &mut crate::Diagnostics,
+) -> Option<Flag> {
+    let tag = game.tag("TimeControl").map(|t| {
+        (
+            report.encoding.decode(&t.value()).into_owned(),
+            t.span.clone(),
+        )
+    });
+    let control = checks::control_of(tag.as_ref().map(|(v, s)| (v.as_str(), s.clone())));
+    let judged = checks::judge(
+        control,
+        reader,
+        checks::Start::of(&report.start),
+        report.plies,
+        |ply| {
+            let i = usize::try_from(ply.checked_sub(1)?).ok()?;
+            let token = report.moves.get(i)?.token;
+            game.tokens.span(usize::try_from(token).ok()?)
+        },
+    );
+    report.time_control = judged.control;
+    report.clocks = judged.clocks;
+    for d in judged.found {
+        found.push(d);
+    }
+    judged.flag
+}
+
+/// The plain lane's look at the clocks: the game's time control and
+/// clocks when there is nothing to say of them (no error, and no warning
+/// where `warnings` count) and no flag fell; `None` when the full replay
+/// must say it.
+pub(crate) fn plain(
+    game: &pgnkit_pgn::Game<'_>,
+    reader: Reader,
+    plies: u32,
+    warnings: bool,
+) -> Option<(Option<TimeControl>, Clocks)> {
+    let tag = game
+        .tag("TimeControl")
+        .map(|t| (String::from_utf8_lossy(&t.value()).into_owned(), t.span.clone()));
+    if tag.is_none() && reader.clocks.is_empty() && reader.unreadable.is_empty() {
+        return Some((None, Clocks::default()));
+    }
+    let control = checks::control_of(tag.as_ref().map(|(v, s)| (v.as_str(), s.clone())));
+    let start = checks::Start {
+        first: Color::White,
+        number: 1,
+    };
+    let judged = checks::judge(control, reader, start, plies, |_| Some(0..0));
+    let quiet = judged.flag.is_none()
+        && judged
+            .found
+            .iter()
+            .all(|d| !d.is_error() && !warnings);
+    quiet.then_some((judged.control, judged.clocks))
+}
+
+/// A flag that fell ends the game at its ply (Laws 6.1, 6.9), unless the
+/// game ended before (an automatic draw `auto`, a dead position): the
+/// player loses, or draws when the opponent cannot checkmate by any series
+/// of legal moves from the position where the flag fell. Sets the status
+/// and the result, says so (`clock-flag`, a warning), and where the record
+/// gives another result, that is a `result-mismatch` error. Returns whether
+/// the flag decided the game.
+pub(crate) fn flag_fell(
+    game: &pgnkit_pgn::Game<'_>,
+    report: &mut crate::GameReport,
+    flag: Option<Flag>,
+    auto: Option<(crate::Status, u32)>,
+    found: &mut crate::Diagnostics,
+) -> bool {
+    use crate::outcome::{GameResult, Ruling, Status};
+    use crate::{Code, Diagnostic};
+    let Some(flag) = flag else {
+        return false;
+    };
+    if report.status == Status::Invalid || auto.is_some_and(|(_, ply)| ply < flag.ply) {
+        return false;
+    }
+    // The flag fell before the move was completed: in the position before it.
+    let Some((pos, _)) = report.position_before(flag.ply) else {
+        return false;
+    };
+    if crate::outcome::static_dead_status(&pos).is_some() {
+        return false;
+    }
+    let winner = !flag.side;
+    let (result, why) = match crate::verdict::on_time(&pos, winner) {
+        crate::dead::Verdict::Unwinnable => (
+            GameResult::Draw,
+            format!(
+                "drawn, since {} cannot checkmate by any series of legal moves (Law 6.9)",
+                crate::diagnostic::side_name(winner)
+            ),
+        ),
+        verdict => {
+            if verdict == crate::dead::Verdict::Undecided {
+                report.dead_undecided |= crate::dead::worth_searching_for(&pos, winner);
+            }
+            (
+                GameResult::win_for(winner),
+                format!("{} wins on time (Law 6.9)", crate::diagnostic::side_name(winner)),
+            )
+        }
+    };
+    report.status = Status::FlagFell;
+    report.result = Some(result);
+    let side = flag.side;
+    let mut d = Diagnostic::new(
+        Code::ClockFlag,
+        flag.span.clone(),
+        format!(
+            "{}'s clock shows {} after move {}, less than the {} increment: the flag fell before the move was completed (Law 6.1)",
+            checks::capitalized(side),
+            flag.clock,
+            flag.move_number,
+            flag.increment
+        ),
+    );
+    d.help.push(format!(
+        "under the Laws the game ended there: {why}, {}",
+        result.as_str()
+    ));
+    if flag.ply < report.plies {
+        d.help.push(format!(
+            "the {} plies after it were still checked",
+            report.plies - flag.ply
+        ));
+    }
+    d.ply = Some(flag.ply);
+    d.move_number = Some(flag.move_number);
+    d.side = Some(side);
+    d.token = Some(format!("[%clk {}]", flag.clock));
+    found.push(d);
+    let recorded = report
+        .result_tag
+        .clone()
+        .or_else(|| game.result().map(|r| r.as_str().to_owned()));
+    if let Some(tag) = recorded.as_deref()
+        && let Some(written) = GameResult::from_tag(tag)
+        && written != result
+    {
+        report.ruling = Some(Ruling {
+            result,
+            reason: format!(
+                "{}'s flag fell at move {} (Laws 6.1, 6.9): {why}",
+                checks::capitalized(side),
+                flag.move_number
+            ),
+        });
+        let mut d = Diagnostic::new(
+            Code::ResultMismatch,
+            crate::verdict::record_span(game),
+            format!(
+                "the game is recorded as {}, but {}'s flag fell at move {}: {why}; the result is {}",
+                tag.trim(),
+                checks::capitalized(side),
+                flag.move_number,
+                result.as_str()
+            ),
+        );
+        d.help.push(format!("write [Result \"{}\"]", result.as_str()));
+        d.ply = Some(flag.ply);
+        found.push(d);
+    }
+    true
+}
