@@ -145,6 +145,9 @@ pub struct Moves {
     ascii: bool,
     /// The place of the game's first ply (for null moves before any move).
     start: Option<Place>,
+    /// Comments written otherwise: the first byte of the comment token and
+    /// its new text (empty: left out), sorted by the first.
+    edited: Vec<(usize, String)>,
 }
 
 /// One written move, as [`Moves::get_next`] and [`Moves::at`] give it.
@@ -179,6 +182,36 @@ impl Moves {
         self.note.clear();
         self.slots.clear();
         self.start = None;
+        self.edited.clear();
+    }
+
+    /// Writes the comment token that starts at byte `at` as `text` instead
+    /// (an empty or blank `text` leaves the comment out): how `convert`
+    /// drops or rewrites clock commands. Set after the game is replayed.
+    pub fn edit_comment(&mut self, at: usize, text: String) {
+        match self.edited.binary_search_by_key(&at, |e| e.0) {
+            Ok(i) => self.edited[i].1 = text,
+            Err(i) => self.edited.insert(i, (at, text)),
+        }
+    }
+
+    /// The text of the comment `token` as written: as edited
+    /// ([`Moves::edit_comment`]; `None` when left out), else
+    /// [`comment_text`].
+    pub fn comment<'t>(
+        &'t self,
+        token: &Token<'t>,
+        source: &GameText<'t>,
+    ) -> Option<std::borrow::Cow<'t, str>> {
+        if !self.edited.is_empty()
+            && let Ok(i) = self
+                .edited
+                .binary_search_by_key(&token.span.start, |e| e.0)
+        {
+            let text = self.edited[i].1.as_str();
+            return (!text.trim().is_empty()).then_some(std::borrow::Cow::Borrowed(text));
+        }
+        Some(comment_text(token, source))
     }
 
     /// Sets where the game starts: the full-move number of its first ply
@@ -1436,8 +1469,10 @@ fn write_movetext<const DRAIN: bool>(
                                     mt.comment_any(clean.as_bytes());
                                 }
                                 VerbatimPiece::Comment(c) => {
-                                    if layout.comments {
-                                        mt.comment_any(comment_text(&c, source).as_bytes());
+                                    if layout.comments
+                                        && let Some(text) = moves.comment(&c, source)
+                                    {
+                                        mt.comment_any(text.as_bytes());
                                     }
                                 }
                             });
@@ -1456,8 +1491,10 @@ fn write_movetext<const DRAIN: bool>(
                 }
             }
             TokenKind::Comment => {
-                if layout.comments {
-                    mt.comment_any(comment_text(&t, source).as_bytes());
+                if layout.comments
+                    && let Some(text) = moves.comment(&t, source)
+                {
+                    mt.comment_any(text.as_bytes());
                     need_number = true;
                 }
             }

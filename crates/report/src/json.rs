@@ -532,9 +532,11 @@ fn json_game(
                                 match p {
                                     VerbatimPiece::Text(raw) => text.push_str(&source.decode(raw)),
                                     VerbatimPiece::Comment(c) => {
-                                        text.push('{');
-                                        text.push_str(&export::comment_text(&c, source));
-                                        text.push('}');
+                                        if let Some(comment) = moves.comment(&c, source) {
+                                            text.push('{');
+                                            text.push_str(&comment);
+                                            text.push('}');
+                                        }
                                     }
                                 }
                             });
@@ -547,7 +549,9 @@ fn json_game(
             }
             TokenKind::Nag(n) => g.nag(line, n),
             TokenKind::Comment => {
-                g.comment(line, export::comment_text(&t, source).into_owned());
+                if let Some(comment) = moves.comment(&t, source) {
+                    g.comment(line, comment.into_owned());
+                }
             }
             TokenKind::OpenVariation if export::draw_offer_at(game, i) => {
                 g.comment(line, "(=)".to_owned());

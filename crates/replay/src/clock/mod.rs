@@ -29,6 +29,7 @@
 
 pub mod checks;
 mod comments;
+mod rewrite;
 mod time_control;
 
 use std::fmt;
@@ -38,6 +39,7 @@ use serde::Serialize;
 use shakmaty::Color;
 
 pub use checks::{Flag, Spent, Start, Usage, usage};
+pub use rewrite::{Rewrite, rewritten_comments};
 pub use comments::{BadTime, Command, commands, parse_time, with_command, without_clocks};
 pub use time_control::{Kind, Period, TimeControl, TimeControlError};
 

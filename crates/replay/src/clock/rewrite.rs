@@ -1,0 +1,197 @@
+//! What `convert` writes of a game's clock commands: none of them
+//! (`--no-clocks`), or one kind made from the other under the time control
+//! (`--clocks clk`, `--clocks emt`).
+//!
+//! ```
+//! use pgnkit_pgn::{Game, Reader};
+//! use pgnkit_pgn::text::GameText;
+//! use pgnkit_replay::clock::{Rewrite, rewritten_comments};
+//! use pgnkit_replay::{Options, replay_game};
+//!
+//! let pgn = b"[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:02:59] } e5 { ok [%clk 0:02:50] } 2. Nf3 { [%clk 0:02:40] } *\n";
+//! let mut game = Game::default();
+//! assert!(Reader::new(pgn).read_game(&mut game));
+//! let report = replay_game(pgn, &game, &Options::default());
+//! let source = GameText::new(pgn, game.span.clone());
+//! let emt = rewritten_comments(&game, &source, &report, Rewrite::Emt).unwrap();
+//! let texts: Vec<&str> = emt.iter().map(|(_, t)| t.as_str()).collect();
+//! assert_eq!(texts, [" [%emt 0:00:03] ", " ok [%emt 0:00:12] ", " [%emt 0:00:21] "]);
+//! let none = rewritten_comments(&game, &source, &report, Rewrite::Drop).unwrap();
+//! assert_eq!(none[1].1, " ok ");
+//! ```
+
+use pgnkit_pgn::text::GameText;
+use pgnkit_pgn::write::comment_text;
+use pgnkit_pgn::{Game, TokenKind};
+
+use super::checks::Start;
+use super::{Command, Time, TimeControl, commands, with_command, without_clocks};
+use crate::GameReport;
+
+/// What to write of the clock commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rewrite {
+    /// No `[%clk …]` nor `[%emt …]`: every other word of each comment
+    /// kept; a comment left empty is left out.
+    Drop,
+    /// `[%clk …]` after each main-line move, from the `%emt` times where
+    /// the clock is not written.
+    Clk,
+    /// `[%emt …]` after each main-line move, from the clocks where the
+    /// time taken is not written.
+    Emt,
+}
+
+/// The comments of `game` (its text `source`, replayed into `report`) that
+/// `rewrite` changes: the first byte of each comment token and its new
+/// text, in order (an empty or blank text: the comment is left out). Under
+/// [`Rewrite::Clk`] and [`Rewrite::Emt`] the comment after a main-line move
+/// that holds its clock command gets the command asked for in its place;
+/// the time it takes needs the game's time control where it is not written
+/// (`Err` says so).
+pub fn rewritten_comments(
+    game: &Game<'_>,
+    source: &GameText<'_>,
+    report: &GameReport,
+    rewrite: Rewrite,
+) -> Result<Vec<(usize, String)>, String> {
+    let mut out = Vec::new();
+    if rewrite == Rewrite::Drop {
+        for t in game.tokens.iter().filter(|t| t.kind == TokenKind::Comment) {
+            let text = comment_text(&t, source);
+            if let Some(kept) = without_clocks(&text) {
+                out.push((t.span.start, kept));
+            }
+        }
+        return Ok(out);
+    }
+    if report.clocks.is_empty() {
+        return Ok(out);
+    }
+    let (command, values) = match rewrite {
+        Rewrite::Emt => (Command::Emt, emt_times(report)?),
+        _ => (Command::Clk, clk_times(report)?),
+    };
+    // The comments after each main-line move, up to the next.
+    let mut depth = 0u32;
+    let mut ply = 0usize;
+    let mut next_move = report.moves.first().map(|m| m.token as usize);
+    // One command a ply, in the first of its comments that had one.
+    let mut written = 0usize;
+    for (i, t) in game.tokens.iter().enumerate() {
+        match t.kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if Some(i) == next_move {
+            ply += 1;
+            next_move = report.moves.get(ply).map(|m| m.token as usize);
+            continue;
+        }
+        if depth > 0 || t.kind != TokenKind::Comment || ply == 0 {
+            continue;
+        }
+        let text = comment_text(&t, source);
+        let mut has = false;
+        commands(text.as_bytes(), |_, _, _| has = true);
+        if !has {
+            continue;
+        }
+        let mut kept = without_clocks(&text).unwrap_or_else(|| text.clone().into_owned());
+        if written < ply
+            && let Some(Some(value)) = values.get(ply - 1).copied()
+        {
+            written = ply;
+            kept = with_command(&kept, command, value);
+            if !kept.ends_with(' ') {
+                kept.push(' ');
+            }
+            if !kept.starts_with(' ') {
+                kept.insert(0, ' ');
+            }
+        }
+        out.push((t.span.start, kept));
+    }
+    Ok(out)
+}
+
+/// The time control a conversion needs: one of periods.
+fn control(report: &GameReport) -> Result<&TimeControl, String> {
+    report
+        .time_control
+        .as_ref()
+        .filter(|c| !c.periods().is_empty())
+        .ok_or_else(|| {
+            "the clocks cannot be converted without a TimeControl tag of periods (`300+2`, `40/7200:3600`)"
+                .to_owned()
+        })
+}
+
+/// The time each main-line ply took: as written, else from the clocks
+/// (the player's previous clock, or the starting time, plus what the
+/// control credits the move, minus the clock after it).
+fn emt_times(report: &GameReport) -> Result<Vec<Option<Time>>, String> {
+    let clocks = &report.clocks;
+    let start = Start::of(&report.start);
+    let mut tc = None;
+    let mut out = Vec::with_capacity(report.plies as usize);
+    for ply in 1..=report.plies {
+        if let Some(t) = clocks.emt_at(ply) {
+            out.push(Some(t));
+            continue;
+        }
+        let Some(now) = clocks.clk_at(ply) else {
+            out.push(None);
+            continue;
+        };
+        let tc = match tc {
+            Some(tc) => tc,
+            None => *tc.insert(control(report)?),
+        };
+        let before = if ply > 2 {
+            clocks.clk_at(ply - 2)
+        } else {
+            tc.base()
+        };
+        out.push(before.map(|b| {
+            b.saturating_add(tc.credit(start.number(ply)))
+                .saturating_sub(now)
+        }));
+    }
+    Ok(out)
+}
+
+/// The clock after each main-line ply: as written, else from the times
+/// taken (the player's previous clock, or the starting time, minus the
+/// time taken, plus what the control credits the move).
+fn clk_times(report: &GameReport) -> Result<Vec<Option<Time>>, String> {
+    let clocks = &report.clocks;
+    let start = Start::of(&report.start);
+    let mut tc = None;
+    let mut out: Vec<Option<Time>> = Vec::with_capacity(report.plies as usize);
+    for ply in 1..=report.plies {
+        if let Some(t) = clocks.clk_at(ply) {
+            out.push(Some(t));
+            continue;
+        }
+        let Some(spent) = clocks.emt_at(ply) else {
+            out.push(None);
+            continue;
+        };
+        let tc = match tc {
+            Some(tc) => tc,
+            None => *tc.insert(control(report)?),
+        };
+        let before = if ply > 2 {
+            out.get(ply as usize - 3).copied().flatten()
+        } else {
+            tc.base()
+        };
+        out.push(before.map(|b| {
+            b.saturating_add(tc.credit(start.number(ply)))
+                .saturating_sub(spent)
+        }));
+    }
+    Ok(out)
+}
