@@ -174,6 +174,7 @@ impl FilterArgs {
                 ply: self.ply,
                 material: self.material.clone(),
                 boards: self.fen_pattern.clone(),
+                ..Probe::default()
             },
         }
     }

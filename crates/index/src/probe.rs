@@ -21,6 +21,7 @@
 //! ```
 
 use pgnkit_pgn::Game;
+use pgnkit_replay::clock::{Kind, Time, TimeControl};
 use pgnkit_replay::{ClaimKind, Encoding, GameReport};
 use shakmaty::{Board, Position};
 
@@ -142,17 +143,30 @@ pub struct Probe {
     pub material: Option<Material>,
     /// A main-line position fits one of these board patterns.
     pub boards: Vec<BoardPattern>,
+    /// The TimeControl tag gives this control (compared as parsed:
+    /// `180+2` is `180+2.0`).
+    pub time_control: Option<TimeControl>,
+    /// The TimeControl tag's control is of this kind (Laws, Appendices
+    /// A.1 and B.1).
+    pub time_class: Option<Kind>,
+    /// A player's clock (`[%clk …]` after a main-line move, as the replay
+    /// reads it) went below this.
+    pub clock_below: Option<Time>,
 }
 
 impl Probe {
     /// Whether the probe tests nothing.
     pub fn is_empty(&self) -> bool {
-        self.tags.is_empty() && !self.needs_replay()
+        self.tags.is_empty()
+            && self.time_control.is_none()
+            && self.time_class.is_none()
+            && !self.needs_replay()
     }
 
     /// Whether the probe needs the game replayed.
     pub fn needs_replay(&self) -> bool {
         self.claim.is_some()
+            || self.clock_below.is_some()
             || self.moves.is_some()
             || self.ply.is_some()
             || self.material.is_some()
@@ -175,11 +189,24 @@ impl Probe {
         report: Option<&GameReport>,
         position: Option<u64>,
     ) -> bool {
+        let encoding = || match report {
+            Some(r) => r.encoding,
+            None => Encoding::detect(input.get(game.span.clone()).unwrap_or_default()),
+        };
+        if self.time_control.is_some() || self.time_class.is_some() {
+            let control = game
+                .tag("TimeControl")
+                .and_then(|t| encoding().decode(&t.value()).parse::<TimeControl>().ok());
+            if self.time_control.as_ref().is_some_and(|want| control.as_ref() != Some(want))
+                || self
+                    .time_class
+                    .is_some_and(|want| control.and_then(|c| c.kind()) != Some(want))
+            {
+                return false;
+            }
+        }
         if !self.tags.is_empty() {
-            let encoding = match report {
-                Some(r) => r.encoding,
-                None => Encoding::detect(input.get(game.span.clone()).unwrap_or_default()),
-            };
+            let encoding = encoding();
             for test in &self.tags {
                 let value = game
                     .tags
@@ -199,6 +226,11 @@ impl Probe {
         };
         if let Some(kind) = self.claim
             && !report.claims.iter().any(|c| c.kind == kind)
+        {
+            return false;
+        }
+        if let Some(below) = self.clock_below
+            && !report.clocks.clk().iter().flatten().any(|t| *t < below)
         {
             return false;
         }
@@ -241,6 +273,26 @@ impl Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clock_filters_read_the_control_and_the_clocks() {
+        use pgnkit_replay::{Options, replay_game};
+        let pgn = b"[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:00:09.5] } *\n";
+        let mut game = Game::default();
+        assert!(pgnkit_pgn::Reader::new(pgn).read_game(&mut game));
+        let report = replay_game(pgn, &game, &Options::default());
+        let probe = |f: &dyn Fn(&mut Probe)| {
+            let mut p = Probe::default();
+            f(&mut p);
+            p.matches(pgn, &game, Some(&report), None)
+        };
+        assert!(probe(&|p| p.time_control = "180+2.0".parse().ok()));
+        assert!(!probe(&|p| p.time_control = "180+3".parse().ok()));
+        assert!(probe(&|p| p.time_class = Some(Kind::Blitz)));
+        assert!(!probe(&|p| p.time_class = Some(Kind::Rapid)));
+        assert!(probe(&|p| p.clock_below = Some(Time::from_seconds(10))));
+        assert!(!probe(&|p| p.clock_below = Some(Time::from_seconds(9))));
+    }
 
     #[test]
     fn tag_tests_compare_numbers_dates_and_text() {

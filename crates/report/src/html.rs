@@ -69,6 +69,14 @@ pub struct Tally {
     pub statuses: BTreeMap<&'static str, u64>,
     /// Games in which a draw became claimable.
     pub claims: u64,
+    /// Games with clock commands (`[%clk …]`, `[%emt …]`).
+    pub clocked: u64,
+    /// Games by the kind of their time control (`blitz`, `rapid`,
+    /// `standard`).
+    pub time_classes: BTreeMap<&'static str, u64>,
+    /// Moves played in time trouble
+    /// ([`pgnkit_replay::clock::Usage::trouble_below`]).
+    pub trouble_moves: u64,
 }
 
 impl Tally {
@@ -89,6 +97,19 @@ impl Tally {
         }
         *self.statuses.entry(report.status.as_str()).or_default() += 1;
         self.claims += u64::from(!report.claims.is_empty());
+        if let Some(kind) = report.time_control.as_ref().and_then(|c| c.kind()) {
+            *self.time_classes.entry(kind.as_str()).or_default() += 1;
+        }
+        if let Some(u) = pgnkit_replay::clock::usage(
+            report.time_control.as_ref(),
+            &report.clocks,
+            pgnkit_replay::clock::Start::of(&report.start),
+        ) {
+            self.clocked += 1;
+            self.trouble_moves = self
+                .trouble_moves
+                .saturating_add((u.white.trouble.len() + u.black.trouble.len()) as u64);
+        }
     }
 
     /// Adds `other`'s counts.
@@ -105,6 +126,12 @@ impl Tally {
             *mine = mine.saturating_add(*n);
         }
         self.claims = self.claims.saturating_add(other.claims);
+        self.clocked = self.clocked.saturating_add(other.clocked);
+        for (kind, n) in &other.time_classes {
+            let mine = self.time_classes.entry(kind).or_default();
+            *mine = mine.saturating_add(*n);
+        }
+        self.trouble_moves = self.trouble_moves.saturating_add(other.trouble_moves);
     }
 }
 
@@ -184,6 +211,12 @@ impl Card {
         if let Some((claim, how)) = Scene::claim(report).filter(|(c, _)| c.ply != scene.ply) {
             let caption = format!("a draw claimable here, {}: {how}", claim.caption());
             others.push(("claim", claim.svg(), caption));
+        }
+        if let (Some(chart), Some(words)) = (
+            crate::clock_chart::svg(report),
+            crate::clock_chart::summary(report),
+        ) {
+            others.push(("clocks", chart, format!("the clocks: {words}")));
         }
         let more = located.len().saturating_sub(MAX_LISTED) as u64
             + report.omitted.errors
@@ -416,6 +449,17 @@ impl Page {
         h.push_str("</table></div><div class=\"chart\"><h2>Game status</h2><table>");
         for (status, n) in &t.statuses {
             let _ = write!(h, "<tr><th>{status}</th><td class=\"n\">{n}</td></tr>");
+        }
+        if t.clocked > 0 || !t.time_classes.is_empty() {
+            h.push_str("</table></div><div class=\"chart\"><h2>Time</h2><table>");
+            let _ = write!(
+                h,
+                "<tr><th>games with clocks</th><td class=\"n\">{}</td></tr><tr><th>moves in time trouble</th><td class=\"n\">{}</td></tr>",
+                t.clocked, t.trouble_moves
+            );
+            for (kind, n) in &t.time_classes {
+                let _ = write!(h, "<tr><th>{kind} games</th><td class=\"n\">{n}</td></tr>");
+            }
         }
         h.push_str("</table></div></section><section class=\"files\"><h2>Files</h2><ul>");
         for f in &self.files {

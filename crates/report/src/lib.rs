@@ -47,6 +47,7 @@
 //! `pgnkit` binary do the one, [`pgnkit_replay`] the other.
 
 pub mod baseline;
+pub mod clock_chart;
 pub mod compare;
 pub mod fingerprint;
 pub mod games;

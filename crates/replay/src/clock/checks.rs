@@ -271,9 +271,11 @@ impl Track {
         let mut increments = Time::ZERO;
         let mut completed = None;
         for m in from..=number {
-            credit = credit.saturating_add(tc.credit(m));
-            increments = increments.saturating_add(tc.increment(m));
-            if let Some(t) = tc.period_time_after(m) {
+            let (increment, period) = tc.at(m);
+            increments = increments.saturating_add(increment);
+            credit = credit.saturating_add(increment);
+            if let Some(t) = period {
+                credit = credit.saturating_add(t);
                 completed = Some((start_ply(start, side, m), m, t));
             }
         }

@@ -71,16 +71,14 @@ impl fmt::Display for BadTime {
 /// cannot be read. Other commands (`[%eval …]`, `[%cal …]`) and words are
 /// passed over; a comment without `[%` costs one search.
 pub fn commands(text: &[u8], mut found: impl FnMut(Command, Range<usize>, Result<Time, BadTime>)) {
-    let finder = memchr::memmem::Finder::new(b"[%");
     let mut from = 0;
-    while let Some(i) = text.get(from..).and_then(|rest| finder.find(rest)) {
+    while let Some(i) = text.get(from..).and_then(|rest| memchr::memchr(b'[', rest)) {
         let start = from + i;
-        let name = text.get(start + 2..start + 5).unwrap_or_default();
-        let command = match name {
-            b"clk" => Command::Clk,
-            b"emt" => Command::Emt,
+        let command = match text.get(start + 1..start + 5) {
+            Some(b"%clk") => Command::Clk,
+            Some(b"%emt") => Command::Emt,
             _ => {
-                from = start + 2;
+                from = start + 1;
                 continue;
             }
         };
@@ -129,50 +127,64 @@ fn time(text: &[u8]) -> Result<Time, BadTime> {
     if text.first() == Some(&b'-') {
         return Err(BadTime::Negative);
     }
-    let mut parts = text.splitn(3, |&b| b == b':');
-    let (Some(h), Some(m), Some(s)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(BadTime::NotATime);
-    };
-    let (s, fraction) = match s.iter().position(|&b| b == b'.') {
-        Some(dot) => (&s[..dot], &s[dot + 1..]),
-        None => (s, &b""[..]),
-    };
-    let digits = |d: &[u8]| !d.is_empty() && d.iter().all(u8::is_ascii_digit);
-    if !digits(h)
-        || !digits(m)
-        || !digits(s)
-        || !(fraction.is_empty() || digits(fraction))
-    {
+    // h, mm and ss: digits, leading zeros allowed (`00:59:01`); a number
+    // of more than six significant digits is too long, however written.
+    let mut fields = [0u32; 3];
+    let mut too_long = false;
+    let mut i = 0;
+    for (k, field) in fields.iter_mut().enumerate() {
+        let begin = i;
+        let mut significant = 0;
+        while let Some(&b) = text.get(i)
+            && b.is_ascii_digit()
+        {
+            if significant > 0 || b != b'0' {
+                significant += 1;
+            }
+            if significant <= 6 {
+                *field = *field * 10 + u32::from(b - b'0');
+            }
+            i += 1;
+        }
+        if i == begin {
+            return Err(BadTime::NotATime);
+        }
+        too_long |= significant > 6;
+        if k < 2 {
+            if text.get(i) != Some(&b':') {
+                return Err(BadTime::NotATime);
+            }
+            i += 1;
+        }
+    }
+    let mut millis = 0;
+    let mut decimals = 0usize;
+    if text.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&b) = text.get(i)
+            && b.is_ascii_digit()
+        {
+            if decimals < 3 {
+                millis += u32::from(b - b'0') * [100, 10, 1][decimals];
+            }
+            decimals += 1;
+            i += 1;
+        }
+    }
+    if i != text.len() {
         return Err(BadTime::NotATime);
     }
-    // Leading zeros are allowed (`00:59:01`); a million digits are not a
-    // number to parse.
-    let number = |d: &[u8]| -> Option<u32> {
-        let d = &d[d.iter().position(|&b| b != b'0').unwrap_or(d.len())..];
-        if d.len() > 6 {
-            return None;
-        }
-        Some(d.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0')))
-    };
-    let (Some(h), Some(m), Some(sec)) = (number(h), number(m), number(s)) else {
-        return Err(BadTime::TooLong);
-    };
-    if h >= 24 {
+    let [h, m, sec] = fields;
+    if too_long || h >= 24 {
         return Err(BadTime::TooLong);
     }
     if m >= 60 || sec >= 60 {
         return Err(BadTime::OutOfRange);
     }
-    if fraction.len() > 3 {
+    if decimals > 3 {
         return Err(BadTime::TooPrecise);
     }
-    let mut millis = 0;
-    for (i, &b) in fraction.iter().enumerate() {
-        millis += u32::from(b - b'0') * [100, 10, 1][i];
-    }
-    Ok(Time::from_millis(
-        ((h * 60 + m) * 60 + sec) * 1000 + millis,
-    ))
+    Ok(Time::from_millis(((h * 60 + m) * 60 + sec) * 1000 + millis))
 }
 
 /// The comment `text` without its clock commands (`[%clk …]`, `[%emt …]`,

@@ -230,14 +230,17 @@ const MAX_UNREADABLE: usize = 200;
 
 impl Reader {
     /// Reads the comment `text` (its first byte at `at` in the input),
-    /// which follows main-line ply `ply`. Costs one search in a comment
-    /// without `[%`.
-    #[inline]
+    /// which follows main-line ply `ply`. Costs one search for `[` in a
+    /// comment without commands; never inlined, so that the walk of the movetext
+    /// stays as small (and as fast) as it is without clocks.
+    #[inline(never)]
     pub fn comment(&mut self, text: &[u8], at: usize, ply: u32) {
-        if ply == 0 || memchr::memmem::find(text, b"[%").is_none() {
+        let Some(index) = ply
+            .checked_sub(1)
+            .and_then(|i| usize::try_from(i).ok())
+        else {
             return;
-        }
-        let index = usize::try_from(ply - 1).unwrap_or(usize::MAX);
+        };
         commands(text, |command, span, time| {
             let span = at + span.start..at + span.end;
             match time {
@@ -246,17 +249,8 @@ impl Reader {
                         Command::Clk => &mut self.clocks.clk,
                         Command::Emt => &mut self.clocks.emt,
                     };
-                    if list.len() <= index {
-                        list.resize(index + 1, None);
-                    }
-                    if list[index].is_none() {
-                        list[index] = Some(time);
-                        if command == Command::Clk {
-                            if self.clk_at.len() <= index {
-                                self.clk_at.resize(index + 1, None);
-                            }
-                            self.clk_at[index] = Some(span);
-                        }
+                    if set_first(list, index, time) && command == Command::Clk {
+                        set_first(&mut self.clk_at, index, span);
                     }
                 }
                 Err(why) if self.unreadable.len() < MAX_UNREADABLE => {
@@ -284,6 +278,26 @@ impl Reader {
             self.clk_at
                 .resize(usize::try_from(plies).unwrap_or(usize::MAX), None);
         }
+    }
+}
+
+/// Sets `list[index]` (one entry a ply, `None` where nothing was read)
+/// to `value` unless it is set already; returns whether it was set.
+fn set_first<T>(list: &mut Vec<Option<T>>, index: usize, value: T) -> bool {
+    if list.len() <= index {
+        if list.capacity() == 0 {
+            list.reserve(128);
+        }
+        list.resize_with(index, || None);
+        list.push(Some(value));
+        return true;
+    }
+    match list.get_mut(index) {
+        Some(slot @ None) => {
+            *slot = Some(value);
+            true
+        }
+        _ => false,
     }
 }
 

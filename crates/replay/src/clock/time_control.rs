@@ -251,39 +251,39 @@ impl TimeControl {
         None
     }
 
-    /// The increment added after a player's move number `number`
-    /// (nothing without periods).
-    pub fn increment(&self, number: u32) -> Time {
-        self.period_of(number)
-            .and_then(|(i, _)| self.periods().get(i))
-            .map_or(Time::ZERO, |p| p.increment)
-    }
-
-    /// The time the control credits a player for their move number
-    /// `number`: its increment, plus the next period's time when the move
-    /// completes a period (Law 6.2: time saved in a period is carried to
-    /// the next).
-    pub fn credit(&self, number: u32) -> Time {
+    /// What the control gives a player for their move number `number`:
+    /// the increment, and the next period's time when the move completes a
+    /// period (Law 6.2: time saved in a period is carried to the next).
+    pub fn at(&self, number: u32) -> (Time, Option<Time>) {
         let Some((i, completes)) = self.period_of(number) else {
-            return Time::ZERO;
+            return (Time::ZERO, None);
         };
         let periods = self.periods();
         let increment = periods.get(i).map_or(Time::ZERO, |p| p.increment);
-        if !completes {
-            return increment;
-        }
-        let next = periods.get(i + 1).or_else(|| periods.last());
-        increment.saturating_add(next.map_or(Time::ZERO, |p| p.time))
+        let next = completes
+            .then(|| periods.get(i + 1).or_else(|| periods.last()).map(|p| p.time))
+            .flatten();
+        (increment, next)
+    }
+
+    /// The increment added after a player's move number `number`
+    /// (nothing without periods).
+    pub fn increment(&self, number: u32) -> Time {
+        self.at(number).0
+    }
+
+    /// All the time the control credits a player for their move number
+    /// `number`: its increment, plus the next period's time when the move
+    /// completes a period ([`TimeControl::at`]).
+    pub fn credit(&self, number: u32) -> Time {
+        let (increment, period) = self.at(number);
+        increment.saturating_add(period.unwrap_or(Time::ZERO))
     }
 
     /// The time the control gives the move completing a period, if move
     /// `number` completes one: the next period's time.
     pub fn period_time_after(&self, number: u32) -> Option<Time> {
-        let (i, completes) = self.period_of(number)?;
-        let periods = self.periods();
-        completes
-            .then(|| periods.get(i + 1).or_else(|| periods.last()).map(|p| p.time))
-            .flatten()
+        self.at(number).1
     }
 }
 
