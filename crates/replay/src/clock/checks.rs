@@ -112,13 +112,15 @@ pub(crate) fn control_of(
 
 /// Judges the clocks `reader` read in a main line of `plies` plies from
 /// `start` under `control` (with the diagnostic of its tag, if any);
-/// `move_span` gives the span of ply `ply`'s move (for a missing clock).
+/// `move_span` gives the span of ply `ply`'s move (for a missing clock),
+/// `clock_span` that of its `[%clk …]`.
 pub(crate) fn judge(
     control: (Option<TimeControl>, Option<Diagnostic>),
     mut reader: Reader,
     start: Start,
     plies: u32,
-    move_span: impl Fn(u32) -> Option<Range<usize>>,
+    move_span: &dyn Fn(u32) -> Option<Range<usize>>,
+    clock_span: &dyn Fn(u32) -> Option<Range<usize>>,
 ) -> Judged {
     let (control, tag_problem) = control;
     let mut found: Vec<Diagnostic> = tag_problem.into_iter().collect();
@@ -156,9 +158,7 @@ pub(crate) fn judge(
     }
     let clk = reader.clocks.clk();
     let clk_span = |ply: u32| -> Range<usize> {
-        usize::try_from(ply - 1)
-            .ok()
-            .and_then(|i| reader.clk_at.get(i).cloned().flatten())
+        clock_span(ply)
             .or_else(|| move_span(ply))
             .unwrap_or(0..0)
     };
@@ -267,18 +267,8 @@ impl Track {
             Some((_, n, t)) => (n + 1, Some(t)),
             None => (start.number(if side == start.first { 1 } else { 2 }), None),
         };
-        let mut credit = Time::ZERO;
-        let mut increments = Time::ZERO;
-        let mut completed = None;
-        for m in from..=number {
-            let (increment, period) = tc.at(m);
-            increments = increments.saturating_add(increment);
-            credit = credit.saturating_add(increment);
-            if let Some(t) = period {
-                credit = credit.saturating_add(t);
-                completed = Some((start_ply(start, side, m), m, t));
-            }
-        }
+        let (credit, increments, completed) = tc.window(from, number);
+        let completed = completed.map(|(m, t)| (start_ply(start, side, m), m, t));
         // A period's time not shown at its last move may show now.
         let owed = self.owed.take();
         let allowed = credit.saturating_add(owed.map_or(Time::ZERO, |o| o.2));

@@ -72,7 +72,7 @@ impl fmt::Display for BadTime {
 /// passed over; a comment without `[%` costs one search.
 pub fn commands(text: &[u8], mut found: impl FnMut(Command, Range<usize>, Result<Time, BadTime>)) {
     let mut from = 0;
-    while let Some(i) = text.get(from..).and_then(|rest| memchr::memchr(b'[', rest)) {
+    while let Some(i) = text.get(from..).and_then(|rest| find(b'[', rest)) {
         let start = from + i;
         let command = match text.get(start + 1..start + 5) {
             Some(b"%clk") => Command::Clk,
@@ -92,7 +92,7 @@ pub fn commands(text: &[u8], mut found: impl FnMut(Command, Range<usize>, Result
             continue;
         }
         let rest = text.get(after..).unwrap_or_default();
-        match memchr::memchr(b']', rest) {
+        match find(b']', rest) {
             Some(j) => {
                 let end = after + j + 1;
                 found(command, start..end, time(&rest[..j]));
@@ -103,6 +103,17 @@ pub fn commands(text: &[u8], mut found: impl FnMut(Command, Range<usize>, Result
                 return;
             }
         }
+    }
+}
+
+/// The first `byte` in `hay`: a plain loop over the few bytes of the
+/// usual comment (`{ [%clk 0:05:00] }`), memchr over longer ones.
+#[inline]
+fn find(byte: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < 32 {
+        hay.iter().position(|&b| b == byte)
+    } else {
+        memchr::memchr(byte, hay)
     }
 }
 
@@ -124,6 +135,17 @@ pub fn parse_time(text: &[u8]) -> Result<Time, BadTime> {
 
 fn time(text: &[u8]) -> Result<Time, BadTime> {
     let text = text.trim_ascii();
+    // `h:mm:ss` as servers write it, at once.
+    if let &[h, b':', m1, m2, b':', s1, s2] = text {
+        let d = |b: u8| b.wrapping_sub(b'0');
+        let all = [h, m1, m2, s1, s2];
+        if all.iter().all(u8::is_ascii_digit) && d(m1) < 6 && d(s1) < 6 {
+            let seconds = u32::from(d(h)) * 3600
+                + u32::from(d(m1) * 10 + d(m2)) * 60
+                + u32::from(d(s1) * 10 + d(s2));
+            return Ok(Time::from_seconds(seconds));
+        }
+    }
     if text.first() == Some(&b'-') {
         return Err(BadTime::Negative);
     }

@@ -217,9 +217,6 @@ pub(crate) struct Unreadable {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Reader {
     pub clocks: Clocks,
-    /// Where each `%clk` read is, in the input (one entry a ply, as
-    /// [`Clocks::clk`]).
-    pub clk_at: Vec<Option<Range<usize>>>,
     pub unreadable: Vec<Unreadable>,
 }
 
@@ -249,9 +246,7 @@ impl Reader {
                         Command::Clk => &mut self.clocks.clk,
                         Command::Emt => &mut self.clocks.emt,
                     };
-                    if set_first(list, index, time) && command == Command::Clk {
-                        set_first(&mut self.clk_at, index, span);
-                    }
+                    set_first(list, index, time);
                 }
                 Err(why) if self.unreadable.len() < MAX_UNREADABLE => {
                     let end = (span.start + 200).min(span.end).min(at + text.len());
@@ -274,30 +269,20 @@ impl Reader {
     /// The readings of a main line of `plies` plies.
     pub fn finish(&mut self, plies: u32) {
         self.clocks.fit(plies);
-        if !self.clk_at.is_empty() {
-            self.clk_at
-                .resize(usize::try_from(plies).unwrap_or(usize::MAX), None);
-        }
     }
 }
 
 /// Sets `list[index]` (one entry a ply, `None` where nothing was read)
-/// to `value` unless it is set already; returns whether it was set.
-fn set_first<T>(list: &mut Vec<Option<T>>, index: usize, value: T) -> bool {
-    if list.len() <= index {
-        if list.capacity() == 0 {
-            list.reserve(128);
-        }
-        list.resize_with(index, || None);
+/// to `value` unless it is set already.
+#[inline]
+fn set_first(list: &mut Vec<Option<Time>>, index: usize, value: Time) {
+    if list.len() == index {
         list.push(Some(value));
-        return true;
-    }
-    match list.get_mut(index) {
-        Some(slot @ None) => {
-            *slot = Some(value);
-            true
-        }
-        _ => false,
+    } else if list.len() < index {
+        list.resize(index, None);
+        list.push(Some(value));
+    } else if let Some(slot @ None) = list.get_mut(index) {
+        *slot = Some(value);
     }
 }
 
@@ -322,16 +307,17 @@ pub(crate) fn settle(
         )
     });
     let control = checks::control_of(tag.as_ref().map(|(v, s)| (v.as_str(), s.clone())));
+    let move_token = |ply: u32| -> Option<usize> {
+        let i = usize::try_from(ply.checked_sub(1)?).ok()?;
+        usize::try_from(report.moves.get(i)?.token).ok()
+    };
     let judged = checks::judge(
         control,
         reader,
         checks::Start::of(&report.start),
         report.plies,
-        |ply| {
-            let i = usize::try_from(ply.checked_sub(1)?).ok()?;
-            let token = report.moves.get(i)?.token;
-            game.tokens.span(usize::try_from(token).ok()?)
-        },
+        &|ply| game.tokens.span(move_token(ply)?),
+        &|ply| clk_span(game, move_token(ply)?, move_token(ply + 1)),
     );
     report.time_control = judged.control;
     report.clocks = judged.clocks;
@@ -339,6 +325,35 @@ pub(crate) fn settle(
         found.push(d);
     }
     judged.flag
+}
+
+/// Where the first readable `[%clk …]` after the main-line move of token
+/// `token` is (among the comments before the token `next`, the next
+/// main-line move, outside variations): found again for a diagnostic, so
+/// that the walk keeps no place for each clock.
+fn clk_span(game: &pgnkit_pgn::Game<'_>, token: usize, next: Option<usize>) -> Option<Range<usize>> {
+    let end = next.unwrap_or(game.tokens.len());
+    let mut depth = 0u32;
+    for t in game.tokens.range(token + 1..end) {
+        match t.kind {
+            pgnkit_pgn::TokenKind::OpenVariation => depth += 1,
+            pgnkit_pgn::TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            pgnkit_pgn::TokenKind::Comment if depth == 0 => {
+                let mut found = None;
+                commands(t.text, |c, at, time| {
+                    if found.is_none() && c == Command::Clk && time.is_ok() {
+                        found = Some(at);
+                    }
+                });
+                if let Some(at) = found {
+                    let base = t.span.start + 1;
+                    return Some(base + at.start..base + at.end);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The plain lane's look at the clocks: the game's time control and
@@ -362,7 +377,7 @@ pub(crate) fn plain(
         first: Color::White,
         number: 1,
     };
-    let judged = checks::judge(control, reader, start, plies, |_| Some(0..0));
+    let judged = checks::judge(control, reader, start, plies, &|_| Some(0..0), &|_| None);
     let quiet = judged.flag.is_none()
         && judged
             .found

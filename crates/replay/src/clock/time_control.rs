@@ -266,6 +266,31 @@ impl TimeControl {
         (increment, next)
     }
 
+    /// What the control credits a player's moves `from..=to`: all of it,
+    /// the increments alone, and the last of these moves that completes a
+    /// period, with the next period's time.
+    pub(crate) fn window(&self, from: u32, to: u32) -> (Time, Time, Option<(u32, Time)>) {
+        if let [only] = self.periods()
+            && only.moves.is_none()
+        {
+            // One period to the end of the game (`300+2`): the common case.
+            let moves = (to + 1).saturating_sub(from);
+            let added = Time::from_millis(only.increment.millis().saturating_mul(moves));
+            return (added, added, None);
+        }
+        let (mut credit, mut increments, mut completed) = (Time::ZERO, Time::ZERO, None);
+        for m in from..=to {
+            let (increment, period) = self.at(m);
+            increments = increments.saturating_add(increment);
+            credit = credit.saturating_add(increment);
+            if let Some(t) = period {
+                credit = credit.saturating_add(t);
+                completed = Some((m, t));
+            }
+        }
+        (credit, increments, completed)
+    }
+
     /// The increment added after a player's move number `number`
     /// (nothing without periods).
     pub fn increment(&self, number: u32) -> Time {
