@@ -39,7 +39,7 @@ variants=(
   "check-human|check FILE"
   "check-games|check -q --format json --games FILE"
   "check-sarif|check -q --format sarif FILE"
-  "check-fix|check -q --fix -o - FILE"
+  "check-fix|check -q --fix --diff FILE"
   "search-scan|search --scan --result 1-0 FILE"
   "search-plies|search --scan --plies 40..400 --status checkmate --count FILE"
   "dedup|dedup -q FILE"
