@@ -33,30 +33,33 @@ pub mod compare;
 pub mod dead;
 pub mod diagnostic;
 pub mod exchange;
-mod fast;
 pub mod fix;
 pub mod json;
+mod marks;
 pub mod movetext;
 pub mod outcome;
 pub mod pairing;
+mod plain;
 pub mod positions;
 pub mod records;
 pub mod repair;
 pub mod setup;
+pub mod visitor;
 
 pub use diagnostic::{
     Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion, brief,
 };
-pub use movetext::{MoveEvent, MoveWriter, MoveWriting, Visitor};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, History, Ruling, Status};
 pub use pgnkit_pgn::text;
 pub use pgnkit_pgn::text::{Encoding, GameText};
+pub use visitor::{MoveEvent, MoveWriter, MoveWriting, Visitor};
 
 use pgnkit_notation::{Language, LanguageSet, LetterEvidence, parse_move};
 use pgnkit_pgn::{Game, SyntaxErrorKind};
 use shakmaty::{Chess, Color, Position};
 
 use crate::movetext::{Pass, probe_main_line, replay_movetext};
+use crate::outcome::Tracker;
 use crate::setup::SetupError;
 
 /// How to replay.
@@ -248,7 +251,7 @@ pub fn replay_game_text<V: Visitor>(
     };
     if fast_lane && options.language.is_none_or(|l| l == Language::En) {
         visitor.on_start(&Chess::default());
-        if let Some(fast) = fast::replay(game, &text, visitor, options.detail) {
+        if let Some(fast) = plain::replay(game, &text, visitor, options.detail) {
             return fast_report(game, &text, fast);
         }
         visitor.restart();
@@ -389,7 +392,7 @@ fn empty_game(game: &Game<'_>) -> bool {
 }
 
 /// The report of a game the fast lane replayed: a game without error.
-fn fast_report(game: &Game<'_>, text: &GameText<'_>, fast: fast::Fast) -> GameReport {
+fn fast_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> GameReport {
     let result = match fast.status {
         Status::Checkmate => Some(GameResult::win_for(!fast.turn)),
         s => outcome::rule_result(s, fast.turn),
@@ -438,7 +441,7 @@ fn choose_language(
     game: &Game<'_>,
     text: GameText<'_>,
     start: &Chess,
-    english: &Pass,
+    english: &Pass<Tracker>,
 ) -> (Language, Option<repair::Repairs>) {
     let encoding = text.encoding();
     let mut evidence = LetterEvidence::default();
@@ -526,7 +529,7 @@ fn farthest_language(
     game: &Game<'_>,
     text: GameText<'_>,
     start: &Chess,
-    english: &Pass,
+    english: &Pass<Tracker>,
 ) -> Option<Language> {
     let mut candidates = LanguageSet::ALL;
     let mut failing = LanguageSet::ALL;
@@ -560,18 +563,23 @@ fn farthest_language(
         .map(|(_, lang)| lang)
 }
 
-fn finish(game: &Game<'_>, report: &mut GameReport, mut pass: Pass, mut head: Diagnostics) {
+fn finish(
+    game: &Game<'_>,
+    report: &mut GameReport,
+    mut pass: Pass<Tracker>,
+    mut head: Diagnostics,
+) {
     let pos = &pass.final_position;
-    let pass_auto = pass.tracker.automatic_end();
+    let pass_auto = pass.book.automatic_end();
     report.plies = pass.plies;
-    report.claims = pass.tracker.claims();
-    report.keys = pass.tracker.take_keys();
+    report.claims = pass.book.claims();
+    report.keys = pass.book.take_keys();
     report.moves = pass.main_moves;
     head.extend(pass.diagnostics);
 
     report.status = if pass.failure.is_some() {
         Status::Invalid
-    } else if let Some((status, _)) = pass.tracker.automatic_end() {
+    } else if let Some((status, _)) = pass.book.automatic_end() {
         status
     } else {
         let last = outcome::final_status(pos);

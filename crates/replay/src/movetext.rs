@@ -6,213 +6,28 @@
 //! error in a line the position is unknown, so the rest of that line is not
 //! replayed (and the diagnostic says how much was left); variations that
 //! branch off before the error are still replayed.
+//!
+//! There is one walk of a game's movetext ([`walk`]); what it keeps of the
+//! main line and what a problem does is its [`Book`]'s: the full replay
+//! records every problem, the plain lane ([`crate::plain`]) stops at the
+//! first one and hands the game to the full replay.
 
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, Line as Play, MoveToken, Notation, ResolveError, Style, Suffix,
-    parse_annotation, parse_move, write_move, write_move_checked,
+    Annotation, Language, Line as Play, MoveToken, ResolveError, Suffix, parse_annotation,
+    parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
-use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, brief};
-use crate::outcome::{History, KeyStep, Status, Tracker};
+use crate::marks::{self, Mark};
+use crate::outcome::{History, KeyStep, Tracker};
 use crate::positions::{PositionFormat, write_position};
 use crate::text::GameText;
-
-/// What a [`Visitor`] sees for each move played.
-#[derive(Debug)]
-pub struct MoveEvent<'a> {
-    /// Index of the move's token in [`Game::tokens`].
-    pub token: usize,
-    /// The position before the move.
-    pub before: &'a Chess,
-    /// The move.
-    pub played: Move,
-    /// The position after the move.
-    pub after: &'a Chess,
-    /// Whether the move gives check (the side to move in `after` is in
-    /// check).
-    pub check: bool,
-    /// 1-based ply of the move in its line (counted from the game's start).
-    pub ply: u32,
-    /// 0 in the main line, 1 in a variation, 2 in a variation of a variation …
-    pub depth: u32,
-    /// The Zobrist key of `after` (Law 9.2 identity), main line only.
-    pub key: Option<u64>,
-}
-
-/// Receives the moves of a game as they are replayed. Every method has a
-/// default that does nothing.
-pub trait Visitor {
-    /// The replay starts again (under another piece-letter language):
-    /// forget the moves seen so far for this game.
-    fn restart(&mut self) {}
-    /// The replay of the movetext starts from `start` (the standard
-    /// position or the FEN tag's), again after each [`Visitor::restart`].
-    fn on_start(&mut self, start: &Chess) {
-        let _ = start;
-    }
-    /// Whether [`Visitor::on_move`] wants to see the moves (with the
-    /// positions before and after them). A visitor that does not spares the
-    /// replay a copy of the position per move.
-    const WANTS_POSITIONS: bool = true;
-    /// A move was played.
-    fn on_move(&mut self, event: &MoveEvent<'_>) {
-        let _ = event;
-    }
-    /// For a visitor that only writes each move into a [`Moves`] (as
-    /// [`MoveWriter`] does): where and how. The replay may then write each
-    /// move itself while it plays it, looking at each position once,
-    /// instead of calling [`Visitor::on_move`]; the moves written are the
-    /// same.
-    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
-        None
-    }
-}
-
-/// Where and how a [`Visitor`] writes moves ([`Visitor::move_writing`]).
-pub struct MoveWriting<'a> {
-    /// The style of the written form.
-    pub style: &'a Style,
-    /// The style of the UCI form, if it is written too.
-    pub uci: Option<&'a Style>,
-    /// Whether each move's note is the FEN of the position after it
-    /// ([`MoveWriter::with_fen_notes`]).
-    pub fen: bool,
-    /// Where the moves go.
-    pub moves: &'a mut Moves,
-}
-
-impl Visitor for () {
-    const WANTS_POSITIONS: bool = false;
-}
-
-/// A [`Visitor`] that writes every move played (main line and variations)
-/// in a [`Style`] into a [`Moves`], by token index: what the
-/// [PGN writer](pgnkit_pgn::write::Writer) and the [JSON record](crate::json)
-/// write for each move.
-///
-/// ```
-/// use pgnkit_notation::{Language, Notation, Style};
-/// use pgnkit_pgn::text::GameText;
-/// use pgnkit_pgn::write::{Moves, Writer};
-/// use pgnkit_pgn::{Game, Reader};
-/// use pgnkit_replay::{MoveWriter, Options, replay_game_with};
-///
-/// let pgn = "[Event \"Moscou\"]\n\n1. e4 c5 (1... e5 2. Cf3) 2. Cf3 d6 *\n".as_bytes();
-/// let mut game = Game::default();
-/// assert!(Reader::new(pgn).read_game(&mut game));
-/// let mut moves = Moves::new(false);
-/// let figurine = Style::new(Notation::Figurine, Language::En);
-/// let report = replay_game_with(pgn, &game, &Options::default(), &mut MoveWriter::new(figurine, false, &mut moves));
-/// assert_eq!(report.language, Language::Fr);
-///
-/// let mut out = Vec::new();
-/// Writer::new().write_game(&mut out, pgn, &game, &GameText::new(pgn, game.span.clone()), &moves);
-/// assert_eq!(
-///     String::from_utf8(out)?,
-///     "[Event \"Moscou\"]\n\n1. e4 c5 ( 1... e5 2. ♘f3 ) 2. ♘f3 d6 *\n\n"
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub struct MoveWriter<'m> {
-    style: Style,
-    uci: Option<Style>,
-    fen: bool,
-    moves: &'m mut Moves,
-}
-
-impl<'m> MoveWriter<'m> {
-    /// Writes moves in `style` into `moves` (emptied first), and in UCI too
-    /// when `uci`.
-    pub fn new(style: Style, uci: bool, moves: &'m mut Moves) -> MoveWriter<'m> {
-        moves.reset();
-        MoveWriter {
-            style,
-            uci: uci.then(|| Style::new(Notation::Uci, Language::En)),
-            fen: false,
-            moves,
-        }
-    }
-
-    /// Gives each move the FEN of the position after it as its note
-    /// ([`Moves::push_noted`]): the PGN writer puts it in a comment after
-    /// the move (pgn-extract's `--fencomments`).
-    ///
-    /// ```
-    /// use pgnkit_notation::Style;
-    /// use pgnkit_pgn::text::GameText;
-    /// use pgnkit_pgn::write::{Moves, Writer};
-    /// use pgnkit_pgn::{Game, Reader};
-    /// use pgnkit_replay::{MoveWriter, Options, replay_game_with};
-    ///
-    /// let pgn = b"1. e4 *";
-    /// let mut game = Game::default();
-    /// assert!(Reader::new(pgn).read_game(&mut game));
-    /// let mut moves = Moves::new(true);
-    /// replay_game_with(pgn, &game, &Options::default(), &mut MoveWriter::new(Style::SAN, false, &mut moves).with_fen_notes());
-    /// let mut out = Vec::new();
-    /// Writer::new().write_game(&mut out, pgn, &game, &GameText::new(pgn, game.span.clone()), &moves);
-    /// assert_eq!(
-    ///     String::from_utf8(out)?,
-    ///     "1. e4 {rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1} *\n\n"
-    /// );
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn with_fen_notes(mut self) -> MoveWriter<'m> {
-        self.fen = true;
-        self
-    }
-}
-
-impl Visitor for MoveWriter<'_> {
-    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
-        Some(MoveWriting {
-            style: &self.style,
-            uci: self.uci.as_ref(),
-            fen: self.fen,
-            moves: self.moves,
-        })
-    }
-
-    fn restart(&mut self) {
-        self.moves.reset();
-    }
-
-    fn on_start(&mut self, start: &Chess) {
-        self.moves
-            .set_start(start.fullmoves().get(), start.turn() == Color::White);
-    }
-
-    fn on_move(&mut self, event: &MoveEvent<'_>) {
-        let (style, uci, fen) = (&self.style, &self.uci, self.fen);
-        self.moves.push_noted(
-            event.token,
-            event.before.fullmoves().get(),
-            event.before.turn() == Color::White,
-            |text, uci_text, note| {
-                if fen {
-                    write_position(event.after, PositionFormat::Fen, note);
-                }
-                write_move_checked(
-                    event.before,
-                    &event.played,
-                    event.after,
-                    event.check,
-                    style,
-                    text,
-                );
-                if let Some(uci) = uci {
-                    write_move(event.before, &event.played, uci, uci_text);
-                }
-            },
-        );
-    }
-}
+use crate::visitor::{MoveEvent, Visitor};
 
 /// Whether a variation (which needs the position before the move at
 /// `index`) follows the move, with only comments, NAGs and marks between.
@@ -290,42 +105,23 @@ pub struct Failure {
 
 /// The outcome of one pass over the movetext.
 #[derive(Debug)]
-pub struct Pass {
+pub(crate) struct Pass<B> {
     /// Diagnostics in token order (the first ones kept, the others counted).
     pub diagnostics: Diagnostics,
     /// Main-line plies played.
     pub plies: u32,
     /// The last main-line position reached (before any error).
     pub final_position: Chess,
-    /// Repetition and move-rule tracking of the main line.
-    pub tracker: Tracker,
+    /// What the pass kept of the main line: repetitions, claims, keys.
+    pub book: B,
     /// The main line's first error.
     pub failure: Option<Failure>,
-    /// The main-line moves played, in order.
+    /// The main-line moves played, in order (where the book keeps them).
     pub main_moves: Vec<MainMove>,
     /// Token indices of every main-line word that was read as a move
-    /// attempt (played, failed or not replayed), in order.
+    /// attempt (played, failed or not replayed), in order (full replay
+    /// only).
     pub main_tokens: Vec<u32>,
-    /// The main line reached checkmate or stalemate at this ply.
-    pub ended: Option<(Status, u32)>,
-}
-
-struct Pending<'a> {
-    token: usize,
-    text: &'a [u8],
-    span: Range<usize>,
-    written: Suffix,
-    /// The mark written in the move's own word (`written` may come from a
-    /// mark written as a word of its own after it).
-    own: Suffix,
-    check: bool,
-    /// `None` until known (a check followed by nothing in its line).
-    mate: Option<bool>,
-    double: bool,
-    ply: u32,
-    move_number: u32,
-    side: Color,
-    variation: bool,
 }
 
 struct Line {
@@ -335,8 +131,6 @@ struct Line {
     before: Option<Play>,
     ply: u32,
     depth: u32,
-    /// Checkmate or stalemate reached in this line: (status, ply).
-    ended: Option<(Status, u32)>,
     /// Tokens left unreplayed after an error, and the diagnostic to tell.
     skipped: u32,
     dead_diag: Option<usize>,
@@ -355,7 +149,6 @@ impl Line {
             before: None,
             ply,
             depth,
-            ended: None,
             skipped: 0,
             dead_diag: None,
             number_offset: None,
@@ -364,66 +157,198 @@ impl Line {
     }
 }
 
+/// What a pass keeps of the main line as it is played, and what it does
+/// with a problem: the full replay's [`Tracker`] (repetitions, claims,
+/// keys; every problem recorded) or the plain lane's
+/// [`plain::Book`](crate::plain::Book) (a problem ends the pass). Both walk
+/// the movetext with the one loop of [`walk`].
+pub(crate) trait Book {
+    /// What ends a pass: nothing ([`std::convert::Infallible`]) for the
+    /// full replay, [`NotPlain`] for the plain lane.
+    type Stop;
+    /// Whether problems are recorded (the full replay), which needs the
+    /// main line's words and every position a visitor wants.
+    const RECORDS: bool;
+    /// A problem was found: the full replay records it (`Ok`), the plain
+    /// lane stops here.
+    fn problem(&self) -> Result<(), Self::Stop>;
+    /// Whether warnings are looked for (the full replay: always; the plain
+    /// lane: where the caller wants to hear of them, and then they stop
+    /// it).
+    fn warnings(&self) -> bool;
+    /// Whether the pass keeps the main-line moves.
+    fn keeps_moves(&self) -> bool;
+    /// Whether variations are replayed (else they are passed over).
+    fn variations(&self) -> bool {
+        true
+    }
+    /// Begins the main-line move `m` from `before`: what the position key
+    /// after it needs, where keys are kept.
+    fn step(&self, before: &Chess, m: Move) -> Option<KeyStep>;
+    /// The main-line move `m` begun by `step` led to `after`, at `ply`:
+    /// the key of `after` to show the visitor, if any.
+    fn played(&mut self, step: Option<KeyStep>, m: Move, after: &Chess, ply: u32) -> Option<u64>;
+    /// A main-line null move led to `after`, at `ply`.
+    fn passed(&mut self, after: &Chess, ply: u32);
+}
+
+/// The plain lane met what a plain game does not have: the game takes the
+/// full replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NotPlain;
+
+impl Book for Tracker {
+    type Stop = std::convert::Infallible;
+    const RECORDS: bool = true;
+
+    #[inline]
+    fn problem(&self) -> Result<(), Self::Stop> {
+        Ok(())
+    }
+
+    #[inline]
+    fn warnings(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn keeps_moves(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn step(&self, before: &Chess, m: Move) -> Option<KeyStep> {
+        Some(KeyStep::new(before, self.key(), m))
+    }
+
+    #[inline]
+    fn played(&mut self, step: Option<KeyStep>, m: Move, after: &Chess, ply: u32) -> Option<u64> {
+        let step = step.unwrap_or_else(|| KeyStep::new(after, self.key(), m));
+        Some(self.push_step(step, after, ply))
+    }
+
+    fn passed(&mut self, after: &Chess, ply: u32) {
+        self.push_key(crate::outcome::position_key(after), after, ply);
+    }
+}
+
 /// Replays the movetext of `game` from `start` reading piece letters as
-/// `lang`, keeping the main line's position keys `history` says.
-/// Diagnostics about tags and structure are the caller's.
-pub fn replay_movetext<V: Visitor>(
+/// `lang`, keeping the main line's position keys `history` says, and
+/// recording every problem. Diagnostics about tags and structure are the
+/// caller's.
+pub(crate) fn replay_movetext<V: Visitor>(
     game: &Game<'_>,
     text: GameText<'_>,
     start: &Chess,
     lang: Language,
     history: History,
     visitor: &mut V,
-) -> Pass {
+) -> Pass<Tracker> {
+    let mut tracker = Tracker::with_history(start, history);
+    tracker.reserve(game.tokens.len().min(1 << 12));
+    match walk(game, text, start, lang, tracker, visitor) {
+        Ok(pass) => pass,
+        Err(never) => match never {},
+    }
+}
+
+/// The one walk of a game's movetext: every token, main line and
+/// variations, replayed from `start` with piece letters read as `lang`;
+/// `book` keeps the main line and says what a problem does.
+pub(crate) fn walk<'g, V: Visitor, B: Book>(
+    game: &'g Game<'_>,
+    text: GameText<'g>,
+    start: &Chess,
+    lang: Language,
+    book: B,
+    visitor: &mut V,
+) -> Result<Pass<B>, B::Stop> {
+    let warnings = book.warnings();
+    let reserve = if B::RECORDS {
+        game.tokens.len().min(1 << 12)
+    } else if book.keeps_moves() {
+        // Two moves for every three tokens (`12.`, White's, Black's) in
+        // most games: no reallocation on the way.
+        game.tokens.len().saturating_mul(2) / 3 + 4
+    } else {
+        0
+    };
     let mut pass = Pass {
         diagnostics: Diagnostics::default(),
         plies: 0,
         final_position: start.clone(),
-        tracker: Tracker::with_history(start, history),
+        book,
         failure: None,
-        main_moves: Vec::with_capacity(game.tokens.len().min(1 << 12)),
-        main_tokens: Vec::with_capacity(game.tokens.len().min(1 << 12)),
-        ended: None,
+        main_moves: Vec::with_capacity(reserve),
+        main_tokens: if B::RECORDS {
+            Vec::with_capacity(game.tokens.len().min(1 << 12))
+        } else {
+            Vec::new()
+        },
     };
-    pass.tracker.reserve(game.tokens.len().min(1 << 12));
-    let mut lines: Vec<Line> = vec![Line::new(Some(Play::new(start.clone())), 0, 0)];
-    let mut pending: Option<Pending<'_>> = None;
+    let mut lines: Vec<Line> = Vec::with_capacity(4);
+    lines.push(Line::new(Some(Play::new(start.clone())), 0, 0));
+    let mut pending: Option<Mark<'_>> = None;
+    // The position before a move, for a visitor that wants positions.
+    let mut before_move = start.clone();
 
-    for (index, token) in game.tokens.iter().enumerate() {
-        let span = token.span.clone();
-        match token.kind {
+    // Variations open and passed over, for a book that replays none.
+    let mut passed_over = 0u32;
+    for (index, kind) in game.tokens.kinds().enumerate() {
+        if passed_over > 0 {
+            match kind {
+                TokenKind::OpenVariation => passed_over += 1,
+                TokenKind::CloseVariation => passed_over -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        match kind {
             TokenKind::Word => {
-                let word = text.slice(span.clone(), token.text);
-                // `...Nf6` and `…Nf6`: black's move marked without a number.
-                let text = match word.trim_start_matches(['.', '…']) {
-                    "" => word.as_ref(),
-                    rest => rest,
+                let Some(token) = game.tokens.get(index) else {
+                    continue;
                 };
                 // Plain English SAN that resolves at once, the common case,
-                // is read in one step; any other word is parsed in full.
-                let fast = (lang == Language::En)
-                    .then(|| lines.last().and_then(|l| l.pos.as_ref()))
+                // is read from the bytes in one step; any other word is
+                // decoded and parsed in full.
+                let en = lang == Language::En;
+                let mut fast = en
+                    .then(|| current(&lines))
                     .flatten()
-                    .and_then(|play| play.read_plain_san(text.as_bytes()));
+                    .and_then(|play| play.read_plain_san(token.text));
+                let decoded = fast
+                    .is_none()
+                    .then(|| text.slice(token.span.clone(), token.text));
+                // `...Nf6` and `…Nf6`: black's move marked without a number.
+                let word: &str = match decoded.as_deref() {
+                    Some(w) => match w.trim_start_matches(['.', '…']) {
+                        "" => w,
+                        rest => rest,
+                    },
+                    None => "",
+                };
+                if en && fast.is_none() && decoded.as_deref().is_some_and(|w| w.len() != word.len())
+                {
+                    fast = current(&lines).and_then(|play| play.read_plain_san(word.as_bytes()));
+                }
                 let parsed = match fast {
                     Some(_) => None,
-                    None => Some(parse_move(text)),
+                    None => Some(parse_move(word)),
                 };
                 // A move first, then a mark on the move before.
                 if let Some(Err(_)) = parsed
-                    && let Some(annotation) = parse_annotation(text)
+                    && let Some(annotation) = parse_annotation(word)
                 {
                     if let Some(p) = pending.as_mut() {
-                        match annotation {
-                            Annotation::Check if p.written == Suffix::None => {
-                                p.written = Suffix::Check
-                            }
-                            Annotation::DoubleCheck if p.written == Suffix::None => {
-                                p.written = Suffix::DoubleCheck
-                            }
-                            Annotation::Mate => p.written = Suffix::Mate,
-                            _ => {}
+                        if matches!(
+                            annotation,
+                            Annotation::Check | Annotation::DoubleCheck | Annotation::Mate
+                        ) {
+                            // The plain lane judges marks written in the
+                            // move's own word only.
+                            pass.book.problem()?;
                         }
+                        p.add(annotation);
                     }
                     continue;
                 }
@@ -431,10 +356,10 @@ pub fn replay_movetext<V: Visitor>(
                 // read: if it can be played, the move before did not mate.
                 let mut previous = pending.take();
                 let Some(line) = lines.last_mut() else {
-                    flush(&mut previous, &mut pass.diagnostics, None);
+                    settle(&mut previous, &mut pass, None)?;
                     continue;
                 };
-                if line.depth == 0 {
+                if B::RECORDS && line.depth == 0 {
                     // 4 bytes a word. A game of more than 2^32 tokens (64 GiB
                     // of them in memory) would only lose repair beyond them.
                     if let Ok(i) = u32::try_from(index) {
@@ -442,7 +367,7 @@ pub fn replay_movetext<V: Visitor>(
                     }
                 }
                 let Some(play) = line.pos.as_mut() else {
-                    flush(&mut previous, &mut pass.diagnostics, None);
+                    settle(&mut previous, &mut pass, None)?;
                     line.skipped += 1;
                     line.before = None;
                     continue;
@@ -459,27 +384,18 @@ pub fn replay_movetext<V: Visitor>(
                     && !play.in_check()
                     && let Some(passed) = pass_turn(play.position())
                 {
-                    flush(&mut previous, &mut pass.diagnostics, Some(play));
+                    settle(&mut previous, &mut pass, Some(play))?;
                     if line.depth == 0 {
+                        // A warning, and a move the plain lane does not keep.
+                        pass.book.problem()?;
                         if pass.diagnostics.has_room(Code::NullMove) {
-                            let shown = brief(text);
-                            let mut d = Diagnostic::new(
-                                Code::NullMove,
-                                span.clone(),
-                                format!(
-                                    "`{shown}` is a null move in the main line: {} passes, which is no move of chess",
-                                    color_name(side)
-                                ),
-                            );
-                            d.help.push(
-                                "null moves belong in analysis variations; in the game itself, write the move played"
-                                    .to_owned(),
-                            );
-                            d.ply = Some(ply);
-                            d.move_number = Some(move_number);
-                            d.side = Some(side);
-                            d.token = Some(text.to_owned());
-                            pass.diagnostics.push(d);
+                            pass.diagnostics.push(null_move(
+                                token.span.clone(),
+                                word,
+                                side,
+                                ply,
+                                move_number,
+                            ));
                         } else {
                             pass.diagnostics.count(Code::NullMove);
                         }
@@ -488,11 +404,7 @@ pub fn replay_movetext<V: Visitor>(
                     // from the position before it.
                     let before = std::mem::replace(play, Play::new(passed));
                     if line.depth == 0 {
-                        pass.tracker.push_key(
-                            crate::outcome::position_key(play.position()),
-                            play.position(),
-                            ply,
-                        );
+                        pass.book.passed(play.position(), ply);
                         pass.plies = ply;
                     }
                     line.before = Some(before);
@@ -504,140 +416,26 @@ pub fn replay_movetext<V: Visitor>(
                     (None, Some(Ok(mt))) => play.resolve(mt, lang).map_err(Some),
                     (None, _) => Err(None),
                 };
-                match outcome {
-                    Ok(m) => {
-                        let need_before =
-                            V::WANTS_POSITIONS || variation_follows(&game.tokens, index);
-                        if let Some(p) = previous.as_mut() {
-                            p.mate = Some(false);
-                        }
-                        flush(&mut previous, &mut pass.diagnostics, None);
-                        let step = (line.depth == 0)
-                            .then(|| KeyStep::new(play.position(), pass.tracker.key(), m));
-                        let before = need_before.then(|| play.clone());
-                        play.play(m);
-                        let key =
-                            step.map(|step| pass.tracker.push_step(step, play.position(), ply));
-                        if let Some(before) = before.as_ref() {
-                            visitor.on_move(&MoveEvent {
-                                token: index,
-                                before: before.position(),
-                                played: m,
-                                after: play.position(),
-                                check: play.in_check(),
-                                ply,
-                                depth: line.depth,
-                                key,
-                            });
-                        }
-                        let check = play.in_check();
-                        // Mate is decided lazily: most checks are followed by a move.
-                        let mate = if check { None } else { Some(false) };
-                        let written = match &parsed {
-                            Some(Ok(mt)) => mt.suffix(),
-                            _ => Suffix::of_plain_san(text.as_bytes()),
-                        };
-                        // Only `++` needs to know about double check.
-                        let double = check
-                            && written == Suffix::DoubleCheck
-                            && play.position().checkers().count() > 1;
-                        pending = Some(Pending {
-                            token: index,
-                            text: token.text,
-                            span,
-                            written,
-                            own: written,
-                            check,
-                            mate,
-                            double,
-                            ply,
-                            move_number,
-                            side,
-                            variation,
-                        });
-                        if line.depth == 0 {
-                            pass.main_moves.push(MainMove {
-                                token: u32::try_from(index).unwrap_or(u32::MAX),
-                                played: m,
-                            });
-                            pass.plies = ply;
-                        }
-                        // (Most moves keep no position before them: no copy then.)
-                        if before.is_some() || line.before.is_some() {
-                            line.before = before;
-                        }
-                        line.ply = ply;
-                    }
+                let m = match outcome {
+                    Ok(m) => m,
                     Err(err) => {
-                        flush(&mut previous, &mut pass.diagnostics, Some(play));
-                        let shown = brief(text);
-                        let mut d = match (&parsed, err) {
-                            (Some(Err(parse_error)), _) => Diagnostic::new(
-                                Code::UnparsableMove,
-                                span,
-                                match parse_error {
-                                    pgnkit_notation::ParseError::Unparsable => {
-                                        format!(
-                                            "`{shown}` is not a move in any notation pgnkit reads"
-                                        )
-                                    }
-                                    other => format!("`{shown}` is not a move: {other}"),
-                                },
-                            ),
-                            _ if is_game_over(play.position()) => {
-                                let what = if play.in_check() {
-                                    "checkmate"
-                                } else {
-                                    "stalemate"
-                                };
-                                let at = line.ply;
-                                Diagnostic::new(
-                                    Code::MovesAfterEnd,
-                                    span,
-                                    format!(
-                                        "the game already ended in {what} at ply {at}; `{shown}` comes after it"
-                                    ),
-                                )
-                            }
-                            (_, Some(ResolveError::Ambiguous(candidates))) => {
-                                let names: Vec<String> = candidates
-                                    .iter()
-                                    .map(|c| {
-                                        SanPlus::from_move(play.position().clone(), *c).to_string()
-                                    })
-                                    .collect();
-                                let mut d = Diagnostic::new(
-                                    Code::AmbiguousMove,
-                                    span,
-                                    format!(
-                                        "`{shown}` is ambiguous: {} {} fit",
-                                        join_or(&names),
-                                        if names.len() == 2 { "both" } else { "all" }
-                                    ),
-                                );
-                                d.help.push(format!("write one of {}", join_or(&names)));
-                                d
-                            }
-                            (_, Some(ResolveError::UnknownPiece)) => Diagnostic::new(
-                                Code::UnparsableMove,
-                                span,
-                                format!("`{shown}` names no piece in {} notation", lang.name()),
-                            ),
-                            _ => Diagnostic::new(
-                                Code::IllegalMove,
-                                span,
-                                format!(
-                                    "`{shown}` is not a legal move for {} here",
-                                    color_name(side)
-                                ),
-                            ),
-                        };
+                        pass.book.problem()?;
+                        settle(&mut previous, &mut pass, Some(play))?;
+                        let mut d = move_error(
+                            token.span.clone(),
+                            word,
+                            &parsed,
+                            err,
+                            play,
+                            line.ply,
+                            lang,
+                        );
                         let is_move = matches!(parsed, Some(Ok(_)));
                         let resolvable_elsewhere = is_move && d.code != Code::MovesAfterEnd;
                         d.ply = Some(ply);
                         d.move_number = Some(move_number);
                         d.side = Some(side);
-                        d.token = Some(text.to_owned());
+                        d.token = Some(word.to_owned());
                         d.variation = variation;
                         let at = pass.diagnostics.push(d);
                         if line.depth == 0 && pass.failure.is_none() {
@@ -656,11 +454,113 @@ pub fn replay_movetext<V: Visitor>(
                             line.before = dead;
                         }
                         line.dead_diag = at;
+                        continue;
+                    }
+                };
+                if let Some(p) = previous.as_mut() {
+                    p.mate = Some(false);
+                }
+                settle(&mut previous, &mut pass, None)?;
+                let step = (line.depth == 0)
+                    .then(|| pass.book.step(play.position(), m))
+                    .flatten();
+                // The position before the move, for a variation that
+                // replaces it (the full replay keeps it for a visitor that
+                // sees positions too, as it always has).
+                if (B::RECORDS && V::WANTS_POSITIONS) || variation_follows(&game.tokens, index) {
+                    match line.before.as_mut() {
+                        Some(before) => before.clone_from(play),
+                        None => line.before = Some(play.clone()),
+                    }
+                } else {
+                    line.before = None;
+                }
+                if let Some(w) = visitor.move_writing() {
+                    // Written while played: each position looked at once.
+                    let pos = play.position();
+                    let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
+                    let fen = w.fen;
+                    w.moves
+                        .push_noted(index, number, white, |out, uci_out, note| {
+                            if let Some(uci) = w.uci {
+                                write_move(play.position(), &m, uci, uci_out);
+                            }
+                            play.write_and_play(m, w.style, out);
+                            if fen {
+                                write_position(play.position(), PositionFormat::Fen, note);
+                            }
+                        });
+                    if line.depth == 0 {
+                        pass.book.played(step, m, play.position(), ply);
+                    }
+                } else if V::WANTS_POSITIONS {
+                    before_move.clone_from(play.position());
+                    play.play(m);
+                    let key = (line.depth == 0)
+                        .then(|| pass.book.played(step, m, play.position(), ply))
+                        .flatten();
+                    visitor.on_move(&MoveEvent {
+                        token: index,
+                        before: &before_move,
+                        played: m,
+                        after: play.position(),
+                        check: play.in_check(),
+                        ply,
+                        depth: line.depth,
+                        key,
+                    });
+                } else {
+                    play.play(m);
+                    if line.depth == 0 {
+                        pass.book.played(step, m, play.position(), ply);
                     }
                 }
+                if warnings {
+                    let check = play.in_check();
+                    let written = match &parsed {
+                        Some(Ok(mt)) => mt.suffix(),
+                        _ => Suffix::of_plain_san(if decoded.is_some() {
+                            word.as_bytes()
+                        } else {
+                            token.text
+                        }),
+                    };
+                    // Only `++` needs to know about double check.
+                    let double = check
+                        && written == Suffix::DoubleCheck
+                        && play.position().checkers().count() > 1;
+                    pending = Some(Mark {
+                        text: token.text,
+                        span: token.span.clone(),
+                        written,
+                        own: written,
+                        check,
+                        // Mate is decided lazily: most checks are followed
+                        // by a move.
+                        mate: if check { None } else { Some(false) },
+                        double,
+                        ply,
+                        move_number,
+                        side,
+                        variation,
+                    });
+                }
+                if line.depth == 0 {
+                    if pass.book.keeps_moves() {
+                        pass.main_moves.push(MainMove {
+                            token: u32::try_from(index).unwrap_or(u32::MAX),
+                            played: m,
+                        });
+                    }
+                    pass.plies = ply;
+                }
+                line.ply = ply;
             }
             TokenKind::MoveNumber { number, black } => {
-                flush(&mut pending, &mut pass.diagnostics, current(&lines));
+                settle(&mut pending, &mut pass, current(&lines))?;
+                if !warnings {
+                    continue;
+                }
                 let Some(line) = lines.last_mut() else {
                     continue;
                 };
@@ -672,6 +572,7 @@ pub fn replay_movetext<V: Visitor>(
                 let offset = i64::from(number) - i64::from(expected);
                 let repeated = offset != 0 && line.number_offset == Some(offset);
                 if (number != expected || wrong_dots) && !repeated {
+                    pass.book.problem()?;
                     if offset != 0 {
                         line.number_offset = Some(offset);
                     }
@@ -679,11 +580,14 @@ pub fn replay_movetext<V: Visitor>(
                         pass.diagnostics.count(Code::MoveNumber);
                         continue;
                     }
+                    let Some(token) = game.tokens.get(index) else {
+                        continue;
+                    };
                     let (side, text) =
                         (pos.turn(), String::from_utf8_lossy(token.text).into_owned());
                     let mut d = Diagnostic::new(
                         Code::MoveNumber,
-                        span,
+                        token.span,
                         format!(
                             "move number `{}` does not match: the next move is {}{} by {}",
                             text.trim(),
@@ -702,11 +606,12 @@ pub fn replay_movetext<V: Visitor>(
             }
             TokenKind::DeepVariation => {
                 // Variations open beyond MAX_VARIATION_DEPTH: read, not replayed.
-                flush(&mut pending, &mut pass.diagnostics, current(&lines));
-                let open = span.start..span.start + 1;
+                pass.book.problem()?;
+                settle(&mut pending, &mut pass, current(&lines))?;
+                let start = game.tokens.span(index).map_or(0, |s| s.start);
                 let mut d = Diagnostic::new(
                     Code::Syntax,
-                    open,
+                    start..start + 1,
                     format!(
                         "variations nested more than {MAX_VARIATION_DEPTH} deep are not replayed"
                     ),
@@ -716,8 +621,9 @@ pub fn replay_movetext<V: Visitor>(
                 d.variation = true;
                 pass.diagnostics.push(d);
             }
+            TokenKind::OpenVariation if !pass.book.variations() => passed_over = 1,
             TokenKind::OpenVariation => {
-                flush(&mut pending, &mut pass.diagnostics, current(&lines));
+                settle(&mut pending, &mut pass, current(&lines))?;
                 let (start_pos, ply, depth, dead_diag) = match lines.last() {
                     Some(parent) => (
                         parent.before.clone(),
@@ -731,32 +637,36 @@ pub fn replay_movetext<V: Visitor>(
                 if line.pos.is_none() {
                     // Its moves cannot be replayed: after an error in the
                     // line it branches from, that error tells how many were
-                    // left; with no move before it to replace, say so here.
+                    // left; with no move before it to replace, say so here
+                    // (the plain lane gives way at once).
+                    pass.book.problem()?;
                     line.dead_diag = dead_diag;
                     if dead_diag.is_none() {
-                        line.orphan = Some(span);
+                        line.orphan = game.tokens.span(index);
                     }
                 }
                 lines.push(line);
             }
             TokenKind::CloseVariation => {
-                flush(&mut pending, &mut pass.diagnostics, current(&lines));
+                settle(&mut pending, &mut pass, current(&lines))?;
                 if lines.len() > 1
                     && let Some(line) = lines.pop()
                 {
                     finish_line(&line, &mut pass.diagnostics);
                 }
             }
-            TokenKind::Result(_) => flush(&mut pending, &mut pass.diagnostics, current(&lines)),
+            TokenKind::Result(_) => settle(&mut pending, &mut pass, current(&lines))?,
             _ => {}
         }
     }
-    flush(&mut pending, &mut pass.diagnostics, current(&lines));
+    settle(&mut pending, &mut pass, current(&lines))?;
     // Lines left open by an unterminated variation, then the main line.
+    if lines.len() > 1 {
+        pass.book.problem()?;
+    }
     while let Some(line) = lines.pop() {
         finish_line(&line, &mut pass.diagnostics);
         if line.depth == 0 {
-            pass.ended = line.ended;
             if let Some(play) = line.pos {
                 pass.final_position = play.into_position();
             } else if let Some(f) = &pass.failure {
@@ -764,7 +674,53 @@ pub fn replay_movetext<V: Visitor>(
             }
         }
     }
-    pass
+    Ok(pass)
+}
+
+/// Judges the mark of the move `pending` holds, `pos` being its line's
+/// position after it: a wrong one is recorded, or stops the plain lane.
+fn settle<B: Book>(
+    pending: &mut Option<Mark<'_>>,
+    pass: &mut Pass<B>,
+    pos: Option<&Play>,
+) -> Result<(), B::Stop> {
+    let Some(mark) = pending.take() else {
+        return Ok(());
+    };
+    let Some(problem) = mark.problem(pos) else {
+        return Ok(());
+    };
+    pass.book.problem()?;
+    marks::report(mark, problem, &mut pass.diagnostics);
+    Ok(())
+}
+
+/// The diagnostic of a main-line null move (a warning).
+fn null_move(
+    span: Range<usize>,
+    word: &str,
+    side: Color,
+    ply: u32,
+    move_number: u32,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::NullMove,
+        span,
+        format!(
+            "`{}` is a null move in the main line: {} passes, which is no move of chess",
+            brief(word),
+            color_name(side)
+        ),
+    );
+    d.help.push(
+        "null moves belong in analysis variations; in the game itself, write the move played"
+            .to_owned(),
+    );
+    d.ply = Some(ply);
+    d.move_number = Some(move_number);
+    d.side = Some(side);
+    d.token = Some(word.to_owned());
+    d
 }
 
 fn is_game_over(pos: &Chess) -> bool {
@@ -814,98 +770,9 @@ fn pass_turn(pos: &Chess) -> Option<Chess> {
     Chess::from_setup(setup, shakmaty::CastlingMode::Chess960).ok()
 }
 
-/// Is `b` a UCI move (`e2e4`, `e7e8q`) or an ICCF numeric one (`5254`,
-/// `27281`)? Neither notation marks checks, so a missing mark on one is no
-/// problem.
-pub(crate) fn is_uci(b: &[u8]) -> bool {
-    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-    ((b.len() == 4 || (b.len() == 5 && matches!(b[4], b'q' | b'r' | b'b' | b'n')))
-        && square(b[0], b[1])
-        && square(b[2], b[3]))
-        || pgnkit_notation::token::is_iccf(b)
-}
-
-/// What is wrong with the check or mate mark `written` on a move that gives
-/// check (`check`; by two pieces: `double`) and mates (`mate`): the problem
-/// in words and the right mark; `None` when the mark is right.
-pub(crate) fn mark_problem(
-    written: Suffix,
-    check: bool,
-    double: bool,
-    mate: bool,
-) -> Option<(&'static str, &'static str)> {
-    match written {
-        Suffix::Mate if !mate && check => Some(("marks mate, but the move only gives check", "+")),
-        Suffix::Mate if !mate => Some(("marks mate, but the move gives no check", "")),
-        Suffix::Check if mate => Some(("marks check, but the move mates", "#")),
-        Suffix::Check if !check => Some(("marks check, but the move gives no check", "")),
-        Suffix::DoubleCheck if !check => Some(("marks check, but the move gives no check", "")),
-        Suffix::DoubleCheck if !double && !mate => {
-            Some(("marks double check, but only one piece gives check", "+"))
-        }
-        Suffix::None if mate => Some(("is missing the mate mark", "#")),
-        Suffix::None if check => Some(("is missing the check mark", "+")),
-        _ => None,
-    }
-}
-
 /// The position of the innermost line, if known.
 fn current(lines: &[Line]) -> Option<&Play> {
     lines.last().and_then(|l| l.pos.as_ref())
-}
-
-/// Judges the check or mate mark of the pending move. `pos` is the position
-/// after it, for deciding mate where that is not known yet.
-fn flush(pending: &mut Option<Pending<'_>>, diagnostics: &mut Diagnostics, pos: Option<&Play>) {
-    let Some(p) = pending.take() else { return };
-    let mate = p
-        .mate
-        .unwrap_or_else(|| pos.is_some_and(Play::is_checkmate));
-    // UCI and ICCF numeric never mark checks: no warning for a missing mark.
-    if p.written == Suffix::None && (p.check || mate) && is_uci(p.text) {
-        return;
-    }
-    let Some((what, mark)) = mark_problem(p.written, p.check, p.double, mate) else {
-        return;
-    };
-    // The word rewritten with the right mark, where the mark is the word's
-    // own (a mark written as a word of its own is left as it is).
-    // (The word's text is its whole span, so that the rewrite replaces it.)
-    let rewrite = (p.written == p.own && p.text.len() == p.span.len())
-        .then(|| std::str::from_utf8(p.text).ok())
-        .flatten()
-        .and_then(|word| {
-            let rest = word.trim_start_matches(['.', '…']);
-            let dots = word.get(..word.len() - rest.len())?;
-            let suffix = match mark {
-                "+" => Suffix::Check,
-                "#" => Suffix::Mate,
-                _ => Suffix::None,
-            };
-            pgnkit_notation::with_suffix(rest, suffix).map(|w| format!("{dots}{w}"))
-        });
-    if !diagnostics.has_room(Code::CheckMark) {
-        diagnostics.count(Code::CheckMark);
-        return;
-    }
-    let mut d = Diagnostic::new(Code::CheckMark, p.span, format!("the move {what}"));
-    d.help.push(if mark.is_empty() {
-        "write the move without `+` or `#`".to_owned()
-    } else {
-        format!("write the move with `{mark}`")
-    });
-    d.ply = Some(p.ply);
-    d.move_number = Some(p.move_number);
-    d.side = Some(p.side);
-    d.variation = p.variation;
-    d.rewrite = rewrite;
-    d.token = Some(
-        String::from_utf8_lossy(p.text)
-            .trim_start_matches(['.', '…'])
-            .to_owned(),
-    );
-    let _ = p.token;
-    diagnostics.push(d);
 }
 
 /// `"white"` or `"black"`.
@@ -948,36 +815,128 @@ pub(crate) fn main_line_words<'g, 'a>(
 
 /// Replays only the main line under `lang` and says how many plies pass
 /// before the first move that does not resolve. Used to choose a language.
-pub fn probe_main_line<'a>(
+pub(crate) fn probe_main_line<'a>(
     game: &Game<'a>,
     text: impl Into<GameText<'a>>,
     start: &Chess,
     lang: Language,
 ) -> u32 {
-    let text = text.into();
-    let mut pos = start.clone();
-    let mut depth = 0u32;
-    let mut plies = 0;
-    for token in &game.tokens {
-        match token.kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word if depth == 0 => {
-                let text = text.slice(token.span.clone(), token.text);
-                match parse_move(&text) {
-                    Ok(mt) => match mt.resolve(&pos, lang) {
-                        Ok(m) => {
-                            pos.play_unchecked(m);
-                            plies += 1;
-                        }
-                        Err(_) => return plies,
-                    },
-                    Err(_) if parse_annotation(&text).is_some() => {}
-                    Err(_) => return plies,
-                }
-            }
-            _ => {}
-        }
+    match walk(game, text.into(), start, lang, Probe { plies: 0 }, &mut ()) {
+        Ok(pass) => pass.plies,
+        Err(plies) => plies,
     }
-    plies
+}
+
+/// The book of [`probe_main_line`]: the main line only, up to its first
+/// error.
+struct Probe {
+    plies: u32,
+}
+
+impl Book for Probe {
+    /// The plies played before the error.
+    type Stop = u32;
+    const RECORDS: bool = false;
+
+    fn problem(&self) -> Result<(), u32> {
+        Err(self.plies)
+    }
+
+    fn warnings(&self) -> bool {
+        false
+    }
+
+    fn keeps_moves(&self) -> bool {
+        false
+    }
+
+    fn variations(&self) -> bool {
+        false
+    }
+
+    fn step(&self, _before: &Chess, _m: Move) -> Option<KeyStep> {
+        None
+    }
+
+    fn played(
+        &mut self,
+        _step: Option<KeyStep>,
+        _m: Move,
+        _after: &Chess,
+        ply: u32,
+    ) -> Option<u64> {
+        self.plies = ply;
+        None
+    }
+
+    fn passed(&mut self, _after: &Chess, _ply: u32) {}
+}
+
+/// The error of a word that is no move here: `parsed` is what it was read
+/// as (`None` for plain SAN read at once), `err` why it did not resolve in
+/// `play` (whose line had reached ply `at`) under `lang`.
+fn move_error(
+    span: Range<usize>,
+    word: &str,
+    parsed: &Option<Result<MoveToken, pgnkit_notation::ParseError>>,
+    err: Option<ResolveError>,
+    play: &Play,
+    at: u32,
+    lang: Language,
+) -> Diagnostic {
+    let shown = brief(word);
+    match (parsed, err) {
+        (Some(Err(parse_error)), _) => Diagnostic::new(
+            Code::UnparsableMove,
+            span,
+            match parse_error {
+                pgnkit_notation::ParseError::Unparsable => {
+                    format!("`{shown}` is not a move in any notation pgnkit reads")
+                }
+                other => format!("`{shown}` is not a move: {other}"),
+            },
+        ),
+        _ if is_game_over(play.position()) => {
+            let what = if play.in_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            };
+            Diagnostic::new(
+                Code::MovesAfterEnd,
+                span,
+                format!("the game already ended in {what} at ply {at}; `{shown}` comes after it"),
+            )
+        }
+        (_, Some(ResolveError::Ambiguous(candidates))) => {
+            let names: Vec<String> = candidates
+                .iter()
+                .map(|c| SanPlus::from_move(play.position().clone(), *c).to_string())
+                .collect();
+            let mut d = Diagnostic::new(
+                Code::AmbiguousMove,
+                span,
+                format!(
+                    "`{shown}` is ambiguous: {} {} fit",
+                    join_or(&names),
+                    if names.len() == 2 { "both" } else { "all" }
+                ),
+            );
+            d.help.push(format!("write one of {}", join_or(&names)));
+            d
+        }
+        (_, Some(ResolveError::UnknownPiece)) => Diagnostic::new(
+            Code::UnparsableMove,
+            span,
+            format!("`{shown}` names no piece in {} notation", lang.name()),
+        ),
+        _ => Diagnostic::new(
+            Code::IllegalMove,
+            span,
+            format!(
+                "`{shown}` is not a legal move for {} here",
+                color_name(play.position().turn())
+            ),
+        ),
+    }
 }

@@ -34,7 +34,7 @@ use pgnkit_notation::{Language, Notation, Style, write_move};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::{Chess, EnPassantMode, Position};
 
-use crate::movetext::{MoveEvent, Visitor};
+use crate::visitor::{MoveEvent, Visitor};
 
 /// How a position is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -34,6 +34,7 @@ use shakmaty::{Chess, Color, Move, Position, Role, san::San};
 
 use crate::diagnostic::{Code, Diagnostic, Rank, Suggestion, brief};
 use crate::movetext::Pass;
+use crate::outcome::Tracker;
 use crate::text::Encoding;
 
 /// At most this many suggestions are attached to a diagnostic.
@@ -793,12 +794,12 @@ struct Finding {
 /// Attaches suggestions to the main line's first error in `pass`; then, with
 /// the best fix applied, goes on and reports each later error of the main
 /// line as a diagnostic of its own, with suggestions.
-pub fn suggest(
+pub(crate) fn suggest(
     game: &Game<'_>,
     encoding: Encoding,
     start: &Chess,
     lang: Language,
-    pass: &mut Pass,
+    pass: &mut Pass<Tracker>,
 ) {
     if let Some(repairs) = Repairs::find(game, encoding, start, lang, pass, MAX_ERRORS) {
         repairs.attach(game, pass);
@@ -822,12 +823,12 @@ impl Repairs {
     /// `game` from `start` in `lang`), at most `max_errors` of them (the
     /// search stops there, unfinished). `None` where the main line has no
     /// error to repair (none, or moves after the game ended).
-    pub fn find(
+    pub(crate) fn find(
         game: &Game<'_>,
         encoding: Encoding,
         start: &Chess,
         lang: Language,
-        pass: &Pass,
+        pass: &Pass<Tracker>,
         max_errors: usize,
     ) -> Option<Repairs> {
         let failure = pass.failure.as_ref()?;
@@ -916,7 +917,7 @@ impl Repairs {
     /// Attaches the fixes to `pass`, the replay they were found for (in the
     /// same language): the first error's diagnostic gets its suggestions,
     /// each later error becomes a diagnostic of its own.
-    pub fn attach(self, game: &Game<'_>, pass: &mut Pass) {
+    pub(crate) fn attach(self, game: &Game<'_>, pass: &mut Pass<Tracker>) {
         let Repairs { line, findings, .. } = self;
         let Some(failure) = pass.failure.clone() else {
             return;
