@@ -45,7 +45,7 @@ pub fn backup(target: &Path, path: &Path, read: &Identity) -> Result<PathBuf, Er
     }
     // A hard link: nothing copied, the old file itself.
     let linked = Temporary::linked(path, &orig).map_err(fail)?;
-    let mut kept = match linked {
+    let kept = match linked {
         Some(t) => t,
         None => {
             // Links cannot be made here: a copy, with the old owner and mode.

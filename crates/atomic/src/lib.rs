@@ -58,7 +58,7 @@ pub use backup::backup;
 pub use identity::Identity;
 pub use in_place::InPlace;
 pub use lock::Lock;
-pub use mapped::Mapped;
+pub use mapped::{Mapped, open_regular};
 pub use replace::{Replacement, Written};
 pub use temporary::{Temporary, remove_temporaries};
 

@@ -80,6 +80,29 @@ impl Mapped {
     }
 }
 
+/// Opens `path` for reading if it is a regular file (an error of kind
+/// `InvalidInput` if it is not), without waiting: a named pipe would block
+/// an ordinary open until a writer came.
+///
+/// # Errors
+/// When it cannot be opened, or is not a regular file.
+pub fn open_regular(path: &std::path::Path) -> io::Result<File> {
+    use rustix::fs::{Mode, OFlags};
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let file = File::from(fd);
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
 /// Maps `file` read-only.
 #[allow(unsafe_code)]
 fn map(file: &File) -> io::Result<Mmap> {
@@ -153,6 +176,24 @@ impl Drop for Mapped {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_named_pipe_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("g.pgn.pgnkit-index");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .expect("mkfifo");
+        let e = open_regular(&fifo).expect_err("refused");
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        std::fs::write(dir.path().join("g.pgn"), "1. e4 *").expect("write");
+        assert!(open_regular(&dir.path().join("g.pgn")).is_ok());
+    }
 
     #[test]
     fn a_mapping_is_found_by_any_of_its_addresses_while_it_lives() {

@@ -181,7 +181,7 @@ impl Replacement {
 /// messages), with the owner, group and mode of the file it replaces.
 fn temporary_for(target: &Path, real: &Path, owner: Option<Owner>) -> Result<Temporary, Error> {
     let write = |e| Error::write(target, e);
-    let mut temporary = Temporary::beside(real, owner.is_some()).map_err(write)?;
+    let temporary = Temporary::beside(real, owner.is_some()).map_err(write)?;
     if let Some(owner) = owner {
         owner.give(temporary.file()).map_err(write)?;
     }
@@ -191,7 +191,7 @@ fn temporary_for(target: &Path, real: &Path, owner: Option<Owner>) -> Result<Tem
 impl Write for Replacement {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let result = match &mut self.inner {
-            Inner::Temporary(t) => t.file().write(buf),
+            Inner::Temporary(t) => t.file_mut().write(buf),
             Inner::Device(f) => f.write(buf),
         };
         result.map_err(|e| self.error(e))
@@ -199,7 +199,7 @@ impl Write for Replacement {
 
     fn flush(&mut self) -> io::Result<()> {
         let result = match &mut self.inner {
-            Inner::Temporary(t) => t.file().flush(),
+            Inner::Temporary(t) => t.file_mut().flush(),
             Inner::Device(f) => f.flush(),
         };
         result.map_err(|e| self.error(e))

@@ -244,11 +244,15 @@ impl Temporary {
         }
     }
 
-    /// The open file (none once [`Temporary::close`]d).
-    ///
-    /// # Panics
-    /// Never: a closed temporary file is no longer reachable as one.
-    pub fn file(&mut self) -> &mut File {
+    /// The open file.
+    pub fn file(&self) -> &File {
+        self.file
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("a closed temporary file is not written"))
+    }
+
+    /// The open file, to write.
+    pub fn file_mut(&mut self) -> &mut File {
         self.file
             .as_mut()
             .unwrap_or_else(|| unreachable!("a closed temporary file is not written"))
@@ -352,12 +356,12 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let target = dir.path().join("out.pgn");
         let mut t = Temporary::beside(&target, true).expect("create");
-        io::Write::write_all(t.file(), b"x").expect("write");
+        io::Write::write_all(t.file_mut(), b"x").expect("write");
         assert_eq!(names(dir.path()).len(), 1);
         drop(t);
         assert!(names(dir.path()).is_empty());
         let mut t = Temporary::beside(&target, true).expect("create");
-        io::Write::write_all(t.file(), b"x").expect("write");
+        io::Write::write_all(t.file_mut(), b"x").expect("write");
         t.persist().expect("persist");
         assert_eq!(names(dir.path()), ["out.pgn"]);
         assert_eq!(std::fs::read(&target).expect("read"), b"x");
@@ -376,7 +380,7 @@ mod tests {
             let _ = std::os::unix::fs::symlink(&victim, name);
         }
         let mut t = Temporary::beside(&target, true).expect("create");
-        io::Write::write_all(t.file(), b"new").expect("write");
+        io::Write::write_all(t.file_mut(), b"new").expect("write");
         t.persist().expect("persist");
         assert_eq!(std::fs::read(&victim).expect("read"), b"precious");
         assert_eq!(std::fs::read(&target).expect("read"), b"new");
