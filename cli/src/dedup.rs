@@ -283,9 +283,8 @@ fn known_index(name: &str, usable: bool) -> anyhow::Result<Option<Index>> {
 /// dropped, on an interrupt, or by the next run after a crash: see
 /// [`pgnkit_atomic::Temporary`]), to be read more than once.
 fn spool_stdin(dir: &Path) -> anyhow::Result<Temporary> {
-    let fail = |e: io::Error| {
-        anyhow::anyhow!("cannot spool standard input to `{}`: {e}", dir.display())
-    };
+    let fail =
+        |e: io::Error| anyhow::anyhow!("cannot spool standard input to `{}`: {e}", dir.display());
     let mut file = Temporary::beside(&dir.join("stdin.pgn"), true).map_err(fail)?;
     let mut out = BufWriter::with_capacity(1 << 20, file.file_mut());
     io::copy(&mut io::stdin().lock(), &mut out).map_err(fail)?;

@@ -102,7 +102,9 @@ impl FixOutput {
                     );
                 }
                 let Some(read) = input.identity else {
-                    anyhow::bail!("cannot fix {path} in place: it is not a regular file (use -o FILE)");
+                    anyhow::bail!(
+                        "cannot fix {path} in place: it is not a regular file (use -o FILE)"
+                    );
                 };
                 *current = Some(InPlace {
                     file: BufWriter::with_capacity(1 << 16, Rewrite::begin(Path::new(path), read)?),
@@ -177,7 +179,10 @@ impl FixOutput {
             && complete
             && c.changed
         {
-            let rewrite = c.file.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+            let rewrite = c
+                .file
+                .into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?;
             rewrite.commit(*backup)?;
             *rewritten += 1;
         }
@@ -218,4 +223,3 @@ impl FixOutput {
         Ok(())
     }
 }
-

@@ -227,7 +227,9 @@ pub fn build(
     );
     progress.finish();
     drop(batches);
-    result?;
+    // What fails here is the builder's writing (the index's early game
+    // records, its spills beside it): the index names the culprit.
+    result.with_context(|| format!("cannot write `{}`", target.display()))?;
     let after = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
     if let Some(change) = after.difference(&before) {
         bail!(

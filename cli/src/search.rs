@@ -204,7 +204,8 @@ fn search(
         let now = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
         match Index::open(&index_path(path), path, &now) {
             Ok(index) => {
-                if let Err(e) = search_index(&index, path, query, args, printer, rest.as_deref_mut())
+                if let Err(e) =
+                    search_index(&index, path, query, args, printer, rest.as_deref_mut())
                 {
                     match e.downcast_ref::<IndexError>() {
                         Some(e) => bail!("{e}\n{}", rebuild_hint(file)),

@@ -43,7 +43,15 @@ impl Lock {
         crate::signals::install();
         for _ in 0..100 {
             // Registered before it exists, as a temporary file is.
-            registry().paths.push(lock.clone());
+            {
+                let mut registry = registry();
+                if registry.interrupted {
+                    drop(registry);
+                    crate::signals::wait_if_exiting();
+                    return Err(Error::Interrupted(target.to_path_buf()));
+                }
+                registry.paths.push(lock.clone());
+            }
             let created = rustix::fs::open(
                 &lock,
                 OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,

@@ -38,6 +38,21 @@ static WAKE: AtomicI32 = AtomicI32::new(0);
 /// [`TRUNCATED_STATUS`].
 static TRUNCATED: AtomicBool = AtomicBool::new(false);
 
+/// The terminating thread is ending the process.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Waits for the end of the process if a signal is ending it: a thread
+/// that would create or rename a file after the temporary files were
+/// removed waits for the exit (with the signal's status) instead of
+/// failing with an error of its own.
+pub(crate) fn wait_if_exiting() {
+    if EXITING.load(Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// Sets up the handling of the module's signals, once per process.
 pub fn install() {
     static ONCE: Once = Once::new();
@@ -61,6 +76,7 @@ fn spawn_terminator() {
         .name("pgnkit-signals".to_owned())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                EXITING.store(true, Ordering::SeqCst);
                 crate::remove_temporaries();
                 let status = if TRUNCATED.load(Ordering::SeqCst) {
                     TRUNCATED_STATUS

@@ -222,6 +222,8 @@ impl Temporary {
             {
                 let mut registry = registry();
                 if registry.interrupted {
+                    drop(registry);
+                    crate::signals::wait_if_exiting();
                     return Err(io::Error::new(
                         io::ErrorKind::Interrupted,
                         "the process is being interrupted",
@@ -289,6 +291,8 @@ impl Temporary {
         self.close()?;
         let mut registry = registry();
         if registry.interrupted || !registry.paths.contains(&self.path) {
+            drop(registry);
+            crate::signals::wait_if_exiting();
             return Err(io::Error::new(
                 io::ErrorKind::Interrupted,
                 "interrupted: nothing more is put in place",

@@ -41,7 +41,10 @@ impl OutputFile {
 
     /// Writes out and closes the file, to be put in place later.
     fn close(self) -> anyhow::Result<Written> {
-        let replacement = self.out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        let replacement = self
+            .out
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?;
         Ok(replacement.close()?)
     }
 
@@ -67,7 +70,8 @@ pub fn nothing_written(path: &Path) -> String {
 /// Whether `e` is a failure of an output (a file being written, or
 /// standard output), which ends a run: not an input that cannot be read.
 pub fn is_output_error(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| pgnkit_atomic::output_error(cause).is_some())
+    e.chain()
+        .any(|cause| pgnkit_atomic::output_error(cause).is_some())
 }
 
 /// Whether `e` comes from writing to a pipe whose reader has gone
@@ -260,7 +264,11 @@ mod tests {
         fs::write(&old, "an earlier run's part").expect("write");
         let write = |parts: &mut Parts, games: usize| {
             for _ in 0..games {
-                parts.next_game().expect("part").write_all(b"1. e4 *\n").expect("write");
+                parts
+                    .next_game()
+                    .expect("part")
+                    .write_all(b"1. e4 *\n")
+                    .expect("write");
             }
         };
         // A run that fails after three parts: nothing replaced, nothing left.
@@ -272,7 +280,13 @@ mod tests {
         // One that succeeds: every part at once.
         let mut parts = Parts::new(&dir.path().join("out-{n}.pgn"), 2).expect("pattern");
         write(&mut parts, 5);
-        assert_eq!(names(dir.path()).iter().filter(|n| !n.starts_with('.')).count(), 1);
+        assert_eq!(
+            names(dir.path())
+                .iter()
+                .filter(|n| !n.starts_with('.'))
+                .count(),
+            1
+        );
         parts.commit().expect("commit");
         assert_eq!(names(dir.path()), ["out-1.pgn", "out-2.pgn", "out-3.pgn"]);
         assert_eq!(fs::read(&old).expect("read"), b"1. e4 *\n1. e4 *\n");

@@ -1404,7 +1404,11 @@ mod tests {
         for n in 0..1_000u32 {
             sorter.push(Entry::new(u64::from(n), n)).unwrap();
         }
-        assert!(sorter.buffer.capacity() < 4_096, "{}", sorter.buffer.capacity());
+        assert!(
+            sorter.buffer.capacity() < 4_096,
+            "{}",
+            sorter.buffer.capacity()
+        );
         assert_eq!(sorter.runs(), 0);
     }
 

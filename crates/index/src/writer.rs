@@ -269,8 +269,9 @@ pub enum BuildError {
         /// Its byte offset in the PGN file.
         offset: u64,
     },
-    /// Writing failed.
-    #[error("cannot write the index: {0}")]
+    /// Writing failed: the error itself (the caller names the index, and
+    /// the cause is said once).
+    #[error(transparent)]
     Io(#[from] io::Error),
 }
 
