@@ -171,7 +171,6 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
         .as_mut()
         .map(|f| Printer::new(f as &mut dyn io::Write, Output::Pgn));
     let status = search(args, &query, &mut printer, rest.as_mut(), started)?;
-    drop(rest);
     if let Some(f) = rest_file {
         f.commit()?;
     }
@@ -235,7 +234,7 @@ fn search(
         }
     }
     scan::search_scan(args, query, printer, rest.as_deref_mut())?;
-    if let Some(r) = rest.as_deref_mut() {
+    if let Some(r) = rest {
         r.finish(file, false, 0.0)?;
     }
     Ok(finish(printer, file, false, started, args.quiet)?)

@@ -116,9 +116,33 @@ fn kill(child: &Child, signal: &str) {
     assert!(sent.success());
 }
 
-/// Waits for `child` with a time limit: its output.
+/// Waits for `child`: its output.
 fn finish(child: Child) -> Output {
     child.wait_with_output().expect("wait")
+}
+
+/// Starts `pgnkit ARGS`, its output kept (little: a summary, a few
+/// diagnostics).
+fn spawn(args: &[&str]) -> Child {
+    pgnkit()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn")
+}
+
+/// Waits for `child` at most 30 s (then kills it and fails: `what`).
+fn within_30s(mut child: Child, what: &str) -> Output {
+    let started = Instant::now();
+    while child.try_wait().expect("try_wait").is_none() {
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("{what} after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    finish(child)
 }
 
 /// Whether the tests run as root (chown to another user, mount a tmpfs).
@@ -336,12 +360,7 @@ fn a_second_in_place_run_at_once_is_refused_and_the_backup_is_the_original() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = pgn(dir.path(), "g.pgn", MANY);
     let original = fs::read(&file).expect("read");
-    let mut first = pgnkit()
-        .args(["check", "-q", "-j1", "--fix", "--in-place", arg(&file)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut first = spawn(&["check", "-q", "-j1", "--fix", "--in-place", arg(&file)]);
     let lock = dir.path().join("g.pgn.pgnkit-lock");
     wait_for(&mut first, "the lock", || lock.exists());
     let second = run(&["check", "-q", "--fix", "--in-place", arg(&file)]);
@@ -366,12 +385,7 @@ fn a_second_in_place_run_at_once_is_refused_and_the_backup_is_the_original() {
 fn a_game_appended_while_the_file_is_fixed_in_place_is_kept() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = pgn(dir.path(), "g.pgn", MANY);
-    let mut run = pgnkit()
-        .args(["check", "-q", "-j1", "--fix", "--in-place", arg(&file)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut run = spawn(&["check", "-q", "-j1", "--fix", "--in-place", arg(&file)]);
     let lock = dir.path().join("g.pgn.pgnkit-lock");
     wait_for(&mut run, "the lock", || lock.exists());
     let appended = "[Event \"appended\"]\n\n1. d4 d5 *\n";
@@ -398,12 +412,7 @@ fn an_input_truncated_while_checked_is_named_with_status_2() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = pgn(dir.path(), "g.pgn", MANY);
     let out = dir.path().join("fixed.pgn");
-    let mut run = pgnkit()
-        .args(["check", "-q", "-j1", "--fix", "-o", arg(&out), arg(&file)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut run = spawn(&["check", "-q", "-j1", "--fix", "-o", arg(&out), arg(&file)]);
     wait_for(&mut run, "fixed games written", || {
         temporary_with_data(dir.path())
     });
@@ -427,20 +436,15 @@ fn a_file_truncated_while_an_indexed_search_reads_it_is_named() {
     let indexed = run(&["index", "-q", arg(&file)]);
     assert_eq!(indexed.status.code(), Some(0), "{}", text(&indexed.stderr));
     // A material filter reads (and replays) every game from the file.
-    let run = pgnkit()
-        .args([
-            "search",
-            "-q",
-            "-j1",
-            "--count",
-            "--material",
-            "q*r*p*b2n2< q=r=p=b2<n2",
-            arg(&file),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let run = spawn(&[
+        "search",
+        "-q",
+        "-j1",
+        "--count",
+        "--material",
+        "q*r*p*b2n2< q=r=p=b2<n2",
+        arg(&file),
+    ]);
     std::thread::sleep(Duration::from_millis(300));
     fs::OpenOptions::new()
         .write(true)
@@ -489,21 +493,8 @@ fn a_users_file_fixed_by_root_stays_theirs() {
 fn absurd_jobs_are_capped_with_a_warning() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = pgn(dir.path(), "g.pgn", 3);
-    let mut run = pgnkit()
-        .args(["check", "-q", "-j", "100000", arg(&file)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    while run.try_wait().expect("try_wait").is_none() {
-        if started.elapsed() > Duration::from_secs(30) {
-            let _ = run.kill();
-            panic!("-j 100000 still running after 30 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let done = finish(run);
+    let run = spawn(&["check", "-q", "-j", "100000", arg(&file)]);
+    let done = within_30s(run, "-j 100000 still running");
     let stderr = text(&done.stderr);
     assert_eq!(done.status.code(), Some(1), "{stderr}");
     assert!(
@@ -543,21 +534,8 @@ fn a_named_pipe_at_the_index_name_does_not_block_a_search() {
     let fifo = dir.path().join("g.pgn.pgnkit-index");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
-    let mut run = pgnkit()
-        .args(["search", "--count", arg(&file)])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    while run.try_wait().expect("try_wait").is_none() {
-        if started.elapsed() > Duration::from_secs(30) {
-            let _ = run.kill();
-            panic!("search blocked on a named pipe");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let done = finish(run);
+    let run = spawn(&["search", "--count", arg(&file)]);
+    let done = within_30s(run, "search blocked on a named pipe");
     let stderr = text(&done.stderr);
     assert_eq!(done.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("not a regular file"), "{stderr}");
