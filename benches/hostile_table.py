@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's gate table from the rows `benches/hostile.sh` prints.
+"""The hostile-input table of benches/README.md from the rows `benches/hostile.sh` prints.
 
     benches/hostile.sh > rows.txt && python3 benches/hostile_table.py rows.txt
 

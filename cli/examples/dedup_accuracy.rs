@@ -1,5 +1,5 @@
 //! Precision and recall of `pgnkit dedup` per kind, on real games with
-//! injected duplicates of every kind (the figures in the README).
+//! injected duplicates of every kind (the figures in benches/README.md).
 //!
 //! ```text
 //! cargo build --release

@@ -30,7 +30,8 @@ use pgnkit_notation::{Language, Notation, Style};
 use pgnkit_pgn::write::{Layout, Moves, SplitLines, Writer, write_move_lines};
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::positions::{PositionFormat, Positions, UciPosition};
-use pgnkit_replay::{Code, Detail, GameText, MoveWriter, Options, json, replay_game_text};
+use pgnkit_replay::{Code, Detail, GameText, MoveWriter, Options, replay_game_text};
+use pgnkit_report::json;
 
 use pgnkit_pgn::location::count_lines;
 use pgnkit_report::summary::{self, Totals};

@@ -2,7 +2,7 @@
 //! scoresheets).
 //!
 //! Games are paired by their tags, else by order
-//! ([`pgnkit_replay::pairing`]). For each pair, both records are
+//! ([`pgnkit_diff::pairing`]). For each pair, both records are
 //! replayed side by side from the start: where they name the same move
 //! (however written) they agree; where they differ, the difference is
 //! reported with which version is legal at that point. A merged game takes
@@ -16,9 +16,9 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use clap::Args;
+use pgnkit_diff::pairing::{Pair as Paired, pair};
+use pgnkit_diff::records::{Record, compare_records, number, read_records, write_merged};
 use pgnkit_pgn::write::Writer;
-use pgnkit_replay::pairing::{Pair as Paired, pair};
-use pgnkit_replay::records::{Record, compare_records, number, read_records, write_merged};
 use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
 
 use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};

@@ -35,17 +35,7 @@ use crate::visitor::{MoveEvent, Visitor};
 /// really a move without a digit (castling) only costs a copy. At most
 /// eight words (`MAX_MARKS`) are looked at, so that a run of digitless words
 /// (null moves, junk) costs linear time in all.
-///
-/// ```
-/// use pgnkit_pgn::{Game, Reader};
-/// use pgnkit_replay::movetext::variation_follows;
-///
-/// let mut game = Game::default();
-/// Reader::new(b"1. e4 $1 {best} (1. d4) e5 *").read_game(&mut game);
-/// assert!(variation_follows(&game.tokens, 1));
-/// assert!(!variation_follows(&game.tokens, 5));
-/// ```
-pub fn variation_follows(tokens: &Tokens<'_>, index: usize) -> bool {
+pub(crate) fn variation_follows(tokens: &Tokens<'_>, index: usize) -> bool {
     if !tokens.has_variations() {
         return false;
     }
@@ -73,7 +63,7 @@ const MAX_MARKS: usize = 8;
 /// `syntax` error says so. No game needs as many; the limit keeps the
 /// memory of a game of a million `(` bounded (about 500 bytes a level).
 /// The lexer makes such a variation one [`TokenKind::DeepVariation`].
-pub use pgnkit_pgn::MAX_VARIATION_DEPTH;
+use pgnkit_pgn::MAX_VARIATION_DEPTH;
 
 /// One move of the main line as the replay resolved it.
 #[derive(Clone, Debug)]
@@ -88,7 +78,7 @@ pub struct MainMove {
 
 /// The main line's first error, for repair and language detection.
 #[derive(Clone, Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// Index of the failing token.
     pub token: usize,
     /// The position before it.
@@ -794,7 +784,7 @@ fn join_or(names: &[String]) -> String {
 /// The words of `game`'s main line (outside every variation) that are no
 /// annotation (`!?`, `+-`, …): the moves as written, and words that fail
 /// to be moves. `diff` compares them, `--fix` counts them.
-pub(crate) fn main_line_words<'g, 'a>(
+pub fn main_line_words<'g, 'a>(
     game: &'g Game<'a>,
     encoding: Encoding,
 ) -> impl Iterator<Item = Token<'a>> + 'g {
@@ -938,5 +928,19 @@ fn move_error(
                 color_name(play.position().turn())
             ),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pgnkit_pgn::Reader;
+
+    #[test]
+    fn a_variation_follows_a_move_across_its_marks_and_comments() {
+        let mut game = Game::default();
+        Reader::new(b"1. e4 $1 {best} (1. d4) e5 *").read_game(&mut game);
+        assert!(variation_follows(&game.tokens, 1));
+        assert!(!variation_follows(&game.tokens, 5));
     }
 }

@@ -222,12 +222,6 @@ impl DeclaredMove {
     }
 }
 
-/// The status of a final position with no history (mate, stalemate, dead
-/// position, 75-move rule). Repetition needs the history: see [`Tracker`].
-pub fn position_status(pos: &Chess) -> Status {
-    final_status(pos).status
-}
-
 /// The status of a final position, and whether the search for a dead
 /// position ran out of budget there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -290,18 +284,7 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
 /// The dead-position status the static rules give `pos` (no search):
 /// insufficient material or a frozen pawn structure. Once a position is
 /// dead by these rules, every position after it is too.
-///
-/// ```
-/// use pgnkit_replay::outcome::static_dead_status;
-/// use pgnkit_replay::Status;
-/// use shakmaty::{CastlingMode, Chess, fen::Fen};
-///
-/// let fen: Fen = "8/8/4k3/8/8/2K5/8/6N1 w - - 0 70".parse().unwrap();
-/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-/// assert_eq!(static_dead_status(&pos), Some(Status::InsufficientMaterial));
-/// assert_eq!(static_dead_status(&Chess::default()), None);
-/// ```
-pub fn static_dead_status(pos: &Chess) -> Option<Status> {
+pub(crate) fn static_dead_status(pos: &Chess) -> Option<Status> {
     if pos.is_insufficient_material() {
         Some(Status::InsufficientMaterial)
     } else if crate::dead::statically_dead(pos) {
@@ -312,7 +295,7 @@ pub fn static_dead_status(pos: &Chess) -> Option<Status> {
 }
 
 /// What the rules give for a status reached with `loser_to_move` to move.
-pub fn rule_result(status: Status, side_to_move: Color) -> Option<GameResult> {
+pub(crate) fn rule_result(status: Status, side_to_move: Color) -> Option<GameResult> {
     match status {
         Status::Checkmate => Some(GameResult::win_for(!side_to_move)),
         Status::Stalemate
@@ -334,7 +317,7 @@ pub fn position_key(pos: &Chess) -> u64 {
 /// Taken before the move is played in place; [`KeyStep::finish`] adds what
 /// the position after contributes.
 #[derive(Clone, Debug)]
-pub struct KeyStep {
+pub(crate) struct KeyStep {
     partial: u64,
     /// The castling rights before the move (rook squares), and, in
     /// Chess960, which of the four rights they are (see [`rights_mask`];
@@ -461,13 +444,13 @@ impl KeyStep {
 
 /// The key after playing `m` from `before` (whose key is `key`), updated
 /// incrementally: only the squares, rights and en passant file that change.
-pub fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
+pub(crate) fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
     KeyStep::new(before, key, m).finish(after)
 }
 
 /// Which position keys a [`Tracker`] keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum History {
+pub(crate) enum History {
     /// The key of every position of the line ([`Tracker::keys`]), for an
     /// index or a search.
     #[default]
@@ -482,24 +465,8 @@ pub enum History {
 
 /// Follows a main line ply by ply: repetition counts, claims, and the first
 /// automatic end (fivefold repetition, 75-move rule).
-///
-/// ```
-/// use pgnkit_replay::outcome::{History, Tracker};
-/// use shakmaty::{Chess, Position, uci::UciMove};
-///
-/// let mut pos = Chess::default();
-/// let mut tracker = Tracker::with_history(&pos, History::Recent);
-/// for (ply, uci) in (1..).zip(["g1f3", "g8f6", "f3g1", "f6g8"].iter().cycle().take(16)) {
-///     let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-///     let before = pos.clone();
-///     pos.play_unchecked(m);
-///     tracker.push(&before, m, &pos, ply);
-/// }
-/// // The start position stood on the board for the fifth time at ply 16.
-/// assert_eq!(tracker.automatic_end().map(|(_, ply)| ply), Some(16));
-/// ```
 #[derive(Clone, Debug, Default)]
-pub struct Tracker {
+pub(crate) struct Tracker {
     keys: Vec<u64>,
     history: History,
     /// A 256-bit filter of the keys since the last irreversible move: a
@@ -528,11 +495,6 @@ pub struct Tracker {
 const SCAN_LIMIT: usize = 128;
 
 impl Tracker {
-    /// Starts tracking at `start` (ply 0), keeping every key.
-    pub fn new(start: &Chess) -> Tracker {
-        Tracker::with_history(start, History::All)
-    }
-
     /// Starts tracking at `start` (ply 0), keeping the keys `history` says.
     pub fn with_history(start: &Chess, history: History) -> Tracker {
         let mut t = Tracker {
@@ -794,13 +756,9 @@ impl Tracker {
         self.automatic
     }
 
-    /// The keys of every position of the line so far, the start included
-    /// (with [`History::All`]; with [`History::Recent`], some of the last).
-    pub fn keys(&self) -> &[u64] {
-        &self.keys
-    }
-
-    /// Takes the keys of the main line's positions (see [`Tracker::keys`]),
+    /// Takes the keys of every position of the main line so far, the start
+    /// included (with [`History::All`]; with [`History::Recent`], some of
+    /// the last),
     /// leaving none: a game of millions of plies does not copy them. Empty
     /// with [`History::Recent`].
     pub fn take_keys(&mut self) -> Vec<u64> {
@@ -823,13 +781,41 @@ impl Tracker {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_fifth_occurrence_of_a_position_ends_the_game() {
+        use shakmaty::uci::UciMove;
+        let mut pos = Chess::default();
+        let mut tracker = Tracker::with_history(&pos, History::Recent);
+        for (ply, uci) in (1..).zip(["g1f3", "g8f6", "f3g1", "f6g8"].iter().cycle().take(16)) {
+            let m = uci
+                .parse::<UciMove>()
+                .expect("UCI")
+                .to_move(&pos)
+                .expect("legal");
+            let before = pos.clone();
+            pos.play_unchecked(m);
+            tracker.push(&before, m, &pos, ply);
+        }
+        // The start position stood on the board for the fifth time at ply 16.
+        assert_eq!(tracker.automatic_end().map(|(_, ply)| ply), Some(16));
+    }
+
+    #[test]
+    fn a_king_and_knight_against_a_king_is_dead_by_the_static_rules() {
+        use shakmaty::{CastlingMode, fen::Fen};
+        let fen: Fen = "8/8/4k3/8/8/2K5/8/6N1 w - - 0 70".parse().expect("FEN");
+        let pos: Chess = fen.into_position(CastlingMode::Standard).expect("legal");
+        assert_eq!(static_dead_status(&pos), Some(Status::InsufficientMaterial));
+        assert_eq!(static_dead_status(&Chess::default()), None);
+    }
+
     use super::*;
     use shakmaty::FromSetup;
     use shakmaty::san::San;
 
     fn play(sans: &str) -> (Chess, Tracker) {
         let mut pos = Chess::default();
-        let mut t = Tracker::new(&pos);
+        let mut t = Tracker::with_history(&pos, History::All);
         for (i, s) in sans.split_whitespace().enumerate() {
             let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
             let before = pos.clone();
@@ -875,7 +861,7 @@ mod tests {
         let mut pos: Chess = setup
             .into_position(shakmaty::CastlingMode::Standard)
             .unwrap();
-        let mut t = Tracker::new(&pos);
+        let mut t = Tracker::with_history(&pos, History::All);
         for (i, s) in ["Rh2", "Kd6"].iter().enumerate() {
             let m = s.parse::<San>().unwrap().to_move(&pos).unwrap();
             let before = pos.clone();
@@ -942,7 +928,7 @@ mod tests {
         let mut longest = 0usize;
         for _game in 0..60 {
             let mut pos = Chess::default();
-            let mut all = Tracker::new(&pos);
+            let mut all = Tracker::with_history(&pos, History::All);
             let mut recent = Tracker::with_history(&pos, History::Recent);
             let mut played = 0usize;
             for ply in 1..=700u32 {
@@ -967,11 +953,11 @@ mod tests {
                 assert_eq!(a, r);
                 assert_eq!(all.claims(), recent.claims(), "ply {ply}");
                 assert_eq!(all.automatic_end(), recent.automatic_end(), "ply {ply}");
-                assert!(recent.keys().len() <= SCAN_LIMIT + 2, "ply {ply}");
+                assert!(recent.keys.len() <= SCAN_LIMIT + 2, "ply {ply}");
                 longest = longest.max(pos.halfmoves() as usize);
                 played += 1;
             }
-            assert_eq!(all.keys().len(), played + 1);
+            assert_eq!(all.keys.len(), played + 1);
             assert!(recent.take_keys().is_empty());
         }
         assert!(longest > SCAN_LIMIT, "{longest}");
@@ -1019,12 +1005,12 @@ mod tests {
     #[test]
     fn statuses_of_final_positions() {
         let (mate, _) = play("f3 e5 g4 Qh4");
-        assert_eq!(position_status(&mate), Status::Checkmate);
+        assert_eq!(final_status(&mate).status, Status::Checkmate);
         assert_eq!(
             rule_result(Status::Checkmate, mate.turn()),
             Some(GameResult::BlackWins)
         );
-        assert_eq!(position_status(&Chess::default()), Status::Ongoing);
+        assert_eq!(final_status(&Chess::default()).status, Status::Ongoing);
     }
 }
 

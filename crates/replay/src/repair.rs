@@ -1203,28 +1203,6 @@ fn san(pos: &Chess, m: Move) -> String {
     San::from_move(pos, m).to_string()
 }
 
-/// How many of `tokens` replay from `pos` before the first that fails.
-pub fn replay_rest(mut pos: Chess, tokens: &[&str], lang: Language) -> u32 {
-    let mut n = 0;
-    for t in tokens {
-        if parse_annotation(t).is_some() {
-            n += 1;
-            continue;
-        }
-        match parse_move(t)
-            .ok()
-            .and_then(|mt| mt.resolve(&pos, lang).ok())
-        {
-            Some(m) => {
-                pos.play_unchecked(m);
-                n += 1;
-            }
-            None => break,
-        }
-    }
-    n
-}
-
 /// Keeps only what carries the move: no check, mate or evaluation marks,
 /// capture marks unified to `x`, dashes dropped, castling zeros as `O`.
 fn normalize(text: &str) -> Vec<char> {

@@ -78,7 +78,7 @@ impl Visitor for () {
 
 /// A [`Visitor`] that writes every move played (main line and variations)
 /// in a [`Style`] into a [`Moves`], by token index: what the
-/// [PGN writer](pgnkit_pgn::write::Writer) and the [JSON record](crate::json)
+/// [PGN writer](pgnkit_pgn::write::Writer) and the JSON record (`pgnkit_report::json`)
 /// write for each move.
 ///
 /// ```

@@ -16,8 +16,7 @@ use std::path::PathBuf;
 
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{
-    ClaimKind, Code, GameReport, GameResult, Options, Status, Suggestion, movetext::MainMove,
-    replay_game,
+    ClaimKind, Code, GameReport, GameResult, MainMove, Options, Status, Suggestion, replay_game,
 };
 use shakmaty::{
     Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square, uci::UciMove,

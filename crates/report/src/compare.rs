@@ -1,5 +1,5 @@
 //! The output of `pgnkit diff`: two records of one game compared
-//! ([`pgnkit_replay::compare`]) and printed as human text, NDJSON records
+//! ([`pgnkit_diff::compare`]) and printed as human text, NDJSON records
 //! or GitHub annotations, then the games left unpaired and the run's
 //! counts.
 //!
@@ -8,8 +8,8 @@
 //! use pgnkit_pgn::location::Places;
 //! use pgnkit_pgn::text::Encoding;
 //! use pgnkit_pgn::{Game, Reader};
-//! use pgnkit_replay::compare::{Words, compare};
-//! use pgnkit_replay::pairing::{Identity, PairedBy};
+//! use pgnkit_diff::compare::{Words, compare};
+//! use pgnkit_diff::pairing::{Identity, PairedBy};
 //! use pgnkit_report::Format;
 //! use pgnkit_report::compare::{Pair, Side, write_pair};
 //! use shakmaty::Chess;
@@ -42,11 +42,11 @@
 
 use std::io::{self, Write};
 
+use pgnkit_diff::compare::{Comparison, Difference};
+use pgnkit_diff::pairing::{Identity, PairedBy};
 use pgnkit_notation::Style;
 use pgnkit_pgn::write::Movetext;
-use pgnkit_replay::compare::{Comparison, Difference};
 use pgnkit_replay::diagnostic::side_name;
-use pgnkit_replay::pairing::{Identity, PairedBy};
 use serde_json::json;
 use shakmaty::{Chess, Color};
 

@@ -53,6 +53,7 @@ pub mod games;
 pub mod github;
 pub mod gitlab;
 pub mod html;
+pub mod json;
 pub mod junit;
 pub mod locate;
 pub mod position;

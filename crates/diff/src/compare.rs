@@ -14,7 +14,7 @@
 //! use pgnkit_notation::Language;
 //! use pgnkit_pgn::text::Encoding;
 //! use pgnkit_pgn::{Game, Reader};
-//! use pgnkit_replay::compare::{Words, compare};
+//! use pgnkit_diff::compare::{Words, compare};
 //! use shakmaty::Chess;
 //!
 //! let (a, b) = (&b"1. e4 e5 2. Nf3 Nc6 *"[..], &b"1. e2-e4 e7-e5 2. Sf3 Sc6 *"[..]);
@@ -37,7 +37,7 @@ use pgnkit_pgn::Game;
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::write::Movetext;
 
-use crate::movetext::main_line_words;
+use pgnkit_replay::main_line_words;
 use shakmaty::{Chess, Color, Move, Position};
 
 /// A place where the records differ.

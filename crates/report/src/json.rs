@@ -2,7 +2,7 @@
 //! its tags, its moves (written form and UCI) with their NAGs, comments and
 //! variations, its result, status, plies, language and number of errors.
 //!
-//! The moves are those a [`MoveWriter`](crate::MoveWriter) wrote while the
+//! The moves are those a [`MoveWriter`](pgnkit_replay::MoveWriter) wrote while the
 //! game was replayed; everything else comes from the game's tokens, walked
 //! once as the [PGN writer](pgnkit_pgn::write) walks them (the same rules
 //! for NAGs, draw offers, null moves and text that is not converted).
@@ -11,7 +11,8 @@
 //! use pgnkit_notation::{Language, Notation, Style};
 //! use pgnkit_pgn::write::Moves;
 //! use pgnkit_pgn::{Game, Reader};
-//! use pgnkit_replay::{MoveWriter, Options, json, replay_game_with};
+//! use pgnkit_replay::{MoveWriter, Options, replay_game_with};
+//! use pgnkit_report::json;
 //!
 //! let pgn = b"[White \"Anna\"]\n\n1. e4 $1 {best by test} (1. d4) e5 *\n";
 //! let mut game = Game::default();
@@ -42,7 +43,7 @@ use pgnkit_pgn::text::GameText;
 use pgnkit_pgn::write::{self as export, Moves, NULL_MOVE, NullPlaces, VerbatimPiece, Word};
 use pgnkit_pgn::{Game, TokenKind};
 
-use crate::GameReport;
+use pgnkit_replay::GameReport;
 
 /// Writes the JSON record of `game` (read from `input`, replayed into
 /// `report`, its moves written in `moves`) to `out`, on one line without

@@ -12,7 +12,7 @@
 //! counterpart.
 //!
 //! ```
-//! use pgnkit_replay::pairing::{Identity, pair};
+//! use pgnkit_diff::pairing::{Identity, pair};
 //!
 //! let game = |round: &str, white: &str, black: &str| Identity {
 //!     round: Some(round.into()),

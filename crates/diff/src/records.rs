@@ -4,7 +4,7 @@
 //! written ([`write_merged`]).
 //!
 //! ```
-//! use pgnkit_replay::records::{compare_records, read_records};
+//! use pgnkit_diff::records::{compare_records, read_records};
 //!
 //! let a = b"[White \"A\"]\n\n1. e4 e5 2. Nf3 *\n";
 //! let b = "[White \"A\"]\n\n1. e2-e4 e7-e5 2. Sg1-f3 *\n".as_bytes();
@@ -23,7 +23,7 @@ use shakmaty::Chess;
 
 use crate::compare::{Comparison, Words, compare};
 use crate::pairing::Identity;
-use crate::{Detail, Options, replay_game};
+use pgnkit_replay::{Detail, Options, replay_game};
 
 /// One record of one game. Only what pairing needs is kept for every game
 /// (32 bytes, and the tags below for a game that has them); its words and

@@ -1,0 +1,336 @@
+//! One game's replay: what to ask of it ([`Options`], [`Detail`]), what it
+//! finds ([`GameReport`]), and the entry points ([`replay_game`] and its
+//! kin) that read the tag section, set up the start position, choose the
+//! language, walk the movetext and give the verdict.
+
+use pgnkit_notation::Language;
+use pgnkit_pgn::Game;
+use shakmaty::{Chess, Position};
+
+use crate::diagnostic::{Code, Diagnostic, Omitted};
+use crate::movetext::{self, replay_movetext};
+use crate::outcome::{self, Claim, GameResult, History, Ruling, Status};
+use crate::setup::{self, SetupError};
+use crate::text::{Encoding, GameText};
+use crate::visitor::Visitor;
+use crate::{language, plain, repair, structure, verdict};
+
+/// How to replay.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Read piece letters in this language only (plus English SAN); `None`
+    /// chooses per game the language under which the whole game replays,
+    /// or, for a game with errors, the one its piece letters speak for
+    /// that leaves the fewest errors once each is repaired (so that one
+    /// slip early in a game does not change its language).
+    pub language: Option<Language>,
+    /// Look for what the writer probably meant at each error (scoresheet
+    /// repair). Costs a little time on games with errors only.
+    pub suggestions: bool,
+    /// What the caller needs of the report.
+    pub detail: Detail,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            language: None,
+            suggestions: true,
+            detail: Detail::Full,
+        }
+    }
+}
+
+/// What a caller needs of a [`GameReport`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything: every diagnostic, the claims, the Zobrist keys.
+    #[default]
+    Full,
+    /// The errors, the status and result, the plies, and the moves shown
+    /// to the [`Visitor`] (what a converter needs): a game without error
+    /// may then be reported without its warnings, its
+    /// [`claims`](GameReport::claims), its [`keys`](GameReport::keys) and
+    /// its main-line [`moves`](GameReport::moves) (and its
+    /// [`MoveEvent::key`]s are `None`). Plain games (standard
+    /// start, UTF-8, English SAN, no error) are then replayed by a faster
+    /// lane; everything else as with [`Detail::Full`]. With a forced
+    /// [`Options::language`] other than English, the same as `Full`.
+    Errors,
+    /// What `check` prints without `--games`: every diagnostic (errors and
+    /// warnings, kept and omitted), the plies, the status and result, the
+    /// main-line moves, and whether a dead-position search ran out of
+    /// budget, all as with [`Detail::Full`]; the
+    /// [`claims`](GameReport::claims) and [`keys`](GameReport::keys) may be
+    /// left empty (and [`MoveEvent::key`]s `None`). Plain games (as for
+    /// [`Detail::Errors`]) without any diagnostic are then replayed by the
+    /// faster lane. With a forced [`Options::language`] other than English,
+    /// the same as `Full`.
+    Diagnostics,
+    /// What an index needs: the errors (counted as with [`Detail::Full`]),
+    /// the plies, the status and result, the main-line moves and the
+    /// [`keys`](GameReport::keys) of every main-line position, as with
+    /// `Full`; a game without error may then be reported without its
+    /// warnings and its [`claims`](GameReport::claims) (and its
+    /// [`MoveEvent::key`]s are `None`). Plain games are replayed by the
+    /// faster lane, as for [`Detail::Errors`]. With a forced
+    /// [`Options::language`] other than English, the same as `Full`.
+    Keys,
+}
+
+/// Everything the replay found out about one game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Problems, in the order of the tokens they are about: the first
+    /// [`diagnostic::MAX_PER_GAME`] errors and as many warnings found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The problems found beyond those, counted only.
+    pub omitted: Omitted,
+    /// Main-line plies replayed.
+    pub plies: u32,
+    /// The game's status per the Laws.
+    pub status: Status,
+    /// What the rules give (`None` where they give nothing).
+    pub result: Option<GameResult>,
+    /// The Result tag as written.
+    pub result_tag: Option<String>,
+    /// The result the rules decide for certain, where a `result-mismatch`
+    /// says the record (Result tag or termination marker) disagrees with
+    /// it; `None` where the rules decide nothing, or the record agrees.
+    pub ruling: Option<Ruling>,
+    /// Every draw a player could have claimed, first ply first.
+    pub claims: Vec<Claim>,
+    /// The piece-letter language the moves were read in.
+    pub language: Language,
+    /// The game was played under Chess960 castling rules.
+    pub chess960: bool,
+    /// The start position (standard or from the FEN tag).
+    pub start: Chess,
+    /// The main-line moves, in order, with the index of their tokens.
+    pub moves: Vec<movetext::MainMove>,
+    /// The Zobrist key (Law 9.2 identity) of every main-line position, the
+    /// start included.
+    pub keys: Vec<u64>,
+    /// The encoding the game was read in.
+    pub encoding: Encoding,
+    /// A search for a dead position (Law 5.2.2) or for whether the winner
+    /// of a loss on time can checkmate (Law 6.9) ran out of budget: the
+    /// report says nothing of it. Counted in the `check` summary.
+    pub dead_undecided: bool,
+}
+
+impl GameReport {
+    /// The main-line position before ply `ply` (1-based, as in
+    /// [`Diagnostic::ply`]: ply 1 is played from the start position) and the
+    /// move that led to it (`None` at the start); `None` where the main line
+    /// was not replayed that far (it stops at its first error, so the
+    /// position before the faulty move is always there). Linear in `ply`.
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader};
+    /// use pgnkit_replay::{Options, replay_game};
+    /// use shakmaty::{Position, Square};
+    ///
+    /// let pgn = b"1. e4 e5 2. Ke3 *\n";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let report = replay_game(pgn, &game, &Options::default());
+    /// let ply = report.diagnostics[0].ply.unwrap();
+    /// let (position, last) = report.position_before(ply).unwrap();
+    /// assert_eq!(position.board().piece_at(Square::E5).map(|p| p.char()), Some('p'));
+    /// assert_eq!(last.map(|m| m.to()), Some(Square::E5));
+    /// assert!(report.position_before(ply + 1).is_none());
+    /// ```
+    pub fn position_before(&self, ply: u32) -> Option<(Chess, Option<shakmaty::Move>)> {
+        let played = usize::try_from(ply.checked_sub(1)?).ok()?;
+        let moves = self.moves.get(..played)?;
+        let mut position = self.start.clone();
+        for m in moves {
+            position.play_unchecked(m.played);
+        }
+        Some((position, moves.last().map(|m| m.played)))
+    }
+
+    /// Number of errors, kept or omitted.
+    pub fn errors(&self) -> usize {
+        let kept = self.diagnostics.iter().filter(|d| d.is_error()).count();
+        kept.saturating_add(usize::try_from(self.omitted.errors).unwrap_or(usize::MAX))
+    }
+
+    /// Number of warnings, kept or omitted.
+    pub fn warnings(&self) -> usize {
+        let kept = self.diagnostics.iter().filter(|d| !d.is_error()).count();
+        kept.saturating_add(usize::try_from(self.omitted.warnings).unwrap_or(usize::MAX))
+    }
+}
+
+/// Replays one game read from `input` (the bytes the [`pgnkit_pgn::Reader`]
+/// read it from; spans in diagnostics are offsets into it).
+pub fn replay_game(input: &[u8], game: &Game<'_>, options: &Options) -> GameReport {
+    replay_game_with(input, game, options, &mut ())
+}
+
+/// [`replay_game`], showing every move played to `visitor`.
+pub fn replay_game_with<V: Visitor>(
+    input: &[u8],
+    game: &Game<'_>,
+    options: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    let text = GameText::new(input, game.span.clone());
+    replay_game_text(input, game, &text, options, visitor)
+}
+
+/// [`replay_game_with`] for a caller that has the game's text already
+/// ([`GameText::new`] of `input` and the game's span), so that it is not
+/// validated twice.
+pub fn replay_game_text<V: Visitor>(
+    input: &[u8],
+    game: &Game<'_>,
+    text: &GameText<'_>,
+    options: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    let text = *text;
+    if takes_plain_lane(game, options) {
+        visitor.on_start(&Chess::default());
+        if let Some(plain) = plain::replay(game, &text, visitor, options.detail) {
+            return plain_report(game, &text, plain);
+        }
+        visitor.restart();
+    }
+    let encoding = text.encoding();
+    let mut head = structure::head(input, game, encoding);
+    let tag = |name: &str| {
+        game.tag(name)
+            .map(|t| encoding.decode(&t.value()).into_owned())
+    };
+    let mut report = GameReport {
+        diagnostics: Vec::new(),
+        omitted: Omitted::default(),
+        plies: 0,
+        status: Status::Invalid,
+        result: None,
+        result_tag: tag("Result"),
+        ruling: None,
+        claims: Vec::new(),
+        language: options.language.unwrap_or(Language::En),
+        chess960: false,
+        start: Chess::default(),
+        moves: Vec::new(),
+        keys: Vec::new(),
+        encoding,
+        dead_undecided: false,
+    };
+    let start = match setup::start(tag("Variant").as_deref(), tag("FEN").as_deref()) {
+        Ok(s) => s,
+        Err(err) => {
+            head.push(not_set_up(game, err, &mut report));
+            (report.diagnostics, report.omitted) = head.into_parts();
+            return report;
+        }
+    };
+    report.chess960 = start.chess960;
+    report.start = start.position.clone();
+
+    let mut lang = options.language.unwrap_or(Language::En);
+    // Keys are reported only where they are asked for.
+    let history = match options.detail {
+        Detail::Full | Detail::Keys => History::All,
+        Detail::Errors | Detail::Diagnostics => History::Recent,
+    };
+    visitor.on_start(&start.position);
+    let mut pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+    let mut repairs = None;
+    if options.language.is_none() && pass.failure.is_some() {
+        let (better, found) = language::choose(game, text, &start.position, &pass);
+        repairs = found;
+        if better != lang {
+            visitor.restart();
+            visitor.on_start(&start.position);
+            lang = better;
+            pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+        }
+    }
+    report.language = lang;
+
+    if options.suggestions {
+        match repairs {
+            Some(found) => found.attach(game, &mut pass),
+            None => repair::suggest(game, encoding, &start.position, lang, &mut pass),
+        }
+    }
+    verdict::finish(game, &mut report, pass, head);
+    report
+}
+
+/// Whether the plain lane may take the game: the caller asked for less than
+/// everything, in English or any language, and (for the diagnostics) the
+/// tag section has nothing to warn of, which the lane does not look at.
+fn takes_plain_lane(game: &Game<'_>, options: &Options) -> bool {
+    let lane = match options.detail {
+        Detail::Full => false,
+        Detail::Errors | Detail::Keys => true,
+        Detail::Diagnostics => structure::is_quiet(game),
+    };
+    lane && options.language.is_none_or(|l| l == Language::En)
+}
+
+/// The error of a game whose start position cannot be set up (a bad FEN, a
+/// variant pgnkit does not play): its moves are not replayed.
+fn not_set_up(game: &Game<'_>, err: SetupError, report: &mut GameReport) -> Diagnostic {
+    let at = |name: &str| {
+        game.tag(name)
+            .map_or(game.span.start..game.span.start, |t| t.span.clone())
+    };
+    let mut d = match err {
+        SetupError::BadFen(m) => Diagnostic::new(Code::BadFen, at("FEN"), m),
+        SetupError::UnsupportedVariant(v) => {
+            report.status = Status::Unsupported;
+            Diagnostic::new(
+                Code::UnsupportedVariant,
+                at("Variant"),
+                format!(
+                    "the variant `{v}` is not chess or Chess960, so its moves were not replayed"
+                ),
+            )
+        }
+    };
+    let moves = game
+        .tokens
+        .kinds()
+        .filter(|k| *k == pgnkit_pgn::TokenKind::Word)
+        .count();
+    if moves > 0 {
+        d.help
+            .push(format!("{moves} movetext words were not replayed"));
+    }
+    d
+}
+
+/// The report of a game the plain lane replayed: a game without error.
+fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> GameReport {
+    let result = match fast.status {
+        Status::Checkmate => Some(GameResult::win_for(!fast.turn)),
+        s => outcome::rule_result(s, fast.turn),
+    };
+    GameReport {
+        diagnostics: Vec::new(),
+        omitted: Omitted::default(),
+        plies: fast.plies,
+        status: fast.status,
+        result,
+        result_tag: game
+            .tag("Result")
+            .map(|t| text.decode(&t.value()).into_owned()),
+        ruling: None,
+        claims: Vec::new(),
+        language: Language::En,
+        chess960: false,
+        start: Chess::default(),
+        moves: fast.moves,
+        keys: fast.keys,
+        encoding: Encoding::Utf8,
+        dead_undecided: fast.undecided,
+    }
+}
