@@ -407,6 +407,22 @@ fn a_game_appended_while_the_file_is_fixed_in_place_is_kept() {
 
 // 4. An input truncated while it is read is named, not a SIGBUS crash.
 
+/// Truncates `file` while `run` reads it: the run must name it, with exit
+/// status 2. Its standard error.
+fn truncated_under(run: Child, file: &Path) -> String {
+    fs::OpenOptions::new()
+        .write(true)
+        .open(file)
+        .and_then(|f| f.set_len(0))
+        .expect("truncate");
+    let done = finish(run);
+    let stderr = text(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{stderr}");
+    let said = format!("`{}` was truncated while it was read", file.display());
+    assert!(stderr.contains(&said), "{stderr}");
+    stderr
+}
+
 #[test]
 fn an_input_truncated_while_checked_is_named_with_status_2() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -416,16 +432,7 @@ fn an_input_truncated_while_checked_is_named_with_status_2() {
     wait_for(&mut run, "fixed games written", || {
         temporary_with_data(dir.path())
     });
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&file)
-        .and_then(|f| f.set_len(0))
-        .expect("truncate");
-    let done = finish(run);
-    let stderr = text(&done.stderr);
-    assert_eq!(done.status.code(), Some(2), "{stderr}");
-    let said = format!("`{}` was truncated while it was read", file.display());
-    assert!(stderr.contains(&said), "{stderr}");
+    let stderr = truncated_under(run, &file);
     assert_eq!(names(dir.path()), ["g.pgn"], "{stderr}");
 }
 
@@ -446,16 +453,7 @@ fn a_file_truncated_while_an_indexed_search_reads_it_is_named() {
         arg(&file),
     ]);
     std::thread::sleep(Duration::from_millis(300));
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&file)
-        .and_then(|f| f.set_len(0))
-        .expect("truncate");
-    let done = finish(run);
-    let stderr = text(&done.stderr);
-    assert_eq!(done.status.code(), Some(2), "{stderr}");
-    let said = format!("`{}` was truncated while it was read", file.display());
-    assert!(stderr.contains(&said), "{stderr}");
+    truncated_under(run, &file);
 }
 
 // 5. The owner, group and mode of a rewritten file are kept.
