@@ -422,8 +422,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         let mut bytes = Vec::new();
         w.write(&mut bytes)?;
         let mut file = pgnkit_driver::output::OutputFile::create(path)?;
-        file.write_all(&bytes)
-            .with_context(|| format!("cannot write the baseline `{}`", path.display()))?;
+        file.write_all(&bytes)?;
         file.commit()?;
         if !args.input.quiet {
             eprintln!(
@@ -469,7 +468,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     if let Some(f) = fixed {
-        f.finish(args.input.quiet)?;
+        f.finish(args.input.quiet, run.failed)?;
     }
     Ok(if run.failed {
         EXIT_FAILURE

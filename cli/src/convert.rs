@@ -544,8 +544,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         // The output is dropped: a temporary file is removed, FILE untouched.
         if let Output::Stdout(mut w) = output {
             w.flush()?;
-        } else if args.output.is_some() {
-            eprintln!("pgnkit: error: nothing written: an input could not be read");
+        } else if let Some(path) = &args.output {
+            eprintln!(
+                "pgnkit: error: {}",
+                pgnkit_driver::output::nothing_written(path)
+            );
         }
     } else if let Err(e) = output.commit() {
         eprintln!("pgnkit: error: {e:#}");

@@ -29,6 +29,7 @@ use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};
 use crate::index::{parse_size, replay_options, tables_budget};
 use crate::input::{CHUNK_SIZE, Chunk, Input};
 use crate::{EXIT_OK, EXIT_PROBLEMS};
+use pgnkit_atomic::Temporary;
 use pgnkit_driver::output::OutputFile;
 use pgnkit_driver::{Driver, Progress};
 
@@ -124,7 +125,7 @@ fn read_all<T: Send>(
 ) -> anyhow::Result<()> {
     for (i, name) in names.iter().enumerate() {
         let file = u32::try_from(first + i)?;
-        let input = Input::open(name).map_err(|e| anyhow::anyhow!("cannot read `{name}`: {e}"))?;
+        let input = Input::open(name)?;
         let progress = Progress::new(quiet, input.len);
         driver.run(input, &progress, &work, |chunk, t| each(file, chunk, t))?;
         progress.finish();
@@ -169,9 +170,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
     let driver = Driver::new(args.jobs)?;
     let options = replay_options(args.input_lang);
     let depth = args.fuzzy_depth;
-    let threads = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = pgnkit_driver::threads(args.jobs);
     let budget = tables_budget(args.memory, threads);
     let kinds = Kinds {
         contradicting_tags: args.contradicting_tags,
@@ -201,8 +200,10 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
             if i < args.against.len()
                 && let Some(index) = known_index(name, depth.is_none())?
             {
+                // Both tables the records come from, as `search` checks them.
                 index
                     .verify_games()
+                    .and_then(|()| index.verify_strings())
                     .map_err(|e| anyhow::anyhow!("{e}: rebuild it with `pgnkit index`"))?;
                 for n in 0..u32::try_from(index.games())? {
                     let mut r = GameRecord::of_facts(&index.game(n).facts());
@@ -279,18 +280,15 @@ fn known_index(name: &str, usable: bool) -> anyhow::Result<Option<Index>> {
 }
 
 /// Standard input copied to a temporary file in `dir` (removed when it is
-/// dropped, or on Ctrl-C), to be read more than once.
-fn spool_stdin(dir: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
-    let mut file = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| anyhow::anyhow!("cannot spool standard input to `{}`: {e}", dir.display()))?;
-    let path = file.path().to_path_buf();
-    let _ = ctrlc::set_handler(move || {
-        let _ = std::fs::remove_file(&path);
-        std::process::exit(130);
-    });
-    let mut out = BufWriter::with_capacity(1 << 20, file.as_file_mut());
-    io::copy(&mut io::stdin().lock(), &mut out)?;
-    out.flush()?;
+/// dropped, on an interrupt, or by the next run after a crash: see
+/// [`pgnkit_atomic::Temporary`]), to be read more than once.
+fn spool_stdin(dir: &Path) -> anyhow::Result<Temporary> {
+    let fail =
+        |e: io::Error| anyhow::anyhow!("cannot spool standard input to `{}`: {e}", dir.display());
+    let mut file = Temporary::beside(&dir.join("stdin.pgn"), true).map_err(fail)?;
+    let mut out = BufWriter::with_capacity(1 << 20, file.file_mut());
+    io::copy(&mut io::stdin().lock(), &mut out).map_err(fail)?;
+    out.flush().map_err(fail)?;
     drop(out);
     Ok(file)
 }
@@ -380,7 +378,7 @@ fn write_games(
     let (mut unique, mut dups) = (open(&args.output)?, open(&args.duplicates)?);
     let mut index: u64 = games_in.iter().take(args.against.len()).sum();
     for name in names.iter().skip(args.against.len()) {
-        let input = Input::open(name).map_err(|e| anyhow::anyhow!("cannot read `{name}`: {e}"))?;
+        let input = Input::open(name)?;
         for chunk in input.chunks(CHUNK_SIZE) {
             let chunk = chunk?;
             let data: &[u8] = &chunk.data;

@@ -1,20 +1,21 @@
 //! Where `pgnkit check --fix` puts the games fixed by
 //! [`pgnkit_replay::fix::fix_game`]: one file (`-o FILE`, written
-//! atomically), each input rewritten in place (`--in-place`, atomically,
-//! the original kept as `FILE.orig`), or a unified diff on standard output
-//! (`--diff`, and `--fix` alone on a terminal; written by
-//! [`pgnkit_report::unified_diff`]).
+//! atomically, and only when every input was read), each input rewritten
+//! in place (`--in-place`: [`pgnkit_atomic::InPlace`], under a lock, only
+//! if the input did not change while it was read, the original kept as
+//! `FILE.orig`), or a unified diff on standard output (`--diff`, and
+//! `--fix` alone on a terminal; written by [`pgnkit_report::unified_diff`]).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::io::{BufWriter, Write};
+use std::path::Path;
 
-use anyhow::Context as _;
+use pgnkit_atomic::InPlace as Rewrite;
 use pgnkit_pgn::location::count_lines;
 use pgnkit_replay::fix::{FixCounts, Fixed};
 use pgnkit_report::unified_diff;
 
 use crate::input::{Chunk, Compression, Input};
-use pgnkit_driver::output::OutputFile;
+use pgnkit_driver::output::{OutputFile, nothing_written};
 
 /// Where the fixed games go.
 enum Target {
@@ -36,8 +37,7 @@ enum Target {
 
 /// One input being rewritten in place.
 struct InPlace {
-    file: OutputFile,
-    path: PathBuf,
+    file: BufWriter<Rewrite>,
     /// Some game of it was changed.
     changed: bool,
 }
@@ -101,9 +101,13 @@ impl FixOutput {
                         input.compression.name()
                     );
                 }
+                let Some(read) = input.identity else {
+                    anyhow::bail!(
+                        "cannot fix {path} in place: it is not a regular file (use -o FILE)"
+                    );
+                };
                 *current = Some(InPlace {
-                    file: OutputFile::create(Path::new(path))?,
-                    path: PathBuf::from(path),
+                    file: BufWriter::with_capacity(1 << 16, Rewrite::begin(Path::new(path), read)?),
                     changed: false,
                 });
             }
@@ -163,7 +167,8 @@ impl FixOutput {
     /// original kept as `FILE.orig` first), an unchanged one is left alone.
     ///
     /// # Errors
-    /// When the backup or the rename fails: the input is then untouched.
+    /// When the input changed while it was read, or the backup or the
+    /// rename fails: the input is then untouched.
     pub fn end(&mut self, complete: bool) -> anyhow::Result<()> {
         if let Target::InPlace {
             backup,
@@ -174,15 +179,11 @@ impl FixOutput {
             && complete
             && c.changed
         {
-            if *backup {
-                let mut orig = c.path.clone().into_os_string();
-                orig.push(".orig");
-                let orig = PathBuf::from(orig);
-                std::fs::copy(&c.path, &orig).with_context(|| {
-                    format!("cannot keep {} as {}", c.path.display(), orig.display())
-                })?;
-            }
-            c.file.commit()?;
+            let rewrite = c
+                .file
+                .into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?;
+            rewrite.commit(*backup)?;
             *rewritten += 1;
         }
         Ok(())
@@ -193,10 +194,18 @@ impl FixOutput {
         self.counts
     }
 
-    /// Puts the output in place and says what was done.
-    pub fn finish(self, quiet: bool) -> anyhow::Result<()> {
+    /// Puts the output in place and says what was done. With `failed` (an
+    /// input could not be read), `-o`'s file is not written, as `convert
+    /// -o` writes none: a run writes all its inputs' games or nothing.
+    pub fn finish(self, quiet: bool, failed: bool) -> anyhow::Result<()> {
         let counts = self.counts;
         let done = match self.target {
+            Target::File(file) if failed => {
+                let path = file.path().to_path_buf();
+                drop(file);
+                eprintln!("pgnkit: error: {}", nothing_written(&path));
+                return Ok(());
+            }
             Target::File(file) => {
                 let path = file.path().to_path_buf();
                 file.commit()?;

@@ -11,9 +11,10 @@
 //! are to anonymous temporary files beside the index (not in `TMPDIR`,
 //! often a RAM disk) by a thread of their own, around the page cache where
 //! the system allows it, and each key partition is sorted once while the
-//! index is written ([`pgnkit_index::spill`]). On Ctrl-C or SIGTERM the
-//! half-written index is removed and the run exits with status 130; the
-//! spill files vanish with the process.
+//! index is written ([`pgnkit_index::spill`]). On Ctrl-C, SIGTERM or
+//! SIGHUP the half-written index is removed and the run exits with status
+//! 130, 143 or 129 ([`pgnkit_atomic::signals`]); the spill files vanish
+//! with the process.
 
 use std::io::Read;
 use std::path::Path;
@@ -106,17 +107,6 @@ pub fn tables_budget(memory: u64, threads: usize) -> u64 {
         .max(memory / 4)
 }
 
-/// Removes the half-written index and exits with status 130 on Ctrl-C or
-/// SIGTERM (the spill files are anonymous, reclaimed by the system).
-fn remove_temporaries_on_interrupt() {
-    // Set once per process; a second call (search --reindex after a build)
-    // keeps the first handler, which does the same.
-    let _ = ctrlc::set_handler(|| {
-        pgnkit_index::remove_temporary_files();
-        std::process::exit(130);
-    });
-}
-
 /// Replay options for indexing (and for scans that must agree with it).
 pub fn replay_options(lang: InputLang) -> Options {
     Options {
@@ -206,7 +196,6 @@ pub fn build(
     quiet: bool,
 ) -> anyhow::Result<Summary> {
     check_indexable(file)?;
-    remove_temporaries_on_interrupt();
     let path = Path::new(file);
     let target = index_path(path);
     let before = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
@@ -214,8 +203,7 @@ pub fn build(
     let progress = Progress::new(quiet, input.len);
     let driver = Driver::new(jobs)?;
     let options = replay_options(lang);
-    let threads =
-        jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = pgnkit_driver::threads(jobs);
     let spill_dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -239,7 +227,9 @@ pub fn build(
     );
     progress.finish();
     drop(batches);
-    result?;
+    // What fails here is the builder's writing (the index's early game
+    // records, its spills beside it): the index names the culprit.
+    result.with_context(|| format!("cannot write `{}`", target.display()))?;
     let after = Fingerprint::of(path).with_context(|| format!("cannot read `{file}`"))?;
     if let Some(change) = after.difference(&before) {
         bail!(

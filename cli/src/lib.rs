@@ -51,6 +51,9 @@ pub const EXIT_FAILURE: u8 = 2;
 
 /// Runs `pgnkit` with the process's arguments: what `src/main.rs` calls.
 pub fn main() -> ExitCode {
+    // Temporary files removed on SIGINT, SIGTERM and SIGHUP, a file-size
+    // limit reported as a write error, a truncated input named.
+    pgnkit_atomic::signals::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

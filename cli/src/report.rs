@@ -180,8 +180,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<u8> {
         out.flush()?;
     } else {
         let mut file = pgnkit_driver::output::OutputFile::create(Path::new(&args.output))?;
-        file.write_all(&html)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", args.output))?;
+        file.write_all(&html)?;
         file.commit()?;
     }
     if !args.input.quiet {

@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use memmap2::Mmap;
+use pgnkit_atomic::Mapped;
+use pgnkit_driver::output::OutputFile;
 use pgnkit_index::order::Order;
 use pgnkit_index::{Fingerprint, Index, IndexError, Query, index_path};
 use pgnkit_replay::Detail;
@@ -152,15 +153,10 @@ fn finish(
     })
 }
 
-/// The file `--non-matching` writes to.
-pub fn open_rest(path: &Option<PathBuf>) -> anyhow::Result<Option<BufWriter<File>>> {
-    path.as_ref()
-        .map(|p| {
-            File::create(p)
-                .map(|f| BufWriter::with_capacity(1 << 16, f))
-                .with_context(|| format!("cannot write `{}`", p.display()))
-        })
-        .transpose()
+/// The file `--non-matching` writes to: put in place only when the search
+/// succeeded ([`OutputFile`]).
+pub fn open_rest(path: &Option<PathBuf>) -> anyhow::Result<Option<OutputFile>> {
+    path.as_deref().map(OutputFile::create).transpose()
 }
 
 /// Runs `pgnkit search`.
@@ -174,6 +170,21 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
     let mut rest = rest_file
         .as_mut()
         .map(|f| Printer::new(f as &mut dyn io::Write, Output::Pgn));
+    let status = search(args, &query, &mut printer, rest.as_mut(), started)?;
+    if let Some(f) = rest_file {
+        f.commit()?;
+    }
+    Ok(status)
+}
+
+/// The search of `run`, the games not selected given to `rest`.
+fn search(
+    args: &SearchArgs,
+    query: &Query,
+    printer: &mut Printer<'_>,
+    mut rest: Option<&mut Printer<'_>>,
+    started: Instant,
+) -> anyhow::Result<u8> {
     let file = args.file.as_str();
     if file == "-" && args.reindex {
         bail!("--reindex needs a file: standard input cannot be indexed");
@@ -193,17 +204,17 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
         match Index::open(&index_path(path), path, &now) {
             Ok(index) => {
                 if let Err(e) =
-                    search_index(&index, path, &query, args, &mut printer, rest.as_mut())
+                    search_index(&index, path, query, args, printer, rest.as_deref_mut())
                 {
                     match e.downcast_ref::<IndexError>() {
                         Some(e) => bail!("{e}\n{}", rebuild_hint(file)),
                         None => return Err(e),
                     }
                 }
-                if let Some(r) = rest.as_mut() {
+                if let Some(r) = rest.as_deref_mut() {
                     r.finish(file, true, 0.0)?;
                 }
-                return Ok(finish(&mut printer, file, true, started, args.quiet)?);
+                return Ok(finish(printer, file, true, started, args.quiet)?);
             }
             Err(IndexError::Missing(_)) => {
                 if !args.quiet {
@@ -222,11 +233,11 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
             Err(e) => bail!("{e}\n{}", rebuild_hint(file)),
         }
     }
-    scan::search_scan(args, &query, &mut printer, rest.as_mut())?;
-    if let Some(r) = rest.as_mut() {
+    scan::search_scan(args, query, printer, rest.as_deref_mut())?;
+    if let Some(r) = rest {
         r.finish(file, false, 0.0)?;
     }
-    Ok(finish(&mut printer, file, false, started, args.quiet)?)
+    Ok(finish(printer, file, false, started, args.quiet)?)
 }
 
 fn rebuild_hint(file: &str) -> String {
@@ -263,10 +274,9 @@ fn search_index(
     let needs_map = output == Output::Pgn || rest.is_some() || query.needs_game();
     let map = if needs_map && index.games() > 0 {
         let f = File::open(pgn).with_context(|| format!("cannot read `{file}`"))?;
-        // SAFETY: a read-only private map of the PGN file, as the input
-        // module maps it; only the pages of the games read are touched.
-        #[allow(unsafe_code)]
-        let map = unsafe { Mmap::map(&f) }.with_context(|| format!("cannot map `{file}`"))?;
+        // Only the pages of the games read are touched; a truncation by
+        // another program meanwhile is reported by name (see `Mapped`).
+        let map = Mapped::new(&f, &file).with_context(|| format!("cannot map `{file}`"))?;
         Some(map)
     } else {
         None

@@ -170,8 +170,7 @@ fn show(
     }
     if let Some(path) = &args.svg {
         let mut f = pgnkit_driver::output::OutputFile::create(path)?;
-        f.write_all(scene.svg().as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        f.write_all(scene.svg().as_bytes())?;
         f.commit()?;
     }
     Ok(())
