@@ -9,12 +9,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+use pgnkit_driver::output::OutputFile;
 use pgnkit_pgn::location::count_lines;
 use pgnkit_replay::fix::{FixCounts, Fixed};
 use pgnkit_report::unified_diff;
-
-use crate::input::{Chunk, Compression, Input};
-use pgnkit_driver::output::OutputFile;
+use pgnkit_source::{Chunk, Compression, Input};
 
 /// Where the fixed games go.
 enum Target {
@@ -193,8 +192,12 @@ impl FixOutput {
         self.counts
     }
 
-    /// Puts the output in place and says what was done.
-    pub fn finish(self, quiet: bool) -> anyhow::Result<()> {
+    /// Puts the output in place and says what was done (the line `check`
+    /// prints on standard error).
+    ///
+    /// # Errors
+    /// Those of renaming the `-o` file into place.
+    pub fn finish(self) -> anyhow::Result<String> {
         let counts = self.counts;
         let done = match self.target {
             Target::File(file) => {
@@ -208,9 +211,6 @@ impl FixOutput {
             ),
             Target::Diff { .. } => "wrote nothing (a diff)".to_owned(),
         };
-        if !quiet {
-            eprintln!("{counts}; {done}");
-        }
-        Ok(())
+        Ok(format!("{counts}; {done}"))
     }
 }
