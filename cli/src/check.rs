@@ -167,12 +167,8 @@ impl Printer<'_> {
             write_baseline(path, w, args.input.quiet())?;
         }
         let stale: Vec<&Problem> = baseline.as_ref().map(Baseline::stale).unwrap_or_default();
-        if let Some(md) = report.job_summary(run.files, totals)
-            && let Some(path) =
-                std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from)
-        {
-            append(&path, md.as_bytes())
-                .with_context(|| format!("cannot write the job summary to `{}`", path.display()))?;
+        if let Some(md) = report.job_summary(run.files, totals) {
+            write_job_summary(&md)?;
         }
         match report.format() {
             ReportFormat::Json if !diff => {
@@ -406,11 +402,19 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// Appends `bytes` to the file at `path` (created if need be).
-fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Appends the job summary `md` (Markdown) to the file GitHub names in
+/// `$GITHUB_STEP_SUMMARY`, when it is set.
+///
+/// # Errors
+/// Those of writing the file.
+fn write_job_summary(md: &str) -> anyhow::Result<()> {
+    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from) else {
+        return Ok(());
+    };
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(path)?
-        .write_all(bytes)
+        .open(&path)
+        .and_then(|mut f| f.write_all(md.as_bytes()))
+        .with_context(|| format!("cannot write the job summary to `{}`", path.display()))
 }

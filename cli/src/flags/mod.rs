@@ -80,3 +80,18 @@ pub struct ManArgs {
     #[arg(value_name = "COMMAND")]
     pub command: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// The flags make one consistent command line: no two flags of a
+    /// command share a name, a group of shared flags flattened twice, or a
+    /// flag that `requires` or `conflicts_with` one that is not there.
+    #[test]
+    fn the_flags_are_consistent() {
+        Cli::command().debug_assert();
+    }
+}
