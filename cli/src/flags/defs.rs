@@ -8,7 +8,9 @@
 //! A few words of a shared flag's help differ from command to command
 //! (what `-q` leaves out, whether `--input-lang` shows its default): a
 //! group is generic over the command whose flags flatten it ([`For`]), and
-//! the help texts of each flag stand beside it, by command ([`Name`]).
+//! the help texts of each flag stand beside it, by command ([`Name`]). They
+//! are written without the final period that clap takes off a doc
+//! comment's help.
 
 use std::fmt::Debug;
 use std::io::IsTerminal;
@@ -45,7 +47,7 @@ pub enum Name {
 
 /// The flags of a command (its `Args` struct), for the groups it flattens:
 /// which command the help is written for.
-pub trait For: Clone + Debug + Send + Sync + 'static {
+pub trait For: Clone + Debug + 'static {
     /// The command.
     const NAME: Name;
 }
