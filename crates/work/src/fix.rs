@@ -10,12 +10,11 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use pgnkit_atomic::InPlace as Rewrite;
+use pgnkit_driver::output::{OutputFile, nothing_written};
 use pgnkit_pgn::location::count_lines;
 use pgnkit_replay::fix::{FixCounts, Fixed};
 use pgnkit_report::unified_diff;
-
-use crate::input::{Chunk, Compression, Input};
-use pgnkit_driver::output::{OutputFile, nothing_written};
+use pgnkit_source::{Chunk, Compression, Input};
 
 /// Where the fixed games go.
 enum Target {
@@ -194,17 +193,20 @@ impl FixOutput {
         self.counts
     }
 
-    /// Puts the output in place and says what was done. With `failed` (an
-    /// input could not be read), `-o`'s file is not written, as `convert
-    /// -o` writes none: a run writes all its inputs' games or nothing.
-    pub fn finish(self, quiet: bool, failed: bool) -> anyhow::Result<()> {
+    /// Puts the output in place and says what was done: the line `check`
+    /// prints on standard error, or, with `failed` (an input could not be
+    /// read), the error that `-o`'s file was not written, as `convert -o`
+    /// writes none: a run writes all its inputs' games or nothing.
+    ///
+    /// # Errors
+    /// Those of renaming the `-o` file into place.
+    pub fn finish(self, failed: bool) -> anyhow::Result<Finished> {
         let counts = self.counts;
         let done = match self.target {
             Target::File(file) if failed => {
                 let path = file.path().to_path_buf();
                 drop(file);
-                eprintln!("pgnkit: error: {}", nothing_written(&path));
-                return Ok(());
+                return Ok(Finished::NothingWritten(nothing_written(&path)));
             }
             Target::File(file) => {
                 let path = file.path().to_path_buf();
@@ -217,9 +219,15 @@ impl FixOutput {
             ),
             Target::Diff { .. } => "wrote nothing (a diff)".to_owned(),
         };
-        if !quiet {
-            eprintln!("{counts}; {done}");
-        }
-        Ok(())
+        Ok(Finished::Wrote(format!("{counts}; {done}")))
     }
+}
+
+/// How a `--fix` run ended ([`FixOutput::finish`]).
+#[derive(Debug)]
+pub enum Finished {
+    /// What was fixed and written (the line `check` prints unless quiet).
+    Wrote(String),
+    /// The error saying that `-o`'s file was not written.
+    NothingWritten(String),
 }
