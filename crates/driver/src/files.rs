@@ -49,7 +49,12 @@ impl Inputs<'_> {
     /// # Errors
     /// Those of [`Input::open_with`].
     pub fn open(&self, path: &str) -> Result<Input, pgnkit_source::Error> {
-        Input::open_with(path, self.shard, self.jobs, self.game_offset)
+        Input::open_with(
+            path,
+            self.shard,
+            Some(crate::threads(self.jobs)),
+            self.game_offset,
+        )
     }
 }
 
@@ -165,7 +170,9 @@ pub struct Run {
 ///
 /// # Errors
 /// When the threads cannot be started, the reader of the output has gone
-/// (a broken pipe), or `sink` cannot report a failure.
+/// (a broken pipe), an output cannot be written
+/// ([`crate::output::is_output_error`]: the run stops there), or `sink`
+/// cannot report a failure.
 pub fn run<T: Send>(
     args: &Inputs<'_>,
     work: impl Fn(&Chunk) -> T + Sync,
@@ -240,7 +247,9 @@ pub fn run<T: Send>(
             }
         };
         if let Err(e) = result {
-            if crate::output::is_broken_pipe(&e) {
+            // The output failed (a full disk), not the input: the run ends,
+            // and the error names the output.
+            if crate::output::is_broken_pipe(&e) || crate::output::is_output_error(&e) {
                 return Err(e);
             }
             run.failed = true;

@@ -1079,10 +1079,13 @@ impl<R: Record> Sorter<R> {
         if self.buffer.len() >= self.capacity {
             self.spill()?;
         }
-        if self.buffer.capacity() == 0 {
-            // Room for the whole budget at once: pages are only used as
-            // they fill, and the buffer never doubles past the budget.
-            self.buffer.reserve_exact(self.capacity);
+        if self.buffer.len() == self.buffer.capacity() {
+            // Grown as it is used (never the whole budget at once: `--memory
+            // 64G` on a smaller machine would abort), doubling, but never
+            // past the budget.
+            let room = self.buffer.len().max(MIN_RECORDS);
+            let room = room.min(self.capacity - self.buffer.len());
+            self.buffer.reserve_exact(room);
         }
         self.buffer.push(r);
         Ok(())
@@ -1391,6 +1394,22 @@ mod tests {
         let mut table = Table::default();
         table.push(&Arc::new(entries), u32::MAX, 0..PARTITIONS);
         assert!(spool.push_all(&table).is_err());
+    }
+
+    #[test]
+    fn a_budget_larger_than_the_machine_is_not_reserved_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        // A terabyte: reserved at once, the allocation fails (an abort).
+        let mut sorter: Sorter<Entry> = Sorter::new(1 << 40, dir.path());
+        for n in 0..1_000u32 {
+            sorter.push(Entry::new(u64::from(n), n)).unwrap();
+        }
+        assert!(
+            sorter.buffer.capacity() < 4_096,
+            "{}",
+            sorter.buffer.capacity()
+        );
+        assert_eq!(sorter.runs(), 0);
     }
 
     #[test]

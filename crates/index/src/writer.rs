@@ -9,6 +9,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use pgnkit_atomic::Temporary;
 use rayon::prelude::*;
 
 use crate::direct::Direct;
@@ -268,8 +269,9 @@ pub enum BuildError {
         /// Its byte offset in the PGN file.
         offset: u64,
     },
-    /// Writing failed.
-    #[error("cannot write the index: {0}")]
+    /// Writing failed: the error itself (the caller names the index, and
+    /// the cause is said once).
+    #[error(transparent)]
     Io(#[from] io::Error),
 }
 
@@ -1076,7 +1078,7 @@ impl Builder {
             && spill.output.is_none()
             && spill.games.is_none()
         {
-            spill.output = Some(Temporary::beside(path)?);
+            spill.output = Some(Temporary::beside(path, false)?);
         }
         Ok(())
     }
@@ -1229,7 +1231,7 @@ impl Builder {
                 None => spill.games.insert(match &spill.output {
                     Some(output) => {
                         // Where they go in the index: after its header.
-                        let mut out = Direct::new(output.file.try_clone()?);
+                        let mut out = Direct::new(output.file().try_clone()?);
                         out.write_all(&[0u8; HEADER_SIZE])?;
                         SpilledGames::InIndex(out)
                     }
@@ -1302,14 +1304,14 @@ impl Builder {
     /// place once complete and synced.
     pub fn write(mut self, path: &Path, pgn: &Fingerprint) -> Result<Summary, BuildError> {
         if let Some(mut output) = self.spill.as_mut().and_then(|s| s.output.take()) {
-            if output.target != path {
+            if output.target() != path {
                 return Err(BuildError::Io(io::Error::other(format!(
                     "the index was begun for `{}`, not `{}`",
-                    output.target.display(),
+                    output.target().display(),
                     path.display()
                 ))));
             }
-            let summary = self.write_to(&mut output.file, pgn)?;
+            let summary = self.write_to(output.file_mut(), pgn)?;
             output.persist()?;
             return Ok(summary);
         }
@@ -1626,123 +1628,28 @@ fn copy_back(
     }
 }
 
-/// The temporary files [`write_atomically`] is writing now, for
-/// [`remove_temporary_files`].
-static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
 /// Removes the temporary files that [`write_atomically`] is writing now (a
-/// half-written index): for a Ctrl-C or SIGTERM handler, just before the
-/// process exits. The spill files of a [`Builder`] need nothing: they are
-/// anonymous files that the operating system reclaims.
+/// half-written index), and every other temporary file of the process
+/// ([`pgnkit_atomic::remove_temporaries`], which an interrupt runs): for
+/// a process about to exit. The spill files of a [`Builder`] need nothing:
+/// they are anonymous files that the operating system reclaims.
 pub fn remove_temporary_files() {
-    for path in temporaries().drain(..) {
-        let _ = std::fs::remove_file(path);
-    }
+    pgnkit_atomic::remove_temporaries();
 }
 
 /// Writes `path` through `write`, atomically: the bytes go to a new
-/// temporary file in the same directory (`.NAME.PID.N.tmp`, created like any
-/// new file, so with the usual permissions), which is synced and renamed to
-/// `path` only when `write` succeeds. On any error the temporary file is
-/// removed and `path` is left as it was; while it is written,
-/// [`remove_temporary_files`] removes it.
+/// temporary file in the same directory ([`Temporary`], named with the
+/// process id, created like any new file, so with the usual permissions),
+/// which is synced and renamed to `path` only when `write` succeeds. On any
+/// error the temporary file is removed and `path` is left as it was; an
+/// interrupt removes it.
 pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut std::fs::File) -> io::Result<()>,
 {
-    let mut temporary = Temporary::beside(path)?;
-    write(&mut temporary.file)?;
+    let mut temporary = Temporary::beside(path, false)?;
+    write(temporary.file_mut())?;
     temporary.persist()
-}
-
-/// A new file beside `target` (`.NAME.PID.N.tmp`) that becomes `target`
-/// when it is persisted ([`Temporary::persist`]), and is removed when it is
-/// dropped before, or by [`remove_temporary_files`] on an interrupt.
-struct Temporary {
-    file: std::fs::File,
-    path: PathBuf,
-    target: PathBuf,
-    /// Renamed to `target`.
-    persisted: bool,
-}
-
-impl Temporary {
-    /// Creates it.
-    fn beside(target: &Path) -> io::Result<Temporary> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let dir = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        loop {
-            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-            // Registered before it exists: an interrupt never misses it.
-            temporaries().push(path.clone());
-            match std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                Ok(file) => {
-                    return Ok(Temporary {
-                        file,
-                        path,
-                        target: target.to_path_buf(),
-                        persisted: false,
-                    });
-                }
-                Err(e) => {
-                    temporaries().retain(|p| p != &path);
-                    if e.kind() != io::ErrorKind::AlreadyExists {
-                        return Err(e);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Syncs it and renames it to its target.
-    fn persist(mut self) -> io::Result<()> {
-        self.file.sync_all()?;
-        // Renamed under the lock, and only if an interrupt did not remove
-        // it first: an interrupt either removes the temporary file before
-        // the rename, or finds the index complete, never a rename in
-        // between.
-        let temporaries = temporaries();
-        if !temporaries.contains(&self.path) {
-            return Err(io::Error::new(
-                io::ErrorKind::Interrupted,
-                "interrupted: the index was not written",
-            ));
-        }
-        std::fs::rename(&self.path, &self.target)?;
-        drop(temporaries);
-        self.persisted = true;
-        Ok(())
-    }
-}
-
-impl Drop for Temporary {
-    fn drop(&mut self) {
-        if !self.persisted {
-            let _ = std::fs::remove_file(&self.path);
-        }
-        temporaries().retain(|p| p != &self.path);
-    }
-}
-
-/// The temporary files being written, locked.
-fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    TEMPORARIES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

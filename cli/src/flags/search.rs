@@ -1,13 +1,159 @@
-//! `pgnkit search`'s filter flags, and the query they make
-//! ([`pgnkit_index::Query`]): one group from the command line, one more per
-//! `--or "FLAGS"`.
+//! The flags of `search`, its filters (one group from the command line,
+//! one more per `--or "FLAGS"`, making one [`Query`]), and of `index`.
 
-use clap::{Args, Parser};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, ValueEnum};
 use pgnkit_index::line::MoveLine;
 use pgnkit_index::material::Material;
+use pgnkit_index::order::Order;
 use pgnkit_index::pattern::BoardPattern;
 use pgnkit_index::{Date, Eco, Filter, Needle, Outcome, Probe, Query, TagTest, fen_key};
 use pgnkit_replay::{ClaimKind, Status};
+use pgnkit_report::search::Output;
+
+use super::defs::{For, InMemory, Language, Memory, Name, Run};
+
+/// `pgnkit search`.
+///
+/// Filters combine with AND; `--or` adds groups of filters, any of which
+/// may match. Names match case-insensitive substrings. A partial date
+/// (`1972.??.??`) matches a range when any day it can be lies in it. Exit
+/// status: 0 when a game matched, 1 when none did, 2 on errors.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Filters combine with AND; each --or \"FLAGS\" adds a group of filters, \
+and a game matches when it passes every filter of one group (--invert: of none). With an \
+up-to-date FILE.pgnkit-index (`pgnkit index FILE`) the index answers what it stores (names, \
+event, site, round, result, the ECO tag, the opening the moves reach, date, ratings, plies, \
+status, errors, positions) and only the \
+games that pass are read; --tag, --annotator, --claim, --moves, --ply, --material and \
+--fen-pattern then read (and replay) those games. Without an index the file is scanned, with \
+the same answers. A stale or corrupted index is refused.\n\
+Exit status: 0 when a game matched, 1 when none did, 2 when the search could not be done."
+)]
+pub struct SearchArgs {
+    /// The PGN file to search (`-` or none: standard input, scanned).
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: String,
+    /// The filters of the first group.
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Or the games that pass these filters: a group of filter flags in one
+    /// argument, e.g. `--or "--black Carlsen --result 0-1"`. Repeat for
+    /// more groups.
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub or: Vec<String>,
+    /// Select the games that do not match instead.
+    #[arg(long)]
+    pub invert: bool,
+    /// Also write the games not selected to FILE (as they stand in the
+    /// file), in the same pass.
+    #[arg(long, value_name = "FILE")]
+    pub non_matching: Option<PathBuf>,
+    /// Print the matches in this order: date (earliest first), white
+    /// (White's name), elo (highest mean rating first), plies (fewest
+    /// first); ties and games without the field keep file order, last.
+    #[arg(long, value_name = "KEY", value_parser = Order::parse)]
+    pub sort: Option<Order>,
+    /// Skip the first N matches (after sorting).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: u64,
+    /// Print at most N games (the first N in file order, or in --sort order).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Print only the number of matching games.
+    #[arg(long)]
+    pub count: bool,
+    /// Output: the games' original bytes (`pgn`, default), or one JSON
+    /// object a line with the indexed fields and byte offsets (`json`).
+    #[arg(long, value_enum, default_value = "pgn")]
+    pub format: SearchFormat,
+    /// (Re)build the index first (`pgnkit index FILE`), then search it.
+    #[arg(long, conflicts_with = "scan")]
+    pub reindex: bool,
+    /// Do not use the index: scan the file (same answers, slower).
+    #[arg(long)]
+    pub scan: bool,
+    /// `--input-lang`: the piece letters when games are replayed (indexing
+    /// or scanning).
+    #[command(flatten)]
+    pub lang: Language<Self>,
+    /// `-j` (for scanning and indexing), `-q`.
+    #[command(flatten)]
+    pub run: Run<Self, InMemory>,
+}
+
+impl For for SearchArgs {
+    const NAME: Name = Name::Search;
+}
+
+impl SearchArgs {
+    /// What the flags ask to print.
+    pub fn output(&self) -> Output {
+        match (self.count, self.format) {
+            (true, _) => Output::Count,
+            (false, SearchFormat::Pgn) => Output::Pgn,
+            (false, SearchFormat::Json) => Output::Json,
+        }
+    }
+
+    /// The query of the command line's filters, each `--or` group, and
+    /// `--invert`.
+    ///
+    /// # Errors
+    /// An `--or` group that does not parse, or too many groups.
+    pub fn query(&self) -> anyhow::Result<Query> {
+        let mut groups = vec![self.filters.filter()];
+        for text in &self.or {
+            let group =
+                OrGroup::try_parse_from(words(text).map_err(anyhow::Error::msg)?).map_err(|e| {
+                    anyhow::anyhow!("in `--or {text}`: {}", e.render().to_string().trim())
+                })?;
+            groups.push(group.filters.filter());
+        }
+        if groups.len() > Query::MAX_GROUPS {
+            anyhow::bail!(
+                "{} groups of filters: a search takes at most {} (`--or` {} times)",
+                groups.len(),
+                Query::MAX_GROUPS,
+                Query::MAX_GROUPS - 1
+            );
+        }
+        Ok(Query {
+            groups,
+            invert: self.invert,
+        })
+    }
+}
+
+/// `search --format`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchFormat {
+    /// The matching games as they stand in the file.
+    Pgn,
+    /// One JSON object per game: the indexed fields and byte offsets.
+    Json,
+}
+
+/// `pgnkit index`.
+#[derive(Args, Debug, Clone)]
+pub struct IndexArgs {
+    /// The PGN file to index (a regular, uncompressed file). The index is
+    /// written beside it as `FILE.pgnkit-index`.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// `--input-lang`.
+    #[command(flatten)]
+    pub lang: Language<Self>,
+    /// `-j`, `--memory` (to build the index in), `-q`.
+    #[command(flatten)]
+    pub run: Run<Self, Memory<Self>>,
+}
+
+impl For for IndexArgs {
+    const NAME: Name = Name::Index;
+}
 
 /// The filters of one `--or` group, read from its words.
 #[derive(Parser, Debug)]
@@ -208,26 +354,6 @@ fn words(text: &str) -> Result<Vec<String>, String> {
     }
     out.extend(word);
     Ok(out)
-}
-
-/// The query of the command line's filters, each `--or` group, and
-/// `--invert`.
-pub fn query(first: &FilterArgs, or: &[String], invert: bool) -> anyhow::Result<Query> {
-    let mut groups = vec![first.filter()];
-    for text in or {
-        let group = OrGroup::try_parse_from(words(text).map_err(anyhow::Error::msg)?)
-            .map_err(|e| anyhow::anyhow!("in `--or {text}`: {}", e.render().to_string().trim()))?;
-        groups.push(group.filters.filter());
-    }
-    if groups.len() > Query::MAX_GROUPS {
-        anyhow::bail!(
-            "{} groups of filters: a search takes at most {} (`--or` {} times)",
-            groups.len(),
-            Query::MAX_GROUPS,
-            Query::MAX_GROUPS - 1
-        );
-    }
-    Ok(Query { groups, invert })
 }
 
 #[cfg(test)]

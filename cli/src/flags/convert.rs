@@ -1,13 +1,125 @@
-//! `pgnkit convert`'s shaping flags: the parts of each game written
+//! The flags of `convert`: the target notation and language, the output
+//! format, and the shaping flags (the parts of each game written
 //! ([`Layout`]), the long algebraic style ([`Style`]), positions instead of
-//! games, which games by number, and output in files of N games
-//! ([`Parts`](pgnkit_driver::output::Parts)).
+//! games, which games by number, and output in files of N games).
+
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use pgnkit_notation::{CaptureMark, CastlingMark, Notation, Style};
+use pgnkit_notation::{CaptureMark, CastlingMark, Language, Notation, Style};
 use pgnkit_pgn::write::{LINE_WIDTH, Layout, TagSection};
+use pgnkit_replay::positions::PositionFormat;
+use pgnkit_report::Format;
+pub use pgnkit_work::convert::OutputFormat;
 
-use crate::convert::{ConvertArgs, OutputFormat};
+use super::defs::InputArgs;
+
+/// `pgnkit convert`.
+#[derive(Args, Debug, Clone)]
+pub struct ConvertArgs {
+    /// Input files and reading options.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Target notation: `san` (PGN SAN), `lan` (`Ng1-f3`, `e4xd5`), `uci`
+    /// (`g1f3`, `e7e8q`), `iccf` (ICCF numeric: `7163`, `27281`), `figurine`
+    /// or `fan` (`♘f3`), `spoken` (`--format
+    /// text` or `json` only: the words have spaces), or `ru-scoresheet` (the Russian
+    /// scoresheet preset: Russian letters, `:` for captures, `0-0`, `e8Ф`;
+    /// ignores `--lang`); or positions, one a line: `fen` or `epd` (each
+    /// game's last position, every one with `--all-positions`).
+    #[arg(long, short = 't', value_name = "NOTATION", default_value = "san", value_parser = parse_target)]
+    pub to: String,
+    /// Language of the piece letters written ([`output_lang_help`]).
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang,
+          help = output_lang_help())]
+    pub lang: Language,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Pgn)]
+    pub format: OutputFormat,
+    /// Leave games with an error out of the output (they are still counted).
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// Write to FILE (atomically: a temporary file renamed at the end)
+    /// instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// How errors in the games are reported on standard error (not at all
+    /// with `--quiet`).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Human)]
+    pub diagnostics: Format,
+    /// Add the `ECO`, `Opening` and `Variation` tags of the opening each
+    /// game's main line reaches (the last named position of the lichess
+    /// table). A game with an ECO tag keeps its tags, and is reported
+    /// (`eco-mismatch`, a warning) where the tag disagrees. PGN output only.
+    #[arg(long)]
+    pub add_opening: bool,
+    /// With `--add-opening`: replace the ECO, Opening and Variation tags of
+    /// games that have them.
+    #[arg(long, requires = "add_opening")]
+    pub replace_eco: bool,
+    /// What is written of each game, and which games.
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+}
+
+/// `--to`'s position formats.
+fn position_format(name: &str) -> Option<PositionFormat> {
+    match name {
+        "fen" => Some(PositionFormat::Fen),
+        "epd" => Some(PositionFormat::Epd),
+        _ => None,
+    }
+}
+
+fn parse_target(s: &str) -> Result<String, String> {
+    let name = s.trim().to_ascii_lowercase();
+    match Style::from_name(s, Language::En) {
+        Some(_) => Ok(name),
+        None if position_format(&name).is_some() => Ok(name),
+        None => Err(format!(
+            "unknown notation `{s}`; use one of {} fen epd",
+            Style::NAMES.join(" ")
+        )),
+    }
+}
+
+fn parse_lang(s: &str) -> Result<Language, String> {
+    Language::parse(s).map_err(|e| e.to_string())
+}
+
+impl ConvertArgs {
+    /// `--to`'s position format, if it names one (`fen`, `epd`), with
+    /// `--all-positions`.
+    pub fn positions(&self) -> Option<(PositionFormat, bool)> {
+        position_format(&self.to).map(|f| (f, self.shape.all_positions))
+    }
+
+    /// The style `--to` and `--lang` name, with the marks the shaping flags
+    /// ask for (SAN for positions).
+    ///
+    /// # Errors
+    /// A flag that does not go with the target and format.
+    pub fn style(&self) -> anyhow::Result<Style> {
+        let positions = self.positions();
+        let Some(style) = Style::from_name(&self.to, self.lang)
+            .or(positions.map(|_| Style::SAN))
+            .map(|s| self.shape.style(s))
+        else {
+            anyhow::bail!("unknown notation `{}`", self.to);
+        };
+        check_shape(self, &style, positions.is_some())?;
+        Ok(style)
+    }
+}
+
+/// The help of `convert --lang`, listing every language code from the one
+/// table ([`Language::ALL`]).
+fn output_lang_help() -> String {
+    format!(
+        "Language of the piece letters written (ISO 639-1 code: {})",
+        Language::code_list()
+    )
+}
 
 /// What `convert` writes of each game, and which games.
 #[derive(Args, Debug, Clone, Default)]
@@ -231,7 +343,7 @@ impl GameSet {
 }
 
 /// Refuses the shaping flags of `args` that do not go with the target and format.
-pub fn check(args: &ConvertArgs, style: &Style, positions: bool) -> anyhow::Result<()> {
+fn check_shape(args: &ConvertArgs, style: &Style, positions: bool) -> anyhow::Result<()> {
     let shape = &args.shape;
     if positions {
         if shape.shapes_pgn() || args.add_opening || args.format != OutputFormat::Pgn {

@@ -1,20 +1,20 @@
 //! Where `pgnkit check --fix` puts the games fixed by
 //! [`pgnkit_replay::fix::fix_game`]: one file (`-o FILE`, written
-//! atomically), each input rewritten in place (`--in-place`, atomically,
-//! the original kept as `FILE.orig`), or a unified diff on standard output
-//! (`--diff`, and `--fix` alone on a terminal; written by
-//! [`pgnkit_report::unified_diff`]).
+//! atomically, and only when every input was read), each input rewritten
+//! in place (`--in-place`: [`pgnkit_atomic::InPlace`], under a lock, only
+//! if the input did not change while it was read, the original kept as
+//! `FILE.orig`), or a unified diff on standard output (`--diff`, and
+//! `--fix` alone on a terminal; written by [`pgnkit_report::unified_diff`]).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::io::{BufWriter, Write};
+use std::path::Path;
 
-use anyhow::Context as _;
+use pgnkit_atomic::InPlace as Rewrite;
+use pgnkit_driver::output::{OutputFile, nothing_written};
 use pgnkit_pgn::location::count_lines;
 use pgnkit_replay::fix::{FixCounts, Fixed};
 use pgnkit_report::unified_diff;
-
-use crate::input::{Chunk, Compression, Input};
-use pgnkit_driver::output::OutputFile;
+use pgnkit_source::{Chunk, Compression, Input};
 
 /// Where the fixed games go.
 enum Target {
@@ -36,8 +36,7 @@ enum Target {
 
 /// One input being rewritten in place.
 struct InPlace {
-    file: OutputFile,
-    path: PathBuf,
+    file: BufWriter<Rewrite>,
     /// Some game of it was changed.
     changed: bool,
 }
@@ -101,9 +100,13 @@ impl FixOutput {
                         input.compression.name()
                     );
                 }
+                let Some(read) = input.identity else {
+                    anyhow::bail!(
+                        "cannot fix {path} in place: it is not a regular file (use -o FILE)"
+                    );
+                };
                 *current = Some(InPlace {
-                    file: OutputFile::create(Path::new(path))?,
-                    path: PathBuf::from(path),
+                    file: BufWriter::with_capacity(1 << 16, Rewrite::begin(Path::new(path), read)?),
                     changed: false,
                 });
             }
@@ -163,7 +166,8 @@ impl FixOutput {
     /// original kept as `FILE.orig` first), an unchanged one is left alone.
     ///
     /// # Errors
-    /// When the backup or the rename fails: the input is then untouched.
+    /// When the input changed while it was read, or the backup or the
+    /// rename fails: the input is then untouched.
     pub fn end(&mut self, complete: bool) -> anyhow::Result<()> {
         if let Target::InPlace {
             backup,
@@ -174,15 +178,11 @@ impl FixOutput {
             && complete
             && c.changed
         {
-            if *backup {
-                let mut orig = c.path.clone().into_os_string();
-                orig.push(".orig");
-                let orig = PathBuf::from(orig);
-                std::fs::copy(&c.path, &orig).with_context(|| {
-                    format!("cannot keep {} as {}", c.path.display(), orig.display())
-                })?;
-            }
-            c.file.commit()?;
+            let rewrite = c
+                .file
+                .into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?;
+            rewrite.commit(*backup)?;
             *rewritten += 1;
         }
         Ok(())
@@ -193,10 +193,21 @@ impl FixOutput {
         self.counts
     }
 
-    /// Puts the output in place and says what was done.
-    pub fn finish(self, quiet: bool) -> anyhow::Result<()> {
+    /// Puts the output in place and says what was done: the line `check`
+    /// prints on standard error, or, with `failed` (an input could not be
+    /// read), the error that `-o`'s file was not written, as `convert -o`
+    /// writes none: a run writes all its inputs' games or nothing.
+    ///
+    /// # Errors
+    /// Those of renaming the `-o` file into place.
+    pub fn finish(self, failed: bool) -> anyhow::Result<Finished> {
         let counts = self.counts;
         let done = match self.target {
+            Target::File(file) if failed => {
+                let path = file.path().to_path_buf();
+                drop(file);
+                return Ok(Finished::NothingWritten(nothing_written(&path)));
+            }
             Target::File(file) => {
                 let path = file.path().to_path_buf();
                 file.commit()?;
@@ -208,9 +219,15 @@ impl FixOutput {
             ),
             Target::Diff { .. } => "wrote nothing (a diff)".to_owned(),
         };
-        if !quiet {
-            eprintln!("{counts}; {done}");
-        }
-        Ok(())
+        Ok(Finished::Wrote(format!("{counts}; {done}")))
     }
+}
+
+/// How a `--fix` run ended ([`FixOutput::finish`]).
+#[derive(Debug)]
+pub enum Finished {
+    /// What was fixed and written (the line `check` prints unless quiet).
+    Wrote(String),
+    /// The error saying that `-o`'s file was not written.
+    NothingWritten(String),
 }
