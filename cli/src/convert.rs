@@ -149,7 +149,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             // `--add-opening` needs the main line's position keys.
             detail: if std::env::var_os("PGNKIT_CONVERT_FULL_REPLAY").is_some_and(|v| v == "1") {
                 Detail::Full
-            } else if args.add_opening {
+            } else if args.add_opening || args.shape.clocks().is_some() {
+                // The clocks are rewritten after the main-line moves.
                 Detail::Keys
             } else {
                 Detail::Errors
@@ -162,6 +163,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         layout: args.shape.layout(),
         split_variations: args.shape.split_variations,
         fen_comments: args.shape.fen_comments,
+        clocks: args.shape.clocks(),
         plycount: args.shape.add_plycount,
         positions,
         per_game: args.shape.per_game(),

@@ -71,6 +71,7 @@ fuzz_target!(|data: &[u8]| {
         },
         split_variations: format == OutputFormat::Pgn && last & 0x04 != 0,
         fen_comments: format == OutputFormat::Pgn && last & 0x84 == 0x84,
+        clocks: None,
         plycount: last & 0x0c == 0x0c,
         positions: None,
         per_game: false,

@@ -161,6 +161,17 @@ pub struct ShapeArgs {
     /// output).
     #[arg(long, help_heading = "Shaping the output")]
     pub fen_comments: bool,
+    /// Leave out the clock commands (`[%clk …]`, `[%emt …]`) of every
+    /// comment, keeping its other words as written; a comment that held
+    /// only clocks goes (PGN and JSON output).
+    #[arg(long, conflicts_with = "clocks", help_heading = "Shaping the output")]
+    pub no_clocks: bool,
+    /// Write one kind of clock command after each main-line move, made from
+    /// the other under the game's TimeControl where it is not written:
+    /// `clk` (the time left) or `emt` (the time the move took) (PGN and
+    /// JSON output).
+    #[arg(long, value_enum, value_name = "KIND", help_heading = "Shaping the output")]
+    pub clocks: Option<ClocksArg>,
     /// Add a PlyCount tag: the plies of the main line (of each line, with
     /// `--split-variations`), in place of the game's own (PGN output).
     #[arg(long, help_heading = "Shaping the output")]
@@ -203,6 +214,28 @@ pub struct ShapeArgs {
     #[arg(long, value_name = "N", requires = "output", value_parser = clap::value_parser!(u64).range(1..),
           help_heading = "Choosing the games")]
     pub split: Option<u64>,
+}
+
+/// `--clocks`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClocksArg {
+    /// `[%clk h:mm:ss]`: the time left after the move.
+    Clk,
+    /// `[%emt h:mm:ss]`: the time the move took.
+    Emt,
+}
+
+impl ShapeArgs {
+    /// What `--no-clocks` and `--clocks` ask of the clock commands.
+    pub fn clocks(&self) -> Option<pgnkit_replay::clock::Rewrite> {
+        use pgnkit_replay::clock::Rewrite;
+        match (self.no_clocks, self.clocks) {
+            (true, _) => Some(Rewrite::Drop),
+            (false, Some(ClocksArg::Clk)) => Some(Rewrite::Clk),
+            (false, Some(ClocksArg::Emt)) => Some(Rewrite::Emt),
+            (false, None) => None,
+        }
+    }
 }
 
 /// `--capture-mark`.

@@ -69,6 +69,9 @@ pub struct Config {
     pub split_variations: bool,
     /// `--fen-comments`.
     pub fen_comments: bool,
+    /// `--no-clocks`, `--clocks clk|emt`: what to write of the clock
+    /// commands (`None`: as written).
+    pub clocks: Option<pgnkit_replay::clock::Rewrite>,
     /// `--add-plycount`.
     pub plycount: bool,
     /// `--to fen|epd`: positions instead of games, every one when the
@@ -162,6 +165,27 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
             }
             replay_game_text(data, &game, &text, &config.options, &mut recorder)
         };
+        if let Some(rewrite) = config.clocks {
+            match pgnkit_replay::clock::rewritten_comments(&game, &text, &report, rewrite) {
+                Ok(edits) => {
+                    for (at, comment) in edits {
+                        conversion.edit_comment(at, comment);
+                    }
+                }
+                Err(why) => {
+                    // Said as a warning; the game's comments stay as written.
+                    let at = game.span.start..game.span.start;
+                    report.diagnostics.push(pgnkit_replay::Diagnostic::new(
+                        Code::TimeControl,
+                        at,
+                        format!("the clocks of this game are written as they are: {why}"),
+                    ));
+                    out.diagnostics.extend(locator.locate(&game, &report, index, |d| {
+                        d.code == Code::TimeControl
+                    }));
+                }
+            }
+        }
         let errors = report.errors();
         let mut mismatch = false;
         let mut tags: Vec<(&str, Option<String>)> = Vec::new();

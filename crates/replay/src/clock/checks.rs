@@ -192,9 +192,16 @@ pub(crate) fn judge(
         }
     }
     let mut flag = None;
+    let sudden_death = control.as_ref().and_then(TimeControl::sudden_death);
     for side in [Color::White, Color::Black] {
-        let mut track = Track::default();
         let first_ply = if start.first == side { 1 } else { 2 };
+        if let Some((base, increment)) = sudden_death
+            && keeps_time(clk, first_ply, base, increment)
+        {
+            // Nothing to say of this player's clocks.
+            continue;
+        }
+        let mut track = Track::default();
         for ply in (first_ply..=plies).step_by(2) {
             let Some(now) = reader.clocks.clk_at(ply) else {
                 continue;
@@ -238,6 +245,32 @@ pub(crate) fn judge(
         found,
         flag,
     }
+}
+
+/// Whether the clocks of the player who makes ply `first_ply` and every
+/// second ply after it in `clk` all keep a control of one period, `base`
+/// and `increment`: at most the previous clock plus the increments since
+/// (the first at most `base` plus them), none below the increment, none at
+/// 0:00:00 without one. The quick look of the usual game; the player's
+/// clocks are followed move by move only when it says no.
+fn keeps_time(clk: &[Option<Time>], first_ply: u32, base: Time, increment: Time) -> bool {
+    let inc = u64::from(increment.millis());
+    let low = increment.max(Time::from_millis(1));
+    // The limit for the next clock, and the moves since the last one.
+    let mut limit = u64::from(base.millis());
+    let mut moves = 0u64;
+    for c in clk.iter().skip(first_ply as usize - 1).step_by(2) {
+        moves += 1;
+        let Some(now) = *c else {
+            continue;
+        };
+        if now < low || u64::from(now.millis()) > limit + moves * inc {
+            return false;
+        }
+        limit = u64::from(now.millis());
+        moves = 0;
+    }
+    true
 }
 
 /// One player's clock, followed move by move.

@@ -136,15 +136,10 @@ pub fn parse_time(text: &[u8]) -> Result<Time, BadTime> {
 fn time(text: &[u8]) -> Result<Time, BadTime> {
     let text = text.trim_ascii();
     // `h:mm:ss` as servers write it, at once.
-    if let &[h, b':', m1, m2, b':', s1, s2] = text {
-        let d = |b: u8| b.wrapping_sub(b'0');
-        let all = [h, m1, m2, s1, s2];
-        if all.iter().all(u8::is_ascii_digit) && d(m1) < 6 && d(s1) < 6 {
-            let seconds = u32::from(d(h)) * 3600
-                + u32::from(d(m1) * 10 + d(m2)) * 60
-                + u32::from(d(s1) * 10 + d(s2));
-            return Ok(Time::from_seconds(seconds));
-        }
+    if let &[h, b':', m1, m2, b':', s1, s2] = text
+        && let Some(t) = hms([h, m1, m2, s1, s2])
+    {
+        return Ok(t);
     }
     if text.first() == Some(&b'-') {
         return Err(BadTime::Negative);
@@ -209,11 +204,31 @@ fn time(text: &[u8]) -> Result<Time, BadTime> {
     Ok(Time::from_millis(((h * 60 + m) * 60 + sec) * 1000 + millis))
 }
 
+/// The time `h:mm:ss` of the five digits `[h, m, m, s, s]`, if they are
+/// digits and the minutes and seconds under 60.
+#[inline]
+pub(crate) fn hms(digits: [u8; 5]) -> Option<Time> {
+    let [h, m1, m2, s1, s2] = digits.map(|b| b.wrapping_sub(b'0'));
+    if h > 9 || m1 > 5 || m2 > 9 || s1 > 5 || s2 > 9 {
+        return None;
+    }
+    let seconds = u32::from(h) * 3600 + u32::from(m1 * 10 + m2) * 60 + u32::from(s1 * 10 + s2);
+    Some(Time::from_seconds(seconds))
+}
+
 /// The comment `text` without its clock commands (`[%clk …]`, `[%emt …]`,
 /// readable or not), every other byte kept, and the space next to a
 /// command removed with it; `None` when it has none. An empty or blank
 /// result means the comment held only clocks.
 pub fn without_clocks(text: &str) -> Option<String> {
+    with_clocks_replaced(text, None)
+}
+
+/// The comment `text` with its first clock command replaced by `first`
+/// (`None`: removed) and the others removed, every other byte kept, and
+/// the space next to a removed command removed with it; `None` when it has
+/// no clock command.
+pub fn with_clocks_replaced(text: &str, first: Option<&str>) -> Option<String> {
     let bytes = text.as_bytes();
     let mut cuts: Vec<Range<usize>> = Vec::new();
     commands(bytes, |_, at, _| cuts.push(at));
@@ -222,16 +237,20 @@ pub fn without_clocks(text: &str) -> Option<String> {
     }
     let mut out = String::with_capacity(text.len());
     let mut kept = 0;
-    for cut in cuts {
+    for (i, cut) in cuts.into_iter().enumerate() {
         let (mut start, mut end) = (cut.start, cut.end);
-        // One space goes with the command: the one before it, or else the
-        // one after it.
-        if start > kept && bytes.get(start - 1) == Some(&b' ') {
-            start -= 1;
-        } else if bytes.get(end) == Some(&b' ') {
-            end += 1;
+        let replacement = if i == 0 { first } else { None };
+        if replacement.is_none() {
+            // One space goes with the command: the one before it, or else
+            // the one after it.
+            if start > kept && bytes.get(start - 1) == Some(&b' ') {
+                start -= 1;
+            } else if bytes.get(end) == Some(&b' ') {
+                end += 1;
+            }
         }
         out.push_str(text.get(kept..start).unwrap_or_default());
+        out.push_str(replacement.unwrap_or_default());
         kept = end;
     }
     out.push_str(text.get(kept..).unwrap_or_default());

@@ -40,7 +40,9 @@ use shakmaty::Color;
 
 pub use checks::{Flag, Spent, Start, Usage, usage};
 pub use rewrite::{Rewrite, rewritten_comments};
-pub use comments::{BadTime, Command, commands, parse_time, with_command, without_clocks};
+pub use comments::{
+    BadTime, Command, commands, parse_time, with_clocks_replaced, with_command, without_clocks,
+};
 pub use time_control::{Kind, Period, TimeControl, TimeControlError};
 
 /// A time on a chess clock, or a time spent: milliseconds, up to 49 days.
@@ -238,6 +240,14 @@ impl Reader {
         else {
             return;
         };
+        // `{ [%clk 0:05:00] }`, the comment of online servers, at once.
+        if let &[b'[', b'%', b'c', b'l', b'k', b' ', h, b':', m1, m2, b':', s1, s2, b']'] =
+            text.trim_ascii()
+            && let Some(time) = comments::hms([h, m1, m2, s1, s2])
+        {
+            set_first(&mut self.clocks.clk, index, time);
+            return;
+        }
         commands(text, |command, span, time| {
             let span = at + span.start..at + span.end;
             match time {

@@ -25,7 +25,7 @@ use pgnkit_pgn::write::comment_text;
 use pgnkit_pgn::{Game, TokenKind};
 
 use super::checks::Start;
-use super::{Command, Time, TimeControl, commands, with_command, without_clocks};
+use super::{Command, Time, TimeControl, with_clocks_replaced, without_clocks};
 use crate::GameReport;
 
 /// What to write of the clock commands.
@@ -93,24 +93,16 @@ pub fn rewritten_comments(
             continue;
         }
         let text = comment_text(&t, source);
-        let mut has = false;
-        commands(text.as_bytes(), |_, _, _| has = true);
-        if !has {
-            continue;
-        }
-        let mut kept = without_clocks(&text).unwrap_or_else(|| text.clone().into_owned());
-        if written < ply
-            && let Some(Some(value)) = values.get(ply - 1).copied()
-        {
+        let value = (written < ply)
+            .then(|| values.get(ply - 1).copied().flatten())
+            .flatten();
+        if value.is_some() {
             written = ply;
-            kept = with_command(&kept, command, value);
-            if !kept.ends_with(' ') {
-                kept.push(' ');
-            }
-            if !kept.starts_with(' ') {
-                kept.insert(0, ' ');
-            }
         }
+        let command_text = value.map(|v| format!("[%{} {v}]", command.as_str()));
+        let Some(kept) = with_clocks_replaced(&text, command_text.as_deref()) else {
+            continue;
+        };
         out.push((t.span.start, kept));
     }
     Ok(out)

@@ -266,6 +266,15 @@ impl TimeControl {
         (increment, next)
     }
 
+    /// The starting time and increment of a control of one period to the
+    /// end of the game (`300+2`, `600`), the common case.
+    pub(crate) fn sudden_death(&self) -> Option<(Time, Time)> {
+        match self.periods() {
+            [only] if only.moves.is_none() => Some((only.time, only.increment)),
+            _ => None,
+        }
+    }
+
     /// What the control credits a player's moves `from..=to`: all of it,
     /// the increments alone, and the last of these moves that completes a
     /// period, with the next period's time.
