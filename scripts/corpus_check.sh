@@ -191,6 +191,10 @@ SEARCH_FILTERS=$(cat <<EOF_FILTERS
 --opening	sicilian
 --opening	Queen's Gambit Declined: 
 --opening	indian	--format	json	--sort	elo
+--time-control	300+3
+--time-class	blitz	--or	--time-class rapid
+--clock-below	10
+--clock-below	30	--time-class	blitz	--invert
 EOF_FILTERS
 )
 search_skip=$(( ${SEARCH_SKIP_MB:-32} * 1024 * 1024 ))

@@ -9,6 +9,7 @@ use pgnkit_index::material::Material;
 use pgnkit_index::order::Order;
 use pgnkit_index::pattern::BoardPattern;
 use pgnkit_index::{Date, Eco, Filter, Needle, Outcome, Probe, Query, TagTest, fen_key};
+use pgnkit_replay::clock::{Kind, Time, TimeControl};
 use pgnkit_replay::{ClaimKind, Status};
 use pgnkit_report::search::Output;
 
@@ -27,8 +28,8 @@ and a game matches when it passes every filter of one group (--invert: of none).
 up-to-date FILE.pgnkit-index (`pgnkit index FILE`) the index answers what it stores (names, \
 event, site, round, result, the ECO tag, the opening the moves reach, date, ratings, plies, \
 status, errors, positions) and only the \
-games that pass are read; --tag, --annotator, --claim, --moves, --ply, --material and \
---fen-pattern then read (and replay) those games. Without an index the file is scanned, with \
+games that pass are read; --tag, --annotator, --claim, --moves, --ply, --material, \
+--fen-pattern, --time-control, --time-class and --clock-below then read (and replay) those games. Without an index the file is scanned, with \
 the same answers. A stale or corrupted index is refused.\n\
 Exit status: 0 when a game matched, 1 when none did, 2 when the search could not be done."
 )]
@@ -274,6 +275,42 @@ pub struct FilterArgs {
     /// piece, `!` any piece, `_` an empty square. Repeat for any of several.
     #[arg(long, value_name = "BOARD", value_parser = BoardPattern::parse)]
     pub fen_pattern: Vec<BoardPattern>,
+    /// The TimeControl tag gives this control, as parsed (`180+2`,
+    /// `40/5400+30:1800+30`; `180+2` is `180+2.0`).
+    #[arg(long, value_name = "TC", value_parser = parse_time_control)]
+    pub time_control: Option<TimeControl>,
+    /// The TimeControl tag's control is of this kind, by the Laws'
+    /// appendices: blitz (under 15 minutes a player, counting 60 moves of
+    /// increment), rapid (under 60) or standard.
+    #[arg(long, value_name = "KIND", value_parser = parse_time_class)]
+    pub time_class: Option<Kind>,
+    /// A player's clock (`[%clk …]` after a main-line move) went below
+    /// SECONDS (decimals allowed). Read from the game (replayed), also with
+    /// an index.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub clock_below: Option<Time>,
+}
+
+fn parse_time_control(s: &str) -> Result<TimeControl, String> {
+    s.parse::<TimeControl>()
+        .map_err(|e| format!("`{s}` is no time control: {e}"))
+}
+
+fn parse_time_class(s: &str) -> Result<Kind, String> {
+    Kind::from_name(s).ok_or_else(|| format!("`{s}` is no time class: blitz, rapid or standard"))
+}
+
+fn parse_seconds(s: &str) -> Result<Time, String> {
+    let seconds: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is no number of seconds"))?;
+    if !(0.0..=86_400.0).contains(&seconds) {
+        return Err(format!("`{s}`: seconds from 0 to 86400"));
+    }
+    // Whole milliseconds; the bounds keep the product in range.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(Time::from_millis((seconds * 1000.0).round() as u32))
 }
 
 fn parse_date(s: &str) -> Result<Date, String> {
@@ -320,7 +357,9 @@ impl FilterArgs {
                 ply: self.ply,
                 material: self.material.clone(),
                 boards: self.fen_pattern.clone(),
-                ..Probe::default()
+                time_control: self.time_control.clone(),
+                time_class: self.time_class,
+                clock_below: self.clock_below,
             },
         }
     }
