@@ -119,6 +119,21 @@ fn show(
         "\nmoves: {}",
         moves_around(game, report, scene.ply, 6, token)
     )?;
+    if !report.clocks.clk().is_empty() {
+        // The clocks as they stand at the position shown (after the ply
+        // before it), each the last written after one of that player's moves.
+        let first = pgnkit_replay::clock::Start::of(&report.start).first;
+        let [white, black] = report.clocks.both_at(scene.ply.saturating_sub(1), first);
+        let shown = |t: Option<pgnkit_replay::clock::Time>| {
+            t.map_or_else(|| "not yet written".to_owned(), |t| t.to_string())
+        };
+        writeln!(
+            out,
+            "clocks: White {}, Black {}",
+            shown(white),
+            shown(black)
+        )?;
+    }
     if here.is_empty() {
         writeln!(out, "no problem at ply {}", scene.ply)?;
     }
