@@ -241,11 +241,13 @@ pub fn with_clocks_replaced(text: &str, first: Option<&str>) -> Option<String> {
         let (mut start, mut end) = (cut.start, cut.end);
         let replacement = if i == 0 { first } else { None };
         if replacement.is_none() {
-            // One space goes with the command: the one before it, or else
-            // the one after it.
-            if start > kept && bytes.get(start - 1) == Some(&b' ') {
+            // A command between spaces (or a space and an end) takes one of
+            // them with it; one touching other text takes none.
+            let before = start > kept && bytes.get(start - 1) == Some(&b' ');
+            let after = bytes.get(end) == Some(&b' ');
+            if before && (after || end == bytes.len()) {
                 start -= 1;
-            } else if bytes.get(end) == Some(&b' ') {
+            } else if after && (before || start == 0) {
                 end += 1;
             }
         }
