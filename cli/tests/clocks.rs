@@ -3,6 +3,9 @@
 //! --no-clocks` and `--clocks`, the search filters from an index and from a
 //! scan, `show --ply` and `report`.
 
+// The helpers below are test code too.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -56,8 +59,12 @@ fn game_records_give_the_clocks_python_chess_reads() {
                     Some(list) => list.iter().map(Value::as_f64).collect(),
                     None => vec![None; plies],
                 };
-                let want: Vec<Option<f64>> =
-                    want[key].as_array().unwrap().iter().map(Value::as_f64).collect();
+                let want: Vec<Option<f64>> = want[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(Value::as_f64)
+                    .collect();
                 assert_eq!(got, want, "{file} game {} {field}", record["game"]);
             }
         }
@@ -100,7 +107,10 @@ fn no_clocks_keeps_every_move_and_every_other_word() {
         let out = pgnkit(&["convert", "--no-clocks", &fixture(file)]);
         // faults.pgn has clock errors, which convert reports (exit 1).
         assert!(out.code <= 1, "{file}: {}", out.stderr);
-        assert!(!out.stdout.contains("%clk") && !out.stdout.contains("%emt"), "{file}");
+        assert!(
+            !out.stdout.contains("%clk") && !out.stdout.contains("%emt"),
+            "{file}"
+        );
         let before = pgnkit_in(&["convert", "--format", "json"], &input);
         let after = pgnkit_in(&["convert", "--format", "json"], out.stdout.as_bytes());
         assert_eq!(main_lines(&before), main_lines(&after), "{file}");
@@ -120,12 +130,25 @@ fn clocks_become_times_taken_and_back() {
     let clk = pgnkit(&["convert", "--clocks", "clk", &fixture("emt.pgn")]);
     assert_eq!(clk.code, 0, "{}", clk.stderr);
     assert!(!clk.stdout.contains("%emt"));
-    let checked = pgnkit_in(&["check", "--games", "--format", "json"], clk.stdout.as_bytes());
+    let checked = pgnkit_in(
+        &["check", "--games", "--format", "json"],
+        clk.stdout.as_bytes(),
+    );
     let games = records(&checked, "game");
     assert_eq!(games.len(), want.as_array().unwrap().len());
     for (g, w) in games.iter().zip(want.as_array().unwrap()) {
-        let got: Vec<Option<f64>> = g["clocks"].as_array().unwrap().iter().map(Value::as_f64).collect();
-        let want: Vec<Option<f64>> = w["clk"].as_array().unwrap().iter().map(Value::as_f64).collect();
+        let got: Vec<Option<f64>> = g["clocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(Value::as_f64)
+            .collect();
+        let want: Vec<Option<f64>> = w["clk"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(Value::as_f64)
+            .collect();
         assert_eq!(got, want);
     }
     // And back: the times taken are python-chess's.
@@ -174,16 +197,40 @@ fn clock_filters_agree_between_an_index_and_a_scan() {
 
 #[test]
 fn show_gives_both_clocks_and_report_draws_them() {
-    let run = pgnkit(&["show", &fixture("lichess.pgn"), "--game", "1", "--ply", "5", "--ascii"]);
+    let run = pgnkit(&[
+        "show",
+        &fixture("lichess.pgn"),
+        "--game",
+        "1",
+        "--ply",
+        "5",
+        "--ascii",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("clocks: White 0:05:01, Black 0:05:02"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("clocks: White 0:05:01, Black 0:05:02"),
+        "{}",
+        run.stdout
+    );
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("r.html");
-    let run = pgnkit(&["report", &fixture("clean.pgn"), "-o", &page.to_string_lossy()]);
+    let run = pgnkit(&[
+        "report",
+        &fixture("clean.pgn"),
+        "-o",
+        &page.to_string_lossy(),
+    ]);
     assert!(run.code <= 1, "{}", run.stderr);
     let html = std::fs::read_to_string(&page).unwrap();
     let games = records(
-        &pgnkit(&["check", "--games", "--format", "json", &fixture("clean.pgn")]).stdout,
+        &pgnkit(&[
+            "check",
+            "--games",
+            "--format",
+            "json",
+            &fixture("clean.pgn"),
+        ])
+        .stdout,
         "game",
     )
     .len();
@@ -206,6 +253,10 @@ fn hostile_clock_comments_are_warnings_and_the_run_goes_on() {
         .collect();
     assert_eq!(warnings.len(), 4);
     assert!(warnings.iter().all(|d| d["severity"] == "warning"));
-    assert!(warnings.iter().all(|d| d["message"].as_str().unwrap().len() < 200));
+    assert!(
+        warnings
+            .iter()
+            .all(|d| d["message"].as_str().unwrap().len() < 200)
+    );
     assert_eq!(records(&out, "game").len(), 2);
 }

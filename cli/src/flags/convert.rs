@@ -170,7 +170,12 @@ pub struct ShapeArgs {
     /// the other under the game's TimeControl where it is not written:
     /// `clk` (the time left) or `emt` (the time the move took) (PGN and
     /// JSON output).
-    #[arg(long, value_enum, value_name = "KIND", help_heading = "Shaping the output")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "KIND",
+        help_heading = "Shaping the output"
+    )]
     pub clocks: Option<ClocksArg>,
     /// Add a PlyCount tag: the plies of the main line (of each line, with
     /// `--split-variations`), in place of the game's own (PGN output).

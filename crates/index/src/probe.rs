@@ -197,7 +197,10 @@ impl Probe {
             let control = game
                 .tag("TimeControl")
                 .and_then(|t| encoding().decode(&t.value()).parse::<TimeControl>().ok());
-            if self.time_control.as_ref().is_some_and(|want| control.as_ref() != Some(want))
+            if self
+                .time_control
+                .as_ref()
+                .is_some_and(|want| control.as_ref() != Some(want))
                 || self
                     .time_class
                     .is_some_and(|want| control.and_then(|c| c.kind()) != Some(want))
@@ -277,7 +280,8 @@ mod tests {
     #[test]
     fn clock_filters_read_the_control_and_the_clocks() {
         use pgnkit_replay::{Options, replay_game};
-        let pgn = b"[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:00:09.5] } *\n";
+        let pgn =
+            b"[TimeControl \"180+2\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:00:09.5] } *\n";
         let mut game = Game::default();
         assert!(pgnkit_pgn::Reader::new(pgn).read_game(&mut game));
         let report = replay_game(pgn, &game, &Options::default());

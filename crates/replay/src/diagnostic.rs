@@ -181,7 +181,9 @@ impl Code {
             Code::NullMove => "A null move (`--`, `Z0`) in the main line of a game.",
             Code::EcoMismatch => "The ECO tag names another code than the opening the moves reach.",
             Code::TimeControl => "The TimeControl tag is no PGN time control.",
-            Code::ClockUnreadable => "A clock command (`[%clk …]`, `[%emt …]`) whose time cannot be read.",
+            Code::ClockUnreadable => {
+                "A clock command (`[%clk …]`, `[%emt …]`) whose time cannot be read."
+            }
             Code::ClockMissing => "A move without a clock where the game's other moves have one.",
             Code::ClockRise => "A player's clock rose by more than the time control adds.",
             Code::ClockStart => "A player's first clock is above the time the control starts with.",

@@ -52,7 +52,13 @@ pub fn svg(report: &GameReport) -> Option<String> {
         .max()
         .copied()
         .unwrap_or(Time::ZERO)
-        .max(report.time_control.as_ref().and_then(|c| c.base()).unwrap_or(Time::ZERO))
+        .max(
+            report
+                .time_control
+                .as_ref()
+                .and_then(|c| c.base())
+                .unwrap_or(Time::ZERO),
+        )
         .max(Time::from_seconds(1));
     let x = |number: u32| {
         LEFT + (WIDTH - LEFT - 8.0) * f64::from(number - first_move)

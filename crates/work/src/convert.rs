@@ -180,9 +180,9 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
                         at,
                         format!("the clocks of this game are written as they are: {why}"),
                     ));
-                    out.diagnostics.extend(locator.locate(&game, &report, index, |d| {
-                        d.code == Code::TimeControl
-                    }));
+                    out.diagnostics.extend(
+                        locator.locate(&game, &report, index, |d| d.code == Code::TimeControl),
+                    );
                 }
             }
         }

@@ -157,11 +157,8 @@ pub(crate) fn judge(
         found.push(placed(d, u.ply, Some(u.text.clone())));
     }
     let clk = reader.clocks.clk();
-    let clk_span = |ply: u32| -> Range<usize> {
-        clock_span(ply)
-            .or_else(|| move_span(ply))
-            .unwrap_or(0..0)
-    };
+    let clk_span =
+        |ply: u32| -> Range<usize> { clock_span(ply).or_else(|| move_span(ply)).unwrap_or(0..0) };
     let token = |ply: u32| reader.clocks.clk_at(ply).map(|t| format!("[%clk {t}]"));
     // Missing clocks: plies without a readable or unreadable `%clk`.
     if !clk.is_empty() {
@@ -201,14 +198,17 @@ pub(crate) fn judge(
             // Nothing to say of this player's clocks.
             continue;
         }
-        let mut track = Track::default();
+        let periods = control.as_ref().is_some_and(|c| !c.periods().is_empty());
+        let mut track = control
+            .as_ref()
+            .filter(|_| periods)
+            .map(|tc| Track::new(tc, start, side));
         for ply in (first_ply..=plies).step_by(2) {
             let Some(now) = reader.clocks.clk_at(ply) else {
                 continue;
             };
             let number = start.number(ply);
             let increment = control.as_ref().map_or(Time::ZERO, |c| c.increment(number));
-            let periods = control.as_ref().is_some_and(|c| !c.periods().is_empty());
             if periods && increment > Time::ZERO && now < increment {
                 if flag.as_ref().is_none_or(|f: &Flag| f.ply > ply) {
                     flag = Some(Flag {
@@ -231,10 +231,15 @@ pub(crate) fn judge(
                 );
                 found.push(placed(d, ply, token(ply)));
             }
-            if let Some(tc) = control.as_ref().filter(|_| periods) {
-                track.step(tc, start, side, ply, now, &mut |d, p| {
-                    found.push(placed(d, p, token(p).or_else(|| token(ply))));
-                }, &clk_span);
+            if let Some(track) = track.as_mut() {
+                track.step(
+                    ply,
+                    now,
+                    &mut |d, p| {
+                        found.push(placed(d, p, token(p).or_else(|| token(ply))));
+                    },
+                    &clk_span,
+                );
             }
         }
     }
@@ -274,8 +279,13 @@ fn keeps_time(clk: &[Option<Time>], first_ply: u32, base: Time, increment: Time)
 }
 
 /// One player's clock, followed move by move.
-#[derive(Default)]
-struct Track {
+struct Track<'c> {
+    /// The control.
+    tc: &'c TimeControl,
+    /// Where the main line starts.
+    start: Start,
+    /// The player.
+    side: Color,
     /// The last clock read: its ply, move number and time.
     last: Option<(u32, u32, Time)>,
     /// A period completed at this ply and move number whose time the
@@ -283,18 +293,27 @@ struct Track {
     owed: Option<(u32, u32, Time)>,
 }
 
-impl Track {
-    /// The clock `now` after `side`'s ply `ply`.
+impl<'c> Track<'c> {
+    /// The clock of `side` under `tc`, in a main line from `start`.
+    fn new(tc: &'c TimeControl, start: Start, side: Color) -> Track<'c> {
+        Track {
+            tc,
+            start,
+            side,
+            last: None,
+            owed: None,
+        }
+    }
+
+    /// The clock `now` after the player's ply `ply`.
     fn step(
         &mut self,
-        tc: &TimeControl,
-        start: Start,
-        side: Color,
         ply: u32,
         now: Time,
         report: &mut dyn FnMut(Diagnostic, u32),
         span: &dyn Fn(u32) -> Range<usize>,
     ) {
+        let (tc, start, side) = (self.tc, self.start, self.side);
         let number = start.number(ply);
         let (from, before) = match self.last {
             Some((_, n, t)) => (n + 1, Some(t)),
@@ -416,7 +435,6 @@ pub struct Spent {
     pub trouble: Vec<u32>,
 }
 
-
 /// How each player used their time in a game of `plies` plies from
 /// `start` whose clocks are `clocks`, under `control`; `None` when the
 /// game has no clock command.
@@ -440,15 +458,9 @@ pub fn usage(control: Option<&TimeControl>, clocks: &Clocks, start: Start) -> Op
     }
     let plies = u32::try_from(clocks.clk().len().max(clocks.emt().len())).unwrap_or(u32::MAX);
     // The starting time: the control's, or the larger first clock.
-    let base = control.and_then(TimeControl::base).or_else(|| {
-        clocks
-            .clk()
-            .iter()
-            .take(2)
-            .flatten()
-            .max()
-            .copied()
-    });
+    let base = control
+        .and_then(TimeControl::base)
+        .or_else(|| clocks.clk().iter().take(2).flatten().max().copied());
     let trouble_below = base.map_or(Time::from_seconds(300), |b| {
         Time::from_millis(b.millis() / 10).min(Time::from_seconds(300))
     });

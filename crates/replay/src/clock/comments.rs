@@ -300,7 +300,10 @@ mod tests {
                 (Command::Emt, Ok(Time::from_seconds(3)))
             ]
         );
-        assert_eq!(all(b"[%clk\n1:57:03]"), [(Command::Clk, Ok(Time::from_seconds(7023)))]);
+        assert_eq!(
+            all(b"[%clk\n1:57:03]"),
+            [(Command::Clk, Ok(Time::from_seconds(7023)))]
+        );
         assert_eq!(all(b"[%clkx 1:00:00] [%eval 1] [%"), []);
     }
 

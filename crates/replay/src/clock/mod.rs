@@ -39,10 +39,10 @@ use serde::Serialize;
 use shakmaty::Color;
 
 pub use checks::{Flag, Spent, Start, Usage, usage};
-pub use rewrite::{Rewrite, rewritten_comments};
 pub use comments::{
     BadTime, Command, commands, parse_time, with_clocks_replaced, with_command, without_clocks,
 };
+pub use rewrite::{Rewrite, rewritten_comments};
 pub use time_control::{Kind, Period, TimeControl, TimeControlError};
 
 /// A time on a chess clock, or a time spent: milliseconds, up to 49 days.
@@ -114,7 +114,7 @@ impl fmt::Display for Time {
 /// fraction (`178.9`).
 impl Serialize for Time {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0 % 1000 == 0 {
+        if self.0.is_multiple_of(1000) {
             s.serialize_u32(self.0 / 1000)
         } else {
             s.serialize_f64(self.seconds())
@@ -234,15 +234,26 @@ impl Reader {
     /// stays as small (and as fast) as it is without clocks.
     #[inline(never)]
     pub fn comment(&mut self, text: &[u8], at: usize, ply: u32) {
-        let Some(index) = ply
-            .checked_sub(1)
-            .and_then(|i| usize::try_from(i).ok())
-        else {
+        let Some(index) = ply.checked_sub(1).and_then(|i| usize::try_from(i).ok()) else {
             return;
         };
         // `{ [%clk 0:05:00] }`, the comment of online servers, at once.
-        if let &[b'[', b'%', b'c', b'l', b'k', b' ', h, b':', m1, m2, b':', s1, s2, b']'] =
-            text.trim_ascii()
+        if let &[
+            b'[',
+            b'%',
+            b'c',
+            b'l',
+            b'k',
+            b' ',
+            h,
+            b':',
+            m1,
+            m2,
+            b':',
+            s1,
+            s2,
+            b']',
+        ] = text.trim_ascii()
             && let Some(time) = comments::hms([h, m1, m2, s1, s2])
         {
             set_first(&mut self.clocks.clk, index, time);
@@ -260,9 +271,7 @@ impl Reader {
                 }
                 Err(why) if self.unreadable.len() < MAX_UNREADABLE => {
                     let end = (span.start + 200).min(span.end).min(at + text.len());
-                    let raw = text
-                        .get(span.start - at..end - at)
-                        .unwrap_or_default();
+                    let raw = text.get(span.start - at..end - at).unwrap_or_default();
                     self.unreadable.push(Unreadable {
                         command,
                         span,
@@ -341,7 +350,11 @@ pub(crate) fn settle(
 /// `token` is (among the comments before the token `next`, the next
 /// main-line move, outside variations): found again for a diagnostic, so
 /// that the walk keeps no place for each clock.
-fn clk_span(game: &pgnkit_pgn::Game<'_>, token: usize, next: Option<usize>) -> Option<Range<usize>> {
+fn clk_span(
+    game: &pgnkit_pgn::Game<'_>,
+    token: usize,
+    next: Option<usize>,
+) -> Option<Range<usize>> {
     let end = next.unwrap_or(game.tokens.len());
     let mut depth = 0u32;
     for t in game.tokens.range(token + 1..end) {
@@ -376,9 +389,12 @@ pub(crate) fn plain(
     plies: u32,
     warnings: bool,
 ) -> Option<(Option<TimeControl>, Clocks)> {
-    let tag = game
-        .tag("TimeControl")
-        .map(|t| (String::from_utf8_lossy(&t.value()).into_owned(), t.span.clone()));
+    let tag = game.tag("TimeControl").map(|t| {
+        (
+            String::from_utf8_lossy(&t.value()).into_owned(),
+            t.span.clone(),
+        )
+    });
     if tag.is_none() && reader.clocks.is_empty() && reader.unreadable.is_empty() {
         return Some((None, Clocks::default()));
     }
@@ -388,11 +404,7 @@ pub(crate) fn plain(
         number: 1,
     };
     let judged = checks::judge(control, reader, start, plies, &|_| Some(0..0), &|_| None);
-    let quiet = judged.flag.is_none()
-        && judged
-            .found
-            .iter()
-            .all(|d| !d.is_error() && !warnings);
+    let quiet = judged.flag.is_none() && judged.found.iter().all(|d| !d.is_error() && !warnings);
     quiet.then_some((judged.control, judged.clocks))
 }
 
@@ -440,7 +452,10 @@ pub(crate) fn flag_fell(
             }
             (
                 GameResult::win_for(winner),
-                format!("{} wins on time (Law 6.9)", crate::diagnostic::side_name(winner)),
+                format!(
+                    "{} wins on time (Law 6.9)",
+                    crate::diagnostic::side_name(winner)
+                ),
             )
         }
     };
@@ -500,7 +515,8 @@ pub(crate) fn flag_fell(
                 result.as_str()
             ),
         );
-        d.help.push(format!("write [Result \"{}\"]", result.as_str()));
+        d.help
+            .push(format!("write [Result \"{}\"]", result.as_str()));
         d.ply = Some(flag.ply);
         found.push(d);
     }

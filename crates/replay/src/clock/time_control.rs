@@ -172,7 +172,10 @@ fn seconds(text: &str) -> Option<Time> {
     if whole.is_empty()
         || whole.len() > 7
         || fraction.len() > 3
-        || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit())
+        || !whole
+            .bytes()
+            .chain(fraction.bytes())
+            .all(|b| b.is_ascii_digit())
     {
         return None;
     }
@@ -261,7 +264,12 @@ impl TimeControl {
         let periods = self.periods();
         let increment = periods.get(i).map_or(Time::ZERO, |p| p.increment);
         let next = completes
-            .then(|| periods.get(i + 1).or_else(|| periods.last()).map(|p| p.time))
+            .then(|| {
+                periods
+                    .get(i + 1)
+                    .or_else(|| periods.last())
+                    .map(|p| p.time)
+            })
             .flatten();
         (increment, next)
     }
@@ -415,14 +423,31 @@ mod tests {
         assert_eq!(tc("4500+60").periods()[0].increment, Time::from_seconds(60));
         let three = tc("40/7200:20/3600:900+30");
         assert_eq!(three.periods().len(), 3);
-        assert_eq!(tc("10.931+0.109").periods()[0].time, Time::from_millis(10_931));
+        assert_eq!(
+            tc("10.931+0.109").periods()[0].time,
+            Time::from_millis(10_931)
+        );
     }
 
     #[test]
     fn what_is_no_time_control_is_an_error() {
         for bad in [
-            "", "40/", "/300", "abc", "300+", "+2", "0", "1800:40/7200", "*", "*x", "3 min",
-            "99999999999", "300+2+1", "-1", "?:300", "40/0",
+            "",
+            "40/",
+            "/300",
+            "abc",
+            "300+",
+            "+2",
+            "0",
+            "1800:40/7200",
+            "*",
+            "*x",
+            "3 min",
+            "99999999999",
+            "300+2+1",
+            "-1",
+            "?:300",
+            "40/0",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad:?}");
         }
@@ -461,7 +486,15 @@ mod tests {
 
     #[test]
     fn the_tag_is_written_back() {
-        for s in ["?", "-", "*180", "40/7200:20/3600:900+30", "300+2", "10.931+0.109", "40/9000"] {
+        for s in [
+            "?",
+            "-",
+            "*180",
+            "40/7200:20/3600:900+30",
+            "300+2",
+            "10.931+0.109",
+            "40/9000",
+        ] {
             assert_eq!(tc(s).to_string(), s);
         }
     }
