@@ -1,7 +1,5 @@
 //! Spilling to temporary files: how the [`Builder`](crate::Builder) writes
-//! the index of a PGN file of any size in bounded memory, and how
-//! [`Sorter`] sorts any number of records in a fixed budget (`pgnkit dedup`
-//! sorts its games' records with it).
+//! the index of a PGN file of any size in bounded memory.
 //!
 //! The index's position entries go to a spool (`Spool`): each time one of
 //! its two tables is full, the builder hands it to a thread of its own
@@ -11,7 +9,8 @@
 //! while the builder fills the other table: the workers never wait for the
 //! disk. When the index is written, each group of partitions is read back
 //! from every spill (one read a spill) and each partition sorted once; a
-//! partition too large for the budget is sorted by a [`Sorter`]. Nothing is
+//! partition too large for the budget is sorted by a [`Sorter`] (the
+//! external sort of [`pgnkit_extsort`], re-exported here). Nothing is
 //! sorted twice, and the bytes spilled are two thirds of what sorted runs
 //! of whole entries took.
 //!
@@ -21,9 +20,6 @@
 //! their pages would be taken from the system's free memory and filled
 //! first (on the virtual machine this was measured on, about 2 s of system
 //! time per GB, more than the sort).
-//!
-//! A [`Sorter`] spills sorted runs of fixed-size records and reads them
-//! back by a k-way merge.
 //!
 //! Every temporary file is anonymous, in a directory
 //! (`tempfile::tempfile_in`: on Linux an `O_TMPFILE` file that never has a
@@ -37,32 +33,19 @@
 //! room, so that the spool shrinks as the index grows; with room to spare
 //! it is freed at once when it is dropped, which costs less
 //! (`Spool::release_only_if_short`).
-//!
-//! A run holds records of one [`Record`] type sorted without repeats, each
-//! [`Record::SIZE`] bytes.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::marker::PhantomData;
+use std::io;
 use std::ops::Range;
-use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, mpsc};
+
+pub use pgnkit_extsort::{
+    MAX_RUNS, Merge, Record, Run, RunWriter, Sorted, SortedReader, Sorter, merge_runs,
+};
 
 pub(crate) use crate::direct::Aligned;
 use crate::direct::{BLOCK, Direct};
-
-/// A record that runs hold: ordered, and encoded in [`Record::SIZE`] bytes.
-pub trait Record: Copy + Ord {
-    /// Bytes of a record in a run.
-    const SIZE: usize;
-    /// Writes the record into `out` ([`Record::SIZE`] bytes).
-    fn encode(&self, out: &mut [u8]);
-    /// The record of the [`Record::SIZE`] bytes `b`.
-    fn decode(b: &[u8]) -> Self;
-}
 
 /// A position entry while building: the key and the global game number.
 /// The order is (key, game): the order of the position table.
@@ -106,13 +89,6 @@ impl Record for Entry {
     }
 }
 
-/// At most this many runs are merged at once: more are first merged into
-/// one run (few file handles, and a small heap).
-pub const MAX_RUNS: usize = 64;
-
-/// Buffer of each run segment while it is read back.
-const READ_BUFFER: usize = 32 << 10;
-
 /// The key bits that say an entry's partition: its top 8.
 pub const PARTITION_BITS: u32 = 8;
 
@@ -128,34 +104,6 @@ pub(crate) fn partition(key: u64) -> usize {
     (key >> (64 - PARTITION_BITS)) as usize
 }
 
-/// A sorted run on disk.
-#[derive(Debug)]
-pub struct Run<R> {
-    file: File,
-    entries: u64,
-    record: PhantomData<R>,
-}
-
-impl<R: Record> Run<R> {
-    /// Records in the run.
-    pub fn entries(&self) -> u64 {
-        self.entries
-    }
-
-    /// A reader of records `from..to`.
-    fn segment(&self, from: u64, to: u64) -> Segment<'_, R> {
-        Segment {
-            file: &self.file,
-            next: from,
-            end: to,
-            buffer: Vec::new(),
-            at: 0,
-            record: PhantomData,
-        }
-    }
-}
-
-/// Frees bytes `from..to` of `file` (a hole: they read as zeros), where
 /// the system can.
 #[cfg(target_os = "linux")]
 fn punch_hole(file: &File, from: u64, to: u64) {
@@ -177,59 +125,6 @@ fn punch_hole(file: &File, from: u64, to: u64) {
 #[cfg(not(target_os = "linux"))]
 fn punch_hole(_file: &File, _from: u64, _to: u64) {}
 
-/// Writes a run, in order, dropping repeats.
-pub struct RunWriter<R> {
-    out: BufWriter<File>,
-    entries: u64,
-    last: Option<R>,
-    bytes: Vec<u8>,
-}
-
-impl<R: Record> RunWriter<R> {
-    /// A new, empty run in `dir`.
-    pub fn create(dir: &Path) -> io::Result<RunWriter<R>> {
-        Ok(RunWriter {
-            out: BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?),
-            entries: 0,
-            last: None,
-            bytes: vec![0; R::SIZE],
-        })
-    }
-
-    /// Appends `e`, which comes at or after every record pushed before.
-    pub fn push(&mut self, e: R) -> io::Result<()> {
-        if self.last == Some(e) {
-            return Ok(());
-        }
-        debug_assert!(self.last.is_none_or(|last| last < e), "a run is sorted");
-        self.last = Some(e);
-        e.encode(&mut self.bytes);
-        self.out.write_all(&self.bytes)?;
-        self.entries += 1;
-        Ok(())
-    }
-
-    /// The finished run.
-    pub fn finish(self) -> io::Result<Run<R>> {
-        let file = self.out.into_inner().map_err(|e| e.into_error())?;
-        Ok(Run {
-            file,
-            entries: self.entries,
-            record: PhantomData,
-        })
-    }
-}
-
-/// The index's position entries spilled as they came, in game order, one
-/// key partition after the other, to one anonymous temporary file.
-///
-/// Each spill holds the entries of every partition of the builder's tables
-/// at that time. An entry takes 8 or 9 bytes: the difference of its game
-/// number from the entry before in its partition (LEB128, one byte in most
-/// games), then the key's low 56 bits (its top bits are the partition's).
-/// A partition is read back from every spill in order, so that the entries
-/// of one key come in game order, as the index's sort needs them
-/// (`sort_partition` is stable).
 pub(crate) struct Spool {
     /// Written and read around the page cache where the system allows it.
     out: Direct,
@@ -923,250 +818,6 @@ pub(crate) fn for_each_entry(
     Ok(())
 }
 
-/// Reads records of a run back, by positioned reads: readers of several
-/// segments of one run work side by side.
-struct Segment<'r, R> {
-    file: &'r File,
-    /// The record after the buffered ones.
-    next: u64,
-    end: u64,
-    buffer: Vec<u8>,
-    /// Where the next record is in `buffer`.
-    at: usize,
-    record: PhantomData<R>,
-}
-
-impl<R: Record> Segment<'_, R> {
-    fn next(&mut self) -> io::Result<Option<R>> {
-        if self.at == self.buffer.len() {
-            if self.next == self.end {
-                return Ok(None);
-            }
-            let entries = (self.end - self.next).min((READ_BUFFER / R::SIZE).max(1) as u64);
-            self.buffer.resize(entries as usize * R::SIZE, 0);
-            self.file
-                .read_exact_at(&mut self.buffer, self.next * R::SIZE as u64)?;
-            self.next += entries;
-            self.at = 0;
-        }
-        let e = R::decode(&self.buffer[self.at..self.at + R::SIZE]);
-        self.at += R::SIZE;
-        Ok(Some(e))
-    }
-}
-
-/// The k-way merge of sorted runs (or of one partition of each): their
-/// records in order, each once.
-pub struct Merge<'r, R> {
-    segments: Vec<Segment<'r, R>>,
-    /// The head of each segment and the segment.
-    heap: BinaryHeap<Reverse<(R, usize)>>,
-    last: Option<R>,
-}
-
-impl<'r, R: Record> Merge<'r, R> {
-    fn new(segments: Vec<Segment<'r, R>>) -> io::Result<Merge<'r, R>> {
-        let mut merge = Merge {
-            heap: BinaryHeap::with_capacity(segments.len()),
-            segments,
-            last: None,
-        };
-        for i in 0..merge.segments.len() {
-            if let Some(e) = merge.segments[i].next()? {
-                merge.heap.push(Reverse((e, i)));
-            }
-        }
-        Ok(merge)
-    }
-
-    /// Merges whole runs.
-    pub fn runs(runs: &'r [Run<R>]) -> io::Result<Merge<'r, R>> {
-        Merge::new(runs.iter().map(|r| r.segment(0, r.entries())).collect())
-    }
-
-    /// The next record, or `None` at the end of every run.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> io::Result<Option<R>> {
-        loop {
-            let Some(mut top) = self.heap.peek_mut() else {
-                return Ok(None);
-            };
-            let Reverse((e, i)) = *top;
-            match self.segments[i].next()? {
-                Some(next) => *top = Reverse((next, i)),
-                None => {
-                    std::collections::binary_heap::PeekMut::pop(top);
-                }
-            }
-            if self.last != Some(e) {
-                self.last = Some(e);
-                return Ok(Some(e));
-            }
-        }
-    }
-}
-
-/// Merges `runs` into one run in `dir`.
-pub fn merge_runs<R: Record>(dir: &Path, runs: Vec<Run<R>>) -> io::Result<Run<R>> {
-    let mut merge = Merge::runs(&runs)?;
-    let mut out = RunWriter::create(dir)?;
-    while let Some(e) = merge.next()? {
-        out.push(e)?;
-    }
-    out.finish()
-}
-
-/// Sorts any number of records in a fixed budget of memory: records are
-/// gathered in memory up to the budget, then sorted and spilled as a run
-/// to an anonymous temporary file in a directory (more than [`MAX_RUNS`]
-/// runs are merged into one), and read back in order by a k-way merge of
-/// the runs ([`Sorted::reader`]). Equal records come out once.
-///
-/// ```
-/// use pgnkit_index::spill::{Record, Sorter};
-/// #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-/// struct N(u32);
-/// impl Record for N {
-///     const SIZE: usize = 4;
-///     fn encode(&self, out: &mut [u8]) { out.copy_from_slice(&self.0.to_le_bytes()) }
-///     fn decode(b: &[u8]) -> N { N(u32::from_le_bytes([b[0], b[1], b[2], b[3]])) }
-/// }
-/// let dir = tempfile::tempdir().unwrap();
-/// let mut sorter = Sorter::new(0, dir.path()); // a run every few records
-/// for n in (0..5_000u32).rev() {
-///     sorter.push(N(n % 1_000)).unwrap();
-/// }
-/// assert!(sorter.runs() > 1);
-/// let sorted = sorter.finish().unwrap();
-/// let mut reader = sorted.reader().unwrap();
-/// let mut got = Vec::new();
-/// while let Some(N(n)) = reader.next().unwrap() {
-///     got.push(n);
-/// }
-/// assert_eq!(got, (0..1_000).collect::<Vec<_>>());
-/// ```
-pub struct Sorter<R> {
-    dir: PathBuf,
-    /// Records gathered before a run is spilled.
-    capacity: usize,
-    buffer: Vec<R>,
-    runs: Vec<Run<R>>,
-    spilled: u64,
-}
-
-/// The fewest records a run holds, whatever the budget.
-const MIN_RECORDS: usize = 16;
-
-impl<R: Record> Sorter<R> {
-    /// A sorter that holds about `memory` bytes of records, and spills
-    /// beyond to `dir`.
-    pub fn new(memory: u64, dir: &Path) -> Sorter<R> {
-        let each = size_of::<R>().max(1) as u64;
-        let capacity = usize::try_from(memory / each)
-            .unwrap_or(usize::MAX)
-            .max(MIN_RECORDS);
-        Sorter {
-            dir: dir.to_path_buf(),
-            capacity,
-            buffer: Vec::new(),
-            runs: Vec::new(),
-            spilled: 0,
-        }
-    }
-
-    /// Adds a record.
-    pub fn push(&mut self, r: R) -> io::Result<()> {
-        if self.buffer.len() >= self.capacity {
-            self.spill()?;
-        }
-        if self.buffer.capacity() == 0 {
-            // Room for the whole budget at once: pages are only used as
-            // they fill, and the buffer never doubles past the budget.
-            self.buffer.reserve_exact(self.capacity);
-        }
-        self.buffer.push(r);
-        Ok(())
-    }
-
-    /// Runs spilled so far (runs merged into one count each).
-    pub fn runs(&self) -> u64 {
-        self.spilled
-    }
-
-    fn spill(&mut self) -> io::Result<()> {
-        if self.buffer.is_empty() {
-            return Ok(());
-        }
-        self.buffer.sort_unstable();
-        let mut run = RunWriter::create(&self.dir)?;
-        for &r in &self.buffer {
-            run.push(r)?;
-        }
-        self.buffer.clear();
-        self.runs.push(run.finish()?);
-        self.spilled += 1;
-        if self.runs.len() >= MAX_RUNS {
-            let runs = std::mem::take(&mut self.runs);
-            self.runs.push(merge_runs(&self.dir, runs)?);
-        }
-        Ok(())
-    }
-
-    /// Every record, sorted: in memory when they fitted, else in runs.
-    pub fn finish(mut self) -> io::Result<Sorted<R>> {
-        if self.runs.is_empty() {
-            self.buffer.sort_unstable();
-            self.buffer.dedup();
-            return Ok(Sorted {
-                memory: self.buffer,
-                runs: Vec::new(),
-            });
-        }
-        self.spill()?;
-        Ok(Sorted {
-            memory: Vec::new(),
-            runs: self.runs,
-        })
-    }
-}
-
-/// The records of a [`Sorter`], sorted.
-pub struct Sorted<R> {
-    memory: Vec<R>,
-    runs: Vec<Run<R>>,
-}
-
-impl<R: Record> Sorted<R> {
-    /// A reader of the records in order (as many as wanted, one after the
-    /// other or side by side).
-    pub fn reader(&self) -> io::Result<SortedReader<'_, R>> {
-        Ok(if self.runs.is_empty() {
-            SortedReader::Memory(self.memory.iter())
-        } else {
-            SortedReader::Runs(Merge::runs(&self.runs)?)
-        })
-    }
-}
-
-/// Reads the records of [`Sorted`] in order.
-pub enum SortedReader<'s, R> {
-    /// They fitted in memory.
-    Memory(std::slice::Iter<'s, R>),
-    /// They were spilled.
-    Runs(Merge<'s, R>),
-}
-
-impl<R: Record> SortedReader<'_, R> {
-    /// The next record, or `None` after the last.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> io::Result<Option<R>> {
-        match self {
-            SortedReader::Memory(it) => Ok(it.next().copied()),
-            SortedReader::Runs(m) => m.next(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1179,37 +830,6 @@ mod tests {
             state ^= state << 17;
             state
         }
-    }
-
-    fn run(dir: &Path, mut entries: Vec<Entry>) -> Run<Entry> {
-        entries.sort();
-        let mut w = RunWriter::create(dir).unwrap();
-        for e in entries {
-            w.push(e).unwrap();
-        }
-        w.finish().unwrap()
-    }
-
-    #[test]
-    fn runs_merge_in_order_without_repeats_and_leave_no_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let a = run(
-            dir.path(),
-            vec![Entry::new(5, 1), Entry::new(1, 0), Entry::new(5, 1)],
-        );
-        assert_eq!(a.entries(), 2);
-        let b = run(dir.path(), vec![Entry::new(5, 0), Entry::new(9, 2)]);
-        let c = run(dir.path(), vec![Entry::new(1, 0), Entry::new(u64::MAX, 3)]);
-        let d = run(dir.path(), Vec::new());
-        let merged = merge_runs(dir.path(), vec![a, b, c, d]).unwrap();
-        let merged = [merged];
-        let mut m = Merge::runs(&merged).unwrap();
-        let mut got = Vec::new();
-        while let Some(e) = m.next().unwrap() {
-            got.push((e.key(), e.game));
-        }
-        assert_eq!(got, [(1, 0), (5, 0), (5, 1), (9, 2), (u64::MAX, 3)]);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     /// A table of a few random batches, whose games are numbered from
