@@ -9,17 +9,19 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use pgnkit_facts::{Eco, GameFacts};
+use pgnkit_pgn::GameResult;
 use rayon::prelude::*;
 
 use crate::direct::Direct;
 use crate::fingerprint::Fingerprint;
-use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
-use crate::record::{GameFacts, status_code};
+use crate::layout::{
+    self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, status_code,
+};
 use crate::spill::{
     self, Aligned, BatchEntries, Entry, PARTITION_BITS, PARTITIONS, Prefetched, Sorter, Spiller,
     Spool, Table,
 };
-use crate::tags::Eco;
 
 /// FxHash (rustc's hasher): strings from a PGN file need no protection
 /// against flooding, and interning them is on the hot path.
@@ -197,7 +199,7 @@ impl Batch {
         r[g::BLACK_ELO..g::BLACK_ELO + 2].copy_from_slice(&facts.black_elo.to_le_bytes());
         let eco = facts.eco.map_or(Eco::NONE, |e| e.0);
         r[g::ECO..g::ECO + 2].copy_from_slice(&eco.to_le_bytes());
-        r[g::RESULT] = facts.outcome as u8;
+        r[g::RESULT] = GameResult::code_of(facts.outcome);
         r[g::STATUS] = status_code(facts.status);
         let errors = u16::try_from(facts.errors).unwrap_or(u16::MAX);
         r[g::ERRORS..g::ERRORS + 2].copy_from_slice(&errors.to_le_bytes());
@@ -1991,8 +1993,8 @@ mod tests {
     #[test]
     fn many_buckets_find_exactly_their_games() {
         use crate::reader::{Index, index_path};
-        use crate::record::GameFacts;
-        use crate::tags::{Date, Outcome};
+        use pgnkit_facts::{Date, GameFacts};
+        use pgnkit_pgn::GameResult;
 
         let dir = tempfile::tempdir().unwrap();
         let pgn = dir.path().join("synthetic.pgn");
@@ -2006,7 +2008,7 @@ mod tests {
             opening: None,
             white_elo: 0,
             black_elo: 0,
-            outcome: Outcome::Unknown,
+            outcome: Some(GameResult::Unknown),
             plies: 0,
             status: None,
             errors: 0,
@@ -2082,8 +2084,8 @@ mod tests {
     /// (common openings), repeats within a game, games without positions,
     /// empty batches, names from a small and a large pool.
     fn random_batches(seed: u64) -> Vec<Batch> {
-        use crate::record::GameFacts;
-        use crate::tags::{Date, Outcome};
+        use pgnkit_facts::{Date, GameFacts};
+        use pgnkit_pgn::GameResult;
         use std::borrow::Cow;
 
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -2114,11 +2116,11 @@ mod tests {
                         opening: None,
                         white_elo: rng.below(3000) as u16,
                         black_elo: 0,
-                        outcome: Outcome::Unknown,
+                        outcome: Some(GameResult::Unknown),
                         plies: keys.len() as u32,
                         status: None,
                         errors: 0,
-                        line: crate::mainline::line_fingerprint(&keys),
+                        line: pgnkit_facts::line_fingerprint(&keys),
                         tagged: rng.below(12) as u32,
                         annotation: rng.below(40) as u32,
                     };
@@ -2208,7 +2210,7 @@ mod tests {
     #[test]
     fn an_overflowing_name_cache_stores_names_again_and_answers_the_same() {
         use crate::filter::Filter;
-        use crate::tags::Needle;
+        use crate::needle::Needle;
         let (dir, fingerprint) = a_pgn_file();
         for seed in 1..=4u64 {
             let build = |cache: u64, memory: Option<u64>, name: &str| {
