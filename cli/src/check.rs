@@ -323,7 +323,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let format = (args.format)
         .and_then(CheckFormat::report)
-        .or(config.format)
+        .or(config.format.and_then(ReportFormat::from_name))
         .unwrap_or(if stdout.is_terminal() {
             ReportFormat::Human
         } else {
