@@ -183,6 +183,8 @@ impl Printer<'_> {
 }
 
 impl Sink<ChunkOut> for Printer<'_> {
+    type Totals = Totals;
+
     fn chunk(
         &mut self,
         at: &At<'_>,

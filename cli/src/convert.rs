@@ -388,6 +388,8 @@ pub struct Printer<'a> {
 }
 
 impl Sink<io::Result<ChunkOut>> for Printer<'_> {
+    type Totals = Totals;
+
     fn chunk(
         &mut self,
         at: &At<'_>,
