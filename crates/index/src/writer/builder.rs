@@ -19,7 +19,7 @@ use super::pipeline::Pipeline;
 use crate::direct::Direct;
 use crate::fingerprint::Fingerprint;
 use crate::layout::{self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header};
-use crate::spill::{BatchEntries, PARTITIONS, Prefetched, Spiller, Table};
+use crate::spill::{BatchEntries, PARTITIONS, Prefetched, Spiller, Spool, Table};
 
 /// Why an index cannot be built.
 #[derive(Debug, thiserror::Error)]
@@ -470,42 +470,10 @@ impl Builder {
     }
 
     fn write_to(&mut self, file: &mut std::fs::File, pgn: &Fingerprint) -> io::Result<Summary> {
-        // Written around the page cache where the system allows it: the
-        // index is read by searches a bucket at a time, never whole, and
-        // gigabytes of it would take the page cache's free memory, one
-        // fresh page after the other.
-        let put = |out: &mut Direct, bytes: &[u8], at: &mut u64| -> io::Result<()> {
-            out.write_all(bytes)?;
-            *at += bytes.len() as u64;
-            Ok(())
-        };
-        let pad = |out: &mut Direct, at: &mut u64| -> io::Result<()> {
-            let n = (8 - (*at % 8) as usize) % 8;
-            out.write_all(&[0u8; 8][..n])?;
-            *at += n as u64;
-            Ok(())
-        };
         // No name is added any more.
         self.lookup = FastMap::default();
         self.lookup_memory = 0;
-
-        // Once spilled, the last entries are spilled too, and the tables'
-        // memory is given back: the pages that held them (the whole budget,
-        // filled before each spill) are free for the sort.
-        if self.spill.as_ref().is_some_and(|s| s.spiller.is_some()) {
-            self.spill_tables()?;
-            self.table = Table::default();
-            self.free = Vec::new();
-        }
-        let (mut spool, memory, dir) = match self.spill.as_mut() {
-            Some(s) => (
-                s.spiller.take().map(Spiller::finish).transpose()?,
-                s.memory,
-                s.dir.clone(),
-            ),
-            // Everything is sorted in memory.
-            None => (None, u64::MAX, std::env::temp_dir()),
-        };
+        let (mut spool, memory, dir) = self.finish_spilling()?;
         let bits = layout::bucket_bits(self.positions);
         if let Some(spool) = spool.as_mut() {
             // At most: repeats within a game are dropped.
@@ -518,10 +486,74 @@ impl Builder {
                 + HEADER_SIZE as u64;
             spool.release_only_if_short(index);
         }
+        let (mut out, games_crc) = self.write_games(file)?;
+        let (strings_at, data_at, strings_crc) = self.write_names(&mut out)?;
+        // The game and name tables are written: their memory is the sort's.
+        self.games = Vec::new();
+        self.string_data = Vec::new();
+        self.string_offsets = Vec::new();
+        let positions_at = out.at;
+        let directory = self.write_positions(&mut out, spool.as_ref(), memory, &dir, bits)?;
+        let directory_at = out.at;
+        let directory_crc = write_directory(&directory, &mut out)?;
+        let sections = Sections {
+            bits,
+            games: self.game_count,
+            strings: self.strings,
+            positions: directory.entries,
+            size: out.at,
+            games_at: HEADER_SIZE as u64,
+            strings_at,
+            data_at,
+            positions_at,
+            directory_at,
+            games_crc,
+            strings_crc,
+            directory_crc,
+        };
+        let h = header_of(pgn, &sections);
+        drop(out.out.finish()?);
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&h)?;
+        Ok(Summary {
+            games: sections.games,
+            strings: sections.strings,
+            positions: sections.positions,
+            bytes: sections.size,
+            runs: self.runs(),
+        })
+    }
 
+    /// Ends spilling before the index is written: once spilled, the last
+    /// entries are spilled too, and the tables' memory is given back. Gives
+    /// the spool, the memory budget and the directory of temporary files.
+    fn finish_spilling(&mut self) -> io::Result<(Option<Spool>, u64, PathBuf)> {
+        // Once spilled, the last entries are spilled too, and the tables'
+        // memory is given back: the pages that held them (the whole budget,
+        // filled before each spill) are free for the sort.
+        if self.spill.as_ref().is_some_and(|s| s.spiller.is_some()) {
+            self.spill_tables()?;
+            self.table = Table::default();
+            self.free = Vec::new();
+        }
+        Ok(match self.spill.as_mut() {
+            Some(s) => (
+                s.spiller.take().map(Spiller::finish).transpose()?,
+                s.memory,
+                s.dir.clone(),
+            ),
+            // Everything is sorted in memory.
+            None => (None, u64::MAX, std::env::temp_dir()),
+        })
+    }
+
+    /// Writes the game table after the header's place in `file`: the
+    /// game records spilled, then those in memory. Gives the index file
+    /// so far and the table's checksum.
+    fn write_games(&mut self, file: &std::fs::File) -> io::Result<(IndexFile, u32)> {
         // The spilled game records are in the index already (it was begun
         // early), or copied from their own file.
-        let (mut out, mut at, spilled) = match self.spill.as_mut().and_then(|s| s.games.take()) {
+        let (out, at, spilled) = match self.spill.as_mut().and_then(|s| s.games.take()) {
             Some(SpilledGames::InIndex(games)) => {
                 let at = games.len();
                 (games, at, None)
@@ -536,9 +568,10 @@ impl Builder {
                 (out, HEADER_SIZE as u64, own)
             }
         };
+        let mut out = IndexFile { out, at };
         let games_at = HEADER_SIZE as u64;
         if let Some(spilled) = spilled {
-            spilled.read_back(&mut |bytes| put(&mut out, bytes, &mut at))?;
+            spilled.read_back(&mut |bytes| out.put(bytes))?;
         }
         let mut games_crc = self
             .spill
@@ -547,20 +580,25 @@ impl Builder {
                 std::mem::replace(&mut s.games_crc, crc32fast::Hasher::new())
             });
         games_crc.update(&self.games);
-        put(&mut out, &self.games, &mut at)?;
-        if at - games_at != self.game_count * GAME_SIZE as u64 {
+        out.put(&self.games)?;
+        if out.at - games_at != self.game_count * GAME_SIZE as u64 {
             return Err(io::Error::other("the spilled game table is incomplete"));
         }
-        let games_crc = games_crc.finalize();
+        Ok((out, games_crc.finalize()))
+    }
 
-        let strings_at = at;
+    /// Writes the name table: the names' offsets, then their bytes, each
+    /// spilled part first. Gives where the offsets and the bytes start, and
+    /// the table's checksum.
+    fn write_names(&mut self, out: &mut IndexFile) -> io::Result<(u64, u64, u32)> {
+        let strings_at = out.at;
         let mut strings_crc = crc32fast::Hasher::new();
         let spilled_names = self.spill.as_mut().and_then(|s| s.names.take());
         let mut spilled_data = None;
         if let Some((offsets, data)) = spilled_names {
             copy_back(offsets, &mut |bytes| {
                 strings_crc.update(bytes);
-                put(&mut out, bytes, &mut at)
+                out.put(bytes)
             })?;
             spilled_data = Some(data);
         }
@@ -569,29 +607,38 @@ impl Builder {
             offsets.extend_from_slice(&o.to_le_bytes());
         }
         strings_crc.update(&offsets);
-        put(&mut out, &offsets, &mut at)?;
+        out.put(&offsets)?;
         drop(offsets);
-        let data_at = at;
+        let data_at = out.at;
         if let Some(data) = spilled_data {
             copy_back(data, &mut |bytes| {
                 strings_crc.update(bytes);
-                put(&mut out, bytes, &mut at)
+                out.put(bytes)
             })?;
         }
         strings_crc.update(&self.string_data);
-        put(&mut out, &self.string_data, &mut at)?;
-        if at - data_at != self.data_spilled + self.string_data.len() as u64
+        out.put(&self.string_data)?;
+        if out.at - data_at != self.data_spilled + self.string_data.len() as u64
             || data_at - strings_at != 8 * (self.strings + 1)
         {
             return Err(io::Error::other("the spilled name table is incomplete"));
         }
-        pad(&mut out, &mut at)?;
-        // The game and name tables are written: their memory is the sort's.
-        self.games = Vec::new();
-        self.string_data = Vec::new();
-        self.string_offsets = Vec::new();
+        out.pad()?;
+        Ok((strings_at, data_at, strings_crc.finalize()))
+    }
 
-        let positions_at = at;
+    /// Writes the position table, its entries sorted partition after
+    /// partition (those of `spool` and those in memory) in `memory` bytes,
+    /// large partitions through runs in `dir`, in buckets of `bits` bits.
+    /// Gives the bucket directory.
+    fn write_positions(
+        &self,
+        out: &mut IndexFile,
+        spool: Option<&Spool>,
+        memory: u64,
+        dir: &Path,
+        bits: u32,
+    ) -> io::Result<Directory> {
         let mut directory = Directory::new(bits);
         // A partition is read whole (from the spool's spills in order,
         // then from memory) and sorted when it fits in the budget
@@ -604,7 +651,7 @@ impl Builder {
         // sorted runs in a quarter of the budget by the writing thread, and
         // written as it comes out of the merge.
         let sources = Sources {
-            spool: spool.as_ref(),
+            spool,
             table: &self.table,
         };
         let fits = |p: usize| sources.entries(p).saturating_mul(WHOLE_SORT_BYTES) <= memory;
@@ -619,7 +666,6 @@ impl Builder {
         // A large partition is written while the group after it, empty,
         // is sorted: the sort's memory is given back meanwhile.
         let large_memory = memory / WHOLE_SORT_BYTES * LARGE_SHARE_BYTES;
-        let dir = dir.as_path();
         // The sort's memory, a partition's at a time on each thread: taken
         // for a partition and given back, so that the next one sorted on
         // that core finds it in the cache.
@@ -673,7 +719,7 @@ impl Builder {
             write: |encoded: &mut Vec<Encoded>| -> io::Result<()> {
                 let mut emit = |e: &Encoded| {
                     directory.add(e);
-                    put(&mut out, &e.bytes, &mut at)
+                    out.put(&e.bytes)
                 };
                 for e in encoded.iter_mut() {
                     if e.large {
@@ -694,66 +740,106 @@ impl Builder {
         }
         .run()?;
         directory.finish();
-
-        let directory_at = at;
-        let mut directory_crc = crc32fast::Hasher::new();
-        for chunk in directory.starts.chunks(1 << 14) {
-            let bytes: Vec<u8> = chunk.iter().flat_map(|d| d.to_le_bytes()).collect();
-            directory_crc.update(&bytes);
-            put(&mut out, &bytes, &mut at)?;
-        }
-        for chunk in directory.crcs.chunks(1 << 14) {
-            let bytes: Vec<u8> = chunk.iter().flat_map(|c| c.to_le_bytes()).collect();
-            directory_crc.update(&bytes);
-            put(&mut out, &bytes, &mut at)?;
-        }
-        let directory_crc = directory_crc.finalize();
-        pad(&mut out, &mut at)?;
-        let size = at;
-        let index = directory.entries;
-
-        let mut h = [0u8; HEADER_SIZE];
-        let mut set = |at: usize, bytes: &[u8]| h[at..at + bytes.len()].copy_from_slice(bytes);
-        set(0, &MAGIC);
-        set(header::VERSION, &VERSION.to_le_bytes());
-        set(header::HEADER_SIZE, &(HEADER_SIZE as u32).to_le_bytes());
-        set(header::PGN_SIZE, &pgn.size.to_le_bytes());
-        set(header::PGN_MTIME_SECS, &pgn.mtime_secs.to_le_bytes());
-        set(header::PGN_MTIME_NANOS, &pgn.mtime_nanos.to_le_bytes());
-        set(header::PGN_HEAD_CRC, &pgn.head_crc.to_le_bytes());
-        set(header::PGN_TAIL_CRC, &pgn.tail_crc.to_le_bytes());
-        set(header::BUCKET_BITS, &bits.to_le_bytes());
-        set(header::GAMES, &self.game_count.to_le_bytes());
-        let strings = self.strings;
-        set(header::STRINGS, &strings.to_le_bytes());
-        set(header::POSITIONS, &index.to_le_bytes());
-        set(header::FILE_SIZE, &size.to_le_bytes());
-        set(header::GAMES_AT, &games_at.to_le_bytes());
-        set(header::STRINGS_AT, &strings_at.to_le_bytes());
-        set(header::STRING_DATA_AT, &data_at.to_le_bytes());
-        set(header::POSITIONS_AT, &positions_at.to_le_bytes());
-        set(header::DIRECTORY_AT, &directory_at.to_le_bytes());
-        set(header::GAMES_CRC, &games_crc.to_le_bytes());
-        set(header::STRINGS_CRC, &strings_crc.finalize().to_le_bytes());
-        set(header::DIRECTORY_CRC, &directory_crc.to_le_bytes());
-        set(
-            header::OPENINGS,
-            &pgnkit_opening::table_digest().to_le_bytes(),
-        );
-        let header_crc = crc(&h[..header::HEADER_CRC]);
-        h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
-
-        drop(out.finish()?);
-        file.seek(SeekFrom::Start(0))?;
-        file.write_all(&h)?;
-        Ok(Summary {
-            games: self.game_count,
-            strings,
-            positions: index,
-            bytes: size,
-            runs: self.runs(),
-        })
+        Ok(directory)
     }
+}
+
+/// The index file as it is written, around the page cache where the
+/// system allows it (the index is read by searches a bucket at a time,
+/// never whole, and gigabytes of it would take the page cache's free
+/// memory, one fresh page after the other), and its length so far.
+struct IndexFile {
+    out: Direct,
+    at: u64,
+}
+
+impl IndexFile {
+    /// Appends `bytes`.
+    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.at += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Pads the file to a multiple of 8 bytes.
+    fn pad(&mut self) -> io::Result<()> {
+        let n = (8 - (self.at % 8) as usize) % 8;
+        self.out.write_all(&[0u8; 8][..n])?;
+        self.at += n as u64;
+        Ok(())
+    }
+}
+
+/// Writes the bucket directory, then the buckets' checksums; gives the
+/// checksum of both.
+fn write_directory(directory: &Directory, out: &mut IndexFile) -> io::Result<u32> {
+    let mut directory_crc = crc32fast::Hasher::new();
+    for chunk in directory.starts.chunks(1 << 14) {
+        let bytes: Vec<u8> = chunk.iter().flat_map(|d| d.to_le_bytes()).collect();
+        directory_crc.update(&bytes);
+        out.put(&bytes)?;
+    }
+    for chunk in directory.crcs.chunks(1 << 14) {
+        let bytes: Vec<u8> = chunk.iter().flat_map(|c| c.to_le_bytes()).collect();
+        directory_crc.update(&bytes);
+        out.put(&bytes)?;
+    }
+    let directory_crc = directory_crc.finalize();
+    out.pad()?;
+    Ok(directory_crc)
+}
+
+/// What the header of an index file says of its sections: where they
+/// are, how large and their checksums.
+struct Sections {
+    bits: u32,
+    games: u64,
+    strings: u64,
+    positions: u64,
+    size: u64,
+    games_at: u64,
+    strings_at: u64,
+    data_at: u64,
+    positions_at: u64,
+    directory_at: u64,
+    games_crc: u32,
+    strings_crc: u32,
+    directory_crc: u32,
+}
+
+/// The header of the index of the PGN file `pgn` whose sections are `s`.
+fn header_of(pgn: &Fingerprint, s: &Sections) -> [u8; HEADER_SIZE] {
+    let mut h = [0u8; HEADER_SIZE];
+    let mut set = |at: usize, bytes: &[u8]| h[at..at + bytes.len()].copy_from_slice(bytes);
+    set(0, &MAGIC);
+    set(header::VERSION, &VERSION.to_le_bytes());
+    set(header::HEADER_SIZE, &(HEADER_SIZE as u32).to_le_bytes());
+    set(header::PGN_SIZE, &pgn.size.to_le_bytes());
+    set(header::PGN_MTIME_SECS, &pgn.mtime_secs.to_le_bytes());
+    set(header::PGN_MTIME_NANOS, &pgn.mtime_nanos.to_le_bytes());
+    set(header::PGN_HEAD_CRC, &pgn.head_crc.to_le_bytes());
+    set(header::PGN_TAIL_CRC, &pgn.tail_crc.to_le_bytes());
+    set(header::BUCKET_BITS, &s.bits.to_le_bytes());
+    set(header::GAMES, &s.games.to_le_bytes());
+    set(header::STRINGS, &s.strings.to_le_bytes());
+    set(header::POSITIONS, &s.positions.to_le_bytes());
+    set(header::FILE_SIZE, &s.size.to_le_bytes());
+    set(header::GAMES_AT, &s.games_at.to_le_bytes());
+    set(header::STRINGS_AT, &s.strings_at.to_le_bytes());
+    set(header::STRING_DATA_AT, &s.data_at.to_le_bytes());
+    set(header::POSITIONS_AT, &s.positions_at.to_le_bytes());
+    set(header::DIRECTORY_AT, &s.directory_at.to_le_bytes());
+    set(header::GAMES_CRC, &s.games_crc.to_le_bytes());
+    set(header::STRINGS_CRC, &s.strings_crc.to_le_bytes());
+    set(header::DIRECTORY_CRC, &s.directory_crc.to_le_bytes());
+    set(
+        header::OPENINGS,
+        &pgnkit_opening::table_digest().to_le_bytes(),
+    );
+    let header_crc = crc(&h[..header::HEADER_CRC]);
+    h[header::HEADER_CRC..header::HEADER_CRC + 4].copy_from_slice(&header_crc.to_le_bytes());
+
+    h
 }
 
 /// Reads a spilled file from its start and hands its bytes to `put`, a
