@@ -11,6 +11,25 @@ pub(super) enum Dots {
     None,
 }
 
+impl Dots {
+    /// The dots of a move: none without move numbers (`numbers` false);
+    /// White's before a White move; Black's before a Black move that
+    /// needs its number (`need_number`: it opens a line or follows a
+    /// comment, a NAG or a variation).
+    #[inline]
+    pub(super) fn before(numbers: bool, white: bool, need_number: bool) -> Dots {
+        if !numbers {
+            Dots::None
+        } else if white {
+            Dots::White
+        } else if need_number {
+            Dots::Black
+        } else {
+            Dots::None
+        }
+    }
+}
+
 /// The number of decimal digits of `n`.
 #[inline]
 pub(super) fn digit_count(n: u32) -> usize {

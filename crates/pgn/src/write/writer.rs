@@ -317,10 +317,9 @@ fn write_movetext<const DRAIN: bool>(
         // The end of the token range being written.
         let mut end = usize::MAX;
         if let Some(only) = only {
-            while only.get(part).is_some_and(|r| r.end <= i) {
-                part += 1;
-            }
-            let Some(range) = only.get(part) else { break };
+            let Some(range) = range_at(only, &mut part, i) else {
+                break;
+            };
             if i < range.start {
                 // Past the tokens of other lines: find the move slot by
                 // search, not by walking their moves.
@@ -348,28 +347,12 @@ fn write_movetext<const DRAIN: bool>(
         match t.kind {
             TokenKind::Word => {
                 if let Some(slot) = moves.next_slot(i, &mut cursor) {
-                    let dots = if !numbers {
-                        Dots::None
-                    } else if slot.white() {
-                        Dots::White
-                    } else if need_number {
-                        Dots::Black
-                    } else {
-                        Dots::None
-                    };
+                    let dots = Dots::before(numbers, slot.white(), need_number);
                     let (text, width, padded) = moves.written_bytes(&slot);
                     mt.written_move(slot.number(), dots, text, width, padded);
                     need_number = false;
                     if may_have_marks(t.text) {
-                        let (nag, draw) = attached_marks(t.text, &source.decode(t.text));
-                        if let Some(n) = nag.filter(|_| layout.nags) {
-                            write_nag(&mut mt, item, n);
-                            need_number = true;
-                        }
-                        if draw && layout.comments {
-                            mt.comment_any(b"(=)");
-                            need_number = true;
-                        }
+                        need_number |= write_attached_marks(&mut mt, item, layout, t.text, source);
                     }
                     if slot.note_len > 0 {
                         note = Some(slot);
@@ -381,15 +364,13 @@ fn write_movetext<const DRAIN: bool>(
                             .get_or_insert_with(|| NullPlaces::new(game, source, moves))
                             .get(i)
                     {
-                        item.clear();
-                        if !numbers {
-                        } else if white {
-                            push_number(item, number, b". ");
-                        } else if need_number {
-                            push_number(item, number, b"... ");
-                        }
-                        item.extend_from_slice(NULL_MOVE.as_bytes());
-                        mt.item(item);
+                        write_null_move(
+                            &mut mt,
+                            item,
+                            numbers && (white || need_number),
+                            number,
+                            white,
+                        );
                         need_number = false;
                         i += 1;
                         continue;
@@ -410,19 +391,7 @@ fn write_movetext<const DRAIN: bool>(
                         Word::Mark => {}
                         Word::Dead => {
                             let end = line_end(game, i, depth).min(end);
-                            verbatim_pieces(input, game, i, end, |p| match p {
-                                VerbatimPiece::Text(raw) => {
-                                    let decoded = source.decode(raw);
-                                    let clean: String =
-                                        decoded.chars().filter(|&c| c != '}').collect();
-                                    mt.comment_any(clean.as_bytes());
-                                }
-                                VerbatimPiece::Comment(c) => {
-                                    if layout.comments {
-                                        mt.comment_any(comment_text(&c, source).as_bytes());
-                                    }
-                                }
-                            });
+                            write_verbatim(&mut mt, input, game, source, layout, i..end);
                             need_number = true;
                             i = end;
                             continue;
@@ -481,12 +450,7 @@ fn write_movetext<const DRAIN: bool>(
             TokenKind::DeepVariation => {
                 // Read, never replayed: kept in a comment as the text it was.
                 if layout.variations {
-                    let clean: String = source
-                        .decode(t.text)
-                        .chars()
-                        .filter(|&c| c != '}')
-                        .collect();
-                    mt.comment_any(clean.as_bytes());
+                    comment_without_braces(&mut mt, &source.decode(t.text));
                     need_number = true;
                 }
             }
@@ -505,6 +469,86 @@ fn write_movetext<const DRAIN: bool>(
     mt.finish();
     out.push(b'\n');
     Ok(())
+}
+
+/// The range of `only` (sorted, apart) that token `i` is in or comes
+/// before, from the `part`-th on (moved on to it); `None` past the last.
+#[inline]
+fn range_at<'r>(only: &'r [Range<usize>], part: &mut usize, i: usize) -> Option<&'r Range<usize>> {
+    while only.get(*part).is_some_and(|r| r.end <= i) {
+        *part += 1;
+    }
+    only.get(*part)
+}
+
+/// Writes the glyph and the draw offer attached to a move token (`e4!?`,
+/// `Qd2(=)`, `raw` as read) as the NAG and the comment `{(=)}`, those
+/// `layout` keeps; whether one was written (a Black move after it is
+/// numbered).
+fn write_attached_marks(
+    mt: &mut Movetext<'_>,
+    item: &mut Vec<u8>,
+    layout: &Layout,
+    raw: &[u8],
+    source: &GameText<'_>,
+) -> bool {
+    let mut wrote = false;
+    let (nag, draw) = attached_marks(raw, &source.decode(raw));
+    if let Some(n) = nag.filter(|_| layout.nags) {
+        write_nag(mt, item, n);
+        wrote = true;
+    }
+    if draw && layout.comments {
+        mt.comment_any(b"(=)");
+        wrote = true;
+    }
+    wrote
+}
+
+/// Writes a null move, `--`, at its place (`number`, White's when `white`),
+/// after its move number when `numbered`.
+fn write_null_move(
+    mt: &mut Movetext<'_>,
+    item: &mut Vec<u8>,
+    numbered: bool,
+    number: u32,
+    white: bool,
+) {
+    item.clear();
+    if !numbered {
+    } else if white {
+        push_number(item, number, b". ");
+    } else {
+        push_number(item, number, b"... ");
+    }
+    item.extend_from_slice(NULL_MOVE.as_bytes());
+    mt.item(item);
+}
+
+/// Writes the tokens `tokens` of a line that is not converted verbatim,
+/// in comments: its text, and its own comments (those `layout` keeps).
+fn write_verbatim(
+    mt: &mut Movetext<'_>,
+    input: &[u8],
+    game: &Game<'_>,
+    source: &GameText<'_>,
+    layout: &Layout,
+    tokens: Range<usize>,
+) {
+    verbatim_pieces(input, game, tokens.start, tokens.end, |p| match p {
+        VerbatimPiece::Text(raw) => comment_without_braces(mt, &source.decode(raw)),
+        VerbatimPiece::Comment(c) => {
+            if layout.comments {
+                mt.comment_any(comment_text(&c, source).as_bytes());
+            }
+        }
+    });
+}
+
+/// Writes `text` as a comment, its `}` dropped.
+fn comment_without_braces(mt: &mut Movetext<'_>, text: &str) {
+    let clean: String = text.chars().filter(|&c| c != '}').collect();
+    mt.comment_any(clean.as_bytes());
 }
 
 /// The termination marker to write: the game's own, else the Result tag's
