@@ -7,10 +7,12 @@ mod atomic;
 mod batch;
 mod buckets;
 mod builder;
+mod file;
 mod names;
 mod partitions;
 mod pipeline;
 mod sort;
+mod spilling;
 #[cfg(test)]
 mod tests;
 

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use super::builder::SpilledGames;
 use super::partitions::{LARGE_SHARE_BYTES, LARGE_SORT_BYTES, WHOLE_SORT_BYTES};
+use super::spilling::SpilledGames;
 use super::*;
 use crate::fingerprint::Fingerprint;
 use crate::layout;
