@@ -376,18 +376,8 @@ fn write_movetext<const DRAIN: bool>(
                         continue;
                     }
                     match classify_word(&text) {
-                        Word::Nag(n) => {
-                            if layout.nags {
-                                write_nag(&mut mt, item, n);
-                                need_number = true;
-                            }
-                        }
-                        Word::DrawOffer => {
-                            if layout.comments {
-                                mt.comment_any(b"(=)");
-                                need_number = true;
-                            }
-                        }
+                        Word::Nag(n) => need_number |= write_kept_nag(&mut mt, item, layout, n),
+                        Word::DrawOffer => need_number |= write_draw_offer(&mut mt, layout),
                         Word::Mark => {}
                         Word::Dead => {
                             let end = line_end(game, i, depth).min(end);
@@ -400,12 +390,7 @@ fn write_movetext<const DRAIN: bool>(
                 }
             }
             TokenKind::MoveNumber { .. } => {}
-            TokenKind::Nag(n) => {
-                if layout.nags {
-                    write_nag(&mut mt, item, n);
-                    need_number = true;
-                }
-            }
+            TokenKind::Nag(n) => need_number |= write_kept_nag(&mut mt, item, layout, n),
             TokenKind::Comment => {
                 if layout.comments {
                     mt.comment_any(comment_text(&t, source).as_bytes());
@@ -418,10 +403,7 @@ fn write_movetext<const DRAIN: bool>(
                 }
             }
             TokenKind::OpenVariation if draw_offer_at(game, i) => {
-                if layout.comments {
-                    mt.comment_any(b"(=)");
-                    need_number = true;
-                }
+                need_number |= write_draw_offer(&mut mt, layout);
                 i += 3;
                 continue;
             }
@@ -492,17 +474,34 @@ fn write_attached_marks(
     raw: &[u8],
     source: &GameText<'_>,
 ) -> bool {
-    let mut wrote = false;
     let (nag, draw) = attached_marks(raw, &source.decode(raw));
-    if let Some(n) = nag.filter(|_| layout.nags) {
-        write_nag(mt, item, n);
-        wrote = true;
+    let mut wrote = false;
+    if let Some(n) = nag {
+        wrote |= write_kept_nag(mt, item, layout, n);
     }
-    if draw && layout.comments {
-        mt.comment_any(b"(=)");
-        wrote = true;
+    if draw {
+        wrote |= write_draw_offer(mt, layout);
     }
     wrote
+}
+
+/// Writes the NAG `n` when `layout` keeps NAGs; whether it did.
+#[inline]
+fn write_kept_nag(mt: &mut Movetext<'_>, item: &mut Vec<u8>, layout: &Layout, n: u8) -> bool {
+    if layout.nags {
+        write_nag(mt, item, n);
+    }
+    layout.nags
+}
+
+/// Writes a draw offer, the comment `{(=)}`, when `layout` keeps comments;
+/// whether it did.
+#[inline]
+fn write_draw_offer(mt: &mut Movetext<'_>, layout: &Layout) -> bool {
+    if layout.comments {
+        mt.comment_any(b"(=)");
+    }
+    layout.comments
 }
 
 /// Writes a null move, `--`, at its place (`number`, White's when `white`),
