@@ -72,6 +72,8 @@ impl Printer<'_> {
 }
 
 impl Sink<ChunkOut> for Printer<'_> {
+    type Totals = Totals;
+
     fn chunk(
         &mut self,
         at: &At<'_>,
@@ -149,7 +151,7 @@ impl Printer<'_> {
     /// What is left to do once every input is read (`run`): the end of the
     /// report, the baseline written, the job summary, the summary record or
     /// line, the fixed games put in place.
-    fn finish(self, args: &CheckArgs, run: &Run, diff: bool) -> anyhow::Result<()> {
+    fn finish(self, args: &CheckArgs, run: &Run<Totals>, diff: bool) -> anyhow::Result<()> {
         let Printer {
             mut out,
             mut report,
@@ -221,7 +223,7 @@ fn report_format(
 ) -> anyhow::Result<ReportFormat> {
     let format = (args.format)
         .and_then(CheckFormat::report)
-        .or(config.format)
+        .or(config.format.and_then(ReportFormat::from_name))
         .unwrap_or(if terminal {
             ReportFormat::Human
         } else {

@@ -41,6 +41,8 @@ struct Printer<'a> {
 }
 
 impl Sink<io::Result<ChunkOut>> for Printer<'_> {
+    type Totals = Totals;
+
     fn chunk(
         &mut self,
         at: &At<'_>,

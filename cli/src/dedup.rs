@@ -17,8 +17,8 @@ use pgnkit_work::dedup::Dedup;
 use pgnkit_work::index;
 
 use crate::exit::{EXIT_OK, EXIT_PROBLEMS};
-use pgnkit_atomic::Temporary;
 use crate::flags::DedupArgs;
+use pgnkit_atomic::Temporary;
 
 /// Where the sorted runs go: beside `-o` when it is given, else in the
 /// temporary directory (`TMPDIR`).

@@ -15,11 +15,11 @@
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
+use pgnkit_diff::pairing::{Pair as Paired, pair};
+use pgnkit_diff::records::{Record, compare_records, number, read_records, write_merged};
 use pgnkit_driver::output::OutputFile;
 use pgnkit_pgn::location::Places;
 use pgnkit_pgn::write::Writer;
-use pgnkit_diff::pairing::{Pair as Paired, pair};
-use pgnkit_diff::records::{Record, compare_records, number, read_records, write_merged};
 use pgnkit_report::Format;
 use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
 use pgnkit_source::{Compression, Input};

@@ -29,6 +29,8 @@ struct Filler<'a> {
 }
 
 impl Sink<ChunkOut> for Filler<'_> {
+    type Totals = Totals;
+
     fn chunk(&mut self, at: &At<'_>, _: &Chunk, c: ChunkOut) -> anyhow::Result<(Totals, usize)> {
         self.page.tally(&c.tally);
         for (index, card) in c.cards {

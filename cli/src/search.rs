@@ -138,13 +138,7 @@ fn search(
     if let Some(r) = rest {
         r.finish(file, false, 0.0)?;
     }
-    Ok(finish(
-        printer,
-        file,
-        false,
-        started,
-        args.run.quiet(),
-    )?)
+    Ok(finish(printer, file, false, started, args.run.quiet())?)
 }
 
 fn rebuild_hint(file: &str) -> String {

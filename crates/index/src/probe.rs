@@ -20,6 +20,7 @@
 //! assert!(!probe.matches(pgn, &game, None, None));
 //! ```
 
+use pgnkit_facts::Date;
 use pgnkit_pgn::Game;
 use pgnkit_replay::clock::{Kind, Time, TimeControl};
 use pgnkit_replay::{ClaimKind, Encoding, GameReport};
@@ -27,8 +28,8 @@ use shakmaty::{Board, Position};
 
 use crate::line::MoveLine;
 use crate::material::Material;
+use crate::needle::Needle;
 use crate::pattern::BoardPattern;
-use crate::tags::{Date, Needle};
 
 /// How a [`TagTest`] compares.
 #[derive(Clone, Debug, PartialEq, Eq)]

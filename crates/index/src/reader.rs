@@ -7,19 +7,19 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use pgnkit_atomic::Mapped;
+use pgnkit_facts::{Date, Eco, GameFacts, TextTag};
 use pgnkit_opening::Opening;
-use pgnkit_pgn::{Game, Reader};
+use pgnkit_pgn::{Game, GameResult, Reader};
 use pgnkit_replay::{Options, Status, replay_game};
 use rayon::prelude::*;
 
 use crate::filter::{Filter, Query, Slot, Subject};
 use crate::fingerprint::Fingerprint;
 use crate::layout::{
-    self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, u16_at, u32_at,
-    u64_at,
+    self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, status_of, u16_at,
+    u32_at, u64_at,
 };
-use crate::record::{GameFacts, TextTag, status_of};
-use crate::tags::{Date, Eco, Needle, Outcome};
+use crate::needle::Needle;
 
 /// Why an index cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -615,7 +615,7 @@ impl Subject for Tested<'_, '_> {
     fn elos(&self) -> (u16, u16) {
         (self.game.white_elo(), self.game.black_elo())
     }
-    fn outcome(&self) -> Outcome {
+    fn outcome(&self) -> Option<GameResult> {
         self.game.outcome()
     }
     fn text(&self, tag: TextTag) -> &str {
@@ -685,9 +685,9 @@ impl<'a> GameEntry<'a> {
         let id = u16_at(self.bytes, layout::game::OPENING).checked_sub(1)?;
         pgnkit_opening::table().get(id)
     }
-    /// The Result tag.
-    pub fn outcome(&self) -> Outcome {
-        Outcome::from_code(self.bytes.get(layout::game::RESULT).copied().unwrap_or(0))
+    /// The Result tag's result (`None`: none).
+    pub fn outcome(&self) -> Option<GameResult> {
+        GameResult::from_code(self.bytes.get(layout::game::RESULT).copied().unwrap_or(0))
     }
     /// The status per the Laws.
     pub fn status(&self) -> Option<Status> {

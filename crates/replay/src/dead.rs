@@ -58,7 +58,7 @@ use shakmaty::{
     zobrist::Zobrist64,
 };
 
-use crate::outcome::Keyed;
+use crate::keyed::Keyed;
 
 /// Whether one colour can still checkmate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -654,7 +654,7 @@ fn explore(pos: &Chess, winner: Option<Color>, mut nodes: u32) -> Explored {
         for &m in &p.legal_moves() {
             let mut after = p.clone();
             after.play_unchecked(m);
-            let next = crate::outcome::next_key(&p, k, m, &after);
+            let next = crate::keyed::next_key(&p, k, m, &after);
             if !seen.insert(next) {
                 continue;
             }

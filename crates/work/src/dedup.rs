@@ -143,8 +143,7 @@ impl Dedup<'_> {
         let (mut unique, mut dups) = (open(output)?, open(duplicates_to)?);
         let mut index: u64 = games_in.iter().take(self.against).sum();
         for name in self.paths.iter().skip(self.against) {
-            let input =
-                Input::open(name)?;
+            let input = Input::open(name)?;
             for chunk in input.chunks(CHUNK_SIZE) {
                 let chunk = chunk?;
                 let data: &[u8] = &chunk.data;

@@ -17,7 +17,7 @@ pub type LineFingerprint = u128;
 /// The fingerprints of the prefixes of one line, ply after ply.
 ///
 /// ```
-/// use pgnkit_index::mainline::{Chain, line_fingerprint};
+/// use pgnkit_facts::mainline::{Chain, line_fingerprint};
 /// let keys = [1u64, 2, 3];
 /// let mut chain = Chain::new();
 /// let prefixes: Vec<u128> = keys.iter().map(|&k| chain.push(k)).collect();

@@ -1,17 +1,17 @@
-//! What the index knows about one game: where its bytes are, its indexed
-//! tags, and what the replay found (plies, status). [`GameFacts`] is built
-//! the same way when indexing and when scanning, so the filters see the same
+//! What is known about one game: where its bytes are, its indexed tags,
+//! and what the replay found (plies, status). [`GameFacts`] is built the
+//! same way when indexing and when scanning, so the filters see the same
 //! values either way.
 
 use std::borrow::Cow;
 
 use pgnkit_opening::Opening;
 use pgnkit_pgn::text::GameText;
-use pgnkit_pgn::{Game, Tag, TokenKind};
+use pgnkit_pgn::{Game, GameResult, Tag, TokenKind};
 use pgnkit_replay::{Encoding, GameReport, Status};
 
 use crate::mainline::line_fingerprint;
-use crate::tags::{Date, Eco, Outcome, elo};
+use crate::tags::{Date, Eco, elo};
 
 /// The indexed tags, in the order of [`GameFacts::texts`].
 pub const TEXT_TAGS: [&str; 6] = ["White", "Black", "Event", "Site", "Round", "Date"];
@@ -104,8 +104,8 @@ pub struct GameFacts<'a> {
     pub white_elo: u16,
     /// Black's rating (0: none).
     pub black_elo: u16,
-    /// The Result tag.
-    pub outcome: Outcome,
+    /// The Result tag (`None`: none, or no result).
+    pub outcome: Option<GameResult>,
     /// Main-line plies replayed (0 when not replayed).
     pub plies: u32,
     /// The status per the Laws (`None` when not replayed).
@@ -182,7 +182,7 @@ impl<'a> GameFacts<'a> {
         let texts = [white, black, event, site, round, date_text];
         let date = Date::parse(&texts[TextTag::Date as usize]);
         let eco = Eco::parse(&eco);
-        let outcome = Outcome::from_tag(&result);
+        let outcome = GameResult::from_bytes(result.trim().as_bytes());
         GameFacts {
             offset: (base + game.span.start) as u64,
             length: u32::try_from(game.span.len()).unwrap_or(u32::MAX),
@@ -252,43 +252,6 @@ fn saturating(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Status codes as stored: code `i + 1` is `STATUSES[i]` (0: not replayed).
-pub const STATUSES: [Status; 10] = [
-    Status::Checkmate,
-    Status::Stalemate,
-    Status::InsufficientMaterial,
-    Status::FivefoldRepetition,
-    Status::SeventyfiveMoves,
-    Status::Ongoing,
-    Status::Invalid,
-    Status::Unsupported,
-    Status::DeadPosition,
-    Status::FlagFell,
-];
-
-/// The stored code of a status. The match is exhaustive, so that a new
-/// status cannot be added without a code.
-pub fn status_code(status: Option<Status>) -> u8 {
-    match status {
-        None => 0,
-        Some(Status::Checkmate) => 1,
-        Some(Status::Stalemate) => 2,
-        Some(Status::InsufficientMaterial) => 3,
-        Some(Status::FivefoldRepetition) => 4,
-        Some(Status::SeventyfiveMoves) => 5,
-        Some(Status::Ongoing) => 6,
-        Some(Status::Invalid) => 7,
-        Some(Status::Unsupported) => 8,
-        Some(Status::DeadPosition) => 9,
-        Some(Status::FlagFell) => 10,
-    }
-}
-
-/// The status of a stored code.
-pub fn status_of(code: u8) -> Option<Status> {
-    STATUSES.get(usize::from(code).checked_sub(1)?).copied()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,7 +278,7 @@ mod tests {
         assert_eq!(facts.white_elo, 2700);
         assert_eq!(facts.black_elo, 0);
         assert_eq!(facts.eco, Eco::parse("B20"));
-        assert_eq!(facts.outcome, Outcome::from_tag("1-0"));
+        assert_eq!(facts.outcome, Some(GameResult::WhiteWins));
         assert_eq!(facts.date, Date::parse("1972.??.??"));
         for (tag, name) in TextTag::ALL.iter().zip(TEXT_TAGS) {
             let expected = game.tag(name).map_or(String::new(), |t| {
@@ -323,14 +286,5 @@ mod tests {
             });
             assert_eq!(facts.text(*tag), expected, "{name}");
         }
-    }
-
-    #[test]
-    fn every_status_has_its_own_code() {
-        assert_eq!(status_of(status_code(None)), None);
-        for s in STATUSES {
-            assert_eq!(status_of(status_code(Some(s))), Some(s));
-        }
-        assert_eq!(status_of(200), None);
     }
 }

@@ -1,7 +1,7 @@
-//! The tag values an index keeps in sortable form: dates, ECO codes,
-//! ratings and results. The same functions read tags when a game is indexed
-//! and when a file is scanned without an index, so both give the same
-//! answers.
+//! The tag values kept in sortable form: dates, ECO codes and ratings
+//! (the result is a [`GameResult`](pgnkit_pgn::GameResult)). The same
+//! functions read tags when a game is indexed and when a file is scanned
+//! without an index, so both give the same answers.
 
 use std::fmt;
 
@@ -167,113 +167,6 @@ fn decimal(t: &str) -> Option<u32> {
     })
 }
 
-/// The Result tag as a code: what `--result` compares.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Outcome {
-    /// No Result tag, or one that is no result.
-    Missing = 0,
-    /// `1-0`.
-    WhiteWins = 1,
-    /// `0-1`.
-    BlackWins = 2,
-    /// `1/2-1/2`.
-    Draw = 3,
-    /// `*`.
-    Unknown = 4,
-}
-
-impl Outcome {
-    /// The code of a Result tag value (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`,
-    /// also with `:`).
-    pub fn from_tag(text: &str) -> Outcome {
-        match pgnkit_pgn::GameResult::from_bytes(text.trim().as_bytes()) {
-            Some(pgnkit_pgn::GameResult::WhiteWins) => Outcome::WhiteWins,
-            Some(pgnkit_pgn::GameResult::BlackWins) => Outcome::BlackWins,
-            Some(pgnkit_pgn::GameResult::Draw) => Outcome::Draw,
-            Some(pgnkit_pgn::GameResult::Unknown) => Outcome::Unknown,
-            None => Outcome::Missing,
-        }
-    }
-
-    /// Reads `--result`: a result as PGN writes it, or `white`, `black`,
-    /// `draw`, `1/2`, `=`.
-    pub fn parse_query(text: &str) -> Result<Outcome, String> {
-        let t = text.trim().to_ascii_lowercase();
-        let o = match t.as_str() {
-            "white" | "1" => Outcome::WhiteWins,
-            "black" | "0" => Outcome::BlackWins,
-            "draw" | "1/2" | "=" | "½" => Outcome::Draw,
-            _ => Outcome::from_tag(&t),
-        };
-        if o == Outcome::Missing {
-            return Err(format!(
-                "bad result `{text}`: use 1-0, 0-1, 1/2-1/2 (or draw) or *"
-            ));
-        }
-        Ok(o)
-    }
-
-    /// The code as stored.
-    pub fn from_code(code: u8) -> Outcome {
-        match code {
-            1 => Outcome::WhiteWins,
-            2 => Outcome::BlackWins,
-            3 => Outcome::Draw,
-            4 => Outcome::Unknown,
-            _ => Outcome::Missing,
-        }
-    }
-
-    /// As PGN writes it; `None` for [`Outcome::Missing`].
-    pub fn as_str(self) -> Option<&'static str> {
-        match self {
-            Outcome::Missing => None,
-            Outcome::WhiteWins => Some("1-0"),
-            Outcome::BlackWins => Some("0-1"),
-            Outcome::Draw => Some("1/2-1/2"),
-            Outcome::Unknown => Some("*"),
-        }
-    }
-}
-
-/// Case-insensitive substring search, the one rule for every name filter.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Needle {
-    folded: String,
-    ascii: bool,
-}
-
-impl Needle {
-    /// A needle for `text` (compared in lower case).
-    pub fn new(text: &str) -> Needle {
-        let folded = text.to_lowercase();
-        let ascii = folded.is_ascii();
-        Needle { folded, ascii }
-    }
-
-    /// The needle as compared (lower case).
-    pub fn as_str(&self) -> &str {
-        &self.folded
-    }
-
-    /// Whether `hay` contains the needle, ignoring case.
-    pub fn is_in(&self, hay: &str) -> bool {
-        let n = self.folded.as_bytes();
-        if n.is_empty() {
-            return true;
-        }
-        if hay.is_ascii() {
-            if !self.ascii {
-                return false;
-            }
-            let h = hay.as_bytes();
-            return h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
-        }
-        hay.to_lowercase().contains(&self.folded)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,7 +208,7 @@ mod tests {
     }
 
     #[test]
-    fn ratings_and_results() {
+    fn ratings() {
         assert_eq!(elo(" 2785 "), 2785);
         assert_eq!(elo("-"), 0);
         assert_eq!(elo("?"), 0);
@@ -323,21 +216,5 @@ mod tests {
         assert_eq!(elo("27OO"), 0);
         assert_eq!(elo("+2700"), 0);
         assert_eq!(elo("123456"), 0);
-        assert_eq!(Outcome::from_tag("1/2-1/2"), Outcome::Draw);
-        assert_eq!(Outcome::from_tag("½-½"), Outcome::Draw);
-        assert_eq!(Outcome::from_tag("1-0"), Outcome::WhiteWins);
-        assert_eq!(Outcome::from_tag("abandoned"), Outcome::Missing);
-        assert_eq!(Outcome::parse_query("draw"), Ok(Outcome::Draw));
-        assert!(Outcome::parse_query("win").is_err());
-    }
-
-    #[test]
-    fn needles_ignore_case() {
-        let n = Needle::new("carlsen");
-        assert!(n.is_in("Carlsen, Magnus"));
-        assert!(n.is_in("CARLSEN,M"));
-        assert!(!n.is_in("Karlsen"));
-        assert!(Needle::new("Ålund").is_in("Jessica ålund"));
-        assert!(Needle::new("").is_in("anything"));
     }
 }
