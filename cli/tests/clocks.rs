@@ -216,7 +216,7 @@ fn show_gives_both_clocks_and_report_draws_them() {
     let page = dir.path().join("r.html");
     let run = pgnkit(&[
         "report",
-        &fixture("clean.pgn"),
+        &fixture("faults.pgn"),
         "-o",
         &page.to_string_lossy(),
     ]);
@@ -228,7 +228,7 @@ fn show_gives_both_clocks_and_report_draws_them() {
             "--games",
             "--format",
             "json",
-            &fixture("clean.pgn"),
+            &fixture("faults.pgn"),
         ])
         .stdout,
         "game",
@@ -236,7 +236,8 @@ fn show_gives_both_clocks_and_report_draws_them() {
     .len();
     assert_eq!(html.matches("<svg class=\"clocks\"").count(), games);
     assert!(html.contains("<h2>Time</h2>"));
-    // The games of periods have the end of the first period marked.
+    // Every game of faults.pgn has a problem, so a card with its clocks;
+    // the game of periods has the end of the first period marked.
     assert!(html.contains("class=\"period\""));
 }
 

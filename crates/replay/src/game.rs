@@ -150,6 +150,23 @@ impl GameReport {
         Some((position, moves.last().map(|m| m.played)))
     }
 
+    /// What [`clock::rewritten_comments`](crate::clock::rewritten_comments)
+    /// needs of the game: its clocks, time control, start and main-line
+    /// moves.
+    pub fn clocked(&self) -> crate::clock::Replayed<'_> {
+        crate::clock::Replayed {
+            clocks: &self.clocks,
+            control: self.time_control.as_ref(),
+            start: crate::clock::Start::of(&self.start),
+            plies: self.plies,
+            moves: self
+                .moves
+                .iter()
+                .map(|m| usize::try_from(m.token).unwrap_or(usize::MAX))
+                .collect(),
+        }
+    }
+
     /// Number of errors, kept or omitted.
     pub fn errors(&self) -> usize {
         let kept = self.diagnostics.iter().filter(|d| d.is_error()).count();

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod clock;
+mod clock_verdict;
 pub mod dead;
 pub mod diagnostic;
 pub mod exchange;

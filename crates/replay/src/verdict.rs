@@ -26,7 +26,7 @@ pub(crate) fn finish(
     report.keys = pass.book.take_keys();
     report.moves = pass.main_moves;
     head.extend(pass.diagnostics);
-    let flag = crate::clock::settle(game, report, pass.clocks, &mut head);
+    let flag = crate::clock_verdict::settle(game, report, pass.clocks, &mut head);
 
     report.status = if pass.failure.is_some() {
         Status::Invalid
@@ -46,7 +46,7 @@ pub(crate) fn finish(
     // The rules drew the game automatically before its last move: say so,
     // and do not hold the players' result against the final position.
     // A flag that fell ended the game there (Laws 6.1, 6.9).
-    let mut continued = crate::clock::flag_fell(game, report, flag, pass_auto, &mut head);
+    let mut continued = crate::clock_verdict::flag_fell(game, report, flag, pass_auto, &mut head);
     if let Some((status, ply)) = pass_auto
         && ply < report.plies
         && report.status == status
@@ -102,7 +102,7 @@ pub(crate) fn finish(
         && let Some(written) = GameResult::from_tag(tag)
         && written != rule
     {
-        let span = record_span(game);
+        let span = crate::clock_verdict::record_span(game);
         let what = if report.result_tag.is_some() {
             "the Result tag says"
         } else {
@@ -271,34 +271,6 @@ pub fn lost_on_time(termination: &str) -> bool {
         || t == "flag"
 }
 
-/// Where the record gives the result: the Result tag, or else the
-/// termination marker.
-pub(crate) fn record_span(game: &Game<'_>) -> std::ops::Range<usize> {
-    match game.tag("Result") {
-        Some(t) => t.span.clone(),
-        None => game
-            .tokens
-            .iter()
-            .rev()
-            .find(|t| matches!(t.kind, pgnkit_pgn::TokenKind::Result(_)))
-            .map_or(game.span.start..game.span.start, |t| t.span.clone()),
-    }
-}
-
-/// Law 6.9: whether `winner`, whose opponent ran out of time in `pos`, can
-/// checkmate by any series of legal moves: insufficient material never;
-/// the search where the winner has neither a queen nor a rook nor a pawn
-/// that can move (else undecided).
-pub(crate) fn on_time(pos: &Chess, winner: Color) -> dead::Verdict {
-    if pos.has_insufficient_material(winner) {
-        dead::Verdict::Unwinnable
-    } else if dead::worth_searching_for(pos, winner) {
-        dead::can_checkmate(pos, winner, dead::Budget::QUICK)
-    } else {
-        dead::Verdict::Undecided
-    }
-}
-
 /// Law 6.9: a game lost on time is drawn when the opponent (the player the
 /// Result tag gives the win) cannot checkmate by any series of legal moves.
 /// Decided by [`dead::can_checkmate`], which is sound (it never calls a
@@ -323,7 +295,7 @@ fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &m
         GameResult::BlackWins => Color::Black,
         GameResult::Draw => return,
     };
-    match on_time(pos, winner) {
+    match crate::clock_verdict::on_time(pos, winner) {
         dead::Verdict::Unwinnable => {}
         dead::Verdict::Winnable(_) => return,
         // The search ran out of budget (counted), or did not run.

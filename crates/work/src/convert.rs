@@ -166,7 +166,8 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
             replay_game_text(data, &game, &text, &config.options, &mut recorder)
         };
         if let Some(rewrite) = config.clocks {
-            match pgnkit_replay::clock::rewritten_comments(&game, &text, &report, rewrite) {
+            match pgnkit_replay::clock::rewritten_comments(&game, &text, &report.clocked(), rewrite)
+            {
                 Ok(edits) => {
                     for (at, comment) in edits {
                         conversion.edit_comment(at, comment);

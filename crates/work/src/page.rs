@@ -28,7 +28,7 @@ pub struct ChunkOut {
 }
 
 /// Replays the games of one chunk, making a card for each game with a
-/// problem or with clocks (whose card draws them) unless `full` says the page has no room left; at most
+/// problem unless `full` says the page has no room left; at most
 /// `max_cards` (the page keeps no more, and the first ones), so a chunk of
 /// a million faulty games holds a page's worth of cards, not a million.
 pub fn page_chunk(
@@ -59,8 +59,7 @@ pub fn page_chunk(
         out.totals
             .game(report.errors(), report.warnings(), report.plies);
         out.tally.game(&report);
-        // A game with clocks gets a card too: its clock chart.
-        if !report.diagnostics.is_empty() || !report.clocks.clk().is_empty() {
+        if !report.diagnostics.is_empty() {
             if full.load(Ordering::Relaxed) || out.cards.len() as u64 >= max_cards {
                 out.unmade += 1;
             } else {

@@ -116,9 +116,7 @@ impl Moves {
         source: &crate::text::GameText<'t>,
     ) -> Option<std::borrow::Cow<'t, str>> {
         if !self.edited.is_empty()
-            && let Ok(i) = self
-                .edited
-                .binary_search_by_key(&token.span.start, |e| e.0)
+            && let Ok(i) = self.edited.binary_search_by_key(&token.span.start, |e| e.0)
         {
             let text = self.edited[i].1.as_str();
             return (!text.trim().is_empty()).then_some(std::borrow::Cow::Borrowed(text));

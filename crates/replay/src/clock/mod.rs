@@ -42,7 +42,7 @@ pub use checks::{Flag, Spent, Start, Usage, usage};
 pub use comments::{
     BadTime, Command, commands, parse_time, with_clocks_replaced, with_command, without_clocks,
 };
-pub use rewrite::{Rewrite, rewritten_comments};
+pub use rewrite::{Replayed, Rewrite, rewritten_comments};
 pub use time_control::{Kind, Period, TimeControl, TimeControlError};
 
 /// A time on a chess clock, or a time spent: milliseconds, up to 49 days.
@@ -238,6 +238,10 @@ impl Reader {
             return;
         };
         // `{ [%clk 0:05:00] }`, the comment of online servers, at once.
+        let exact = match text {
+            [b' ', inner @ .., b' '] => inner,
+            _ => text,
+        };
         if let &[
             b'[',
             b'%',
@@ -253,7 +257,7 @@ impl Reader {
             s1,
             s2,
             b']',
-        ] = text.trim_ascii()
+        ] = exact
             && let Some(time) = comments::hms([h, m1, m2, s1, s2])
         {
             set_first(&mut self.clocks.clk, index, time);
@@ -310,47 +314,11 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     crate::diagnostic::brief(text)
 }
 
-/// The full replay's judgement of the clocks `reader` read: the game's
-/// time control and clocks into `report`, their diagnostics into `found`;
-/// the flag that fell, if any.
-pub(crate) fn settle(
-    game: &pgnkit_pgn::Game<'_>,
-    report: &mut crate::GameReport,
-    reader: Reader,
-    found: &mut crate::Diagnostics,
-) -> Option<Flag> {
-    let tag = game.tag("TimeControl").map(|t| {
-        (
-            report.encoding.decode(&t.value()).into_owned(),
-            t.span.clone(),
-        )
-    });
-    let control = checks::control_of(tag.as_ref().map(|(v, s)| (v.as_str(), s.clone())));
-    let move_token = |ply: u32| -> Option<usize> {
-        let i = usize::try_from(ply.checked_sub(1)?).ok()?;
-        usize::try_from(report.moves.get(i)?.token).ok()
-    };
-    let judged = checks::judge(
-        control,
-        reader,
-        checks::Start::of(&report.start),
-        report.plies,
-        &|ply| game.tokens.span(move_token(ply)?),
-        &|ply| clk_span(game, move_token(ply)?, move_token(ply + 1)),
-    );
-    report.time_control = judged.control;
-    report.clocks = judged.clocks;
-    for d in judged.found {
-        found.push(d);
-    }
-    judged.flag
-}
-
 /// Where the first readable `[%clk …]` after the main-line move of token
 /// `token` is (among the comments before the token `next`, the next
 /// main-line move, outside variations): found again for a diagnostic, so
 /// that the walk keeps no place for each clock.
-fn clk_span(
+pub(crate) fn clk_span(
     game: &pgnkit_pgn::Game<'_>,
     token: usize,
     next: Option<usize>,
@@ -389,16 +357,13 @@ pub(crate) fn plain(
     plies: u32,
     warnings: bool,
 ) -> Option<(Option<TimeControl>, Clocks)> {
-    let tag = game.tag("TimeControl").map(|t| {
-        (
-            String::from_utf8_lossy(&t.value()).into_owned(),
-            t.span.clone(),
-        )
-    });
+    let tag = game.tag("TimeControl");
     if tag.is_none() && reader.clocks.is_empty() && reader.unreadable.is_empty() {
         return Some((None, Clocks::default()));
     }
-    let control = checks::control_of(tag.as_ref().map(|(v, s)| (v.as_str(), s.clone())));
+    let value = tag.map(|t| t.value());
+    let text = value.as_ref().map(|v| String::from_utf8_lossy(v));
+    let control = checks::control_of(tag.zip(text.as_deref()).map(|(t, v)| (v, t.span.clone())));
     let start = checks::Start {
         first: Color::White,
         number: 1,
@@ -406,119 +371,4 @@ pub(crate) fn plain(
     let judged = checks::judge(control, reader, start, plies, &|_| Some(0..0), &|_| None);
     let quiet = judged.flag.is_none() && judged.found.iter().all(|d| !d.is_error() && !warnings);
     quiet.then_some((judged.control, judged.clocks))
-}
-
-/// A flag that fell ends the game at its ply (Laws 6.1, 6.9), unless the
-/// game ended before (an automatic draw `auto`, a dead position): the
-/// player loses, or draws when the opponent cannot checkmate by any series
-/// of legal moves from the position where the flag fell. Sets the status
-/// and the result, says so (`clock-flag`, a warning), and where the record
-/// gives another result, that is a `result-mismatch` error. Returns whether
-/// the flag decided the game.
-pub(crate) fn flag_fell(
-    game: &pgnkit_pgn::Game<'_>,
-    report: &mut crate::GameReport,
-    flag: Option<Flag>,
-    auto: Option<(crate::Status, u32)>,
-    found: &mut crate::Diagnostics,
-) -> bool {
-    use crate::outcome::{GameResult, Ruling, Status};
-    use crate::{Code, Diagnostic};
-    let Some(flag) = flag else {
-        return false;
-    };
-    if report.status == Status::Invalid || auto.is_some_and(|(_, ply)| ply < flag.ply) {
-        return false;
-    }
-    // The flag fell before the move was completed: in the position before it.
-    let Some((pos, _)) = report.position_before(flag.ply) else {
-        return false;
-    };
-    if crate::outcome::static_dead_status(&pos).is_some() {
-        return false;
-    }
-    let winner = !flag.side;
-    let (result, why) = match crate::verdict::on_time(&pos, winner) {
-        crate::dead::Verdict::Unwinnable => (
-            GameResult::Draw,
-            format!(
-                "drawn, since {} cannot checkmate by any series of legal moves (Law 6.9)",
-                crate::diagnostic::side_name(winner)
-            ),
-        ),
-        verdict => {
-            if verdict == crate::dead::Verdict::Undecided {
-                report.dead_undecided |= crate::dead::worth_searching_for(&pos, winner);
-            }
-            (
-                GameResult::win_for(winner),
-                format!(
-                    "{} wins on time (Law 6.9)",
-                    crate::diagnostic::side_name(winner)
-                ),
-            )
-        }
-    };
-    report.status = Status::FlagFell;
-    report.result = Some(result);
-    let side = flag.side;
-    let mut d = Diagnostic::new(
-        Code::ClockFlag,
-        flag.span.clone(),
-        format!(
-            "{}'s clock shows {} after move {}, less than the {} increment: the flag fell before the move was completed (Law 6.1)",
-            checks::capitalized(side),
-            flag.clock,
-            flag.move_number,
-            flag.increment
-        ),
-    );
-    d.help.push(format!(
-        "under the Laws the game ended there: {why}, {}",
-        result.as_str()
-    ));
-    if flag.ply < report.plies {
-        d.help.push(format!(
-            "the {} plies after it were still checked",
-            report.plies - flag.ply
-        ));
-    }
-    d.ply = Some(flag.ply);
-    d.move_number = Some(flag.move_number);
-    d.side = Some(side);
-    d.token = Some(format!("[%clk {}]", flag.clock));
-    found.push(d);
-    let recorded = report
-        .result_tag
-        .clone()
-        .or_else(|| game.result().map(|r| r.as_str().to_owned()));
-    if let Some(tag) = recorded.as_deref()
-        && let Some(written) = GameResult::from_tag(tag)
-        && written != result
-    {
-        report.ruling = Some(Ruling {
-            result,
-            reason: format!(
-                "{}'s flag fell at move {} (Laws 6.1, 6.9): {why}",
-                checks::capitalized(side),
-                flag.move_number
-            ),
-        });
-        let mut d = Diagnostic::new(
-            Code::ResultMismatch,
-            crate::verdict::record_span(game),
-            format!(
-                "the game is recorded as {}, but {}'s flag fell at move {}: {why}; the result is {}",
-                tag.trim(),
-                checks::capitalized(side),
-                flag.move_number,
-                result.as_str()
-            ),
-        );
-        d.help
-            .push(format!("write [Result \"{}\"]", result.as_str()));
-        d.ply = Some(flag.ply);
-        found.push(d);
-    }
-    true
 }

@@ -13,10 +13,10 @@
 //! assert!(Reader::new(pgn).read_game(&mut game));
 //! let report = replay_game(pgn, &game, &Options::default());
 //! let source = GameText::new(pgn, game.span.clone());
-//! let emt = rewritten_comments(&game, &source, &report, Rewrite::Emt).unwrap();
+//! let emt = rewritten_comments(&game, &source, &report.clocked(), Rewrite::Emt).unwrap();
 //! let texts: Vec<&str> = emt.iter().map(|(_, t)| t.as_str()).collect();
 //! assert_eq!(texts, [" [%emt 0:00:03] ", " ok [%emt 0:00:12] ", " [%emt 0:00:21] "]);
-//! let none = rewritten_comments(&game, &source, &report, Rewrite::Drop).unwrap();
+//! let none = rewritten_comments(&game, &source, &report.clocked(), Rewrite::Drop).unwrap();
 //! assert_eq!(none[1].1, " ok ");
 //! ```
 
@@ -26,7 +26,22 @@ use pgnkit_pgn::{Game, TokenKind};
 
 use super::checks::Start;
 use super::{Command, Time, TimeControl, with_clocks_replaced, without_clocks};
-use crate::GameReport;
+
+/// What a rewrite needs of a replayed game
+/// ([`GameReport::clocked`](crate::GameReport::clocked)).
+#[derive(Clone, Debug)]
+pub struct Replayed<'r> {
+    /// The clock commands read.
+    pub clocks: &'r super::Clocks,
+    /// The time control.
+    pub control: Option<&'r TimeControl>,
+    /// Where the main line starts.
+    pub start: Start,
+    /// The main-line plies replayed.
+    pub plies: u32,
+    /// The token of each main-line move, in order.
+    pub moves: Vec<usize>,
+}
 
 /// What to write of the clock commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +57,7 @@ pub enum Rewrite {
     Emt,
 }
 
-/// The comments of `game` (its text `source`, replayed into `report`) that
+/// The comments of `game` (its text `source`, replayed as `report` says) that
 /// `rewrite` changes: the first byte of each comment token and its new
 /// text, in order (an empty or blank text: the comment is left out). Under
 /// [`Rewrite::Clk`] and [`Rewrite::Emt`] the comment after a main-line move
@@ -52,7 +67,7 @@ pub enum Rewrite {
 pub fn rewritten_comments(
     game: &Game<'_>,
     source: &GameText<'_>,
-    report: &GameReport,
+    report: &Replayed<'_>,
     rewrite: Rewrite,
 ) -> Result<Vec<(usize, String)>, String> {
     let mut out = Vec::new();
@@ -75,7 +90,7 @@ pub fn rewritten_comments(
     // The comments after each main-line move, up to the next.
     let mut depth = 0u32;
     let mut ply = 0usize;
-    let mut next_move = report.moves.first().map(|m| m.token as usize);
+    let mut next_move = report.moves.first().copied();
     // One command a ply, in the first of its comments that had one.
     let mut written = 0usize;
     for (i, t) in game.tokens.iter().enumerate() {
@@ -86,7 +101,7 @@ pub fn rewritten_comments(
         }
         if Some(i) == next_move {
             ply += 1;
-            next_move = report.moves.get(ply).map(|m| m.token as usize);
+            next_move = report.moves.get(ply).copied();
             continue;
         }
         if depth > 0 || t.kind != TokenKind::Comment || ply == 0 {
@@ -109,10 +124,9 @@ pub fn rewritten_comments(
 }
 
 /// The time control a conversion needs: one of periods.
-fn control(report: &GameReport) -> Result<&TimeControl, String> {
+fn control<'r>(report: &Replayed<'r>) -> Result<&'r TimeControl, String> {
     report
-        .time_control
-        .as_ref()
+        .control
         .filter(|c| !c.periods().is_empty())
         .ok_or_else(|| {
             "the clocks cannot be converted without a TimeControl tag of periods (`300+2`, `40/7200:3600`)"
@@ -123,9 +137,9 @@ fn control(report: &GameReport) -> Result<&TimeControl, String> {
 /// The time each main-line ply took: as written, else from the clocks
 /// (the player's previous clock, or the starting time, plus what the
 /// control credits the move, minus the clock after it).
-fn emt_times(report: &GameReport) -> Result<Vec<Option<Time>>, String> {
-    let clocks = &report.clocks;
-    let start = Start::of(&report.start);
+fn emt_times(report: &Replayed<'_>) -> Result<Vec<Option<Time>>, String> {
+    let clocks = report.clocks;
+    let start = report.start;
     let mut tc = None;
     let mut out = Vec::with_capacity(report.plies as usize);
     for ply in 1..=report.plies {
@@ -157,9 +171,9 @@ fn emt_times(report: &GameReport) -> Result<Vec<Option<Time>>, String> {
 /// The clock after each main-line ply: as written, else from the times
 /// taken (the player's previous clock, or the starting time, minus the
 /// time taken, plus what the control credits the move).
-fn clk_times(report: &GameReport) -> Result<Vec<Option<Time>>, String> {
-    let clocks = &report.clocks;
-    let start = Start::of(&report.start);
+fn clk_times(report: &Replayed<'_>) -> Result<Vec<Option<Time>>, String> {
+    let clocks = report.clocks;
+    let start = report.start;
     let mut tc = None;
     let mut out: Vec<Option<Time>> = Vec::with_capacity(report.plies as usize);
     for ply in 1..=report.plies {

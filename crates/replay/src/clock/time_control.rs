@@ -119,10 +119,10 @@ impl FromStr for TimeControl {
                 )),
             };
         }
-        let fields: Vec<&str> = text.split(':').collect();
-        let mut periods = Vec::with_capacity(fields.len());
-        for (i, field) in fields.iter().enumerate() {
-            let last = i + 1 == fields.len();
+        let count = text.bytes().filter(|&b| b == b':').count() + 1;
+        let mut periods = Vec::with_capacity(count);
+        for (i, field) in text.split(':').enumerate() {
+            let last = i + 1 == count;
             let Some(period) = period(field) else {
                 return bad(format!(
                     "`{}` is no time control period: PGN writes `40/7200` (moves/seconds), `300` (seconds), `300+2` (seconds+increment), `*180` (sandclock), `?` or `-`",
