@@ -8,12 +8,14 @@
 //! use pgnkit_replay::{Options, replay_game};
 //! use pgnkit_report::clock_chart;
 //!
-//! let pgn = b"[TimeControl \"40/5400:1800\"]\n\n1. e4 { [%clk 1:29:00] } e5 { [%clk 1:28:00] } 2. Nf3 { [%clk 1:20:00] } Nc6 { [%clk 1:10:00] } *\n";
+//! let pgn = b"[TimeControl \"2/5400:1800\"]\n\n1. e4 { [%clk 1:29:00] } e5 { [%clk 1:28:00] } 2. Nf3 { [%clk 1:50:00] } Nc6 { [%clk 1:40:00] } *\n";
 //! let mut game = Game::default();
 //! assert!(Reader::new(pgn).read_game(&mut game));
 //! let report = replay_game(pgn, &game, &Options::default());
 //! let svg = clock_chart::svg(&report).unwrap();
-//! assert!(svg.starts_with("<svg") && svg.contains("class=\"white\"") && svg.contains("move 40"));
+//! assert!(svg.starts_with("<svg") && svg.contains("class=\"white\""));
+//! // Move 2 ends the first period: the clocks show its 30 minutes.
+//! assert!(svg.contains("class=\"period\""));
 //! assert!(clock_chart::summary(&report).unwrap().contains("White used 0:10:00"));
 //! ```
 

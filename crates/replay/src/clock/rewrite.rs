@@ -83,10 +83,12 @@ pub fn rewritten_comments(
     if report.clocks.is_empty() {
         return Ok(out);
     }
-    let (command, values) = match rewrite {
-        Rewrite::Emt => (Command::Emt, emt_times(report)?),
-        _ => (Command::Clk, clk_times(report)?),
+    let command = if rewrite == Rewrite::Emt {
+        Command::Emt
+    } else {
+        Command::Clk
     };
+    let values = times(report, command)?;
     // The comments after each main-line move, up to the next.
     let mut depth = 0u32;
     let mut ply = 0usize;
@@ -134,70 +136,40 @@ fn control<'r>(report: &Replayed<'r>) -> Result<&'r TimeControl, String> {
         })
 }
 
-/// The time each main-line ply took: as written, else from the clocks
-/// (the player's previous clock, or the starting time, plus what the
-/// control credits the move, minus the clock after it).
-fn emt_times(report: &Replayed<'_>) -> Result<Vec<Option<Time>>, String> {
+/// The `command` times of each main-line ply: as written, else made from
+/// the other command under the control: the player's previous clock (or
+/// the starting time) plus what the control credits the move is the clock
+/// after it plus the time it took.
+fn times(report: &Replayed<'_>, command: Command) -> Result<Vec<Option<Time>>, String> {
     let clocks = report.clocks;
-    let start = report.start;
+    let plies = report.plies as usize;
     let mut tc = None;
-    let mut out = Vec::with_capacity(report.plies as usize);
+    // The clock after each ply, written or made.
+    let mut clk: Vec<Option<Time>> = Vec::with_capacity(plies);
+    let mut out = Vec::with_capacity(plies);
     for ply in 1..=report.plies {
-        if let Some(t) = clocks.emt_at(ply) {
-            out.push(Some(t));
-            continue;
-        }
-        let Some(now) = clocks.clk_at(ply) else {
-            out.push(None);
-            continue;
+        let (c, e) = match (clocks.clk_at(ply), clocks.emt_at(ply)) {
+            (c, e) if c.is_some() == e.is_some() => (c, e),
+            (c, e) => {
+                let tc = match tc {
+                    Some(tc) => tc,
+                    None => *tc.insert(control(report)?),
+                };
+                let before = if ply > 2 {
+                    clk.get(ply as usize - 3).copied().flatten()
+                } else {
+                    tc.base()
+                };
+                let credited =
+                    before.map(|b| b.saturating_add(tc.credit(report.start.number(ply))));
+                match (c, e) {
+                    (Some(c), _) => (Some(c), credited.map(|x| x.saturating_sub(c))),
+                    (None, e) => (credited.zip(e).map(|(x, e)| x.saturating_sub(e)), e),
+                }
+            }
         };
-        let tc = match tc {
-            Some(tc) => tc,
-            None => *tc.insert(control(report)?),
-        };
-        let before = if ply > 2 {
-            clocks.clk_at(ply - 2)
-        } else {
-            tc.base()
-        };
-        out.push(before.map(|b| {
-            b.saturating_add(tc.credit(start.number(ply)))
-                .saturating_sub(now)
-        }));
-    }
-    Ok(out)
-}
-
-/// The clock after each main-line ply: as written, else from the times
-/// taken (the player's previous clock, or the starting time, minus the
-/// time taken, plus what the control credits the move).
-fn clk_times(report: &Replayed<'_>) -> Result<Vec<Option<Time>>, String> {
-    let clocks = report.clocks;
-    let start = report.start;
-    let mut tc = None;
-    let mut out: Vec<Option<Time>> = Vec::with_capacity(report.plies as usize);
-    for ply in 1..=report.plies {
-        if let Some(t) = clocks.clk_at(ply) {
-            out.push(Some(t));
-            continue;
-        }
-        let Some(spent) = clocks.emt_at(ply) else {
-            out.push(None);
-            continue;
-        };
-        let tc = match tc {
-            Some(tc) => tc,
-            None => *tc.insert(control(report)?),
-        };
-        let before = if ply > 2 {
-            out.get(ply as usize - 3).copied().flatten()
-        } else {
-            tc.base()
-        };
-        out.push(before.map(|b| {
-            b.saturating_add(tc.credit(start.number(ply)))
-                .saturating_sub(spent)
-        }));
+        clk.push(c);
+        out.push(if command == Command::Clk { c } else { e });
     }
     Ok(out)
 }
