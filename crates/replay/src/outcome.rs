@@ -233,15 +233,16 @@ impl DeclaredMove {
 /// position ran out of budget there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FinalStatus {
-    /// The status (as [`position_status`] gives it).
+    /// The status of the final position (mate, stalemate, dead position,
+    /// 75-move rule; repetition needs the history: see the tracker).
     pub status: Status,
     /// The position might be dead, but the search ran out of budget before
     /// it could tell: the status says nothing of it.
     pub undecided: bool,
 }
 
-/// [`position_status`], saying also whether the search for a dead position
-/// was left undecided. The static rules of [`crate::dead`] run on every
+/// The status of a final position with no history, and whether the search
+/// for a dead position was left undecided. The static rules of [`crate::dead`] run on every
 /// position; the search only where [`crate::dead::worth_searching`] lets it.
 ///
 /// ```
