@@ -161,7 +161,7 @@ pub(crate) fn judge(
         |ply: u32| -> Range<usize> { clock_span(ply).or_else(|| move_span(ply)).unwrap_or(0..0) };
     let token = |ply: u32| reader.clocks.clk_at(ply).map(|t| format!("[%clk {t}]"));
     // Missing clocks: plies without a readable or unreadable `%clk`.
-    if !clk.is_empty() {
+    if !clk.is_empty() && !clk.iter().all(Option::is_some) {
         let unreadable: Vec<u32> = reader
             .unreadable
             .iter()

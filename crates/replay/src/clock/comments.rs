@@ -206,7 +206,7 @@ fn time(text: &[u8]) -> Result<Time, BadTime> {
 
 /// The time `h:mm:ss` of the five digits `[h, m, m, s, s]`, if they are
 /// digits and the minutes and seconds under 60.
-#[inline]
+#[inline(always)]
 pub(crate) fn hms(digits: [u8; 5]) -> Option<Time> {
     let [h, m1, m2, s1, s2] = digits.map(|b| b.wrapping_sub(b'0'));
     if h > 9 || m1 > 5 || m2 > 9 || s1 > 5 || s2 > 9 {

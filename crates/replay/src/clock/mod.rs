@@ -229,15 +229,14 @@ const MAX_UNREADABLE: usize = 200;
 
 impl Reader {
     /// Reads the comment `text` (its first byte at `at` in the input),
-    /// which follows main-line ply `ply`. Costs one search for `[` in a
-    /// comment without commands; never inlined, so that the walk of the movetext
-    /// stays as small (and as fast) as it is without clocks.
-    #[inline(never)]
+    /// which follows main-line ply `ply`: the servers' `{ [%clk 0:05:00] }`
+    /// at once, inline; any other comment out of line ([`Reader::read`]), so
+    /// that the walk of the movetext stays as small as it is without clocks.
+    #[inline]
     pub fn comment(&mut self, text: &[u8], at: usize, ply: u32) {
         let Some(index) = ply.checked_sub(1).and_then(|i| usize::try_from(i).ok()) else {
             return;
         };
-        // `{ [%clk 0:05:00] }`, the comment of online servers, at once.
         let exact = match text {
             [b' ', inner @ .., b' '] => inner,
             _ => text,
@@ -263,6 +262,12 @@ impl Reader {
             set_first(&mut self.clocks.clk, index, time);
             return;
         }
+        self.read(text, at, ply, index);
+    }
+
+    /// [`Reader::comment`] of any comment: every command in it.
+    #[inline(never)]
+    fn read(&mut self, text: &[u8], at: usize, ply: u32, index: usize) {
         commands(text, |command, span, time| {
             let span = at + span.start..at + span.end;
             match time {
@@ -297,9 +302,13 @@ impl Reader {
 
 /// Sets `list[index]` (one entry a ply, `None` where nothing was read)
 /// to `value` unless it is set already.
-#[inline]
+#[inline(always)]
 fn set_first(list: &mut Vec<Option<Time>>, index: usize, value: Time) {
     if list.len() == index {
+        if list.capacity() == index {
+            // Room for a long game at once.
+            list.reserve(index.max(160));
+        }
         list.push(Some(value));
     } else if list.len() < index {
         list.resize(index, None);
