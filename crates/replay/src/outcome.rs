@@ -266,8 +266,8 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
     if pos.halfmoves() >= 150 {
         return done(Status::SeventyfiveMoves);
     }
-    if crate::dead::worth_searching(pos) {
-        match crate::dead::is_dead(pos, crate::dead::Budget::GAME_END) {
+    if crate::dead::may_be_dead(pos) {
+        match crate::dead::is_dead(pos, crate::dead::Budget::FULL) {
             crate::dead::Life::Dead => return done(Status::DeadPosition),
             crate::dead::Life::Alive => {}
             crate::dead::Life::Undecided => {
@@ -287,7 +287,7 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
 pub(crate) fn static_dead_status(pos: &Chess) -> Option<Status> {
     if pos.is_insufficient_material() {
         Some(Status::InsufficientMaterial)
-    } else if crate::dead::statically_dead(pos) {
+    } else if crate::dead::may_be_dead(pos) && crate::dead::statically_dead(pos) {
         Some(Status::DeadPosition)
     } else {
         None

@@ -305,7 +305,7 @@ fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &m
     // neither a queen nor a rook nor a pawn that can move.
     let verdict = if pos.has_insufficient_material(winner) {
         dead::Verdict::Unwinnable
-    } else if dead::worth_searching_for(pos, winner) {
+    } else if dead::may_be_dead(pos) {
         dead::can_checkmate(pos, winner, dead::Budget::QUICK)
     } else {
         dead::Verdict::Undecided
@@ -315,7 +315,7 @@ fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &m
         dead::Verdict::Winnable(_) => return,
         // The search ran out of budget (counted), or did not run.
         dead::Verdict::Undecided => {
-            report.dead_undecided = dead::worth_searching_for(pos, winner);
+            report.dead_undecided = dead::may_be_dead(pos);
             return;
         }
     }

@@ -1,0 +1,398 @@
+//! The searches of the dead-position analysis: a helpmate search (both
+//! sides cooperate to mate one king) that proves a position winnable, and
+//! an exhaustive search of the positions reachable from it that proves it
+//! unwinnable, pruned where the static rules already do.
+
+use std::collections::{HashMap, HashSet};
+
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+
+use super::mobility::Mobility;
+use crate::outcome::{Keyed, next_key, position_key};
+
+/// Which colours a search is about: for each, whether its mates count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Winners {
+    pub white: bool,
+    pub black: bool,
+}
+
+impl Winners {
+    pub(crate) fn one(color: Color) -> Winners {
+        Winners {
+            white: color == Color::White,
+            black: color == Color::Black,
+        }
+    }
+
+    pub(crate) fn has(self, color: Color) -> bool {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    pub(crate) fn without(self, color: Color) -> Winners {
+        Winners {
+            white: self.white && color != Color::White,
+            black: self.black && color != Color::Black,
+        }
+    }
+
+    fn colors(self) -> impl Iterator<Item = Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .filter(move |&c| self.has(c))
+    }
+}
+
+/// Whether `winner` can never mate in `pos` by the rules that need no
+/// search: insufficient material, or the semi-static analysis.
+pub(crate) fn hopeless(pos: &Chess, winner: Color, mobility: Option<&Mobility>) -> bool {
+    pos.has_insufficient_material(winner) || mobility.is_some_and(|m| !m.can_mate(winner))
+}
+
+/// What the exhaustive search found.
+pub(crate) enum Explored {
+    /// A checkmate by one of the winners is reachable by this line.
+    Mate(Vec<Move>),
+    /// Every reachable position was visited or shown hopeless: no mate.
+    NoMate,
+    /// The budget ran out.
+    OutOfBudget,
+}
+
+/// Every position reachable from `pos`, breadth first, until a checkmate by
+/// one of `winners` turns up; positions where the static rules show that
+/// none of them can mate are not expanded. Spends from `nodes` (one per
+/// position expanded or judged).
+pub(crate) fn explore(pos: &Chess, winners: Winners, nodes: &mut u32) -> Explored {
+    struct Node {
+        pos: Chess,
+        key: u64,
+        parent: usize,
+        by: Option<Move>,
+    }
+    let start = position_key(pos);
+    let mut seen: HashSet<u64, Keyed> = HashSet::default();
+    seen.insert(start);
+    let mut nodes_list = vec![Node {
+        pos: pos.clone(),
+        key: start,
+        parent: usize::MAX,
+        by: None,
+    }];
+    let mut next = 0;
+    while next < nodes_list.len() {
+        if *nodes == 0 {
+            return Explored::OutOfBudget;
+        }
+        *nodes -= 1;
+        let at = next;
+        next += 1;
+        let p = &nodes_list[at].pos;
+        if at > 0 {
+            let quick = winners.colors().all(|c| p.has_insufficient_material(c));
+            if quick {
+                continue;
+            }
+            let mobility = Mobility::new(p);
+            if winners.colors().all(|c| hopeless(p, c, mobility.as_ref())) {
+                continue;
+            }
+        }
+        let p = p.clone();
+        let key = nodes_list[at].key;
+        for m in p.legal_moves() {
+            let mut after = p.clone();
+            after.play_unchecked(m);
+            let k = next_key(&p, key, m, &after);
+            if !seen.insert(k) {
+                continue;
+            }
+            let mates = after.is_checkmate() && winners.has(!after.turn());
+            nodes_list.push(Node {
+                pos: after,
+                key: k,
+                parent: at,
+                by: Some(m),
+            });
+            if mates {
+                let mut line = Vec::new();
+                let mut i = nodes_list.len() - 1;
+                while let Some(m) = nodes_list[i].by {
+                    line.push(m);
+                    i = nodes_list[i].parent;
+                }
+                line.reverse();
+                return Explored::Mate(line);
+            }
+        }
+    }
+    Explored::NoMate
+}
+
+/// How a move is judged in the helpmate search: a move toward the mate
+/// costs no depth, an ordinary one a ply, a move away from it three.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Reward,
+    Normal,
+    Punish,
+}
+
+/// What a helpmate search ended with.
+pub(crate) enum Helped {
+    /// A mating line.
+    Mate(Vec<Move>),
+    /// The search ran to its end without a depth cut: no mate exists.
+    NoMate,
+    /// Out of budget (or depth) without a mate.
+    Unknown,
+}
+
+/// A helpmate for `winner` from `pos` by iterative deepening, spending at
+/// most `nodes`; `quick` limits it to one shallow round.
+pub(crate) fn helpmate(pos: &Chess, winner: Color, nodes: &mut u32, quick: bool) -> Helped {
+    let mut search = Helpmate {
+        winner,
+        nodes: 0,
+        tt: HashMap::default(),
+        line: Vec::with_capacity(64),
+        cut: false,
+        corner: corner(pos, winner),
+    };
+    let key = position_key(pos);
+    let rounds: &[i32] = if quick { &[2] } else { &[2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100] };
+    for &depth in rounds {
+        if *nodes == 0 {
+            break;
+        }
+        // Each round may spend what is left, but at most a share that
+        // grows with the depth (CHA: 10,000 nodes a ply).
+        let share = if quick { (*nodes).min(400) } else { (*nodes).min(depth as u32 * 4_000) };
+        search.nodes = share;
+        search.cut = false;
+        search.line.clear();
+        search.tt.clear();
+        let found = search.search(pos, key, depth, false, 0);
+        *nodes -= share - search.nodes;
+        match found {
+            Some(true) => return Helped::Mate(std::mem::take(&mut search.line)),
+            Some(false) if !search.cut => return Helped::NoMate,
+            _ => {}
+        }
+    }
+    Helped::Unknown
+}
+
+struct Helpmate {
+    winner: Color,
+    /// Nodes left in this round.
+    nodes: u32,
+    /// Positions searched without a mate, with the depth left then.
+    tt: HashMap<u64, i32, Keyed>,
+    /// The moves to the current node (the mating line once found).
+    line: Vec<Move>,
+    /// Some line was cut by the depth.
+    cut: bool,
+    /// Where the mate is aimed: the loser's king's corner.
+    corner: Corner,
+}
+
+/// The squares a helpmate is steered toward.
+#[derive(Copy, Clone, Debug)]
+struct Corner {
+    /// The corner the loser's king goes to.
+    king: Square,
+    /// Where the winner's king goes (two squares from the corner).
+    guard: Square,
+    /// Where the loser's other pieces go (next to the corner, blocking).
+    block: Square,
+}
+
+/// The corner on the loser's back rank, of the colour the winner's bishops
+/// can mate on (CHA's choice).
+fn corner(pos: &Chess, winner: Color) -> Corner {
+    let board = pos.board();
+    let ours = board.by_color(winner) & board.bishops();
+    let theirs = board.by_color(!winner) & board.bishops();
+    let dark = (ours & Bitboard::DARK_SQUARES).any()
+        || (ours.is_empty() && (theirs & Bitboard::LIGHT_SQUARES).any());
+    // For White winning on a dark corner: h8, the king on h6, a blocker on g8.
+    let (mut king, mut guard, mut block) = (Square::H8, Square::H6, Square::G8);
+    if !dark {
+        (king, guard, block) = (king.flip_horizontal(), guard.flip_horizontal(), block.flip_horizontal());
+    }
+    if winner == Color::Black {
+        (king, guard, block) = (king.rotate_180(), guard.rotate_180(), block.rotate_180());
+    }
+    Corner { king, guard, block }
+}
+
+/// Whether the loser must promote for the winner to have mating material:
+/// the winner has a lone knight and the loser nothing to block with but
+/// pawns and queens, or the winner only bishops of one colour and the loser
+/// no knight nor bishop of the other colour.
+fn needs_loser_promotion(pos: &Chess, winner: Color) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(winner);
+    let theirs = board.by_color(!winner);
+    if ours.count() == 2 && (ours & board.knights()).count() == 1 {
+        return (theirs & (board.knights() | board.bishops() | board.rooks())).is_empty();
+    }
+    let bishops = ours & board.bishops();
+    if bishops.any() && ours.count() == bishops.count() + 1 {
+        let colour = if (bishops & Bitboard::DARK_SQUARES).any() {
+            Bitboard::DARK_SQUARES
+        } else {
+            Bitboard::LIGHT_SQUARES
+        };
+        return (board.bishops() & !colour).is_empty() && (theirs & board.knights()).is_empty();
+    }
+    false
+}
+
+/// Whether a king or knight move from `from` to `to` comes closer to `target`.
+fn closer(role: Role, from: Square, to: Square, target: Square) -> bool {
+    match role {
+        Role::King => to.distance(target) < from.distance(target),
+        Role::Knight => knight_distance(to, target) < knight_distance(from, target),
+        _ => false,
+    }
+}
+
+/// Knight moves from `a` to `b` on an empty board.
+fn knight_distance(a: Square, b: Square) -> u8 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = [[u8::MAX; 64]; 64];
+        for from in Square::ALL {
+            let row = &mut table[usize::from(from)];
+            row[usize::from(from)] = 0;
+            let mut frontier = Bitboard::from_square(from);
+            let mut seen = frontier;
+            let mut d = 0;
+            while frontier.any() {
+                d += 1;
+                let mut next = Bitboard::EMPTY;
+                for sq in frontier {
+                    next |= shakmaty::attacks::knight_attacks(sq);
+                }
+                next &= !seen;
+                for sq in next {
+                    row[usize::from(sq)] = d;
+                }
+                seen |= next;
+                frontier = next;
+            }
+        }
+        table
+    });
+    table[usize::from(a)][usize::from(b)]
+}
+
+/// The deepest a line of the helpmate search goes (each ply holds a move
+/// list on the stack); moves toward the mate stop being free well before.
+const MAX_PLY: u32 = 240;
+/// Beyond this ply no move is rewarded (CHA stops at 400).
+const REWARD_PLY: u32 = 160;
+
+impl Helpmate {
+    /// Is there a helpmate within `depth` (moves toward the mate free)?
+    /// `None` when the round's nodes ran out.
+    fn search(&mut self, pos: &Chess, key: u64, depth: i32, progress: bool, ply: u32) -> Option<bool> {
+        if self.nodes == 0 {
+            return None;
+        }
+        self.nodes -= 1;
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Some(pos.is_check() && pos.turn() != self.winner);
+        }
+        if pos.has_insufficient_material(self.winner) {
+            return Some(false);
+        }
+        if depth <= 0 {
+            self.cut = true;
+            return Some(false);
+        }
+        if self.tt.get(&key).is_some_and(|&d| d >= depth) {
+            return Some(false);
+        }
+        self.tt.insert(key, depth);
+        if ply >= MAX_PLY {
+            self.cut = true;
+            return Some(false);
+        }
+        let winners_turn = pos.turn() == self.winner;
+        let loser_promotes = !winners_turn && needs_loser_promotion(pos, self.winner);
+        // Rewarded moves first, then the ordinary ones, punished ones last.
+        for pass in [Kind::Reward, Kind::Normal, Kind::Punish] {
+            for &m in &moves {
+                let kind = if ply > REWARD_PLY {
+                    Kind::Normal
+                } else {
+                    self.kind(pos, m, winners_turn, loser_promotes)
+                };
+                if kind != pass {
+                    continue;
+                }
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                let k = next_key(pos, key, m, &after);
+                let cost = match kind {
+                    Kind::Reward => 0,
+                    Kind::Normal if progress => 0,
+                    Kind::Normal => 1,
+                    Kind::Punish => 3,
+                };
+                self.line.push(m);
+                if self.search(&after, k, depth - cost, kind == Kind::Reward, ply + 1)? {
+                    return Some(true);
+                }
+                self.line.pop();
+            }
+        }
+        Some(false)
+    }
+
+    /// CHA's judgement of a move: toward the corner, a capture or a pawn
+    /// advance by the winner are progress; the loser's pieces are steered
+    /// to the corner and away from captures.
+    fn kind(&self, pos: &Chess, m: Move, winners_turn: bool, loser_promotes: bool) -> Kind {
+        let role = m.role();
+        let (from, to) = match m.from() {
+            Some(from) => (from, m.to()),
+            None => return Kind::Normal,
+        };
+        if let Move::Castle { .. } = m {
+            return Kind::Normal;
+        }
+        if winners_turn {
+            let target = if role == Role::King { self.corner.guard } else { self.corner.king };
+            let advanced = role == Role::Pawn && {
+                let rank = u32::from(from.rank());
+                let rel = if pos.turn() == Color::White { rank } else { 7 - rank };
+                rel >= 4
+            };
+            if advanced || m.is_capture() || closer(role, from, to, target) {
+                return Kind::Reward;
+            }
+            return Kind::Normal;
+        }
+        let mut kind = Kind::Normal;
+        if loser_promotes {
+            let heavy = matches!(m.promotion(), Some(Role::Queen | Role::Rook));
+            kind = if role == Role::Pawn && !heavy { Kind::Reward } else { Kind::Punish };
+        }
+        let target = if role == Role::King { self.corner.king } else { self.corner.block };
+        if closer(role, from, to, target) {
+            Kind::Reward
+        } else if m.is_capture() {
+            Kind::Punish
+        } else {
+            kind
+        }
+    }
+}
