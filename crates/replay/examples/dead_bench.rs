@@ -18,8 +18,12 @@ use shakmaty::{CastlingMode, Chess, Color};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("cha") => cha(args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s)),
-        _ => eprintln!("usage: dead_bench cha [FILE]"),
+        Some("cha") => cha(
+            args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s),
+            args.get(2).and_then(|n| n.parse().ok()).map_or(Budget::FULL, Budget::nodes),
+        ),
+        Some("static") => static_only(args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s)),
+        _ => eprintln!("usage: dead_bench cha [FILE [NODES]]"),
     }
 }
 
@@ -40,9 +44,8 @@ fn spread(times: &mut [f64]) -> String {
     )
 }
 
-fn cha(path: &str) {
+fn cha(path: &str, budget: Budget) {
     let text = std::fs::read_to_string(path).expect("the test vectors");
-    let budget = Budget::FULL;
     let (mut unwinnable, mut found, mut false_dead, mut winnable, mut proved, mut undecided) =
         (0, 0, 0, 0, 0, 0);
     let (mut dead, mut dead_found, mut dead_false, mut dead_undecided) = (0, 0, 0, 0);
@@ -109,4 +112,38 @@ fn cha(path: &str) {
     );
     println!("can_checkmate: {}", spread(&mut times));
     println!("is_dead: {}", spread(&mut dead_times));
+}
+
+/// The positions of a test-vector file that shakmaty accepts.
+fn vectors(path: &str) -> Vec<(String, Chess)> {
+    let text = std::fs::read_to_string(path).expect("the test vectors");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|line| {
+            let (label, fen) = line.split_once(' ')?;
+            let pos = fen.parse::<Fen>().ok()?.into_position::<Chess>(CastlingMode::Standard).ok()?;
+            Some((label.to_owned(), pos))
+        })
+        .collect()
+}
+
+/// The time of the static rules alone ([`statically_dead`]) per position.
+fn static_only(path: &str) {
+    let positions = vectors(path);
+    let mut times = Vec::new();
+    let mut dead = 0;
+    for (_, pos) in &positions {
+        let start = Instant::now();
+        let mut d = false;
+        for _ in 0..20 {
+            d = std::hint::black_box(pgnkit_replay::dead::statically_dead(std::hint::black_box(pos)));
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e6 / 20.0);
+        dead += usize::from(d);
+    }
+    println!("statically dead: {dead} of {}", positions.len());
+    if let Some((i, t)) = times.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) {
+        println!("slowest: {t:.1} us, {}", Fen::from_position(&positions[i].1, shakmaty::EnPassantMode::Legal));
+    }
+    println!("statically_dead: {}", spread(&mut times).replace("questions", "positions"));
 }

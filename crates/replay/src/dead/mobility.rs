@@ -33,6 +33,8 @@ use shakmaty::{Bitboard, ByColor, Chess, Color, Position, Role, Square, attacks}
 
 /// The most pieces a legal position holds.
 const MAX_PIECES: usize = 32;
+#[allow(missing_docs)]
+pub static ROUNDS_HIST: [std::sync::atomic::AtomicU32; 64] = [const { std::sync::atomic::AtomicU32::new(0) }; 64];
 
 /// Files A and H, to keep steps from wrapping around the board.
 const NOT_A: u64 = !0x0101_0101_0101_0101;
@@ -145,7 +147,10 @@ impl Mobility {
     /// until no rule adds anything.
     fn saturate(&mut self, white: Bitboard, black: Bitboard) {
         let occupied = ByColor { white, black };
+        let mut rounds = 0u32;
         loop {
+            rounds += 1;
+            ROUNDS_HIST[(rounds as usize).min(63)].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             self.passable = self.clear.white & self.clear.black;
             let mut all = ByColor::<Bitboard>::default();
             let mut visits = ByColor::<Bitboard>::default();
@@ -330,20 +335,13 @@ impl Mobility {
                 }
                 reach
             }
-            Role::Bishop | Role::Rook | Role::Queen => {
-                let blockers = !self.passable;
-                let mut frontier = reach;
-                while frontier.any() {
-                    let mut next = Bitboard::EMPTY;
-                    for sq in frontier {
-                        next |= slider_attacks(role, sq, blockers);
-                    }
-                    next &= own_free & !reach;
-                    reach |= next;
-                    frontier = next;
+            Role::Bishop | Role::Rook | Role::Queen => loop {
+                let next = reach | (slides(role, reach, self.passable) & own_free);
+                if next == reach {
+                    return reach;
                 }
-                reach
-            }
+                reach = next;
+            },
         }
     }
 
@@ -354,13 +352,14 @@ impl Mobility {
         let loser = !winner;
         let mut loser_king = Bitboard::EMPTY;
         let mut winner_king = Bitboard::EMPTY;
-        // The winner's pieces other than the king: where they could check
-        // from (per kind), and every square they could ever attack.
-        let blockers = !self.passable;
+        // Every square a piece of the winner other than the king could
+        // ever attack (a piece that checks k attacks k).
         let mut attackable = Bitboard::EMPTY;
-        let mut any_piece = false;
-        // Blockers of the loser: indexes and reach.
-        let mut shields: [Bitboard; MAX_PIECES] = [Bitboard::EMPTY; MAX_PIECES];
+        // Sliders only, for lines through the checked king.
+        let mut sliders = [Bitboard::EMPTY; 3];
+        // The loser's pieces other than the king, where they could stand:
+        // each could take one flight square from its king.
+        let mut shields = [Bitboard::EMPTY; MAX_PIECES];
         let mut n_shields = 0;
         for i in 0..self.len {
             let (sq, color, role) = self.pieces[i];
@@ -377,69 +376,40 @@ impl Mobility {
             match role {
                 Role::King => winner_king = reach,
                 _ if self.promoters.contains(sq) => return true,
-                _ => {
-                    any_piece = true;
-                    attackable |= attacks_from(role, color, reach, blockers);
+                Role::Pawn => attackable |= pawn_step(reach, color),
+                Role::Knight => attackable |= knight_step(reach),
+                Role::Bishop | Role::Rook | Role::Queen => {
+                    attackable |= slides(role, reach, self.passable);
+                    sliders[role as usize - Role::Bishop as usize] |= reach;
                 }
             }
         }
-        if !any_piece {
-            return false;
-        }
-        for k in loser_king {
-            // A check on k: a piece that could stand where it attacks k.
-            let open = blockers.without(k);
-            let checked = (0..self.len).any(|i| {
-                let (_, color, role) = self.pieces[i];
-                color == winner
-                    && role != Role::King
-                    && (checkers_of(role, color, k, blockers) & self.reach[i]).any()
-            });
-            if !checked {
-                continue;
-            }
+        for k in loser_king & attackable {
             // The flight squares: those the king could stand on (the
             // others are its own pieces' for good, or attacked for good).
             let flights = attacks::king_attacks(k) & loser_king;
-            // Those no piece of the winner but the king could attack (the
-            // lines through k are open: the king does not shield them).
+            // Those no piece of the winner but the king could attack.
             let mut bare = flights & !attackable;
-            if blockers.contains(k) {
-                for f in bare {
-                    if self.attacked_through(winner, f, open) {
-                        bare.discard(f);
-                    }
+            if bare.any() && !self.passable.contains(k) {
+                // Lines through k itself, which no king shields.
+                let open = self.passable.with(k);
+                for (r, role) in [Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
+                    bare &= !slides(role, sliders[r], open);
                 }
-            }
-            if bare.is_empty() {
-                return true;
             }
             // The winner's king (never next to k) covers some, the loser's
             // pieces stand on the others, one each.
-            let near = attacks::king_attacks(k) | Bitboard::from_square(k);
             if matched(bare, &shields[..n_shields]) {
                 return true;
             }
-            for w in winner_king & king_step(attacks::king_attacks(k)) & !near {
-                let left = bare & !attacks::king_attacks(w);
-                if matched(left, &shields[..n_shields]) {
+            let near = attacks::king_attacks(k).with(k);
+            for w in winner_king & king_step(bare) & !near {
+                if matched(bare & !attacks::king_attacks(w), &shields[..n_shields]) {
                     return true;
                 }
             }
         }
         false
-    }
-
-    /// Whether a piece of `winner` other than the king could attack `f` with
-    /// the lines open through `open`'s complement (for the lines through
-    /// the checked king, which `attackable` computed as closed).
-    fn attacked_through(&self, winner: Color, f: Square, open: Bitboard) -> bool {
-        (0..self.len).any(|i| {
-            let (_, color, role) = self.pieces[i];
-            color == winner
-                && matches!(role, Role::Bishop | Role::Rook | Role::Queen)
-                && (slider_attacks(role, f, open) & self.reach[i]).any()
-        })
     }
 
     /// The squares that could at some time be free of `color`'s pieces.
@@ -496,39 +466,42 @@ fn augment(
     false
 }
 
-/// A slider's attacks from `sq`, lines stopped by `blockers`.
-fn slider_attacks(role: Role, sq: Square, blockers: Bitboard) -> Bitboard {
+/// One slide in each direction from every square of `from`, through the
+/// squares of `open`: every square a slider of `role` standing on `from`
+/// attacks (the first square not in `open` included), by Kogge-Stone fills.
+fn slides(role: Role, from: Bitboard, open: Bitboard) -> Bitboard {
+    const ROOK: [(i32, u64); 4] = [(8, !0), (-8, !0), (1, NOT_A), (-1, NOT_H)];
+    const BISHOP: [(i32, u64); 4] = [(9, NOT_A), (7, NOT_H), (-7, NOT_A), (-9, NOT_H)];
+    let mut all = 0;
+    let mut slide = |dirs: &[(i32, u64); 4]| {
+        for &(shift, mask) in dirs {
+            all |= fill(from.0, open.0, shift, mask);
+        }
+    };
     match role {
-        Role::Bishop => attacks::bishop_attacks(sq, blockers),
-        Role::Rook => attacks::rook_attacks(sq, blockers),
-        _ => attacks::queen_attacks(sq, blockers),
-    }
-}
-
-/// Every square a piece of `role` and `color` standing somewhere on
-/// `reach` could attack, lines stopped by `blockers`.
-fn attacks_from(role: Role, color: Color, reach: Bitboard, blockers: Bitboard) -> Bitboard {
-    match role {
-        Role::Pawn => pawn_step(reach, color),
-        Role::Knight => knight_step(reach),
-        Role::King => king_step(reach),
+        Role::Bishop => slide(&BISHOP),
+        Role::Rook => slide(&ROOK),
         _ => {
-            let mut all = Bitboard::EMPTY;
-            for sq in reach {
-                all |= slider_attacks(role, sq, blockers);
-            }
-            all
+            slide(&BISHOP);
+            slide(&ROOK);
         }
     }
+    Bitboard(all)
 }
 
-/// The squares from which a piece of `role` and `color` attacks `k`, lines
-/// stopped by `blockers`.
-fn checkers_of(role: Role, color: Color, k: Square, blockers: Bitboard) -> Bitboard {
-    match role {
-        Role::Pawn => attacks::pawn_attacks(!color, k),
-        Role::Knight => attacks::knight_attacks(k),
-        Role::King => attacks::king_attacks(k),
-        _ => slider_attacks(role, k, blockers),
-    }
+/// `b` shifted by `by` squares (up for positive, down for negative).
+fn shifted(b: u64, by: i32) -> u64 {
+    if by >= 0 { b << by } else { b >> -by }
+}
+
+/// The squares attacked along one direction (`shift`, `mask` the squares a
+/// step may land on) from `from`, sliding through `open`.
+fn fill(mut from: u64, open: u64, shift: i32, mask: u64) -> u64 {
+    let mut open = open & mask;
+    from |= open & shifted(from, shift);
+    open &= shifted(open, shift);
+    from |= open & shifted(from, 2 * shift);
+    open &= shifted(open, 2 * shift);
+    from |= open & shifted(from, 4 * shift);
+    shifted(from, shift) & mask
 }

@@ -67,33 +67,42 @@ pub(crate) enum Explored {
 /// none of them can mate are not expanded. Spends from `nodes` (one per
 /// position expanded or judged).
 pub(crate) fn explore(pos: &Chess, winners: Winners, nodes: &mut u32) -> Explored {
+    /// A position reached, and how: the move and the index of the position
+    /// it was played in.
     struct Node {
         pos: Chess,
         key: u64,
-        parent: usize,
+        parent: u32,
         by: Option<Move>,
+        /// Worth the static rules: the root's children, and positions after
+        /// a capture, a pawn move or a loss of castling rights (after other
+        /// moves they rarely conclude what they did not before).
+        judge: bool,
     }
     let start = position_key(pos);
-    let mut seen: HashSet<u64, Keyed> = HashSet::default();
+    let capacity = (*nodes as usize).min(1 << 16);
+    let mut seen: HashSet<u64, Keyed> = HashSet::with_capacity_and_hasher(capacity * 4, Keyed);
     seen.insert(start);
-    let mut nodes_list = vec![Node {
+    let mut list = Vec::with_capacity(capacity);
+    list.push(Node {
         pos: pos.clone(),
         key: start,
-        parent: usize::MAX,
+        parent: u32::MAX,
         by: None,
-    }];
+        judge: false,
+    });
     let mut next = 0;
-    while next < nodes_list.len() {
+    while next < list.len() {
         if *nodes == 0 {
             return Explored::OutOfBudget;
         }
         *nodes -= 1;
         let at = next;
         next += 1;
-        let p = &nodes_list[at].pos;
-        if at > 0 {
-            let quick = winners.colors().all(|c| p.has_insufficient_material(c));
-            if quick {
+        let node = &list[at];
+        if node.judge {
+            let p = &node.pos;
+            if winners.colors().all(|c| p.has_insufficient_material(c)) {
                 continue;
             }
             let mobility = Mobility::new(p);
@@ -101,8 +110,8 @@ pub(crate) fn explore(pos: &Chess, winners: Winners, nodes: &mut u32) -> Explore
                 continue;
             }
         }
-        let p = p.clone();
-        let key = nodes_list[at].key;
+        let p = node.pos.clone();
+        let key = node.key;
         for m in p.legal_moves() {
             let mut after = p.clone();
             after.play_unchecked(m);
@@ -111,18 +120,20 @@ pub(crate) fn explore(pos: &Chess, winners: Winners, nodes: &mut u32) -> Explore
                 continue;
             }
             let mates = after.is_checkmate() && winners.has(!after.turn());
-            nodes_list.push(Node {
+            let judge = at == 0 || m.is_zeroing() || after.castles().castling_rights() != p.castles().castling_rights();
+            list.push(Node {
                 pos: after,
                 key: k,
-                parent: at,
+                parent: at as u32,
                 by: Some(m),
+                judge,
             });
             if mates {
                 let mut line = Vec::new();
-                let mut i = nodes_list.len() - 1;
-                while let Some(m) = nodes_list[i].by {
+                let mut i = list.len() - 1;
+                while let Some(m) = list[i].by {
                     line.push(m);
-                    i = nodes_list[i].parent;
+                    i = list[i].parent as usize;
                 }
                 line.reverse();
                 return Explored::Mate(line);

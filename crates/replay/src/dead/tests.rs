@@ -106,3 +106,16 @@ fn prefilter_passes_over_ordinary_positions() {
         assert!(!may_be_dead(&pos(fen)), "{fen}");
     }
 }
+
+#[test]
+#[ignore = "a tool: prints the analysis of DEAD_FEN"]
+fn explain() {
+    let fen = std::env::var("DEAD_FEN").unwrap_or_default();
+    let p = pos(&fen);
+    let m = Mobility::new(&p).expect("no castling");
+    for (sq, piece) in p.board() {
+        println!("{sq} {piece:?}: {:?}", m.reach_of(sq));
+    }
+    println!("clear white {:?}\nclear black {:?}", m.clear(Color::White), m.clear(Color::Black));
+    println!("white can mate: {}, black can mate: {}", m.can_mate(Color::White), m.can_mate(Color::Black));
+}
