@@ -62,7 +62,7 @@ mod search;
 use shakmaty::{Bitboard, Chess, Color, Move, Position};
 
 use mobility::Mobility;
-use search::{Explored, Helped, Winners, explore, helpmate, hopeless};
+use search::{Exploration, Explored, Helped, Helpmate, Winners, hopeless};
 
 /// Whether one colour can still checkmate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,26 +148,76 @@ pub fn can_checkmate(pos: &Chess, winner: Color, budget: Budget) -> Verdict {
     if end.legal_moves().is_empty() || hopeless(&end, winner, Mobility::new(&end).as_ref()) {
         return Verdict::Unwinnable;
     }
-    let mut nodes = budget.nodes;
-    let mut quick = nodes.min(400);
-    nodes -= quick;
-    match helpmate(&end, winner, &mut quick, true) {
-        Helped::Mate(line) => return winnable(line),
-        Helped::NoMate => return Verdict::Unwinnable,
-        Helped::Unknown => nodes += quick,
+    match settle(&end, Winners::one(winner), budget.nodes) {
+        Settled::Mate(line) => winnable(line),
+        Settled::NoMate => Verdict::Unwinnable,
+        Settled::Unknown => Verdict::Undecided,
     }
-    let mut share = nodes / 4;
-    nodes -= share;
-    match explore(&end, Winners::one(winner), &mut share) {
-        Explored::Mate(line) => return winnable(line),
-        Explored::NoMate => return Verdict::Unwinnable,
-        Explored::OutOfBudget => nodes += share,
+}
+
+/// What the searches settled.
+enum Settled {
+    /// A winner can mate, by this line.
+    Mate(Vec<Move>),
+    /// None of the winners can mate.
+    NoMate,
+    /// The budget ran out first.
+    Unknown,
+}
+
+/// Whether one of `winners` can mate from `pos`, by the searches: a quick
+/// helpmate search, then the exhaustive search and the helpmate searches
+/// in turns, each turn twice as long as the last, until `nodes` run out.
+fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
+    let colors: Vec<Color> = [!pos.turn(), pos.turn()]
+        .into_iter()
+        .filter(|&c| winners.has(c))
+        .collect();
+    let mut helpmates: Vec<Helpmate> = colors.iter().map(|&c| Helpmate::new(pos, c)).collect();
+    let mut open = winners;
+    for h in &mut helpmates {
+        let mut quick = nodes.min(400);
+        nodes -= quick;
+        match h.quick(&mut quick) {
+            Helped::Mate(line) => return Settled::Mate(line),
+            Helped::NoMate => open = open.without(h.winner()),
+            Helped::Unknown => {}
+        }
+        nodes += quick;
     }
-    match helpmate(&end, winner, &mut nodes, false) {
-        Helped::Mate(line) => winnable(line),
-        Helped::NoMate => Verdict::Unwinnable,
-        Helped::Unknown => Verdict::Undecided,
+    if !open.white && !open.black {
+        return Settled::NoMate;
     }
+    let mut exploration = Exploration::new(pos, open);
+    let mut turn = 1_000u32;
+    while nodes > 0 {
+        let mut slice = turn.min(nodes);
+        nodes -= slice;
+        match exploration.run(&mut slice) {
+            Explored::Mate(line) => return Settled::Mate(line),
+            Explored::NoMate => return Settled::NoMate,
+            Explored::OutOfBudget => {}
+        }
+        nodes += slice;
+        for h in &mut helpmates {
+            if !open.has(h.winner()) {
+                continue;
+            }
+            let mut slice = turn.min(nodes);
+            nodes -= slice;
+            match h.run(&mut slice) {
+                Helped::Mate(line) => return Settled::Mate(line),
+                Helped::NoMate => open = open.without(h.winner()),
+                Helped::Unknown => {}
+            }
+            nodes += slice;
+        }
+        if !open.white && !open.black {
+            return Settled::NoMate;
+        }
+        turn = turn.saturating_mul(2);
+    }
+    Settled::Unknown
 }
 
 /// Whether `pos` is dead: neither player can checkmate by any series of
@@ -198,57 +248,17 @@ pub fn is_dead(pos: &Chess, budget: Budget) -> Life {
         return Life::Dead;
     }
     let mobility = Mobility::new(&end);
-    let mut open = Winners {
+    let open = Winners {
         white: !hopeless(&end, Color::White, mobility.as_ref()),
         black: !hopeless(&end, Color::Black, mobility.as_ref()),
     };
     if !open.white && !open.black {
         return Life::Dead;
     }
-    let mut nodes = budget.nodes;
-    // A quick helpmate for each side that may mate (the side not to move
-    // first: the one a game lost on time is about).
-    for color in [!end.turn(), end.turn()] {
-        if !open.has(color) {
-            continue;
-        }
-        let mut quick = nodes.min(400);
-        nodes -= quick;
-        match helpmate(&end, color, &mut quick, true) {
-            Helped::Mate(_) => return Life::Alive,
-            Helped::NoMate => open = open.without(color),
-            Helped::Unknown => {}
-        }
-        nodes += quick;
-    }
-    if !open.white && !open.black {
-        return Life::Dead;
-    }
-    let mut share = nodes / 4;
-    nodes -= share;
-    match explore(&end, open, &mut share) {
-        Explored::Mate(_) => return Life::Alive,
-        Explored::NoMate => return Life::Dead,
-        Explored::OutOfBudget => nodes += share,
-    }
-    let both = open.white && open.black;
-    for color in [!end.turn(), end.turn()] {
-        if !open.has(color) {
-            continue;
-        }
-        let mut mine = if both && color != end.turn() { nodes / 2 } else { nodes };
-        nodes -= mine;
-        match helpmate(&end, color, &mut mine, false) {
-            Helped::Mate(_) => return Life::Alive,
-            Helped::NoMate => open = open.without(color),
-            Helped::Unknown => {}
-        }
-        nodes += mine;
-    }
-    if !open.white && !open.black {
-        Life::Dead
-    } else {
-        Life::Undecided
+    match settle(&end, open, budget.nodes) {
+        Settled::Mate(_) => Life::Alive,
+        Settled::NoMate => Life::Dead,
+        Settled::Unknown => Life::Undecided,
     }
 }
 

@@ -62,85 +62,105 @@ pub(crate) enum Explored {
     OutOfBudget,
 }
 
-/// Every position reachable from `pos`, breadth first, until a checkmate by
-/// one of `winners` turns up; positions where the static rules show that
-/// none of them can mate are not expanded. Spends from `nodes` (one per
-/// position expanded or judged).
-pub(crate) fn explore(pos: &Chess, winners: Winners, nodes: &mut u32) -> Explored {
-    /// A position reached, and how: the move and the index of the position
-    /// it was played in.
-    struct Node {
-        pos: Chess,
-        key: u64,
-        parent: u32,
-        by: Option<Move>,
-        /// Worth the static rules: the root's children, and positions after
-        /// a capture, a pawn move or a loss of castling rights (after other
-        /// moves they rarely conclude what they did not before).
-        judge: bool,
+/// A position the exhaustive search reached, and how: the move and the
+/// index of the position it was played in.
+struct Node {
+    pos: Chess,
+    key: u64,
+    parent: u32,
+    by: Option<Move>,
+    /// Worth the static rules: the root's children, and positions after a
+    /// capture, a pawn move or a loss of castling rights (after other moves
+    /// they rarely conclude what they did not before).
+    judge: bool,
+}
+
+/// Every position reachable from a start, breadth first, until a
+/// checkmate by one of the winners turns up; positions where the static
+/// rules show that none of them can mate are not expanded. Resumable: each
+/// [`Exploration::run`] goes on where the last one stopped.
+pub(crate) struct Exploration {
+    winners: Winners,
+    list: Vec<Node>,
+    seen: HashSet<u64, Keyed>,
+    next: usize,
+}
+
+impl Exploration {
+    pub(crate) fn new(pos: &Chess, winners: Winners) -> Exploration {
+        let start = position_key(pos);
+        let mut seen = HashSet::with_capacity_and_hasher(1 << 10, Keyed);
+        seen.insert(start);
+        Exploration {
+            winners,
+            list: vec![Node {
+                pos: pos.clone(),
+                key: start,
+                parent: u32::MAX,
+                by: None,
+                judge: false,
+            }],
+            seen,
+            next: 0,
+        }
     }
-    let start = position_key(pos);
-    let capacity = (*nodes as usize).min(1 << 16);
-    let mut seen: HashSet<u64, Keyed> = HashSet::with_capacity_and_hasher(capacity * 4, Keyed);
-    seen.insert(start);
-    let mut list = Vec::with_capacity(capacity);
-    list.push(Node {
-        pos: pos.clone(),
-        key: start,
-        parent: u32::MAX,
-        by: None,
-        judge: false,
-    });
-    let mut next = 0;
-    while next < list.len() {
-        if *nodes == 0 {
-            return Explored::OutOfBudget;
-        }
-        *nodes -= 1;
-        let at = next;
-        next += 1;
-        let node = &list[at];
-        if node.judge {
-            let p = &node.pos;
-            if winners.colors().all(|c| p.has_insufficient_material(c)) {
-                continue;
+
+    /// Goes on, spending from `nodes` (one per position expanded or
+    /// judged).
+    pub(crate) fn run(&mut self, nodes: &mut u32) -> Explored {
+        let winners = self.winners;
+        while self.next < self.list.len() {
+            if *nodes == 0 {
+                return Explored::OutOfBudget;
             }
-            let mobility = Mobility::new(p);
-            if winners.colors().all(|c| hopeless(p, c, mobility.as_ref())) {
-                continue;
-            }
-        }
-        let p = node.pos.clone();
-        let key = node.key;
-        for m in p.legal_moves() {
-            let mut after = p.clone();
-            after.play_unchecked(m);
-            let k = next_key(&p, key, m, &after);
-            if !seen.insert(k) {
-                continue;
-            }
-            let mates = after.is_checkmate() && winners.has(!after.turn());
-            let judge = at == 0 || m.is_zeroing() || after.castles().castling_rights() != p.castles().castling_rights();
-            list.push(Node {
-                pos: after,
-                key: k,
-                parent: at as u32,
-                by: Some(m),
-                judge,
-            });
-            if mates {
-                let mut line = Vec::new();
-                let mut i = list.len() - 1;
-                while let Some(m) = list[i].by {
-                    line.push(m);
-                    i = list[i].parent as usize;
+            *nodes -= 1;
+            let at = self.next;
+            self.next += 1;
+            let node = &self.list[at];
+            if node.judge {
+                let p = &node.pos;
+                if winners.colors().all(|c| p.has_insufficient_material(c)) {
+                    continue;
                 }
-                line.reverse();
-                return Explored::Mate(line);
+                let mobility = Mobility::new(p);
+                if winners.colors().all(|c| hopeless(p, c, mobility.as_ref())) {
+                    continue;
+                }
+            }
+            let p = node.pos.clone();
+            let key = node.key;
+            for m in p.legal_moves() {
+                let mut after = p.clone();
+                after.play_unchecked(m);
+                let k = next_key(&p, key, m, &after);
+                if !self.seen.insert(k) {
+                    continue;
+                }
+                let mates = after.is_checkmate() && winners.has(!after.turn());
+                let judge = at == 0
+                    || m.is_zeroing()
+                    || after.castles().castling_rights() != p.castles().castling_rights();
+                self.list.push(Node {
+                    pos: after,
+                    key: k,
+                    parent: at as u32,
+                    by: Some(m),
+                    judge,
+                });
+                if mates {
+                    let mut line = Vec::new();
+                    let mut i = self.list.len() - 1;
+                    while let Some(m) = self.list[i].by {
+                        line.push(m);
+                        i = self.list[i].parent as usize;
+                    }
+                    line.reverse();
+                    return Explored::Mate(line);
+                }
             }
         }
+        Explored::NoMate
     }
-    Explored::NoMate
 }
 
 /// How a move is judged in the helpmate search: a move toward the mate
@@ -162,43 +182,18 @@ pub(crate) enum Helped {
     Unknown,
 }
 
-/// A helpmate for `winner` from `pos` by iterative deepening, spending at
-/// most `nodes`; `quick` limits it to one shallow round.
-pub(crate) fn helpmate(pos: &Chess, winner: Color, nodes: &mut u32, quick: bool) -> Helped {
-    let mut search = Helpmate {
-        winner,
-        nodes: 0,
-        tt: HashMap::default(),
-        line: Vec::with_capacity(64),
-        cut: false,
-        corner: corner(pos, winner),
-    };
-    let key = position_key(pos);
-    let rounds: &[i32] = if quick { &[2] } else { &[2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100] };
-    for &depth in rounds {
-        if *nodes == 0 {
-            break;
-        }
-        // Each round may spend what is left, but at most a share that
-        // grows with the depth (CHA: 10,000 nodes a ply).
-        let share = if quick { (*nodes).min(400) } else { (*nodes).min(depth as u32 * 4_000) };
-        search.nodes = share;
-        search.cut = false;
-        search.line.clear();
-        search.tt.clear();
-        let found = search.search(pos, key, depth, false, 0);
-        *nodes -= share - search.nodes;
-        match found {
-            Some(true) => return Helped::Mate(std::mem::take(&mut search.line)),
-            Some(false) if !search.cut => return Helped::NoMate,
-            _ => {}
-        }
-    }
-    Helped::Unknown
-}
+/// The depths of the helpmate search's rounds (moves toward the mate do
+/// not count).
+const DEPTHS: [i32; 20] = [2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100];
 
-struct Helpmate {
+/// A helpmate search for one winner by iterative deepening. Resumable:
+/// each [`Helpmate::run`] goes on with the round where the last stopped.
+pub(crate) struct Helpmate {
+    root: Chess,
+    key: u64,
     winner: Color,
+    /// The next round (an index in [`DEPTHS`]).
+    round: usize,
     /// Nodes left in this round.
     nodes: u32,
     /// Positions searched without a mate, with the depth left then.
@@ -209,6 +204,67 @@ struct Helpmate {
     cut: bool,
     /// Where the mate is aimed: the loser's king's corner.
     corner: Corner,
+}
+
+impl Helpmate {
+    pub(crate) fn new(pos: &Chess, winner: Color) -> Helpmate {
+        Helpmate {
+            root: pos.clone(),
+            key: position_key(pos),
+            winner,
+            round: 0,
+            nodes: 0,
+            tt: HashMap::default(),
+            line: Vec::with_capacity(64),
+            cut: false,
+            corner: corner(pos, winner),
+        }
+    }
+
+    /// The colour that is to mate.
+    pub(crate) fn winner(&self) -> Color {
+        self.winner
+    }
+
+    /// The first round alone (a mate in a few moves toward it), spending at
+    /// most `nodes`.
+    pub(crate) fn quick(&mut self, nodes: &mut u32) -> Helped {
+        self.round(nodes, DEPTHS[0], *nodes)
+    }
+
+    /// The next rounds, while `nodes` lasts. Each round may spend at most a
+    /// share that grows with its depth (CHA: 10,000 nodes a ply); a round
+    /// the nodes ran out in is played again next time.
+    pub(crate) fn run(&mut self, nodes: &mut u32) -> Helped {
+        while self.round < DEPTHS.len() && *nodes > 0 {
+            let depth = DEPTHS[self.round];
+            let share = depth as u32 * 4_000;
+            let before = *nodes;
+            match self.round(nodes, depth, share) {
+                Helped::Unknown if *nodes == 0 && before < share => return Helped::Unknown,
+                Helped::Unknown => self.round += 1,
+                done => return done,
+            }
+        }
+        Helped::Unknown
+    }
+
+    /// One round to `depth`, at most `share` of `nodes`.
+    fn round(&mut self, nodes: &mut u32, depth: i32, share: u32) -> Helped {
+        let share = share.min(*nodes);
+        self.nodes = share;
+        self.cut = false;
+        self.line.clear();
+        self.tt.clear();
+        let root = self.root.clone();
+        let found = self.search(&root, self.key, depth, false, 0);
+        *nodes -= share - self.nodes;
+        match found {
+            Some(true) => Helped::Mate(std::mem::take(&mut self.line)),
+            Some(false) if !self.cut => Helped::NoMate,
+            _ => Helped::Unknown,
+        }
+    }
 }
 
 /// The squares a helpmate is steered toward.
