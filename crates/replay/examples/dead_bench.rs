@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use pgnkit_replay::dead::{Budget, Life, Verdict, can_checkmate, is_dead};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color};
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,8 +22,13 @@ fn main() {
             args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s),
             args.get(2).and_then(|n| n.parse().ok()).map_or(Budget::FULL, Budget::nodes),
         ),
+        Some("real") => real(
+            args.get(1).map_or("/work/shared/corpus/bench/real.pgn", |s| s),
+            args.get(2).and_then(|n| n.parse().ok()).unwrap_or(5_000),
+        ),
+        Some("gate") => gate(args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s)),
         Some("static") => static_only(args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s)),
-        _ => eprintln!("usage: dead_bench cha [FILE [NODES]]"),
+        _ => eprintln!("usage: dead_bench cha [FILE [NODES]] | real FILE.pgn [GAMES] | gate [FILE] | static [FILE]"),
     }
 }
 
@@ -77,7 +82,10 @@ fn cha(path: &str, budget: Budget) {
                         false_dead += 1;
                         println!("FALSE unwinnable: {line} ({color:?})");
                     }
-                    Verdict::Undecided => undecided += 1,
+                    Verdict::Undecided => {
+                        undecided += 1;
+                        println!("undecided winnable: {line} ({color:?})");
+                    }
                 }
             } else {
                 unwinnable += 1;
@@ -146,4 +154,70 @@ fn static_only(path: &str) {
         println!("slowest: {t:.1} us, {}", Fen::from_position(&positions[i].1, shakmaty::EnPassantMode::Legal));
     }
     println!("statically_dead: {}", spread(&mut times).replace("questions", "positions"));
+}
+
+/// How many of the dead positions of a test-vector file pass the prefilter
+/// [`may_be_dead`](pgnkit_replay::dead::may_be_dead), and how many of them
+/// the static rules settle.
+fn gate(path: &str) {
+    let positions = vectors(path);
+    let (mut dead, mut passed, mut settled) = (0, 0, 0);
+    for (label, pos) in &positions {
+        if label != "--" {
+            continue;
+        }
+        dead += 1;
+        if pgnkit_replay::dead::may_be_dead(pos) || pos.is_insufficient_material() {
+            passed += 1;
+        } else {
+            println!("not passed: {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
+        }
+        settled += usize::from(pgnkit_replay::dead::statically_dead(pos));
+    }
+    println!("{passed} of {dead} dead positions pass the prefilter; {settled} settled statically");
+}
+
+/// The positions of the first `games` games of a PGN file: every position
+/// of every game through the per-position check a game's replay makes
+/// ([`may_be_dead`](pgnkit_replay::dead::may_be_dead), then
+/// [`statically_dead`](pgnkit_replay::dead::statically_dead) where it
+/// passes), and every final position through `outcome::final_status`.
+fn real(path: &str, games: usize) {
+    use pgnkit_pgn::{Game, Reader};
+    use pgnkit_replay::dead::{may_be_dead, statically_dead};
+    let bytes = std::fs::read(path).expect("the PGN file");
+    let mut reader = Reader::new(&bytes);
+    let mut game = Game::default();
+    let options = pgnkit_replay::Options::default();
+    let mut finals = Vec::new();
+    let mut all = Vec::new();
+    let (mut passed, mut dead, mut count) = (0, 0, 0);
+    while count < games && reader.read_game(&mut game) {
+        count += 1;
+        let report = pgnkit_replay::replay_game(&bytes, &game, &options);
+        let mut pos = report.start.clone();
+        let mut positions = vec![pos.clone()];
+        for m in &report.moves {
+            pos.play_unchecked(m.played);
+            positions.push(pos.clone());
+        }
+        for p in &positions {
+            let start = Instant::now();
+            let check = std::hint::black_box(may_be_dead(std::hint::black_box(p)));
+            let found = check && statically_dead(p);
+            all.push(start.elapsed().as_secs_f64() * 1e9);
+            passed += usize::from(check);
+            dead += usize::from(found);
+        }
+        let start = Instant::now();
+        let status = std::hint::black_box(pgnkit_replay::outcome::final_status(&pos));
+        let took = start.elapsed().as_secs_f64() * 1e6;
+        finals.push(took);
+        if took > 100.0 {
+            println!("slow final position ({took:.0} us, {:?}): {}", status, Fen::from_position(&pos, shakmaty::EnPassantMode::Legal));
+        }
+    }
+    println!("{count} games, {} positions: {passed} pass the prefilter, {dead} dead by the static rules", all.len());
+    println!("per position: {}", spread(&mut all).replace("questions", "positions").replace("us", "ns"));
+    println!("final_status: {}", spread(&mut finals).replace("questions", "final positions"));
 }

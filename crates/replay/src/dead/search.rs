@@ -62,29 +62,36 @@ pub(crate) enum Explored {
     OutOfBudget,
 }
 
-/// A position the exhaustive search reached, and how: the move and the
-/// index of the position it was played in.
+/// A position the exhaustive search reached, and how.
 struct Node {
-    pos: Chess,
     key: u64,
+    /// The node it was reached from (`u32::MAX` for the start).
     parent: u32,
+    /// The move that reached it (none for the start).
     by: Option<Move>,
     /// Worth the static rules: the root's children, and positions after a
     /// capture, a pawn move or a loss of castling rights (after other moves
     /// they rarely conclude what they did not before).
     judge: bool,
+    /// Where its position is kept, once it was expanded.
+    kept: u32,
 }
 
 /// Every position reachable from a start, breadth first, until a
 /// checkmate by one of the winners turns up; positions where the static
 /// rules show that none of them can mate are not expanded. Resumable: each
-/// [`Exploration::run`] goes on where the last one stopped.
+/// [`Exploration::run`] goes on where the last one stopped. Only the
+/// positions expanded are kept whole; the others are a move from one.
 pub(crate) struct Exploration {
     winners: Winners,
-    list: Vec<Node>,
+    nodes: Vec<Node>,
+    kept: Vec<Chess>,
     seen: HashSet<u64, Keyed>,
     next: usize,
 }
+
+/// Positions generated per node of budget, besides the one expanded.
+const CHILDREN_PER_NODE: u32 = 8;
 
 impl Exploration {
     pub(crate) fn new(pos: &Chess, winners: Winners) -> Exploration {
@@ -93,71 +100,88 @@ impl Exploration {
         seen.insert(start);
         Exploration {
             winners,
-            list: vec![Node {
-                pos: pos.clone(),
+            nodes: vec![Node {
                 key: start,
                 parent: u32::MAX,
                 by: None,
                 judge: false,
+                kept: 0,
             }],
+            kept: vec![pos.clone()],
             seen,
             next: 0,
         }
     }
 
-    /// Goes on, spending from `nodes` (one per position expanded or
-    /// judged).
+    /// Goes on, spending from `nodes`: one per position expanded or judged,
+    /// one per [`CHILDREN_PER_NODE`] positions generated.
     pub(crate) fn run(&mut self, nodes: &mut u32) -> Explored {
         let winners = self.winners;
-        while self.next < self.list.len() {
+        let mut generated = 0u32;
+        while self.next < self.nodes.len() {
             if *nodes == 0 {
                 return Explored::OutOfBudget;
             }
             *nodes -= 1;
             let at = self.next;
             self.next += 1;
-            let node = &self.list[at];
-            if node.judge {
-                let p = &node.pos;
+            let node = &self.nodes[at];
+            let (key, judge) = (node.key, node.judge);
+            let p = match node.by {
+                None => self.kept[node.kept as usize].clone(),
+                Some(m) => {
+                    let mut p = self.kept[self.nodes[node.parent as usize].kept as usize].clone();
+                    p.play_unchecked(m);
+                    p
+                }
+            };
+            if judge {
                 if winners.colors().all(|c| p.has_insufficient_material(c)) {
                     continue;
                 }
-                let mobility = Mobility::new(p);
-                if winners.colors().all(|c| hopeless(p, c, mobility.as_ref())) {
+                let mobility = Mobility::new(&p);
+                if winners.colors().all(|c| hopeless(&p, c, mobility.as_ref())) {
                     continue;
                 }
             }
-            let p = node.pos.clone();
-            let key = node.key;
-            for m in p.legal_moves() {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                continue;
+            }
+            self.nodes[at].kept = self.kept.len() as u32;
+            for m in moves {
                 let mut after = p.clone();
                 after.play_unchecked(m);
                 let k = next_key(&p, key, m, &after);
                 if !self.seen.insert(k) {
                     continue;
                 }
-                let mates = after.is_checkmate() && winners.has(!after.turn());
-                let judge = at == 0
-                    || m.is_zeroing()
+                generated += 1;
+                if generated == CHILDREN_PER_NODE {
+                    generated = 0;
+                    *nodes = nodes.saturating_sub(1);
+                }
+                let zeroing = m.is_zeroing()
                     || after.castles().castling_rights() != p.castles().castling_rights();
-                self.list.push(Node {
-                    pos: after,
+                self.nodes.push(Node {
                     key: k,
                     parent: at as u32,
                     by: Some(m),
-                    judge,
+                    judge: at == 0 || zeroing,
+                    kept: u32::MAX,
                 });
-                if mates {
+                if after.is_checkmate() && winners.has(!after.turn()) {
                     let mut line = Vec::new();
-                    let mut i = self.list.len() - 1;
-                    while let Some(m) = self.list[i].by {
+                    let mut i = self.nodes.len() - 1;
+                    while let Some(m) = self.nodes[i].by {
                         line.push(m);
-                        i = self.list[i].parent as usize;
+                        i = self.nodes[i].parent as usize;
                     }
                     line.reverse();
                     return Explored::Mate(line);
                 }
             }
+            self.kept.push(p);
         }
         Explored::NoMate
     }
@@ -394,13 +418,18 @@ impl Helpmate {
         }
         let winners_turn = pos.turn() == self.winner;
         let loser_promotes = !winners_turn && needs_loser_promotion(pos, self.winner);
+        let king_target = if winners_turn {
+            self.king_target(pos)
+        } else {
+            self.corner.king
+        };
         // Rewarded moves first, then the ordinary ones, punished ones last.
         for pass in [Kind::Reward, Kind::Normal, Kind::Punish] {
             for &m in &moves {
                 let kind = if ply > REWARD_PLY {
                     Kind::Normal
                 } else {
-                    self.kind(pos, m, winners_turn, loser_promotes)
+                    self.kind(m, winners_turn, loser_promotes, king_target)
                 };
                 if kind != pass {
                     continue;
@@ -424,10 +453,33 @@ impl Helpmate {
         Some(false)
     }
 
+    /// Where the winner's king heads: with nothing but pawns, for the
+    /// nearest enemy pawn that blocks one of them (to take it and let the
+    /// pawn run); otherwise next to the corner of the mate.
+    fn king_target(&self, pos: &Chess) -> Square {
+        let board = pos.board();
+        let ours = board.by_color(self.winner);
+        let Some(king) = board.king_of(self.winner) else {
+            return self.corner.guard;
+        };
+        if (ours & !board.pawns() & !board.kings()).any() {
+            return self.corner.guard;
+        }
+        let pawns = ours & board.pawns();
+        let ahead = match self.winner {
+            Color::White => Bitboard(pawns.0 << 8),
+            Color::Black => Bitboard(pawns.0 >> 8),
+        };
+        (ahead & board.by_color(!self.winner) & board.pawns())
+            .into_iter()
+            .min_by_key(|&sq| sq.distance(king))
+            .unwrap_or(self.corner.guard)
+    }
+
     /// CHA's judgement of a move: toward the corner, a capture or a pawn
     /// advance by the winner are progress; the loser's pieces are steered
     /// to the corner and away from captures.
-    fn kind(&self, pos: &Chess, m: Move, winners_turn: bool, loser_promotes: bool) -> Kind {
+    fn kind(&self, m: Move, winners_turn: bool, loser_promotes: bool, king_target: Square) -> Kind {
         let role = m.role();
         let (from, to) = match m.from() {
             Some(from) => (from, m.to()),
@@ -437,13 +489,8 @@ impl Helpmate {
             return Kind::Normal;
         }
         if winners_turn {
-            let target = if role == Role::King { self.corner.guard } else { self.corner.king };
-            let advanced = role == Role::Pawn && {
-                let rank = u32::from(from.rank());
-                let rel = if pos.turn() == Color::White { rank } else { 7 - rank };
-                rel >= 4
-            };
-            if advanced || m.is_capture() || closer(role, from, to, target) {
+            let target = if role == Role::King { king_target } else { self.corner.king };
+            if role == Role::Pawn || m.is_capture() || closer(role, from, to, target) {
                 return Kind::Reward;
             }
             return Kind::Normal;
