@@ -167,14 +167,31 @@ fn gate(path: &str) {
             continue;
         }
         dead += 1;
-        if pgnkit_replay::dead::may_be_dead(pos) || pos.is_insufficient_material() {
+        if pgnkit_replay::dead::may_be_dead_at_end(pos, pos.legal_moves().len()) || pos.is_insufficient_material() {
             passed += 1;
         } else {
             println!("not passed: {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
         }
         settled += usize::from(pgnkit_replay::dead::statically_dead(pos));
+
     }
     println!("{passed} of {dead} dead positions pass the prefilter; {settled} settled statically");
+    let (mut unwinnable, mut gated) = (0, 0);
+    for (label, pos) in &positions {
+        let labels = label.as_bytes();
+        for (color, can) in [(Color::White, labels[0] == b'W'), (Color::Black, labels[1] == b'B')] {
+            if can {
+                continue;
+            }
+            unwinnable += 1;
+            if pgnkit_replay::dead::may_be_unwinnable(pos, color) || pos.has_insufficient_material(color) {
+                gated += 1;
+            } else {
+                println!("not passed ({color:?}): {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
+            }
+        }
+    }
+    println!("{gated} of {unwinnable} unwinnable questions pass the Law 6.9 prefilter");
 }
 
 /// The positions of the first `games` games of a PGN file: every position
@@ -191,7 +208,7 @@ fn real(path: &str, games: usize) {
     let options = pgnkit_replay::Options::default();
     let mut finals = Vec::new();
     let mut all = Vec::new();
-    let (mut passed, mut dead, mut count) = (0, 0, 0);
+    let (mut passed, mut dead, mut count, mut gated) = (0, 0, 0, 0);
     while count < games && reader.read_game(&mut game) {
         count += 1;
         let report = pgnkit_replay::replay_game(&bytes, &game, &options);
@@ -209,6 +226,9 @@ fn real(path: &str, games: usize) {
             passed += usize::from(check);
             dead += usize::from(found);
         }
+        if pgnkit_replay::dead::may_be_dead_at_end(&pos, pos.legal_moves().len()) {
+            gated += 1;
+        }
         let start = Instant::now();
         let status = std::hint::black_box(pgnkit_replay::outcome::final_status(&pos));
         let took = start.elapsed().as_secs_f64() * 1e6;
@@ -218,6 +238,7 @@ fn real(path: &str, games: usize) {
         }
     }
     println!("{count} games, {} positions: {passed} pass the prefilter, {dead} dead by the static rules", all.len());
+    println!("{gated} final positions pass may_be_dead_at_end");
     println!("per position: {}", spread(&mut all).replace("questions", "positions").replace("us", "ns"));
     println!("final_status: {}", spread(&mut finals).replace("questions", "final positions"));
 }

@@ -50,7 +50,7 @@
 //!
 //! // A knight against a pawn: the pawn's side can help the knight mate.
 //! let knight = pos("k7/p7/2K5/8/8/8/8/6N1 w - - 0 60");
-//! assert!(matches!(can_checkmate(&knight, Color::White, Budget::FULL), Verdict::Winnable(_)));
+//! assert!(matches!(can_checkmate(&knight, Color::White, Budget::THOROUGH), Verdict::Winnable(_)));
 //! // A knight against a bare king: never.
 //! let bare = pos("k7/8/2K5/8/8/8/8/6N1 w - - 0 60");
 //! assert_eq!(can_checkmate(&bare, Color::White, Budget::QUICK), Verdict::Unwinnable);
@@ -94,12 +94,15 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The static rules and a few hundred positions of search: for the
-    /// positions met during a game.
-    pub const QUICK: Budget = Budget { nodes: 300 };
-    /// The budget of the questions about a game's final position (is it
-    /// dead; can the winner of a game lost on time mate): a few
-    /// milliseconds at most.
+    /// No search: the rules alone (insufficient material, forced moves,
+    /// the semi-static analysis). For the final position of a played game,
+    /// where a database is checked at full speed.
+    pub const RULES: Budget = Budget { nodes: 0 };
+    /// A few hundred positions of search (a fraction of a millisecond):
+    /// for a game lost on time, where the answer decides the result.
+    pub const QUICK: Budget = Budget { nodes: 2_000 };
+    /// The full analysis of one position (a game of no moves: a position
+    /// to judge): tens of milliseconds at most.
     pub const FULL: Budget = Budget { nodes: 20_000 };
     /// A budget for one hard position (a second or so).
     pub const THOROUGH: Budget = Budget { nodes: 2_000_000 };
@@ -315,6 +318,70 @@ pub fn may_be_dead(pos: &Chess) -> bool {
         pawns.into_iter().any(|sq| (shakmaty::attacks::pawn_attacks(color, sq) & prey).any())
     };
     !takes(white, Color::White, board.black()) && !takes(black, Color::Black, board.white())
+}
+
+/// Whether the final position of a game deserves the dead-position
+/// analysis: a few bitboard operations. It asks for pawns of both colours
+/// of which none can take now and each has an enemy pawn ahead of it on its
+/// file (no pawn runs to promote without a capture first), or for a single
+/// legal move (`moves`: how many the position has).
+///
+/// ```
+/// use pgnkit_replay::dead::may_be_dead_at_end;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// let fen: Fen = "8/4k3/8/6p1/8/8/5K2/8 w - - 0 50".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(!may_be_dead_at_end(&pos, 8));
+/// ```
+pub fn may_be_dead_at_end(pos: &Chess, moves: usize) -> bool {
+    moves == 1 || (opposed(pos, Color::White) && opposed(pos, Color::Black))
+}
+
+/// Whether the question "can `winner` still checkmate?" (Law 6.9, for a
+/// game lost on time) deserves the analysis: a few bitboard operations,
+/// `false` when one of `winner`'s pawns can take now or has no enemy pawn
+/// ahead of it on its file (such a player can nearly always mate, and the
+/// Result tag stands: the safe side). Insufficient material is decided
+/// apart, always.
+///
+/// ```
+/// use pgnkit_replay::dead::may_be_unwinnable;
+/// use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+///
+/// let fen: Fen = "8/4k3/8/6p1/8/8/5K2/8 w - - 0 50".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(!may_be_unwinnable(&pos, Color::Black));
+/// assert!(may_be_unwinnable(&pos, Color::White));
+/// ```
+pub fn may_be_unwinnable(pos: &Chess, winner: Color) -> bool {
+    pos.board().by_color(winner) & pos.board().pawns() == Bitboard::EMPTY || opposed(pos, winner)
+}
+
+/// Whether `color` has pawns, none of which can take now (en passant
+/// included) and each of which has an enemy pawn ahead on its file.
+fn opposed(pos: &Chess, color: Color) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns() & board.by_color(color);
+    let enemy = board.pawns() & board.by_color(!color);
+    if pawns.is_empty() || pos.legal_ep_square().is_some() {
+        return false;
+    }
+    // The squares behind enemy pawns, on their files (seen from `color`).
+    let mut behind = enemy.0;
+    for _ in 0..6 {
+        behind |= match color {
+            Color::White => behind >> 8,
+            Color::Black => behind << 8,
+        };
+    }
+    if pawns.0 & !behind != 0 {
+        return false;
+    }
+    let prey = board.by_color(!color) & !board.kings();
+    !pawns
+        .into_iter()
+        .any(|sq| (shakmaty::attacks::pawn_attacks(color, sq) & prey).any())
 }
 
 /// A position after its forced moves.

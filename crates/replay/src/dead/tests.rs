@@ -75,11 +75,11 @@ fn a_wall_with_one_breakable_spot_is_winnable() {
 #[test]
 fn opposite_coloured_bishops_and_knight_against_pawn_are_winnable() {
     let p = pos("8/8/3k4/4b3/8/3BK3/8/8 w - - 0 50");
-    assert_mates(&p, Color::White, Budget::FULL);
-    assert_mates(&p, Color::Black, Budget::FULL);
+    assert_mates(&p, Color::White, Budget::THOROUGH);
+    assert_mates(&p, Color::Black, Budget::THOROUGH);
     let p = pos("8/8/3k4/3p4/8/4K3/8/6N1 w - - 0 50");
-    assert_mates(&p, Color::White, Budget::FULL);
-    assert_mates(&p, Color::Black, Budget::FULL);
+    assert_mates(&p, Color::White, Budget::THOROUGH);
+    assert_mates(&p, Color::Black, Budget::THOROUGH);
 }
 
 #[test]
