@@ -19,16 +19,28 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("cha") => cha(
-            args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s),
-            args.get(2).and_then(|n| n.parse().ok()).map_or(Budget::FULL, Budget::nodes),
+            args.get(1)
+                .map_or("testdata/dead/cha-test-vectors.txt", |s| s),
+            args.get(2)
+                .and_then(|n| n.parse().ok())
+                .map_or(Budget::FULL, Budget::nodes),
         ),
         Some("real") => real(
-            args.get(1).map_or("/work/shared/corpus/bench/real.pgn", |s| s),
+            args.get(1)
+                .map_or("/work/shared/corpus/bench/real.pgn", |s| s),
             args.get(2).and_then(|n| n.parse().ok()).unwrap_or(5_000),
         ),
-        Some("gate") => gate(args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s)),
-        Some("static") => static_only(args.get(1).map_or("testdata/dead/cha-test-vectors.txt", |s| s)),
-        _ => eprintln!("usage: dead_bench cha [FILE [NODES]] | real FILE.pgn [GAMES] | gate [FILE] | static [FILE]"),
+        Some("gate") => gate(
+            args.get(1)
+                .map_or("testdata/dead/cha-test-vectors.txt", |s| s),
+        ),
+        Some("static") => static_only(
+            args.get(1)
+                .map_or("testdata/dead/cha-test-vectors.txt", |s| s),
+        ),
+        _ => eprintln!(
+            "usage: dead_bench cha [FILE [NODES]] | real FILE.pgn [GAMES] | gate [FILE] | static [FILE]"
+        ),
     }
 }
 
@@ -57,20 +69,25 @@ fn cha(path: &str, budget: Budget) {
     let mut times = Vec::new();
     let mut dead_times = Vec::new();
     let mut skipped = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let Some((label, fen)) = line.split_once(' ') else {
             continue;
         };
-        let Ok(pos) = fen
-            .parse::<Fen>()
-            .map_err(|_| ())
-            .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).map_err(|_| ()))
-        else {
+        let Ok(pos) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
+            f.into_position::<Chess>(CastlingMode::Standard)
+                .map_err(|_| ())
+        }) else {
             skipped += 1;
             continue;
         };
         let labels = label.as_bytes();
-        for (color, can) in [(Color::White, labels[0] == b'W'), (Color::Black, labels[1] == b'B')] {
+        for (color, can) in [
+            (Color::White, labels[0] == b'W'),
+            (Color::Black, labels[1] == b'B'),
+        ] {
             let start = Instant::now();
             let verdict = can_checkmate(&pos, color, budget);
             times.push(start.elapsed().as_secs_f64() * 1e6);
@@ -91,7 +108,9 @@ fn cha(path: &str, budget: Budget) {
                 unwinnable += 1;
                 match verdict {
                     Verdict::Unwinnable => found += 1,
-                    Verdict::Winnable(_) => println!("LABEL? winnable by the search: {line} ({color:?})"),
+                    Verdict::Winnable(_) => {
+                        println!("LABEL? winnable by the search: {line} ({color:?})")
+                    }
                     Verdict::Undecided => println!("missed unwinnable: {line} ({color:?})"),
                 }
             }
@@ -129,7 +148,11 @@ fn vectors(path: &str) -> Vec<(String, Chess)> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter_map(|line| {
             let (label, fen) = line.split_once(' ')?;
-            let pos = fen.parse::<Fen>().ok()?.into_position::<Chess>(CastlingMode::Standard).ok()?;
+            let pos = fen
+                .parse::<Fen>()
+                .ok()?
+                .into_position::<Chess>(CastlingMode::Standard)
+                .ok()?;
             Some((label.to_owned(), pos))
         })
         .collect()
@@ -144,16 +167,24 @@ fn static_only(path: &str) {
         let start = Instant::now();
         let mut d = false;
         for _ in 0..20 {
-            d = std::hint::black_box(pgnkit_replay::dead::statically_dead(std::hint::black_box(pos)));
+            d = std::hint::black_box(pgnkit_replay::dead::statically_dead(std::hint::black_box(
+                pos,
+            )));
         }
         times.push(start.elapsed().as_secs_f64() * 1e6 / 20.0);
         dead += usize::from(d);
     }
     println!("statically dead: {dead} of {}", positions.len());
     if let Some((i, t)) = times.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) {
-        println!("slowest: {t:.1} us, {}", Fen::from_position(&positions[i].1, shakmaty::EnPassantMode::Legal));
+        println!(
+            "slowest: {t:.1} us, {}",
+            Fen::from_position(&positions[i].1, shakmaty::EnPassantMode::Legal)
+        );
     }
-    println!("statically_dead: {}", spread(&mut times).replace("questions", "positions"));
+    println!(
+        "statically_dead: {}",
+        spread(&mut times).replace("questions", "positions")
+    );
 }
 
 /// How many of the dead positions of a test-vector file pass the prefilter
@@ -167,27 +198,39 @@ fn gate(path: &str) {
             continue;
         }
         dead += 1;
-        if pgnkit_replay::dead::may_be_dead_at_end(pos, pos.legal_moves().len()) || pos.is_insufficient_material() {
+        if pgnkit_replay::dead::may_be_dead_at_end(pos, pos.legal_moves().len())
+            || pos.is_insufficient_material()
+        {
             passed += 1;
         } else {
-            println!("not passed: {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
+            println!(
+                "not passed: {}",
+                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
         }
         settled += usize::from(pgnkit_replay::dead::statically_dead(pos));
-
     }
     println!("{passed} of {dead} dead positions pass the prefilter; {settled} settled statically");
     let (mut unwinnable, mut gated) = (0, 0);
     for (label, pos) in &positions {
         let labels = label.as_bytes();
-        for (color, can) in [(Color::White, labels[0] == b'W'), (Color::Black, labels[1] == b'B')] {
+        for (color, can) in [
+            (Color::White, labels[0] == b'W'),
+            (Color::Black, labels[1] == b'B'),
+        ] {
             if can {
                 continue;
             }
             unwinnable += 1;
-            if pgnkit_replay::dead::may_be_unwinnable(pos, color) || pos.has_insufficient_material(color) {
+            if pgnkit_replay::dead::may_be_unwinnable(pos, color)
+                || pos.has_insufficient_material(color)
+            {
                 gated += 1;
             } else {
-                println!("not passed ({color:?}): {}", Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
+                println!(
+                    "not passed ({color:?}): {}",
+                    Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                );
             }
         }
     }
@@ -222,6 +265,12 @@ fn real(path: &str, games: usize) {
             let start = Instant::now();
             let check = std::hint::black_box(may_be_dead(std::hint::black_box(p)));
             let found = check && statically_dead(p);
+            if found && std::env::var_os("DEAD_PRINT").is_some() {
+                println!(
+                    "static dead: {}",
+                    Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+                );
+            }
             all.push(start.elapsed().as_secs_f64() * 1e9);
             passed += usize::from(check);
             dead += usize::from(found);
@@ -234,11 +283,26 @@ fn real(path: &str, games: usize) {
         let took = start.elapsed().as_secs_f64() * 1e6;
         finals.push(took);
         if took > 100.0 {
-            println!("slow final position ({took:.0} us, {:?}): {}", status, Fen::from_position(&pos, shakmaty::EnPassantMode::Legal));
+            println!(
+                "slow final position ({took:.0} us, {:?}): {}",
+                status,
+                Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            );
         }
     }
-    println!("{count} games, {} positions: {passed} pass the prefilter, {dead} dead by the static rules", all.len());
+    println!(
+        "{count} games, {} positions: {passed} pass the prefilter, {dead} dead by the static rules",
+        all.len()
+    );
     println!("{gated} final positions pass may_be_dead_at_end");
-    println!("per position: {}", spread(&mut all).replace("questions", "positions").replace("us", "ns"));
-    println!("final_status: {}", spread(&mut finals).replace("questions", "final positions"));
+    println!(
+        "per position: {}",
+        spread(&mut all)
+            .replace("questions", "positions")
+            .replace("us", "ns")
+    );
+    println!(
+        "final_status: {}",
+        spread(&mut finals).replace("questions", "final positions")
+    );
 }

@@ -150,9 +150,7 @@ pub(crate) fn finish(
 /// warning, not a broken record.
 fn moves_after_draw(game: &Game<'_>, report: &GameReport, status: Status, ply: u32) -> Diagnostic {
     let why = match status {
-        Status::FivefoldRepetition => {
-            "the same position occurred for the fifth time (Law 9.6.1)"
-        }
+        Status::FivefoldRepetition => "the same position occurred for the fifth time (Law 9.6.1)",
         Status::SeventyfiveMoves => "75 moves passed without a capture or pawn move (Law 9.6.2)",
         Status::InsufficientMaterial => {
             "a dead position, neither side has the material to checkmate (Law 5.2.2)"
@@ -161,7 +159,9 @@ fn moves_after_draw(game: &Game<'_>, report: &GameReport, status: Status, ply: u
     };
     let next = report.moves.get(ply as usize);
     let token = next.and_then(|m| game.tokens.get(m.token as usize));
-    let span = token.as_ref().map_or(game.span.start..game.span.start, |t| t.span.clone());
+    let span = token
+        .as_ref()
+        .map_or(game.span.start..game.span.start, |t| t.span.clone());
     let mut d = Diagnostic::new(
         Code::MovesAfterDraw,
         span,
@@ -171,7 +171,7 @@ fn moves_after_draw(game: &Game<'_>, report: &GameReport, status: Status, ply: u
     if matches!(status, Status::InsufficientMaterial | Status::DeadPosition) {
         // The position at `ply`: its side to move made the next move.
         let white_first = report.start.turn() == shakmaty::Color::White;
-        let side = if (ply % 2 == 0) == white_first {
+        let side = if ply.is_multiple_of(2) == white_first {
             Color::White
         } else {
             Color::Black

@@ -34,7 +34,8 @@ use shakmaty::{Bitboard, ByColor, Chess, Color, Position, Role, Square, attacks}
 /// The most pieces a legal position holds.
 const MAX_PIECES: usize = 32;
 #[allow(missing_docs)]
-pub static ROUNDS_HIST: [std::sync::atomic::AtomicU32; 64] = [const { std::sync::atomic::AtomicU32::new(0) }; 64];
+pub static ROUNDS_HIST: [std::sync::atomic::AtomicU32; 64] =
+    [const { std::sync::atomic::AtomicU32::new(0) }; 64];
 
 /// Files A and H, to keep steps from wrapping around the board.
 const NOT_A: u64 = !0x0101_0101_0101_0101;
@@ -150,7 +151,8 @@ impl Mobility {
         let mut rounds = 0u32;
         loop {
             rounds += 1;
-            ROUNDS_HIST[(rounds as usize).min(63)].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            ROUNDS_HIST[(rounds as usize).min(63)]
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             self.passable = self.clear.white & self.clear.black;
             let mut all = ByColor::<Bitboard>::default();
             let mut visits = ByColor::<Bitboard>::default();
@@ -179,9 +181,9 @@ impl Mobility {
             };
             let barred = self.file_bars();
             let mut changed = false;
-            for i in 0..self.len {
+            for (i, &bar) in barred.iter().enumerate().take(self.len) {
                 let (_, color, role) = self.pieces[i];
-                let grown = self.grow(i, color, role, *held.get(!color), barred[i]);
+                let grown = self.grow(i, color, role, *held.get(!color), bar);
                 if grown != self.reach[i] {
                     self.reach[i] = grown;
                     *self.visits.get_mut(color) |= if role == Role::King {
@@ -248,9 +250,9 @@ impl Mobility {
     fn file_bars(&self) -> [Bitboard; MAX_PIECES] {
         let mut barred = [Bitboard::EMPTY; MAX_PIECES];
         let mut bound = [false; MAX_PIECES];
-        for i in 0..self.len {
+        for (i, b) in bound.iter_mut().enumerate().take(self.len) {
             let (sq, _, role) = self.pieces[i];
-            bound[i] = role == Role::Pawn && self.reach[i].is_subset(Bitboard::from_file(sq.file()));
+            *b = role == Role::Pawn && self.reach[i].is_subset(Bitboard::from_file(sq.file()));
         }
         for j in 0..self.len {
             if !bound[j] {
@@ -290,7 +292,14 @@ impl Mobility {
     /// The reach of piece `i` grown by its moves under the current facts;
     /// `held` are the squares the enemy attacks for good, `barred` those
     /// a pawn can never push to.
-    fn grow(&mut self, i: usize, color: Color, role: Role, held: Bitboard, barred: Bitboard) -> Bitboard {
+    fn grow(
+        &mut self,
+        i: usize,
+        color: Color,
+        role: Role,
+        held: Bitboard,
+        barred: Bitboard,
+    ) -> Bitboard {
         let own_free = *self.clear.get(color);
         let mut reach = self.reach[i];
         match role {
@@ -393,7 +402,10 @@ impl Mobility {
             if bare.any() && !self.passable.contains(k) {
                 // Lines through k itself, which no king shields.
                 let open = self.passable.with(k);
-                for (r, role) in [Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
+                for (r, role) in [Role::Bishop, Role::Rook, Role::Queen]
+                    .into_iter()
+                    .enumerate()
+                {
                     bare &= !slides(role, sliders[r], open);
                 }
             }

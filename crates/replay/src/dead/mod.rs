@@ -310,12 +310,15 @@ pub fn may_be_dead(pos: &Chess) -> bool {
     let black = pawns & board.black();
     // Every pawn stands behind a pawn (no pawn can push), and no pawn can
     // take: the structure is locked.
-    let blocked = (white.0 << 8) & pawns.0 == white.0 << 8 && (black.0 >> 8) & pawns.0 == black.0 >> 8;
+    let blocked =
+        (white.0 << 8) & pawns.0 == white.0 << 8 && (black.0 >> 8) & pawns.0 == black.0 >> 8;
     if !blocked || white.is_empty() || black.is_empty() {
         return false;
     }
     let takes = |pawns: Bitboard, color: Color, prey: Bitboard| {
-        pawns.into_iter().any(|sq| (shakmaty::attacks::pawn_attacks(color, sq) & prey).any())
+        pawns
+            .into_iter()
+            .any(|sq| (shakmaty::attacks::pawn_attacks(color, sq) & prey).any())
     };
     !takes(white, Color::White, board.black()) && !takes(black, Color::Black, board.white())
 }

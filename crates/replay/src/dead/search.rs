@@ -208,7 +208,9 @@ pub(crate) enum Helped {
 
 /// The depths of the helpmate search's rounds (moves toward the mate do
 /// not count).
-const DEPTHS: [i32; 20] = [2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100];
+const DEPTHS: [i32; 20] = [
+    2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100,
+];
 
 /// A helpmate search for one winner by iterative deepening. Resumable:
 /// each [`Helpmate::run`] goes on with the round where the last stopped.
@@ -313,7 +315,11 @@ fn corner(pos: &Chess, winner: Color) -> Corner {
     // For White winning on a dark corner: h8, the king on h6, a blocker on g8.
     let (mut king, mut guard, mut block) = (Square::H8, Square::H6, Square::G8);
     if !dark {
-        (king, guard, block) = (king.flip_horizontal(), guard.flip_horizontal(), block.flip_horizontal());
+        (king, guard, block) = (
+            king.flip_horizontal(),
+            guard.flip_horizontal(),
+            block.flip_horizontal(),
+        );
     }
     if winner == Color::Black {
         (king, guard, block) = (king.rotate_180(), guard.rotate_180(), block.rotate_180());
@@ -392,7 +398,14 @@ const REWARD_PLY: u32 = 160;
 impl Helpmate {
     /// Is there a helpmate within `depth` (moves toward the mate free)?
     /// `None` when the round's nodes ran out.
-    fn search(&mut self, pos: &Chess, key: u64, depth: i32, progress: bool, ply: u32) -> Option<bool> {
+    fn search(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        progress: bool,
+        ply: u32,
+    ) -> Option<bool> {
         if self.nodes == 0 {
             return None;
         }
@@ -489,7 +502,11 @@ impl Helpmate {
             return Kind::Normal;
         }
         if winners_turn {
-            let target = if role == Role::King { king_target } else { self.corner.king };
+            let target = if role == Role::King {
+                king_target
+            } else {
+                self.corner.king
+            };
             if role == Role::Pawn || m.is_capture() || closer(role, from, to, target) {
                 return Kind::Reward;
             }
@@ -498,9 +515,17 @@ impl Helpmate {
         let mut kind = Kind::Normal;
         if loser_promotes {
             let heavy = matches!(m.promotion(), Some(Role::Queen | Role::Rook));
-            kind = if role == Role::Pawn && !heavy { Kind::Reward } else { Kind::Punish };
+            kind = if role == Role::Pawn && !heavy {
+                Kind::Reward
+            } else {
+                Kind::Punish
+            };
         }
-        let target = if role == Role::King { self.corner.king } else { self.corner.block };
+        let target = if role == Role::King {
+            self.corner.king
+        } else {
+            self.corner.block
+        };
         if closer(role, from, to, target) {
             Kind::Reward
         } else if m.is_capture() {

@@ -37,7 +37,10 @@ fn locked_pawn_chains_are_dead() {
         assert!(statically_dead(&p), "{fen}");
         assert!(may_be_dead(&p), "{fen}");
         assert_eq!(is_dead(&p, Budget::QUICK), Life::Dead, "{fen}");
-        assert_eq!(can_checkmate(&p, Color::White, Budget::QUICK), Verdict::Unwinnable);
+        assert_eq!(
+            can_checkmate(&p, Color::White, Budget::QUICK),
+            Verdict::Unwinnable
+        );
     }
 }
 
@@ -47,7 +50,10 @@ fn the_wall_keeps_kings_and_bishops_on_their_side() {
     let m = Mobility::new(&p).unwrap();
     let below = Bitboard(0x0000_0000_00ff_ffff);
     assert!(m.reach_of(Square::E1).is_subset(below));
-    assert!(m.reach_of(Square::C1).is_subset(below & Bitboard::DARK_SQUARES));
+    assert!(
+        m.reach_of(Square::C1)
+            .is_subset(below & Bitboard::DARK_SQUARES)
+    );
     // No pawn ever leaves its square.
     assert!(!m.clear(Color::White).contains(Square::D4));
     assert!(!m.clear(Color::Black).contains(Square::D5));
@@ -85,7 +91,10 @@ fn opposite_coloured_bishops_and_knight_against_pawn_are_winnable() {
 #[test]
 fn insufficient_material_for_one_side() {
     let p = pos("8/8/3k4/3q4/8/3NK3/8/8 w - - 0 50");
-    assert_eq!(can_checkmate(&p, Color::White, Budget::QUICK), Verdict::Unwinnable);
+    assert_eq!(
+        can_checkmate(&p, Color::White, Budget::QUICK),
+        Verdict::Unwinnable
+    );
     assert_mates(&p, Color::Black, Budget::QUICK);
 }
 
@@ -94,7 +103,10 @@ fn a_forced_line_is_followed() {
     // Black's only move takes the queen: dead after it.
     let p = pos("7k/6Q1/8/8/8/8/8/K7 b - - 0 1");
     assert!(!p.is_insufficient_material());
-    assert_eq!(can_checkmate(&p, Color::White, Budget::QUICK), Verdict::Unwinnable);
+    assert_eq!(
+        can_checkmate(&p, Color::White, Budget::QUICK),
+        Verdict::Unwinnable
+    );
 }
 
 #[test]
@@ -116,6 +128,14 @@ fn explain() {
     for (sq, piece) in p.board() {
         println!("{sq} {piece:?}: {:?}", m.reach_of(sq));
     }
-    println!("clear white {:?}\nclear black {:?}", m.clear(Color::White), m.clear(Color::Black));
-    println!("white can mate: {}, black can mate: {}", m.can_mate(Color::White), m.can_mate(Color::Black));
+    println!(
+        "clear white {:?}\nclear black {:?}",
+        m.clear(Color::White),
+        m.clear(Color::Black)
+    );
+    println!(
+        "white can mate: {}, black can mate: {}",
+        m.can_mate(Color::White),
+        m.can_mate(Color::Black)
+    );
 }
