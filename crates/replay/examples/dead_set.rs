@@ -62,15 +62,20 @@ fn main() {
         }
         return;
     }
+    // One of each position (placement, side to move, castling, en passant).
     let mut seen = HashSet::new();
+    let identity = |pos: &Chess| {
+        let Zobrist64(k) = pos.zobrist_hash(EnPassantMode::Legal);
+        k
+    };
     let mut candidates = Vec::new();
     for (pos, source) in composed() {
-        if seen.insert(fen(&pos)) {
+        if seen.insert(identity(&pos)) {
             candidates.push((pos, source));
         }
     }
     for pos in real_locked(&files) {
-        if seen.insert(fen(&pos)) {
+        if seen.insert(identity(&pos)) {
             candidates.push((pos, "real"));
         }
     }
@@ -194,7 +199,7 @@ fn bfs(start: &Chess) -> Found {
 }
 
 /// The positions of the games in `files` in which every pawn is locked
-/// ([`may_be_dead`]), at most 1,500 of them.
+/// ([`may_be_dead`]), at most 3,000 of them.
 fn real_locked(files: &[String]) -> Vec<Chess> {
     let mut out = Vec::new();
     let options = Options::default();
@@ -204,7 +209,7 @@ fn real_locked(files: &[String]) -> Vec<Chess> {
         };
         let mut reader = Reader::new(&bytes);
         let mut game = Game::default();
-        while out.len() < 1_500 && reader.read_game(&mut game) {
+        while out.len() < 3_000 && reader.read_game(&mut game) {
             let report = replay_game(&bytes, &game, &options);
             if matches!(report.status, Status::Invalid | Status::Unsupported) {
                 continue;
@@ -212,7 +217,7 @@ fn real_locked(files: &[String]) -> Vec<Chess> {
             let mut pos = report.start.clone();
             for m in &report.moves {
                 pos.play_unchecked(m.played);
-                if may_be_dead(&pos) && pos.halfmoves() == 0 {
+                if may_be_dead(&pos) {
                     out.push(pos.clone());
                 }
             }
