@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs `check --format json`, `convert` (every notation, a few languages, PGN
-# and JSON) and `index` on every .pgn under a corpus with two pgnkit binaries
+# Runs `check` (human, JSON, --games, SARIF, --fix), `convert` (every
+# notation, a few languages, PGN, JSON and FEN), `search` (scans),
+# `dedup`, `diff`, `show`, `report` and `index` on every .pgn under a corpus with two pgnkit binaries
 # and compares the bytes they write (standard output, standard error and exit
 # status; for `index`, the index file). Prints one line per difference and a
 # count; exits 1 if any.
@@ -34,6 +35,17 @@ variants=(
   "convert-spoken-json|convert -q --to spoken --format json FILE"
   "convert-de-json|convert -q --to san --lang de --format json FILE"
   "convert-diag-json|convert -q --to san --diagnostics json FILE"
+  "convert-fen|convert -q --to fen FILE"
+  "check-human|check FILE"
+  "check-games|check -q --format json --games FILE"
+  "check-sarif|check -q --format sarif FILE"
+  "check-fix|check -q --fix --diff FILE"
+  "search-scan|search --scan --result 1-0 FILE"
+  "search-plies|search --scan --plies 40..400 --status checkmate --count FILE"
+  "dedup|dedup -q FILE"
+  "diff|diff -q FILE FILE"
+  "show|show --ascii --game 1 FILE"
+  "report|report -q -o - FILE"
 )
 
 run() { # binary out-prefix args...
@@ -43,6 +55,7 @@ run() { # binary out-prefix args...
   echo $? >"$prefix.rc"
   # The only bytes that may differ from run to run: the time taken.
   sed -i -E 's/"seconds":[0-9.e+-]+/"seconds":T/' "$prefix.out"
+  sed -i -E 's/, [0-9.]+ s\)/, T s)/; s/ in [0-9.]+ s\b/ in T s/' "$prefix.err"
 }
 
 files=0

@@ -1,5 +1,8 @@
 //! `pgnkit check`: replay every game of every input, report every problem,
-//! compute each game's true result.
+//! compute each game's true result. The work on each chunk is
+//! [`pgnkit_work::check::check_chunk`]; here: the settings, the printer
+//! of each chunk's findings (less what the baseline knows), the fixed
+//! games' output, and the summary.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
@@ -9,132 +12,18 @@ use anyhow::Context;
 use clap::ValueEnum;
 
 use pgnkit_config::{Config, Rules};
-use pgnkit_pgn::location::count_lines;
-use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::fix::{Fixed, fix_game};
-use pgnkit_replay::{Detail, Options, Selection, replay_game};
+use pgnkit_driver::files::{At, Run, Sink};
+use pgnkit_replay::{Detail, Options, Selection};
 use pgnkit_report::baseline::{self, Baseline, Problem};
-use pgnkit_report::fingerprint::GameIdentity;
-use pgnkit_report::games::GameFacts;
-use pgnkit_report::printer::Settings;
+use pgnkit_report::printer::{CheckFormat, DEFAULT_MAX_ANNOTATIONS, ReportFormat, Settings};
 use pgnkit_report::render::Suggestions;
 use pgnkit_report::summary::{self, Summary, Totals};
-use pgnkit_report::{Located, Locator};
+use pgnkit_source::{Chunk, Input};
+use pgnkit_work::check::{ChunkOut, GameOut, check_chunk};
+use pgnkit_work::fix::{Finished, FixOutput};
 
-use crate::args::{CheckArgs, CheckFormat, DEFAULT_MAX_ANNOTATIONS, Format, ReportFormat};
-use crate::fix::FixOutput;
-use crate::input::Chunk;
-use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
-use pgnkit_driver::files::{At, Sink};
-
-/// What a worker says about one game.
-pub struct GameOut {
-    /// 0-based index of the game in its chunk.
-    pub index: u64,
-    /// Byte offset of the game in its file.
-    pub byte: usize,
-    /// Located diagnostics, game and line numbers relative to the chunk.
-    pub diagnostics: Vec<Located>,
-    /// The `--games` record (boxed: a chunk of a million empty games holds
-    /// a `GameOut` for each, and few runs ask for it).
-    pub facts: Option<Box<GameFacts>>,
-    /// "White - Black (Event)".
-    pub name: Option<String>,
-    /// Diagnostics found beyond those kept (boxed, and only where a game
-    /// had more than its limit: the counts by code take half a kilobyte).
-    pub omitted: Option<Box<pgnkit_replay::Omitted>>,
-    /// What names the game wherever it stands (baselines).
-    pub identity: GameIdentity,
-}
-
-/// What a worker says about one chunk.
-pub struct ChunkOut {
-    /// Games with something to print.
-    pub games: Vec<GameOut>,
-    /// Counts.
-    pub totals: Totals,
-    /// Line breaks in the chunk.
-    pub lines: usize,
-    /// The games with their confirmed fixes applied (`--fix`).
-    pub fixed: Fixed,
-}
-
-/// Replays the games of one chunk.
-pub fn check_chunk(
-    chunk: &Chunk,
-    options: &Options,
-    selection: &Selection,
-    format: Format,
-    with_games: bool,
-    fix: bool,
-) -> ChunkOut {
-    let data: &[u8] = &chunk.data;
-    let mut reader = Reader::with_range(data, chunk.range.clone());
-    let mut game = Game::default();
-    let mut out = ChunkOut {
-        games: Vec::new(),
-        totals: Totals::default(),
-        lines: count_lines(chunk.bytes()),
-        fixed: Fixed::default(),
-    };
-    // A line too long to show (binary junk, a whole game on one line of
-    // megabytes) is named by its line and column only.
-    let mut locator = Locator::new(data, chunk.range.start, chunk.base, format);
-    let mut index = 0u64;
-    while reader.read_game(&mut game) {
-        if game.is_comment_only() {
-            // `%` lines or a lone comment between games: no game, but kept
-            // byte for byte in a fixed copy.
-            if fix {
-                out.fixed
-                    .bytes
-                    .extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
-                out.fixed.bytes.extend_from_slice(b"\n\n");
-            }
-            continue;
-        }
-        let mut report = replay_game(data, &game, options);
-        selection.apply(&mut report.diagnostics, &mut report.omitted);
-        if fix {
-            fix_game(data, &game, &report, &mut out.fixed);
-        }
-        let errors = report.errors();
-        let warnings = report.warnings();
-        out.totals.game(errors, warnings, report.plies);
-        out.totals.dead_undecided += u64::from(report.dead_undecided);
-        if !report.diagnostics.is_empty() || with_games {
-            let diagnostics = locator.locate(&game, &report, index, |_| true);
-            let name = diagnostics.first().map_or_else(
-                || pgnkit_report::game_name(&game, &report),
-                |l| l.game_name.clone(),
-            );
-            let facts = with_games.then(|| {
-                Box::new(GameFacts {
-                    plies: report.plies,
-                    result_tag: report.result_tag.clone(),
-                    status: report.status,
-                    result: report.result.map(|r| r.as_str()),
-                    claims: report.claims.clone(),
-                    errors,
-                    warnings,
-                    language: report.language.code(),
-                    opening: pgnkit_opening::classify(&game, &report),
-                })
-            });
-            out.games.push(GameOut {
-                index,
-                byte: chunk.base.saturating_add(game.span.start),
-                diagnostics,
-                facts,
-                name,
-                omitted: (!report.omitted.is_empty()).then(|| Box::new(report.omitted)),
-                identity: GameIdentity::of(&game),
-            });
-        }
-        index += 1;
-    }
-    out
-}
+use crate::exit::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use crate::flags::CheckArgs;
 
 /// Prints what the workers found, chunk after chunk.
 struct Printer<'a> {
@@ -183,6 +72,8 @@ impl Printer<'_> {
 }
 
 impl Sink<ChunkOut> for Printer<'_> {
+    type Totals = Totals;
+
     fn chunk(
         &mut self,
         at: &At<'_>,
@@ -227,7 +118,7 @@ impl Sink<ChunkOut> for Printer<'_> {
         Ok((totals, c.lines))
     }
 
-    fn begin(&mut self, path: &str, input: &crate::input::Input) -> anyhow::Result<()> {
+    fn begin(&mut self, path: &str, input: &Input) -> anyhow::Result<()> {
         self.file_totals = Totals::default();
         let selection = self.config.selection_for(Path::new(path), &self.flags);
         *self
@@ -256,6 +147,138 @@ impl Sink<ChunkOut> for Printer<'_> {
     }
 }
 
+impl Printer<'_> {
+    /// What is left to do once every input is read (`run`): the end of the
+    /// report, the baseline written, the job summary, the summary record or
+    /// line, the fixed games put in place.
+    fn finish(self, args: &CheckArgs, run: &Run<Totals>, diff: bool) -> anyhow::Result<()> {
+        let Printer {
+            mut out,
+            mut report,
+            fixed,
+            baseline,
+            known,
+            written,
+            ..
+        } = self;
+        let totals = &run.totals;
+        if !diff {
+            report.finish(&mut out, run.seconds)?;
+        }
+        if let (Some(path), Some(w)) = (&args.write_baseline, &written) {
+            write_baseline(path, w, args.input.quiet())?;
+        }
+        let stale: Vec<&Problem> = baseline.as_ref().map(Baseline::stale).unwrap_or_default();
+        if let Some(md) = report.job_summary(run.files, totals) {
+            write_job_summary(&md)?;
+        }
+        match report.format() {
+            ReportFormat::Json if !diff => {
+                for p in &stale {
+                    baseline::write_stale(&mut out, p)?;
+                }
+                let mut summary = Summary::new(run.files, totals.clone(), run.bytes, run.seconds);
+                summary.shard = args.input.shard.map(|s| s.to_string());
+                summary.fixed = fixed.as_ref().map(FixOutput::counts);
+                summary.baseline = baseline.as_ref().map(|_| baseline::Counts {
+                    known,
+                    stale: stale.iter().map(|p| u64::from(p.count)).sum(),
+                });
+                serde_json::to_writer(&mut out, &summary)?;
+                out.write_all(b"\n")?;
+            }
+            _ if !args.input.quiet() => {
+                out.flush()?;
+                eprintln!(
+                    "{}",
+                    summary::check_line(run.files, totals, run.bytes, run.seconds)
+                );
+                if baseline.is_some() {
+                    eprintln!("{}", baseline::note(known, &stale));
+                }
+            }
+            _ => {}
+        }
+        out.flush()?;
+        if let Some(f) = fixed {
+            match f.finish(run.failed)? {
+                Finished::Wrote(done) if !args.input.quiet() => eprintln!("{done}"),
+                Finished::Wrote(_) => {}
+                Finished::NothingWritten(error) => eprintln!("pgnkit: error: {error}"),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The format of the report: `--format`, else the settings file's, else
+/// human on a terminal (`terminal`) and JSON otherwise.
+///
+/// # Errors
+/// `--games` with a document format, which has no place for game records.
+fn report_format(
+    args: &CheckArgs,
+    config: &Config,
+    terminal: bool,
+) -> anyhow::Result<ReportFormat> {
+    let format = (args.format)
+        .and_then(CheckFormat::report)
+        .or(config.format.and_then(ReportFormat::from_name))
+        .unwrap_or(if terminal {
+            ReportFormat::Human
+        } else {
+            ReportFormat::Json
+        });
+    if args.games && format.is_document() {
+        anyhow::bail!(
+            "--games writes game records, which --format {} has no place for: use --format json or human",
+            format
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_owned())
+        );
+    }
+    Ok(format)
+}
+
+/// How the games are replayed: the language of `--input-lang` (else the
+/// settings file's), suggestions unless `--no-suggestions`, and the
+/// detail `--games` and `--fix` need.
+fn replay_options(args: &CheckArgs, config: &Config, fix: bool) -> Options {
+    Options {
+        language: args.input.lang.forced_or(config),
+        // `--fix` applies the suggestions: with `--no-suggestions` they are
+        // still searched for it, and only left out of what is printed.
+        suggestions: !args.no_suggestions || fix,
+        // The claims are printed with `--games` only, and `--fix` rewrites
+        // from the full report.
+        detail: if args.games || args.fix {
+            Detail::Full
+        } else {
+            Detail::Diagnostics
+        },
+    }
+}
+
+/// How the report is printed: colours, `--strict`, the annotations of
+/// GitHub's format, and which suggestions.
+fn printer_settings(args: &CheckArgs, config: &Config, color: bool, strict: bool) -> Settings {
+    Settings {
+        color,
+        strict,
+        max_annotations: args
+            .max_annotations
+            .or(config.max_annotations)
+            .unwrap_or(DEFAULT_MAX_ANNOTATIONS),
+        suggestions: if args.no_suggestions {
+            Suggestions::None
+        } else if args.all_suggestions {
+            Suggestions::All
+        } else {
+            Suggestions::Best
+        },
+    }
+}
+
 /// Where `--fix` writes, from the flags (`terminal`: standard output is
 /// one): `-o FILE`, `--in-place`, `--diff`, or a diff on a terminal.
 ///
@@ -270,7 +293,7 @@ fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutp
         return Ok(Some(FixOutput::create(path)?));
     }
     if args.in_place {
-        if args.input.files.is_empty() || args.input.files.iter().any(|f| f == "-") {
+        if args.input.reads_stdin() {
             anyhow::bail!(
                 "--in-place cannot rewrite standard input: name the files, or write the fixed games with -o FILE"
             );
@@ -290,19 +313,18 @@ fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutp
     )
 }
 
-/// The settings file of a run: `--config FILE` (`path`), none with
-/// `--no-config`, else the first `pgnkit.toml` from the current folder
-/// upwards (`check` and `report`).
+/// The baseline of the run: `--baseline FILE`, else the settings file's
+/// (not with `--write-baseline`).
 ///
 /// # Errors
-/// Those of reading the file.
-pub fn settings(path: Option<&Path>, no_config: bool) -> anyhow::Result<Config> {
-    if no_config {
-        return Ok(Config::default());
-    }
-    Ok(match path {
-        Some(path) => Config::read(path)?,
-        None => Config::find(&std::env::current_dir()?)?,
+/// Those of reading it.
+fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<Baseline>> {
+    Ok(match (&args.baseline, &config.baseline) {
+        (Some(path), _) => Some(read_baseline(path)?),
+        (None, Some(path)) if args.write_baseline.is_none() => {
+            Some(read_baseline(&config.root().join(path))?)
+        }
+        _ => None,
     })
 }
 
@@ -313,75 +335,41 @@ fn read_baseline(path: &Path) -> anyhow::Result<Baseline> {
     Baseline::read(&bytes).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))
 }
 
-/// Runs `pgnkit check`.
-pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
-    if args.format == Some(CheckFormat::Html) {
-        return html_page(args);
-    }
-    let config = settings(args.config.as_deref(), args.no_config)?;
-    let stdout = io::stdout();
-    let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let format = (args.format)
-        .and_then(CheckFormat::report)
-        .or(config.format)
-        .unwrap_or(if stdout.is_terminal() {
-            ReportFormat::Human
-        } else {
-            ReportFormat::Json
-        });
-    if args.games && format.is_document() {
-        anyhow::bail!(
-            "--games writes game records, which --format {} has no place for: use --format json or human",
-            format
-                .to_possible_value()
-                .map_or_else(String::new, |v| v.get_name().to_owned())
+/// Writes the baseline `w` of the problems found to `path` (`--write-baseline`)
+/// and says so on standard error unless `quiet`.
+fn write_baseline(path: &Path, w: &Baseline, quiet: bool) -> anyhow::Result<()> {
+    let mut bytes = Vec::new();
+    w.write(&mut bytes)?;
+    let mut file = pgnkit_driver::output::OutputFile::create(path)?;
+    file.write_all(&bytes)?;
+    file.commit()?;
+    if !quiet {
+        eprintln!(
+            "pgnkit: wrote {} problems to the baseline `{}`",
+            w.len(),
+            path.display()
         );
     }
+    Ok(())
+}
+
+/// Runs `pgnkit check` (not `--format html`: that is `pgnkit report`'s
+/// page, [`CheckArgs::html_report`]).
+pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
+    let config = args.settings.read()?;
+    let stdout = io::stdout();
+    let terminal = stdout.is_terminal();
+    let color = terminal && std::env::var_os("NO_COLOR").is_none();
+    let format = report_format(args, &config, terminal)?;
     let strict = args.strict || config.strict == Some(true);
-    let language = match args.input.input_lang {
-        Some(l) => l.forced(),
-        None => config.input_lang.flatten(),
-    };
-    let baseline = match (&args.baseline, &config.baseline) {
-        (Some(path), _) => Some(read_baseline(path)?),
-        (None, Some(path)) if args.write_baseline.is_none() => {
-            Some(read_baseline(&config.root().join(path))?)
-        }
-        _ => None,
-    };
-    let fixed = fix_output(args, stdout.is_terminal())?;
+    let baseline = known_problems(args, &config)?;
+    let fixed = fix_output(args, terminal)?;
     let diff = fixed.as_ref().is_some_and(|f| !f.prints_diagnostics());
     let fix = fixed.is_some();
-    let options = Options {
-        language,
-        // `--fix` applies the suggestions: with `--no-suggestions` they are
-        // still searched for it, and only left out of what is printed.
-        suggestions: !args.no_suggestions || fix,
-        // The claims are printed with `--games` only, and `--fix` rewrites
-        // from the full report.
-        detail: if args.games || args.fix {
-            Detail::Full
-        } else {
-            Detail::Diagnostics
-        },
-    };
+    let options = replay_options(args, &config, fix);
     let report = pgnkit_report::printer::Printer::new(
         format,
-        Settings {
-            color,
-            strict,
-            max_annotations: args
-                .max_annotations
-                .or(config.max_annotations)
-                .unwrap_or(DEFAULT_MAX_ANNOTATIONS),
-            suggestions: if args.no_suggestions {
-                Suggestions::None
-            } else if args.all_suggestions {
-                Suggestions::All
-            } else {
-                Suggestions::Best
-            },
-        },
+        printer_settings(args, &config, color, strict),
     );
     let stream = report.stream_format();
     let selection = RwLock::new(Selection::default());
@@ -405,72 +393,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         check_chunk(chunk, &options, &selection, stream, args.games, fix)
     };
     let run = pgnkit_driver::files::run(&args.input.inputs(), work, &mut printer)?;
-    let Printer {
-        mut out,
-        mut report,
-        fixed,
-        baseline,
-        known,
-        written,
-        ..
-    } = printer;
-    let totals = run.totals;
-    if !diff {
-        report.finish(&mut out, run.seconds)?;
-    }
-    if let (Some(path), Some(w)) = (&args.write_baseline, &written) {
-        let mut bytes = Vec::new();
-        w.write(&mut bytes)?;
-        let mut file = pgnkit_driver::output::OutputFile::create(path)?;
-        file.write_all(&bytes)
-            .with_context(|| format!("cannot write the baseline `{}`", path.display()))?;
-        file.commit()?;
-        if !args.input.quiet {
-            eprintln!(
-                "pgnkit: wrote {} problems to the baseline `{}`",
-                w.len(),
-                path.display()
-            );
-        }
-    }
-    let stale: Vec<&Problem> = baseline.as_ref().map(Baseline::stale).unwrap_or_default();
-    if let Some(md) = report.job_summary(run.files, &totals)
-        && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from)
-    {
-        append(&path, md.as_bytes())
-            .with_context(|| format!("cannot write the job summary to `{}`", path.display()))?;
-    }
-    match format {
-        ReportFormat::Json if !diff => {
-            for p in &stale {
-                baseline::write_stale(&mut out, p)?;
-            }
-            let mut summary = Summary::new(run.files, totals.clone(), run.bytes, run.seconds);
-            summary.shard = args.input.shard.map(|s| s.to_string());
-            summary.fixed = fixed.as_ref().map(FixOutput::counts);
-            summary.baseline = baseline.as_ref().map(|_| baseline::Counts {
-                known,
-                stale: stale.iter().map(|p| u64::from(p.count)).sum(),
-            });
-            serde_json::to_writer(&mut out, &summary)?;
-            out.write_all(b"\n")?;
-        }
-        _ if !args.input.quiet => {
-            out.flush()?;
-            eprintln!(
-                "{}",
-                summary::check_line(run.files, &totals, run.bytes, run.seconds)
-            );
-            if baseline.is_some() {
-                eprintln!("{}", baseline::note(known, &stale));
-            }
-        }
-        _ => {}
-    }
-    out.flush()?;
-    if let Some(f) = fixed {
-        f.finish(args.input.quiet)?;
-    }
+    printer.finish(args, &run, diff)?;
+    let totals = &run.totals;
     Ok(if run.failed {
         EXIT_FAILURE
     } else if totals.errors > 0 || (strict && totals.warnings > 0) {
@@ -480,46 +404,19 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// `check --format html`: the page of `pgnkit report` on standard output,
-/// for the same files and settings file. The flags that shape the other
-/// formats' output have no place on the page and are refused.
-fn html_page(args: &CheckArgs) -> anyhow::Result<u8> {
-    let shaping = [
-        (args.games, "--games"),
-        (args.fix, "--fix"),
-        (args.strict, "--strict"),
-        (args.baseline.is_some(), "--baseline"),
-        (args.write_baseline.is_some(), "--write-baseline"),
-        (args.max_annotations.is_some(), "--max-annotations"),
-        (args.no_suggestions, "--no-suggestions"),
-        (args.all_suggestions, "--all-suggestions"),
-        (
-            !(args.select.is_empty()
-                && args.ignore.is_empty()
-                && args.warn.is_empty()
-                && args.error.is_empty()),
-            "--select/--ignore/--warn/--error",
-        ),
-    ];
-    if let Some((_, flag)) = shaping.iter().find(|(set, _)| *set) {
-        anyhow::bail!(
-            "{flag} is not for --format html: the page shows every problem the settings file selects, with the best suggestion (see `pgnkit report`)"
-        );
-    }
-    crate::report::run(&crate::report::ReportArgs {
-        input: args.input.clone(),
-        output: "-".to_owned(),
-        max_cards: pgnkit_report::html::DEFAULT_MAX_CARDS,
-        config: args.config.clone(),
-        no_config: args.no_config,
-    })
-}
-
-/// Appends `bytes` to the file at `path` (created if need be).
-fn append(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+/// Appends the job summary `md` (Markdown) to the file GitHub names in
+/// `$GITHUB_STEP_SUMMARY`, when it is set.
+///
+/// # Errors
+/// Those of writing the file.
+fn write_job_summary(md: &str) -> anyhow::Result<()> {
+    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from) else {
+        return Ok(());
+    };
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(path)?
-        .write_all(bytes)
+        .open(&path)
+        .and_then(|mut f| f.write_all(md.as_bytes()))
+        .with_context(|| format!("cannot write the job summary to `{}`", path.display()))
 }

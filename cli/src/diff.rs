@@ -12,43 +12,20 @@
 //! stops there: nothing is guessed. The remaining differences are still
 //! listed, by position in the records.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use clap::Args;
 use pgnkit_diff::pairing::{Pair as Paired, pair};
 use pgnkit_diff::records::{Record, compare_records, number, read_records, write_merged};
-use pgnkit_pgn::write::Writer;
-use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
-
-use crate::args::{Format, InputLang, input_lang_help, parse_input_lang};
-use crate::location::Places;
-use crate::{EXIT_OK, EXIT_PROBLEMS};
 use pgnkit_driver::output::OutputFile;
+use pgnkit_pgn::location::Places;
+use pgnkit_pgn::write::Writer;
+use pgnkit_report::Format;
+use pgnkit_report::compare::{Counts, Pair, Side, write_pair, write_unpaired};
+use pgnkit_source::{Compression, Input};
 
-/// `pgnkit diff`.
-#[derive(Args, Debug, Clone)]
-pub struct DiffArgs {
-    /// White's record (or either player's).
-    #[arg(value_name = "A")]
-    pub a: String,
-    /// Black's record (or the other player's).
-    #[arg(value_name = "B")]
-    pub b: String,
-    /// Output format (default: human on a terminal, json otherwise).
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
-    /// Piece-letter language of both records ([`input_lang_help`]).
-    #[arg(long, value_name = "LANG", default_value = "auto", value_parser = parse_input_lang,
-          help = input_lang_help())]
-    pub input_lang: InputLang,
-    /// Also write the merged games as PGN to FILE (replaced atomically).
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<String>,
-    /// No summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
-}
+use crate::exit::{EXIT_OK, EXIT_PROBLEMS};
+use crate::flags::DiffArgs;
 
 /// The record as the printer of a pair sees it (`file`: its file's name;
 /// `index`: the record's index in it).
@@ -75,13 +52,8 @@ struct File<'a> {
 
 /// Runs `pgnkit diff`.
 pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
-    let stdout = io::stdout();
-    let format = args.format.unwrap_or(if stdout.is_terminal() {
-        Format::Human
-    } else {
-        Format::Json
-    });
-    let language = args.input_lang.forced();
+    let format = args.format.get();
+    let language = args.lang.forced();
     let bytes_a = read_input(&args.a)?;
     let bytes_b = read_input(&args.b)?;
     let fa = File {
@@ -100,7 +72,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     pairing
         .pairs
         .retain(|p| p.a < fa.records.len() && p.b < fb.records.len());
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = BufWriter::new(io::stdout().lock());
     // The merged games go straight to the output file, pair after pair.
     let mut merged_out = match &args.output {
         Some(path) => Some(OutputFile::create(Path::new(path))?),
@@ -151,7 +123,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
     if let Some(file) = merged_out {
         file.commit()?;
     }
-    if !args.quiet && format != Format::Json {
+    if !args.quiet.quiet && format != Format::Json {
         eprintln!("{}", counts.line());
     }
     Ok(if counts.differences > 0 || counts.unpaired > 0 {
@@ -163,11 +135,11 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<u8> {
 
 /// The whole of one input, read as every command reads it: a file, `-` for
 /// standard input, or a compressed file (zstd, gzip, bzip2); binary data
-/// is refused there ([`crate::input::binary_at`]).
+/// is refused there ([`pgnkit_source::binary_at`]).
 fn read_input(name: &str) -> anyhow::Result<Vec<u8>> {
-    let input = crate::input::Input::open(name)?;
+    let input = Input::open(name)?;
     // A plain file's size is known: no buffer grown by doubling.
-    let exact = (input.compression == pgnkit_source::Compression::None)
+    let exact = (input.compression == Compression::None)
         .then_some(input.len)
         .flatten();
     let mut bytes = Vec::with_capacity(exact.map_or(0, |n| usize::try_from(n).unwrap_or(0)));

@@ -1,39 +1,30 @@
-//! `pgnkit completions SHELL` and `pgnkit man [COMMAND]`: shell completions
-//! (clap_complete) and man pages (clap_mangen), both written to standard
-//! output from the one definition of the flags ([`crate::args::Cli`]), so
-//! they never disagree with `--help`.
+//! The commands that document pgnkit: `pgnkit completions SHELL` and
+//! `pgnkit man [COMMAND]`, shell completions (clap_complete) and man pages
+//! (clap_mangen) written to standard output from the one definition of the
+//! flags ([`crate::flags::Cli`]), so they never disagree with `--help`; and
+//! `pgnkit rules [CODE]`, every diagnostic code or one explained.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use anyhow::bail;
-use clap::{Args, CommandFactory};
-use clap_complete::Shell;
+use clap::CommandFactory;
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, roman};
 
-use crate::EXIT_OK;
-use crate::args::Cli;
+use crate::exit::EXIT_OK;
+use crate::flags::{Cli, CompletionsArgs, ManArgs, RulesArgs};
 
-/// `pgnkit completions`.
-#[derive(Args, Debug, Clone)]
-pub struct CompletionsArgs {
-    /// The shell to complete in. Install, e.g.: bash: `pgnkit completions
-    /// bash > ~/.local/share/bash-completion/completions/pgnkit`; zsh:
-    /// `pgnkit completions zsh > ~/.zfunc/_pgnkit` (with `fpath+=~/.zfunc`);
-    /// fish: `pgnkit completions fish > ~/.config/fish/completions/pgnkit.fish`;
-    /// PowerShell: `pgnkit completions powershell >> $PROFILE`.
-    #[arg(value_enum, value_name = "SHELL")]
-    pub shell: Shell,
-}
-
-/// `pgnkit man`.
-#[derive(Args, Debug, Clone)]
-pub struct ManArgs {
-    /// The command whose page to write (`check` gives `pgnkit-check(1)`);
-    /// none: `pgnkit(1)`. Read it with `pgnkit man | man -l -`, or install
-    /// it: `pgnkit man > ~/.local/share/man/man1/pgnkit.1`.
-    #[arg(value_name = "COMMAND")]
-    pub command: Option<String>,
+/// Runs `pgnkit rules`: every code, or one explained with its example.
+pub fn rules(args: &RulesArgs) -> anyhow::Result<u8> {
+    let stdout = io::stdout();
+    let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut out = stdout.lock();
+    match args.code {
+        Some(topic) => pgnkit_report::rules::write_topic(&mut out, topic, color)?,
+        None => pgnkit_report::rules::write_list(&mut out)?,
+    }
+    out.flush()?;
+    Ok(EXIT_OK)
 }
 
 /// Writes the completion script of `args.shell` to standard output.
@@ -68,7 +59,7 @@ pub fn man(args: &ManArgs) -> anyhow::Result<u8> {
 ///
 /// # Errors
 /// An unknown command, and those of writing.
-pub fn page(command: Option<&str>, out: &mut dyn Write) -> anyhow::Result<()> {
+fn page(command: Option<&str>, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut cli = Cli::command().disable_help_subcommand(true);
     cli.build();
     let cmd = match command {

@@ -10,37 +10,10 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
 use pgnkit_report::summary::{Merged, Merger, merged_line};
 
-use crate::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
-
-/// `pgnkit merge-summaries`.
-#[derive(Args, Debug, Clone)]
-pub struct MergeArgs {
-    /// NDJSON outputs of `check --format json` (`-` or none: standard
-    /// input). Every `summary` record in them is added up; other records are
-    /// skipped, except `error` records (an input a run could not read),
-    /// which are counted as `failures`.
-    #[arg(value_name = "FILE")]
-    pub files: Vec<String>,
-    /// `json`: one summary record (default); `human`: one line.
-    #[arg(long, value_enum, default_value = "json")]
-    pub format: MergeFormat,
-    /// Merge even when some shards of a `--shard K/N` set are missing or
-    /// repeated (otherwise that is an error: the totals would be wrong).
-    #[arg(long)]
-    pub partial: bool,
-}
-
-/// How the merged summary is printed.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MergeFormat {
-    /// One NDJSON `summary` record.
-    Json,
-    /// One line, like `check`'s summary line.
-    Human,
-}
+use crate::exit::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
+use crate::flags::{MergeArgs, MergeFormat};
 
 /// Adds up the summaries found in NDJSON text.
 fn merge_lines(reader: impl BufRead, name: &str, merger: &mut Merger) -> anyhow::Result<()> {
@@ -54,7 +27,7 @@ fn merge_lines(reader: impl BufRead, name: &str, merger: &mut Merger) -> anyhow:
 }
 
 /// Merges the summaries of `inputs` (`-`: standard input).
-pub fn merge(inputs: &[String], partial: bool) -> anyhow::Result<Merged> {
+fn merge(inputs: &[String], partial: bool) -> anyhow::Result<Merged> {
     let mut merger = Merger::default();
     for path in inputs {
         if path == "-" {

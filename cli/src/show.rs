@@ -3,10 +3,8 @@
 //! ([`pgnkit_report::position`]).
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
 
 use pgnkit_board::Glyphs;
 use pgnkit_pgn::location::count_lines;
@@ -15,50 +13,10 @@ use pgnkit_replay::{Options, replay_game};
 use pgnkit_report::position::{Scene, moves_around};
 use pgnkit_report::render::{self, Suggestions};
 use pgnkit_report::{Format, Locator};
+use pgnkit_source::Input;
 
-use crate::EXIT_OK;
-use crate::args::InputLang;
-
-/// `pgnkit show`.
-#[derive(Args, Debug, Clone)]
-pub struct ShowArgs {
-    /// The PGN file (`-`: standard input; compressed files are read too).
-    #[arg(value_name = "FILE")]
-    pub file: String,
-    /// The game's number in the file (from 1, as `check` numbers games).
-    #[arg(long, value_name = "N")]
-    pub game: u64,
-    /// Show the position before ply K of the main line (1: the start
-    /// position; plies as `check` numbers them) and the problems of that
-    /// ply. Default: the ply of the game's first problem in the main line,
-    /// else the position after the last move.
-    #[arg(long, value_name = "K")]
-    pub ply: Option<u32>,
-    /// Letters as in FEN (`K`, `p`, `.`) instead of Unicode chess glyphs.
-    #[arg(long)]
-    pub ascii: bool,
-    /// Colour the squares: `auto` on a terminal (unless `NO_COLOR` is set),
-    /// `always`, `never`.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
-    pub color: ColorWhen,
-    /// Also write the board alone, as a self-contained SVG image, to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<PathBuf>,
-    /// Piece-letter language of the input ([`crate::args::input_lang_help`]).
-    #[arg(long, value_name = "LANG", value_parser = crate::args::parse_input_lang, help = crate::args::input_lang_help())]
-    pub input_lang: Option<InputLang>,
-}
-
-/// When to colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorWhen {
-    /// On a terminal, unless `NO_COLOR` is set.
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
-}
+use crate::exit::EXIT_OK;
+use crate::flags::{ColorWhen, ShowArgs};
 
 /// Runs `pgnkit show`.
 pub fn run(args: &ShowArgs) -> anyhow::Result<u8> {
@@ -68,10 +26,10 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<u8> {
         ColorWhen::Never => false,
         ColorWhen::Auto => stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let input = crate::input::Input::open(&args.file)?;
+    let input = Input::open(&args.file)?;
     let name = input.name.clone();
     let options = Options {
-        language: args.input_lang.and_then(InputLang::forced),
+        language: args.lang.forced(),
         ..Options::default()
     };
     let wanted = args
@@ -170,8 +128,7 @@ fn show(
     }
     if let Some(path) = &args.svg {
         let mut f = pgnkit_driver::output::OutputFile::create(path)?;
-        f.write_all(scene.svg().as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        f.write_all(scene.svg().as_bytes())?;
         f.commit()?;
     }
     Ok(())

@@ -773,7 +773,7 @@ fn a_forced_language_is_read_even_where_english_would_also_replay() {
 #[test]
 fn a_game_whose_output_is_larger_than_memory_keeps_comes_out_whole_and_in_order() {
     // A chunk keeps its first 8 MB of output in memory and the rest in a
-    // temporary file (`cli/src/spool.rs`). One game of 400,000 plies (a
+    // temporary file (`crates/driver/src/spool.rs`). One game of 400,000 plies (a
     // knight out and back, then a real game's moves after it) is about
     // 20 MB of JSON and 4 MB of LAN: both come out whole, the game after it
     // too, in input order, with one thread or two.

@@ -6,11 +6,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::args::Format;
-use pgnkit::check::check_chunk;
-use pgnkit::render;
 use pgnkit_notation::Language;
 use pgnkit_replay::Options;
+use pgnkit_report::{Format, render};
+use pgnkit_work::check::check_chunk;
 
 fuzz_target!(|data: &[u8]| {
     let games = pgnkit_fuzz::lex_checked(data);
@@ -26,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         suggestions: true,
         ..Options::default()
     };
-    let chunk = pgnkit::whole_chunk(data.to_vec());
+    let chunk = pgnkit_work::whole_chunk(data.to_vec());
     // Human format: the diagnostics carry their source lines too; each is
     // then rendered in every format.
     let out = check_chunk(&chunk, &options, &pgnkit_replay::Selection::default(), Format::Human, true, true);

@@ -11,11 +11,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::args::Format;
-use pgnkit::convert::{Config, OutputFormat};
 use pgnkit_notation::{Language, Notation, Style};
 use pgnkit_pgn::write::{Layout, TagSection};
 use pgnkit_replay::{Detail, Options};
+use pgnkit_report::Format;
+use pgnkit_work::convert::{Config, OutputFormat};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, pgn)) = data.split_first() else {
@@ -75,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
         positions: None,
         per_game: false,
     };
-    let Ok(out) = pgnkit::convert_bytes(pgn, &config(true)) else {
+    let Ok(out) = pgnkit_work::convert::convert_bytes(pgn, &config(true)) else {
         panic!("converting in memory failed");
     };
     assert!(out.totals.games_with_errors <= out.totals.games);
@@ -88,7 +88,7 @@ fuzz_target!(|data: &[u8]| {
     }
     match format {
         OutputFormat::Pgn | OutputFormat::Text => {
-            let Ok(slow) = pgnkit::convert_bytes(pgn, &config(false)) else {
+            let Ok(slow) = pgnkit_work::convert::convert_bytes(pgn, &config(false)) else {
                 panic!("converting in memory failed");
             };
             if out.out != slow.out {

@@ -1,4 +1,4 @@
-//! The streaming input path (`cli/src/input.rs`: standard input, pipes,
+//! The streaming input path (`pgnkit_source::Input::stream`: standard input, pipes,
 //! compressed files): the fuzz bytes are read as a stream, chunked at game
 //! boundaries on the reading thread, and every chunk is lexed and
 //! replayed as `check` does. The first byte chooses how the stream looks
@@ -17,10 +17,10 @@
 use std::io::{Cursor, Write};
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::args::Format;
-use pgnkit::check::check_chunk;
-use pgnkit::input::{Compression, Input};
 use pgnkit_replay::Options;
+use pgnkit_report::Format;
+use pgnkit_source::{Compression, Input};
+use pgnkit_work::check::check_chunk;
 
 fn compress(kind: u8, data: &[u8]) -> Option<Vec<u8>> {
     match kind {
@@ -93,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
     }
     // Binary data (control bytes past the threshold of `binary_at`) is
     // refused, however well-formed the stream: that is no failure.
-    let expect_whole = expect_whole.filter(|whole| pgnkit::input::binary_at(whole).is_none());
+    let expect_whole = expect_whole.filter(|whole| pgnkit_source::binary_at(whole).is_none());
     if let Some(whole) = expect_whole {
         assert!(!failed, "reading a valid stream failed");
         assert!(
@@ -103,7 +103,7 @@ fuzz_target!(|data: &[u8]| {
     }
     if !failed {
         let out = check_chunk(
-            &pgnkit::whole_chunk(read),
+            &pgnkit_work::whole_chunk(read),
             &options,
             &pgnkit_replay::Selection::default(),
             Format::Json,

@@ -9,11 +9,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::args::Format;
-use pgnkit::check::check_chunk;
 use pgnkit_notation::Language;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game};
+use pgnkit_report::Format;
+use pgnkit_work::check::check_chunk;
 
 const GAMES: &[&str] = &[
     // Capablanca's scoresheets (testdata/repair/white.pgn).
@@ -126,7 +126,7 @@ fuzz_target!(|data: &[u8]| {
         ..Options::default()
     };
     let out = check_chunk(
-        &pgnkit::whole_chunk(pgn),
+        &pgnkit_work::whole_chunk(pgn),
         &options,
         &pgnkit_replay::Selection::default(),
         Format::Json,
@@ -134,7 +134,7 @@ fuzz_target!(|data: &[u8]| {
         true,
     );
     let again = check_chunk(
-        &pgnkit::whole_chunk(out.fixed.bytes),
+        &pgnkit_work::whole_chunk(out.fixed.bytes),
         &options,
         &pgnkit_replay::Selection::default(),
         Format::Json,

@@ -48,12 +48,17 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use pgnkit_notation::Language;
 use pgnkit_replay::{Code, Selection, Severity};
-use pgnkit_report::printer::ReportFormat;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 
 /// The name of the settings file.
 pub const FILE_NAME: &str = "pgnkit.toml";
+
+/// The names `format` takes: those of `check --format`'s report formats
+/// (`pgnkit_report::printer::ReportFormat::from_name` reads them). The
+/// file stores the format by name, so that the settings know nothing of
+/// the printers.
+pub const FORMATS: [&str; 6] = ["human", "json", "github", "sarif", "junit", "gitlab"];
 
 /// A diagnostic code named in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,16 +174,21 @@ impl<'de> Deserialize<'de> for LanguageName {
 }
 
 #[derive(Debug)]
-struct FormatName(ReportFormat);
+struct FormatName(&'static str);
 
 impl<'de> Deserialize<'de> for FormatName {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FormatName, D::Error> {
         let s = String::deserialize(d)?;
-        ReportFormat::from_name(&s).map(FormatName).ok_or_else(|| {
-            de::Error::custom(format!(
-                "unknown format `{s}`; the formats are: human, json, github, sarif, junit, gitlab"
-            ))
-        })
+        FORMATS
+            .into_iter()
+            .find(|name| *name == s)
+            .map(FormatName)
+            .ok_or_else(|| {
+                de::Error::custom(format!(
+                    "unknown format `{s}`; the formats are: {}",
+                    FORMATS.join(", ")
+                ))
+            })
     }
 }
 
@@ -203,8 +213,8 @@ pub struct Config {
     pub input_lang: Option<Option<Language>>,
     /// `--strict`.
     pub strict: Option<bool>,
-    /// `--format`.
-    pub format: Option<ReportFormat>,
+    /// `--format`, by name: one of [`FORMATS`].
+    pub format: Option<&'static str>,
     /// `--max-annotations`.
     pub max_annotations: Option<u64>,
     /// `--baseline`, relative to the file's folder.
@@ -404,7 +414,7 @@ mod tests {
         assert_eq!(c.input_lang, Some(Some(Language::De)));
         assert_eq!(
             (c.strict, c.format, c.max_annotations),
-            (Some(true), Some(ReportFormat::Sarif), Some(7))
+            (Some(true), Some("sarif"), Some(7))
         );
         assert_eq!(c.baseline, Some(PathBuf::from("b.json")));
     }
@@ -423,6 +433,31 @@ mod tests {
         assert!(e.message.contains("ignor"), "{e}");
         let e = parse("format = \"xml\"\n").unwrap_err();
         assert!(e.message.contains("unknown format `xml`"), "{e}");
+    }
+
+    /// The names the file takes are the report formats' names, each once
+    /// (the match is exhaustive: a format added to the printers is named
+    /// here, and then in [`FORMATS`]).
+    #[test]
+    fn format_names_are_the_report_formats() {
+        use pgnkit_report::printer::ReportFormat;
+        let names: Vec<&str> = FORMATS
+            .iter()
+            .map(|name| match ReportFormat::from_name(name) {
+                Some(ReportFormat::Human) => "human",
+                Some(ReportFormat::Json) => "json",
+                Some(ReportFormat::Github) => "github",
+                Some(ReportFormat::Sarif) => "sarif",
+                Some(ReportFormat::Junit) => "junit",
+                Some(ReportFormat::Gitlab) => "gitlab",
+                None => panic!("`{name}` is no report format"),
+            })
+            .collect();
+        assert_eq!(names, FORMATS);
+        for name in FORMATS {
+            let c = parse(&format!("format = \"{name}\"\n")).unwrap();
+            assert_eq!(c.format, Some(name));
+        }
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Clusters of any number of games in a fixed memory budget.
 //!
 //! The games' records are sorted in [`SortKey`] order by an external sort
-//! ([`pgnkit_index::spill::Sorter`], the one the index spills its position
-//! table with): up to the budget in memory, beyond it in sorted runs
+//! ([`pgnkit_extsort::Sorter`], the one the index sorts its large position
+//! partitions with): up to the budget in memory, beyond it in sorted runs
 //! spilled to anonymous temporary files and merged back. The one
 //! [`Grouper`] reads them in that order and forms the clusters; what it
 //! finds (each kept game with a duplicate, each duplicate) is sorted again
@@ -14,7 +14,7 @@
 use std::io;
 use std::path::Path;
 
-use pgnkit_index::spill::{Record, Sorted, Sorter};
+use pgnkit_extsort::{Record, Sorted, Sorter};
 
 use crate::cluster::{Grouper, Kind, Options, Placed, SortKey, sort_key};
 use crate::record::{COMPARED_TAGS, ENCODED_SIZE, GameRecord, Source};

@@ -47,9 +47,9 @@ pub mod prefix;
 pub mod record;
 pub mod report;
 
-/// The fingerprint of a main line ([`pgnkit_index::mainline`]: the index
+/// The fingerprint of a main line ([`pgnkit_facts::mainline`]: the index
 /// stores it per game, so a database is compared by its index alone).
-pub use pgnkit_index::mainline as fingerprint;
+pub use pgnkit_facts::mainline as fingerprint;
 
 pub use cluster::{Cluster, Kind, Member, Options};
 pub use record::{GameRecord, Source, TagDigest};

@@ -31,7 +31,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use pgnkit_index::spill::{Record, Sorted, Sorter};
+use pgnkit_extsort::{Record, Sorted, Sorter};
 
 use crate::bounded::{Deduper, Duplicate, Found, Item};
 use crate::cluster::{Grouper, Kind, MAX_APART, Options, Placed};

@@ -2,8 +2,8 @@
 //! of its tags, and how complete and annotated it is (to choose which game
 //! of a cluster to keep).
 
-use pgnkit_index::{Date, GameFacts, Outcome};
-use pgnkit_pgn::Game;
+use pgnkit_facts::{Date, GameFacts};
+use pgnkit_pgn::{Game, GameResult};
 use pgnkit_replay::GameReport;
 
 use crate::fingerprint::LineFingerprint;
@@ -27,7 +27,7 @@ pub struct Source {
 pub struct TagDigest {
     names: [u32; 5],
     date: Date,
-    result: Outcome,
+    result: Option<GameResult>,
 }
 
 /// The compared tags, in the order of the digest's hashes, then `Date` and
@@ -66,7 +66,7 @@ impl TagDigest {
             put(&n.to_le_bytes());
         }
         put(&self.date.0.to_le_bytes());
-        put(&[self.result as u8]);
+        put(&[GameResult::code_of(self.result)]);
     }
 
     /// The digest [`TagDigest::encode`] wrote into `b`.
@@ -78,7 +78,7 @@ impl TagDigest {
     fn read(f: &mut Fields<'_>) -> TagDigest {
         let names = [f.u32(), f.u32(), f.u32(), f.u32(), f.u32()];
         let date = Date(f.u32());
-        let result = Outcome::from_code(f.u8());
+        let result = GameResult::from_code(f.u8());
         TagDigest {
             names,
             date,
@@ -118,8 +118,12 @@ impl TagDigest {
         {
             out.push("Date");
         }
-        let decided =
-            |o: Outcome| matches!(o, Outcome::WhiteWins | Outcome::BlackWins | Outcome::Draw);
+        let decided = |r: Option<GameResult>| {
+            matches!(
+                r,
+                Some(GameResult::WhiteWins | GameResult::BlackWins | GameResult::Draw)
+            )
+        };
         if with_result
             && decided(self.result)
             && decided(other.result)

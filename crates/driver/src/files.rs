@@ -4,13 +4,11 @@
 //! reporting the ones that cannot be read (the run goes on), the
 //! shard's origin, the progress bar, the chunks' results in input order
 //! ([`Driver`]) and the run's totals. A command says what to do with a
-//! chunk (on the workers) and how to print its result (a [`Sink`], on the
-//! calling thread).
+//! chunk (on the workers), how to print its result (a [`Sink`], on the
+//! calling thread) and what it counts (a [`Tally`]).
 
 use std::io::IsTerminal;
 use std::time::Instant;
-
-use pgnkit_report::summary::Totals;
 
 use pgnkit_pgn::shard::Shard;
 use pgnkit_source::walk::{Globs, Walk};
@@ -49,7 +47,12 @@ impl Inputs<'_> {
     /// # Errors
     /// Those of [`Input::open_with`].
     pub fn open(&self, path: &str) -> Result<Input, pgnkit_source::Error> {
-        Input::open_with(path, self.shard, self.jobs, self.game_offset)
+        Input::open_with(
+            path,
+            self.shard,
+            Some(crate::threads(self.jobs)),
+            self.game_offset,
+        )
     }
 }
 
@@ -77,14 +80,33 @@ impl At<'_> {
     }
 }
 
+/// What a command counts of a chunk (`check`'s and `convert`'s
+/// `pgnkit_report::summary::Totals`): added up over each input and over the
+/// run ([`Run::totals`]).
+pub trait Tally: Default {
+    /// Adds `other`'s counts to these.
+    fn add(&mut self, other: &Self);
+
+    /// The games counted (those of a chunk number the next chunk's games).
+    fn games(&self) -> u64;
+}
+
 /// How a command prints what its workers found.
 pub trait Sink<T> {
+    /// What the command counts.
+    type Totals: Tally;
+
     /// Prints the result of one chunk (chunks come in input order) and
     /// gives its counts and the line breaks in it.
     ///
     /// # Errors
     /// Those of writing, which end the input's run.
-    fn chunk(&mut self, at: &At<'_>, chunk: &Chunk, out: T) -> anyhow::Result<(Totals, usize)>;
+    fn chunk(
+        &mut self,
+        at: &At<'_>,
+        chunk: &Chunk,
+        out: T,
+    ) -> anyhow::Result<(Self::Totals, usize)>;
 
     /// Reports an input that could not be opened (`name` is none) or read
     /// to its end (`name` is its name).
@@ -122,11 +144,11 @@ pub trait Sink<T> {
 
 /// What a run of the file loop did.
 #[derive(Default)]
-pub struct Run {
+pub struct Run<C> {
     /// Inputs opened.
     pub files: u64,
     /// Counts over every input.
-    pub totals: Totals,
+    pub totals: C,
     /// Bytes read.
     pub bytes: u64,
     /// Seconds taken.
@@ -140,16 +162,32 @@ pub struct Run {
 /// their files.
 ///
 /// ```no_run
-/// use pgnkit_driver::files::{At, Inputs, Sink, run};
-/// use pgnkit_report::summary::Totals;
+/// use pgnkit_driver::files::{At, Inputs, Sink, Tally, run};
 /// use pgnkit_source::Chunk;
 ///
-/// /// Counts bytes; every chunk is one game here, for the example.
+/// /// Chunks and their bytes.
+/// #[derive(Default)]
+/// struct Bytes {
+///     chunks: u64,
+///     bytes: usize,
+/// }
+/// impl Tally for Bytes {
+///     fn add(&mut self, other: &Bytes) {
+///         self.chunks += other.chunks;
+///         self.bytes += other.bytes;
+///     }
+///     fn games(&self) -> u64 {
+///         self.chunks // every chunk is one game here, for the example
+///     }
+/// }
+///
+/// /// Counts bytes.
 /// struct Count;
 /// impl Sink<usize> for Count {
-///     fn chunk(&mut self, _: &At<'_>, _: &Chunk, n: usize) -> anyhow::Result<(Totals, usize)> {
+///     type Totals = Bytes;
+///     fn chunk(&mut self, _: &At<'_>, _: &Chunk, n: usize) -> anyhow::Result<(Bytes, usize)> {
 ///         println!("{n} bytes");
-///         Ok((Totals::default(), 0))
+///         Ok((Bytes { chunks: 1, bytes: n }, 0))
 ///     }
 ///     fn failure(&mut self, path: &str, _: Option<&str>, e: &anyhow::Error) -> std::io::Result<()> {
 ///         eprintln!("{path}: {e:#}");
@@ -165,12 +203,14 @@ pub struct Run {
 ///
 /// # Errors
 /// When the threads cannot be started, the reader of the output has gone
-/// (a broken pipe), or `sink` cannot report a failure.
-pub fn run<T: Send>(
+/// (a broken pipe), an output cannot be written
+/// ([`crate::output::is_output_error`]: the run stops there), or `sink`
+/// cannot report a failure.
+pub fn run<T: Send, S: Sink<T>>(
     args: &Inputs<'_>,
     work: impl Fn(&Chunk) -> T + Sync,
-    sink: &mut impl Sink<T>,
-) -> anyhow::Result<Run> {
+    sink: &mut S,
+) -> anyhow::Result<Run<S::Totals>> {
     let driver = Driver::new(args.jobs)?;
     let globs = Globs::new(args.globs.iter().cloned())?;
     let stdin = ["-".to_owned()];
@@ -182,7 +222,7 @@ pub fn run<T: Send>(
     } else {
         args.files
     };
-    let mut run = Run::default();
+    let mut run = Run::<S::Totals>::default();
     let started = Instant::now();
     for path in Walk::new(files, &globs) {
         // A directory that cannot be walked, or has no PGN file, is
@@ -219,14 +259,14 @@ pub fn run<T: Send>(
             games: input.origin.games,
             lines: input.origin.lines,
         };
-        let mut file_totals = Totals::default();
+        let mut file_totals = S::Totals::default();
         let result = driver.run(input, &progress, &work, |chunk, out| {
             run.bytes += chunk.range.len() as u64;
             let (totals, lines) = sink.chunk(&at, chunk, out)?;
-            at.games = at.games.saturating_add(totals.games);
+            at.games = at.games.saturating_add(totals.games());
             at.lines = at.lines.saturating_add(lines);
             file_totals.add(&totals);
-            progress.games(file_totals.games);
+            progress.games(file_totals.games());
             Ok(())
         });
         progress.finish();
@@ -240,7 +280,9 @@ pub fn run<T: Send>(
             }
         };
         if let Err(e) = result {
-            if crate::output::is_broken_pipe(&e) {
+            // The output failed (a full disk), not the input: the run ends,
+            // and the error names the output.
+            if crate::output::is_broken_pipe(&e) || crate::output::is_output_error(&e) {
                 return Err(e);
             }
             run.failed = true;

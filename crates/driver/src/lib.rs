@@ -41,6 +41,32 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use pgnkit_source::{CHUNK_SIZE, Chunk, Input};
 
+/// How many worker threads `-j` may ask for, per core: more only waste
+/// memory and time (`-j 100000` spent minutes starting threads).
+pub const JOBS_PER_CORE: usize = 4;
+
+/// The worker threads for `-j jobs` (none or 0: one per core), at most
+/// [`JOBS_PER_CORE`] per core: more are cut to that, with a warning on
+/// standard error (once).
+pub fn threads(jobs: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = cores.saturating_mul(JOBS_PER_CORE);
+    match jobs.filter(|&j| j > 0) {
+        None => cores,
+        Some(j) if j > cap => {
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| {
+                eprintln!(
+                    "pgnkit: warning: -j {j} is more than {JOBS_PER_CORE} threads per core: \
+                     using {cap} ({cores} cores)"
+                );
+            });
+            cap
+        }
+        Some(j) => j,
+    }
+}
+
 /// Runs work on chunks.
 pub struct Driver {
     pool: rayon::ThreadPool,
@@ -50,9 +76,7 @@ pub struct Driver {
 impl Driver {
     /// A driver with `jobs` worker threads (default: all cores).
     pub fn new(jobs: Option<usize>) -> anyhow::Result<Driver> {
-        let threads = jobs
-            .filter(|&j| j > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = threads(jobs);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
@@ -273,6 +297,19 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jobs_are_capped_at_a_few_threads_per_core() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(threads(None), cores);
+        assert_eq!(threads(Some(0)), cores);
+        assert_eq!(threads(Some(1)), 1);
+        assert_eq!(threads(Some(100_000)), cores * JOBS_PER_CORE);
+        let started = std::time::Instant::now();
+        let driver = Driver::new(Some(100_000)).expect("a driver");
+        assert_eq!(driver.threads, cores * JOBS_PER_CORE);
+        assert!(started.elapsed().as_secs() < 5);
+    }
 
     #[test]
     fn a_worker_that_panics_stops_the_run_with_an_error() {

@@ -1,105 +1,77 @@
-//! Output files written whole or not at all.
-//!
-//! `convert -o`, `check --fix -o` and `diff --fix` write to a temporary file
-//! beside the target and rename it over the target at the end, so a failed
-//! or interrupted run never leaves half a file in place of a good one. An
-//! existing target's permissions are kept.
-//!
-//! A target that exists and is not a regular file (`/dev/null`, a named
-//! pipe, `/dev/stdout`) cannot be replaced by a rename, and must not be: it
-//! is opened and written in place.
+//! Output files written whole or not at all, through
+//! [`pgnkit_atomic::Replacement`]: `convert -o`, `check --fix -o`, `diff -o`,
+//! `dedup -o`, `search --non-matching`, `report -o`, baselines and
+//! `--split`'s parts go to a temporary file beside the target, renamed over
+//! it only when the run succeeded, with the old file's owner, group and
+//! mode. A failed or interrupted run leaves the old file as it was and no
+//! temporary file. A device or pipe (`/dev/null`, a FIFO) is written in
+//! place. Errors of writing name the output, never an input.
 
-use std::fs::{self, File};
+use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
+use pgnkit_atomic::{Replacement, Written};
 
 /// A file being written; [`OutputFile::commit`] puts it in place.
 ///
 /// Dropping it without committing removes the temporary file and leaves
 /// the target untouched.
 pub struct OutputFile {
-    inner: Inner,
-    path: PathBuf,
-}
-
-enum Inner {
-    /// A temporary file beside the target, renamed over it at the end.
-    Temporary(BufWriter<tempfile::NamedTempFile>),
-    /// A device or pipe, written in place.
-    InPlace(BufWriter<File>),
+    out: BufWriter<Replacement>,
 }
 
 impl OutputFile {
     /// Starts writing `path`.
     ///
     /// # Errors
-    /// When `path` is a directory, or its folder cannot hold a new file, or
-    /// a device cannot be opened.
+    /// Those of [`Replacement::create`] (a directory, a read-only file, a
+    /// folder that cannot hold a new file), as [`pgnkit_atomic::Error`].
     pub fn create(path: &Path) -> anyhow::Result<OutputFile> {
-        let existing = fs::metadata(path).ok();
-        if existing.as_ref().is_some_and(fs::Metadata::is_dir) {
-            anyhow::bail!("cannot write {}: it is a directory", path.display());
-        }
-        let inner = match existing {
-            Some(meta) if !meta.is_file() => {
-                let file = fs::OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                Inner::InPlace(BufWriter::with_capacity(1 << 16, file))
-            }
-            _ => {
-                let dir = match path.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
-                let file = tempfile::Builder::new()
-                    .prefix(".pgnkit-")
-                    .suffix(".tmp")
-                    .tempfile_in(&dir)
-                    .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-                if let Some(meta) = existing {
-                    // Keep the target's permissions (a temporary file is 0600).
-                    // Best effort: a failure leaves the file readable by its owner.
-                    let _ = file.as_file().set_permissions(meta.permissions());
-                } else {
-                    set_default_permissions(file.as_file());
-                }
-                Inner::Temporary(BufWriter::with_capacity(1 << 16, file))
-            }
-        };
         Ok(OutputFile {
-            inner,
-            path: path.to_path_buf(),
+            out: BufWriter::with_capacity(1 << 16, Replacement::create(path)?),
         })
     }
 
     /// The target's path.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.out.get_ref().target()
     }
 
-    /// Flushes and puts the file in place (a rename for a regular file).
+    /// Writes out and closes the file, to be put in place later.
+    fn close(self) -> anyhow::Result<Written> {
+        let replacement = self
+            .out
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?;
+        Ok(replacement.close()?)
+    }
+
+    /// Writes out and puts the file in place (a rename for a regular file).
     ///
     /// # Errors
     /// When the data cannot be written or the rename fails; the target is
     /// then untouched.
     pub fn commit(self) -> anyhow::Result<()> {
-        let path = self.path;
-        let fail =
-            |e: &dyn std::fmt::Display| anyhow::anyhow!("cannot write {}: {e}", path.display());
-        match self.inner {
-            Inner::InPlace(mut w) => w.flush().map_err(|e| fail(&e)),
-            Inner::Temporary(w) => {
-                let file = w.into_inner().map_err(|e| fail(e.error()))?;
-                file.as_file().sync_all().map_err(|e| fail(&e))?;
-                file.persist(&path).map_err(|e| fail(&e.error))?;
-                Ok(())
-            }
-        }
+        Ok(self.close()?.commit()?)
     }
+}
+
+/// What a run that could not read an input says of its output file (the
+/// old one kept, none made): `check --fix -o` and `convert -o` alike.
+pub fn nothing_written(path: &Path) -> String {
+    format!(
+        "nothing written to `{}`: an input could not be read",
+        path.display()
+    )
+}
+
+/// Whether `e` is a failure of an output (a file being written, or
+/// standard output), which ends a run: not an input that cannot be read.
+pub fn is_output_error(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|cause| pgnkit_atomic::output_error(cause).is_some())
 }
 
 /// Whether `e` comes from writing to a pipe whose reader has gone
@@ -113,43 +85,24 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-#[cfg(unix)]
-fn set_default_permissions(file: &File) {
-    use std::os::unix::fs::PermissionsExt;
-    // What a shell redirection gives under the usual umask 022.
-    let _ = file.set_permissions(fs::Permissions::from_mode(0o644));
-}
-
-#[cfg(not(unix))]
-fn set_default_permissions(_: &File) {}
-
 impl Write for OutputFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.inner {
-            Inner::Temporary(w) => w.write(buf),
-            Inner::InPlace(w) => w.write(buf),
-        }
+        self.out.write(buf)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match &mut self.inner {
-            Inner::Temporary(w) => w.write_all(buf),
-            Inner::InPlace(w) => w.write_all(buf),
-        }
+        self.out.write_all(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.inner {
-            Inner::Temporary(w) => w.flush(),
-            Inner::InPlace(w) => w.flush(),
-        }
+        self.out.flush()
     }
 }
 
 /// Where `convert` writes.
 pub enum Output {
     /// Standard output.
-    Stdout(BufWriter<io::StdoutLock<'static>>),
+    Stdout(pgnkit_atomic::Stdout<BufWriter<io::StdoutLock<'static>>>),
     /// `-o FILE`.
     File(OutputFile),
     /// `--split N`: files of N games.
@@ -166,9 +119,8 @@ impl Output {
             return Ok(Output::Parts(Parts::new(path, size)?));
         }
         match path.filter(|p| p.as_os_str() != "-") {
-            None => Ok(Output::Stdout(BufWriter::with_capacity(
-                1 << 16,
-                io::stdout().lock(),
+            None => Ok(Output::Stdout(pgnkit_atomic::Stdout(
+                BufWriter::with_capacity(1 << 16, io::stdout().lock()),
             ))),
             Some(path) => Ok(Output::File(OutputFile::create(path)?)),
         }
@@ -200,6 +152,9 @@ impl Output {
 }
 
 /// Output in files of `size` games, named from a pattern (`--split`).
+/// Each full file is written out and closed; all are put in place at the
+/// end of the run, so that a run that fails (a full disk at the eighth
+/// file) replaces no file of an earlier run and leaves no part of its own.
 pub struct Parts {
     pattern: PathBuf,
     size: u64,
@@ -208,6 +163,8 @@ pub struct Parts {
     /// The number of the current file.
     number: u64,
     file: Option<OutputFile>,
+    /// The full files, waiting for the end of the run.
+    written: Vec<Written>,
 }
 
 impl Parts {
@@ -217,8 +174,8 @@ impl Parts {
     /// # Errors
     /// When the pattern has neither.
     pub fn new(pattern: &Path, size: u64) -> anyhow::Result<Parts> {
-        let name = pattern.to_string_lossy();
-        if !name.contains("{n}") && !name.contains("{}") {
+        let name = pattern.as_os_str().as_bytes();
+        if find(name, b"{n}").is_none() && find(name, b"{}").is_none() {
             anyhow::bail!(
                 "--split needs `{{n}}` in the name given with -o (like `out-{{n}}.pgn`), for the files' numbers"
             );
@@ -229,26 +186,35 @@ impl Parts {
             games: 0,
             number: 0,
             file: None,
+            written: Vec::new(),
         })
+    }
+
+    /// The name of file `number`: the pattern with `{n}` and `{}` replaced,
+    /// byte for byte (a name that is not UTF-8 stays as it is).
+    fn name(&self, number: u64) -> PathBuf {
+        let digits = number.to_string();
+        let mut name = self.pattern.as_os_str().as_bytes().to_vec();
+        for hole in [&b"{n}"[..], b"{}"] {
+            while let Some(at) = find(&name, hole) {
+                name.splice(at..at + hole.len(), digits.bytes());
+            }
+        }
+        PathBuf::from(OsString::from_vec(name))
     }
 
     /// The file the next game goes to (a new one after every `size` games).
     ///
     /// # Errors
-    /// When the full file cannot be put in place or the next one created.
+    /// When the full file cannot be written out or the next one created.
     pub fn next_game(&mut self) -> anyhow::Result<&mut dyn Write> {
         if self.file.is_none() || self.games >= self.size {
             if let Some(full) = self.file.take() {
-                full.commit()?;
+                self.written.push(full.close()?);
             }
             self.number += 1;
             self.games = 0;
-            let name = self
-                .pattern
-                .to_string_lossy()
-                .replace("{n}", &self.number.to_string())
-                .replace("{}", &self.number.to_string());
-            self.file = Some(OutputFile::create(Path::new(&name))?);
+            self.file = Some(OutputFile::create(&self.name(self.number))?);
         }
         self.games += 1;
         match self.file.as_mut() {
@@ -257,98 +223,92 @@ impl Parts {
         }
     }
 
-    /// Puts the last file in place.
+    /// Puts every file in place.
     ///
     /// # Errors
-    /// When it cannot be.
-    pub fn commit(self) -> anyhow::Result<()> {
-        match self.file {
-            Some(f) => f.commit(),
-            None => Ok(()),
+    /// When the last cannot be written out or one cannot be renamed.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        if let Some(last) = self.file.take() {
+            self.written.push(last.close()?);
         }
+        for part in self.written {
+            part.commit()?;
+        }
+        Ok(())
     }
+}
+
+/// Where `needle` first is in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
-    #[test]
-    fn a_regular_file_is_replaced_only_on_commit() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let target = dir.path().join("out.pgn");
-        fs::write(&target, b"old").expect("write");
-        let mut out = OutputFile::create(&target).expect("create");
-        out.write_all(b"new").expect("write");
-        assert_eq!(fs::read(&target).expect("read"), b"old");
-        out.commit().expect("commit");
-        assert_eq!(fs::read(&target).expect("read"), b"new");
-        assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1);
+    /// How many files are in `dir`, and how many of them are temporary.
+    fn files(dir: &Path) -> (usize, usize) {
+        let names: Vec<_> = fs::read_dir(dir).expect("dir").flatten().collect();
+        let hidden = names
+            .iter()
+            .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+            .count();
+        (names.len(), hidden)
     }
 
     #[test]
-    fn dropping_leaves_the_target_untouched() {
+    fn parts_are_put_in_place_at_the_end_or_not_at_all() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let target = dir.path().join("out.pgn");
-        fs::write(&target, b"old").expect("write");
-        let mut out = OutputFile::create(&target).expect("create");
-        out.write_all(b"half").expect("write");
-        drop(out);
-        assert_eq!(fs::read(&target).expect("read"), b"old");
-        assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_pipe_is_written_in_place_not_replaced() {
-        use std::io::Read;
-        use std::os::unix::fs::FileTypeExt;
-        let dir = tempfile::tempdir().expect("tempdir");
-        let fifo = dir.path().join("pipe");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .expect("mkfifo runs");
-        assert!(made.success());
-        let reader = {
-            let fifo = fifo.clone();
-            std::thread::spawn(move || {
-                let mut got = Vec::new();
-                File::open(&fifo)
-                    .and_then(|mut f| f.read_to_end(&mut got))
-                    .expect("read the pipe");
-                got
-            })
+        let old = dir.path().join("out-1.pgn");
+        fs::write(&old, "an earlier run's part").expect("write");
+        let write = |parts: &mut Parts, games: usize| {
+            for _ in 0..games {
+                parts
+                    .next_game()
+                    .expect("part")
+                    .write_all(b"1. e4 *\n")
+                    .expect("write");
+            }
         };
-        let mut out = OutputFile::create(&fifo).expect("create");
-        out.write_all(b"through the pipe").expect("write");
-        out.commit().expect("commit");
-        assert_eq!(reader.join().expect("reader"), b"through the pipe");
-        let meta = fs::metadata(&fifo).expect("metadata");
-        assert!(meta.file_type().is_fifo(), "the pipe was replaced");
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn permissions_of_an_existing_file_are_kept() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().expect("tempdir");
-        let target = dir.path().join("out.pgn");
-        fs::write(&target, b"old").expect("write");
-        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).expect("chmod");
-        let out = OutputFile::create(&target).expect("create");
-        out.commit().expect("commit");
-        let mode = fs::metadata(&target)
-            .expect("metadata")
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o640);
+        // A run that fails after three parts: nothing replaced, nothing left.
+        let mut parts = Parts::new(&dir.path().join("out-{n}.pgn"), 1).expect("pattern");
+        write(&mut parts, 3);
+        drop(parts);
+        assert_eq!(files(dir.path()), (1, 0));
+        assert_eq!(fs::read(&old).expect("read"), b"an earlier run's part");
+        // One that succeeds: every part at once.
+        let mut parts = Parts::new(&dir.path().join("out-{n}.pgn"), 2).expect("pattern");
+        write(&mut parts, 5);
+        assert_eq!(files(dir.path()), (4, 3), "three parts, none in place");
+        parts.commit().expect("commit");
+        assert_eq!(files(dir.path()), (3, 0));
+        assert!(dir.path().join("out-3.pgn").exists());
+        assert_eq!(fs::read(&old).expect("read"), b"1. e4 *\n1. e4 *\n");
     }
 
     #[test]
-    fn a_directory_is_refused() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let err = OutputFile::create(dir.path()).err().expect("refused");
-        assert!(err.to_string().contains("directory"), "{err}");
+    fn a_part_name_that_is_not_utf8_keeps_its_bytes() {
+        let pattern = PathBuf::from(OsString::from_vec(b"caf\xe9-{n}.pgn".to_vec()));
+        let parts = Parts::new(&pattern, 1).expect("pattern");
+        assert_eq!(parts.name(12).as_os_str().as_bytes(), b"caf\xe9-12.pgn");
+        assert!(Parts::new(Path::new("out.pgn"), 1).is_err());
+    }
+
+    #[test]
+    fn a_write_error_names_the_output() {
+        let mut out = OutputFile::create(Path::new("/dev/full")).expect("create");
+        let e = out
+            .write_all(&[b'x'; 1 << 17])
+            .and_then(|()| out.flush())
+            .expect_err("full");
+        let e = anyhow::Error::from(e);
+        assert!(is_output_error(&e), "{e:#}");
+        assert_eq!(
+            format!("{e:#}"),
+            "cannot write `/dev/full`: No space left on device (os error 28)"
+        );
+        assert!(!is_output_error(&anyhow::anyhow!("cannot read `g.pgn`")));
     }
 }

@@ -32,12 +32,13 @@
 //! A [`Query`] is groups of filters, any of which may match (`--or`), and
 //! may be inverted.
 
+use pgnkit_facts::{Date, Eco, GameFacts, TextTag};
 use pgnkit_opening::Opening;
+use pgnkit_pgn::GameResult;
 use pgnkit_replay::{ClaimKind, Status};
 
+use crate::needle::Needle;
 use crate::probe::Probe;
-use crate::record::{GameFacts, TextTag};
-use crate::tags::{Date, Eco, Needle, Outcome};
 
 /// What to search for. `Default` matches every game.
 #[derive(Clone, Debug, Default)]
@@ -53,7 +54,7 @@ pub struct Filter {
     /// Site contains this.
     pub site: Option<Needle>,
     /// The Result tag is this.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<GameResult>,
     /// The ECO code of the opening the main line reaches lies in this
     /// range (inclusive).
     pub eco: Option<(Eco, Eco)>,
@@ -117,8 +118,8 @@ pub trait Subject {
     }
     /// White's and Black's ratings (0: none).
     fn elos(&self) -> (u16, u16);
-    /// The Result tag.
-    fn outcome(&self) -> Outcome;
+    /// The Result tag's result (`None`: none).
+    fn outcome(&self) -> Option<GameResult>;
     /// A text tag (empty when missing).
     fn text(&self, tag: TextTag) -> &str;
     /// Main-line plies replayed.
@@ -150,7 +151,7 @@ impl Subject for GameFacts<'_> {
     fn elos(&self) -> (u16, u16) {
         (self.white_elo, self.black_elo)
     }
-    fn outcome(&self) -> Outcome {
+    fn outcome(&self) -> Option<GameResult> {
         self.outcome
     }
     fn text(&self, tag: TextTag) -> &str {
@@ -205,7 +206,7 @@ impl Filter {
     /// tests).
     pub fn matches<S: Subject>(&self, g: &mut S) -> bool {
         if let Some(o) = self.outcome
-            && g.outcome() != o
+            && g.outcome() != Some(o)
         {
             return false;
         }
@@ -447,7 +448,7 @@ fn range(text: &str, max: u64) -> Result<(u64, u64), String> {
 /// `dead-position`, …).
 pub fn parse_status(text: &str) -> Result<Status, String> {
     let t = text.trim().to_ascii_lowercase();
-    crate::record::STATUSES
+    crate::layout::STATUSES
         .into_iter()
         .find(|s| s.as_str() == t)
         .ok_or_else(|| {
@@ -525,14 +526,14 @@ mod tests {
         ));
         assert!(yes(
             Filter {
-                outcome: Some(Outcome::BlackWins),
+                outcome: Some(GameResult::BlackWins),
                 ..Filter::default()
             },
             &mut g
         ));
         assert!(!yes(
             Filter {
-                outcome: Some(Outcome::Draw),
+                outcome: Some(GameResult::Draw),
                 ..Filter::default()
             },
             &mut g
@@ -794,14 +795,14 @@ mod tests {
         );
         assert!(
             !Filter {
-                outcome: Some(Outcome::Draw),
+                outcome: Some(GameResult::Draw),
                 ..Filter::default()
             }
             .matches(&mut g)
         );
         assert!(
             !Filter {
-                outcome: Some(Outcome::Unknown),
+                outcome: Some(GameResult::Unknown),
                 ..Filter::default()
             }
             .matches(&mut g)

@@ -82,7 +82,7 @@
 //! `line`, `tagged` and `annotation`; version 2 had no `opening` (its
 //! bytes were reserved, zero) and no `openings` digest; version 3 had
 //! the same layout, but its `line` fingerprints folded each key with two
-//! SplitMix64 finalizers (see [`crate::mainline`]), so they match no
+//! SplitMix64 finalizers (see [`pgnkit_facts::mainline`]), so they match no
 //! fingerprint computed now. All three are refused with the advice to rebuild the index, and so is an index whose
 //! `openings` digest is not the compiled-in table's (its ids would name
 //! other openings).
@@ -91,6 +91,8 @@
 //! is refused), then the PGN's size, mtime, head and tail CRCs (a stale
 //! index is refused). A section's CRC is checked when a search first uses
 //! the section, and a bucket's CRC when a position search reads it.
+
+use pgnkit_replay::Status;
 
 /// The magic bytes.
 pub const MAGIC: [u8; 8] = *b"PGNKITIX";
@@ -235,6 +237,41 @@ pub fn u16_at(b: &[u8], at: usize) -> u16 {
         .map_or(0, u16::from_le_bytes)
 }
 
+/// Status codes as stored: code `i + 1` is `STATUSES[i]` (0: not replayed).
+pub const STATUSES: [Status; 9] = [
+    Status::Checkmate,
+    Status::Stalemate,
+    Status::InsufficientMaterial,
+    Status::FivefoldRepetition,
+    Status::SeventyfiveMoves,
+    Status::Ongoing,
+    Status::Invalid,
+    Status::Unsupported,
+    Status::DeadPosition,
+];
+
+/// The stored code of a status. The match is exhaustive, so that a new
+/// status cannot be added without a code.
+pub fn status_code(status: Option<Status>) -> u8 {
+    match status {
+        None => 0,
+        Some(Status::Checkmate) => 1,
+        Some(Status::Stalemate) => 2,
+        Some(Status::InsufficientMaterial) => 3,
+        Some(Status::FivefoldRepetition) => 4,
+        Some(Status::SeventyfiveMoves) => 5,
+        Some(Status::Ongoing) => 6,
+        Some(Status::Invalid) => 7,
+        Some(Status::Unsupported) => 8,
+        Some(Status::DeadPosition) => 9,
+    }
+}
+
+/// The status of a stored code.
+pub fn status_of(code: u8) -> Option<Status> {
+    STATUSES.get(usize::from(code).checked_sub(1)?).copied()
+}
+
 /// CRC-32 (IEEE) of `bytes`.
 pub fn crc(bytes: &[u8]) -> u32 {
     crc32fast::hash(bytes)
@@ -268,5 +305,14 @@ mod tests {
         assert_eq!(bucket(key, 8), 0xAB);
         assert_eq!(key_bits(key, 8), 0xCDEF_0123);
         assert_eq!(key_bits(key, 0), 0xABCD_EF01);
+    }
+
+    #[test]
+    fn every_status_has_its_own_code() {
+        assert_eq!(status_of(status_code(None)), None);
+        for s in STATUSES {
+            assert_eq!(status_of(status_code(Some(s))), Some(s));
+        }
+        assert_eq!(status_of(200), None);
     }
 }

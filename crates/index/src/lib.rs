@@ -53,24 +53,26 @@ pub mod filter;
 pub mod fingerprint;
 pub mod layout;
 pub mod line;
-pub mod mainline;
 pub mod material;
+pub mod needle;
 pub mod order;
 pub mod pattern;
 pub mod position;
 pub mod probe;
 pub mod reader;
-pub mod record;
 pub mod scan;
 pub mod spill;
-pub mod tags;
 pub mod writer;
 
 pub use filter::{Filter, Query, Slot, Subject};
 pub use fingerprint::Fingerprint;
+pub use needle::Needle;
+/// What the index keeps of each game ([`GameFacts`]), its tags in
+/// sortable form, and the fingerprint of its main line: `pgnkit-facts`.
+pub use pgnkit_facts::{Date, Eco, GameFacts, TextTag, mainline};
+/// The Result tag's result, as the filters name it ([`Filter::outcome`]).
+pub use pgnkit_pgn::GameResult as Outcome;
 pub use position::fen_key;
 pub use probe::{Probe, TagTest};
 pub use reader::{GameEntry, Index, IndexError, index_path};
-pub use record::{GameFacts, TextTag};
-pub use tags::{Date, Eco, Needle, Outcome};
 pub use writer::{Batch, BuildError, Builder, Summary, remove_temporary_files, write_atomically};

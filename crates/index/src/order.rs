@@ -16,7 +16,7 @@
 //! assert_eq!(Order::parse("elo"), Ok(Order::Elo));
 //! ```
 
-use crate::record::{GameFacts, TextTag};
+use pgnkit_facts::{GameFacts, TextTag};
 
 /// A sort order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -20,14 +20,15 @@
 //! assert!(!probe.matches(pgn, &game, None, None));
 //! ```
 
+use pgnkit_facts::Date;
 use pgnkit_pgn::Game;
 use pgnkit_replay::{ClaimKind, Encoding, GameReport};
 use shakmaty::{Board, Position};
 
 use crate::line::MoveLine;
 use crate::material::Material;
+use crate::needle::Needle;
 use crate::pattern::BoardPattern;
-use crate::tags::{Date, Needle};
 
 /// How a [`TagTest`] compares.
 #[derive(Clone, Debug, PartialEq, Eq)]

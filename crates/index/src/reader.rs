@@ -2,25 +2,24 @@
 //! names where they lie, position keys by binary search.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use memmap2::Mmap;
+use pgnkit_atomic::Mapped;
+use pgnkit_facts::{Date, Eco, GameFacts, TextTag};
 use pgnkit_opening::Opening;
-use pgnkit_pgn::{Game, Reader};
+use pgnkit_pgn::{Game, GameResult, Reader};
 use pgnkit_replay::{Options, Status, replay_game};
 use rayon::prelude::*;
 
 use crate::filter::{Filter, Query, Slot, Subject};
 use crate::fingerprint::Fingerprint;
 use crate::layout::{
-    self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, u16_at, u32_at,
-    u64_at,
+    self, GAME_SIZE, HEADER_SIZE, MAGIC, POSITION_SIZE, VERSION, crc, header, status_of, u16_at,
+    u32_at, u64_at,
 };
-use crate::record::{GameFacts, TextTag, status_of};
-use crate::tags::{Date, Eco, Needle, Outcome};
+use crate::needle::Needle;
 
 /// Why an index cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -67,7 +66,7 @@ pub enum IndexError {
 /// An open index.
 pub struct Index {
     path: PathBuf,
-    map: Mmap,
+    map: Mapped,
     games: u64,
     strings: u64,
     positions: u64,
@@ -109,19 +108,27 @@ impl Index {
             path: path.to_owned(),
             error,
         };
-        let file = match File::open(path) {
+        // Opened without waiting (a named pipe at the index's name would
+        // block an open for reading until a writer came) and used only if it
+        // is a regular file.
+        let file = match pgnkit_atomic::open_regular(path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(IndexError::Missing(path.to_owned()));
             }
+            Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
+                return Err(IndexError::NotAnIndex {
+                    path: path.to_owned(),
+                    detail: ": it is not a regular file".to_owned(),
+                });
+            }
             Err(e) => return Err(io_err(e)),
         };
-        // SAFETY: read-only private map. Another process that truncates the
-        // index while it is mapped may cause SIGBUS; pgnkit itself only ever
-        // replaces an index by renaming a new file over it, which leaves
-        // this mapping intact.
-        #[allow(unsafe_code)]
-        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        // Another process that truncates the index while it is mapped is
+        // reported by name (see `Mapped`); pgnkit itself only ever replaces
+        // an index by renaming a new file over it, which leaves this mapping
+        // intact.
+        let map = Mapped::new(&file, &path.to_string_lossy()).map_err(io_err)?;
         let corrupt = |detail: String| IndexError::Corrupt {
             path: path.to_owned(),
             detail,
@@ -608,7 +615,7 @@ impl Subject for Tested<'_, '_> {
     fn elos(&self) -> (u16, u16) {
         (self.game.white_elo(), self.game.black_elo())
     }
-    fn outcome(&self) -> Outcome {
+    fn outcome(&self) -> Option<GameResult> {
         self.game.outcome()
     }
     fn text(&self, tag: TextTag) -> &str {
@@ -678,9 +685,9 @@ impl<'a> GameEntry<'a> {
         let id = u16_at(self.bytes, layout::game::OPENING).checked_sub(1)?;
         pgnkit_opening::table().get(id)
     }
-    /// The Result tag.
-    pub fn outcome(&self) -> Outcome {
-        Outcome::from_code(self.bytes.get(layout::game::RESULT).copied().unwrap_or(0))
+    /// The Result tag's result (`None`: none).
+    pub fn outcome(&self) -> Option<GameResult> {
+        GameResult::from_code(self.bytes.get(layout::game::RESULT).copied().unwrap_or(0))
     }
     /// The status per the Laws.
     pub fn status(&self) -> Option<Status> {

@@ -459,37 +459,9 @@ fn san_of(pos: &Chess, m: &Move) -> San {
 /// Writes the move without its check mark; false when the notation has no
 /// check mark (UCI) or writes its own (spoken).
 fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
-    let color = pos.turn();
     match style.notation {
         Notation::Uci => {
-            let mode = pos.castles().mode();
-            match *m {
-                Move::Castle { king, rook } if mode == CastlingMode::Standard => {
-                    push_square(king, out);
-                    push_square(castled_king(king, rook), out);
-                }
-                Move::Castle { king, rook } => {
-                    push_square(king, out);
-                    push_square(rook, out);
-                }
-                Move::Put { .. } => out.push_str("0000"),
-                Move::Normal {
-                    from,
-                    to,
-                    promotion,
-                    ..
-                } => {
-                    push_square(from, out);
-                    push_square(to, out);
-                    if let Some(p) = promotion {
-                        out.push(p.char());
-                    }
-                }
-                Move::EnPassant { from, to } => {
-                    push_square(from, out);
-                    push_square(to, out);
-                }
-            }
+            write_uci(pos, m, out);
             return false;
         }
         Notation::Spoken => {
@@ -501,121 +473,178 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
             return false;
         }
         Notation::Iccf => {
-            // Castling is the king's move to its square, in standard chess
-            // as ICCF writes it; in Chess960 positions the king takes its
-            // rook (as UCI writes it), since the king's square can be one
-            // an ordinary king move also reaches.
-            let (from, to, promotion) = match *m {
-                Move::Castle { king, rook } if pos.castles().mode() == CastlingMode::Standard => {
-                    (king, castled_king(king, rook), None)
-                }
-                Move::Castle { king, rook } => (king, rook, None),
-                Move::Normal {
-                    from,
-                    to,
-                    promotion,
-                    ..
-                } => (from, to, promotion),
-                Move::EnPassant { from, to } => (from, to, None),
-                Move::Put { .. } => {
-                    out.push_str("--");
-                    return false;
-                }
-            };
-            push_iccf_square(from, out);
-            push_iccf_square(to, out);
-            if let Some(p) = promotion {
-                push_ascii(
-                    match p {
-                        Role::Rook => b'2',
-                        Role::Bishop => b'3',
-                        Role::Knight => b'4',
-                        _ => b'1',
-                    },
-                    out,
-                );
-            }
+            write_iccf(pos, m, out);
             return false;
         }
-        Notation::San | Notation::Figurine => match san_of(pos, m) {
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            } => {
-                if role != Role::Pawn {
-                    push_piece(style, role, color, out);
-                }
-                if let Some(f) = file {
-                    out.push(f.char());
-                }
-                if let Some(r) = rank {
-                    out.push(r.char());
-                }
-                if capture {
-                    push_capture(style, out);
-                }
-                push_square(to, out);
-                if let Some(p) = promotion {
-                    push_promotion(style, p, color, out);
-                }
-            }
-            San::Castle(side) => push_castle(style, side == shakmaty::CastlingSide::KingSide, out),
-            San::Put { .. } | San::Null => out.push_str("--"),
-        },
-        Notation::Lan => match *m {
-            Move::Castle { king, rook } if style.castling == CastlingMark::KingMove => {
-                // The king's two-square move (in Chess960 its square
-                // beside the rook's, as in standard chess).
-                let file = if rook.file() > king.file() {
-                    File::G
-                } else {
-                    File::C
-                };
-                push_square(king, out);
-                push_ascii(b'-', out);
-                push_square(Square::from_coords(file, king.rank()), out);
-            }
-            Move::Castle { king, rook } => push_castle(style, rook.file() > king.file(), out),
-            Move::Put { .. } => out.push_str("--"),
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                out.reserve(8);
-                if role != Role::Pawn {
-                    push_piece(style, role, color, out);
-                } else if style.pawn_letter {
-                    push_ascii(b'P', out);
-                }
-                push_square(from, out);
-                if capture.is_some() {
-                    push_capture(style, out);
-                } else {
-                    push_ascii(b'-', out);
-                }
-                push_square(to, out);
-                if let Some(p) = promotion {
-                    push_promotion(style, p, color, out);
-                }
-            }
-            Move::EnPassant { from, to } => {
-                if style.pawn_letter {
-                    push_ascii(b'P', out);
-                }
-                push_square(from, out);
-                push_capture(style, out);
-                push_square(to, out);
-            }
-        },
+        Notation::San | Notation::Figurine => write_san(pos, m, style, out),
+        Notation::Lan => write_lan(pos, m, style, out),
     }
     style.check_marks
+}
+
+/// The move in UCI: its squares (castling as the king's move in standard
+/// chess, the king taking its rook in Chess960), the promotion's letter.
+#[inline]
+fn write_uci(pos: &Chess, m: &Move, out: &mut String) {
+    let mode = pos.castles().mode();
+    match *m {
+        Move::Castle { king, rook } if mode == CastlingMode::Standard => {
+            push_square(king, out);
+            push_square(castled_king(king, rook), out);
+        }
+        Move::Castle { king, rook } => {
+            push_square(king, out);
+            push_square(rook, out);
+        }
+        Move::Put { .. } => out.push_str("0000"),
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => {
+            push_square(from, out);
+            push_square(to, out);
+            if let Some(p) = promotion {
+                out.push(p.char());
+            }
+        }
+        Move::EnPassant { from, to } => {
+            push_square(from, out);
+            push_square(to, out);
+        }
+    }
+}
+
+/// The move in ICCF numeric notation: its squares as digits, the
+/// promotion as a digit.
+#[inline]
+fn write_iccf(pos: &Chess, m: &Move, out: &mut String) {
+    // Castling is the king's move to its square, in standard chess
+    // as ICCF writes it; in Chess960 positions the king takes its
+    // rook (as UCI writes it), since the king's square can be one
+    // an ordinary king move also reaches.
+    let (from, to, promotion) = match *m {
+        Move::Castle { king, rook } if pos.castles().mode() == CastlingMode::Standard => {
+            (king, castled_king(king, rook), None)
+        }
+        Move::Castle { king, rook } => (king, rook, None),
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Put { .. } => {
+            out.push_str("--");
+            return;
+        }
+    };
+    push_iccf_square(from, out);
+    push_iccf_square(to, out);
+    if let Some(p) = promotion {
+        push_ascii(
+            match p {
+                Role::Rook => b'2',
+                Role::Bishop => b'3',
+                Role::Knight => b'4',
+                _ => b'1',
+            },
+            out,
+        );
+    }
+}
+
+/// The move in SAN (or with figurines): the piece, what makes it unique,
+/// the capture, the square, the promotion.
+#[inline]
+fn write_san(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
+    let color = pos.turn();
+    match san_of(pos, m) {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            if role != Role::Pawn {
+                push_piece(style, role, color, out);
+            }
+            if let Some(f) = file {
+                out.push(f.char());
+            }
+            if let Some(r) = rank {
+                out.push(r.char());
+            }
+            if capture {
+                push_capture(style, out);
+            }
+            push_square(to, out);
+            if let Some(p) = promotion {
+                push_promotion(style, p, color, out);
+            }
+        }
+        San::Castle(side) => push_castle(style, side == shakmaty::CastlingSide::KingSide, out),
+        San::Put { .. } | San::Null => out.push_str("--"),
+    }
+}
+
+/// The move in long algebraic notation: the piece, both squares, the
+/// capture or `-`, the promotion.
+#[inline]
+fn write_lan(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
+    let color = pos.turn();
+    match *m {
+        Move::Castle { king, rook } if style.castling == CastlingMark::KingMove => {
+            // The king's two-square move (in Chess960 its square
+            // beside the rook's, as in standard chess).
+            let file = if rook.file() > king.file() {
+                File::G
+            } else {
+                File::C
+            };
+            push_square(king, out);
+            push_ascii(b'-', out);
+            push_square(Square::from_coords(file, king.rank()), out);
+        }
+        Move::Castle { king, rook } => push_castle(style, rook.file() > king.file(), out),
+        Move::Put { .. } => out.push_str("--"),
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            out.reserve(8);
+            if role != Role::Pawn {
+                push_piece(style, role, color, out);
+            } else if style.pawn_letter {
+                push_ascii(b'P', out);
+            }
+            push_square(from, out);
+            if capture.is_some() {
+                push_capture(style, out);
+            } else {
+                push_ascii(b'-', out);
+            }
+            push_square(to, out);
+            if let Some(p) = promotion {
+                push_promotion(style, p, color, out);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            if style.pawn_letter {
+                push_ascii(b'P', out);
+            }
+            push_square(from, out);
+            push_capture(style, out);
+            push_square(to, out);
+        }
+    }
 }
 
 /// Renders `m` in `style` into a new string (see [`write_move`]).

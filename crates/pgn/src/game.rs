@@ -194,6 +194,69 @@ impl GameResult {
             _ => None,
         }
     }
+
+    /// Reads a result as a query names it (`pgnkit search --result`): as
+    /// PGN writes it ([`GameResult::from_bytes`]), or `white`, `black`,
+    /// `draw`, `1/2`, `=` (in any case).
+    ///
+    /// # Errors
+    /// The message for anything else.
+    ///
+    /// ```
+    /// use pgnkit_pgn::GameResult;
+    ///
+    /// assert_eq!(GameResult::parse_query("Draw"), Ok(GameResult::Draw));
+    /// assert_eq!(GameResult::parse_query(" 0-1 "), Ok(GameResult::BlackWins));
+    /// assert!(GameResult::parse_query("win").is_err());
+    /// ```
+    pub fn parse_query(text: &str) -> Result<GameResult, String> {
+        let t = text.trim().to_ascii_lowercase();
+        let result = match t.as_str() {
+            "white" | "1" => Some(GameResult::WhiteWins),
+            "black" | "0" => Some(GameResult::BlackWins),
+            "draw" | "1/2" | "=" | "½" => Some(GameResult::Draw),
+            _ => GameResult::from_bytes(t.trim().as_bytes()),
+        };
+        result.ok_or_else(|| format!("bad result `{text}`: use 1-0, 0-1, 1/2-1/2 (or draw) or *"))
+    }
+
+    /// The result in one byte, as pgnkit's index files and `dedup`'s records
+    /// store it: `1-0` 1, `0-1` 2, `1/2-1/2` 3, `*` 4 (0 stands for no
+    /// result: [`GameResult::code_of`]).
+    pub fn code(self) -> u8 {
+        match self {
+            GameResult::WhiteWins => 1,
+            GameResult::BlackWins => 2,
+            GameResult::Draw => 3,
+            GameResult::Unknown => 4,
+        }
+    }
+
+    /// The [`GameResult::code`] of a result, 0 for none.
+    pub fn code_of(result: Option<GameResult>) -> u8 {
+        result.map_or(0, GameResult::code)
+    }
+
+    /// The result of a [`GameResult::code`]; `None` for 0 and any other byte.
+    ///
+    /// ```
+    /// use pgnkit_pgn::GameResult;
+    ///
+    /// for r in [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw, GameResult::Unknown] {
+    ///     assert_eq!(GameResult::from_code(r.code()), Some(r));
+    /// }
+    /// assert_eq!(GameResult::from_code(GameResult::code_of(None)), None);
+    /// assert_eq!(GameResult::from_code(5), None);
+    /// ```
+    pub fn from_code(code: u8) -> Option<GameResult> {
+        match code {
+            1 => Some(GameResult::WhiteWins),
+            2 => Some(GameResult::BlackWins),
+            3 => Some(GameResult::Draw),
+            4 => Some(GameResult::Unknown),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for GameResult {

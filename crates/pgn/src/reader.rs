@@ -104,30 +104,6 @@ impl<'a> Reader<'a> {
         // Set once the result at depth 0 is read.
         let mut ended = false;
 
-        // Inside a variation nested deeper than MAX_VARIATION_DEPTH, every token joins one
-        // `DeepVariation` token.
-        macro_rules! token {
-            ($kind:expr, $text:expr, $span:expr) => {{
-                let span: Range<usize> = $span;
-                if self.depth > MAX_VARIATION_DEPTH {
-                    game.tokens.extend_deep(span.start, span.end);
-                } else {
-                    game.tokens.push($kind, $text, span);
-                }
-            }};
-        }
-        macro_rules! error {
-            ($kind:expr, $span:expr) => {{
-                let span: Range<usize> = $span;
-                errors_end = errors_end.max(span.end);
-                if game.errors.len() < MAX_ERRORS {
-                    game.errors.push(SyntaxError { kind: $kind, span });
-                } else {
-                    game.omitted_errors += 1;
-                }
-            }};
-        }
-
         'game: loop {
             pos = skip_class(buf, pos, SPACE);
             let Some(&b) = buf.get(pos) else {
@@ -149,100 +125,45 @@ impl<'a> Reader<'a> {
                 // The common case: a move or a glyph, nothing to classify.
                 let we = descriptive_end(buf, pos, word_end(buf, pos + 1));
                 seen_movetext = true;
-                token!(TokenKind::Word, pos..we, pos..we);
+                self.push_token(game, TokenKind::Word, pos..we, pos..we);
                 pos = we;
                 continue;
             }
             if CLASS[usize::from(b)] == DELIM {
                 match b {
-                    b'{' => {
-                        let body = pos + 1;
-                        let mut q = body;
-                        let mut stop = end;
-                        let mut hard = false;
-                        while let Some(j) = memchr::memchr2(b'}', b'[', &input[q..end]) {
-                            let k = q + j;
-                            if input[k] == b'}' {
-                                stop = k;
-                                break;
-                            }
-                            if is_hard_boundary(input, k) {
-                                stop = k;
-                                hard = true;
-                                break;
-                            }
-                            q = k + 1;
-                        }
-                        if stop < end && !hard {
-                            token!(TokenKind::Comment, body..stop, pos..stop + 1);
-                            pos = stop + 1;
-                        } else {
-                            let mut trimmed = stop;
-                            while trimmed > body && input[trimmed - 1].is_ascii_whitespace() {
-                                trimmed -= 1;
-                            }
-                            token!(TokenKind::Comment, body..trimmed, pos..trimmed);
-                            errors_end = errors_end.max(trimmed);
-                            game.errors.push(SyntaxError {
-                                kind: SyntaxErrorKind::UnterminatedComment,
-                                span: pos..trimmed,
-                            });
+                    b'{' => match self.brace_comment(game, pos, &mut errors_end) {
+                        Ok(next) => pos = next,
+                        Err(stop) => {
                             pos = stop;
                             break 'game;
                         }
-                    }
-                    b'[' => {
-                        if !game.is_empty() && is_hard_boundary(input, pos) {
-                            break 'game;
-                        }
-                        if seen_movetext {
-                            if self.at_line_start(pos) || looks_like_tag(input, pos, end) {
-                                break 'game;
-                            }
-                            error!(SyntaxErrorKind::StrayCharacter, pos..pos + 1);
-                            pos += 1;
-                            continue;
-                        }
-                        match parse_tag(input, pos, end) {
-                            TagParse::Tag {
-                                name,
-                                value,
-                                end: e,
-                            } => {
-                                game.tags.push(Tag {
-                                    name: &input[name],
-                                    raw_value: &input[value],
-                                    span: pos..e,
-                                });
-                                pos = e;
-                            }
-                            TagParse::Bad { end: e } => {
-                                error!(SyntaxErrorKind::BadTag, pos..e);
-                                pos = e;
-                            }
-                            TagParse::Unterminated { end: e } => {
-                                error!(SyntaxErrorKind::UnterminatedTag, pos..e);
-                                pos = e;
-                            }
-                        }
-                    }
+                    },
+                    b'[' => match self.tag(game, pos, seen_movetext, &mut errors_end) {
+                        Some(next) => pos = next,
+                        None => break 'game,
+                    },
                     b';' => {
                         let eol = memchr::memchr2(b'\n', b'\r', &input[pos..end])
                             .map_or(end, |j| pos + j);
-                        token!(TokenKind::Comment, pos + 1..eol, pos..eol);
+                        self.push_token(game, TokenKind::Comment, pos + 1..eol, pos..eol);
                         pos = eol;
                     }
                     b'(' => {
                         seen_movetext = true;
                         if input[pos + 1..end].starts_with(b"=)") {
-                            token!(TokenKind::Word, pos..pos + 3, pos..pos + 3);
+                            self.push_token(game, TokenKind::Word, pos..pos + 3, pos..pos + 3);
                             pos += 3;
                         } else {
                             if self.open.len() < MAX_ERRORS {
                                 self.open.push(pos);
                             }
                             self.depth += 1;
-                            token!(TokenKind::OpenVariation, pos..pos + 1, pos..pos + 1);
+                            self.push_token(
+                                game,
+                                TokenKind::OpenVariation,
+                                pos..pos + 1,
+                                pos..pos + 1,
+                            );
                             pos += 1;
                         }
                     }
@@ -252,10 +173,20 @@ impl<'a> Reader<'a> {
                             if self.depth <= MAX_ERRORS as u64 {
                                 self.open.pop();
                             }
-                            token!(TokenKind::CloseVariation, pos..pos + 1, pos..pos + 1);
+                            self.push_token(
+                                game,
+                                TokenKind::CloseVariation,
+                                pos..pos + 1,
+                                pos..pos + 1,
+                            );
                             self.depth -= 1;
                         } else {
-                            error!(SyntaxErrorKind::UnmatchedCloseVariation, pos..pos + 1);
+                            push_error(
+                                game,
+                                &mut errors_end,
+                                SyntaxErrorKind::UnmatchedCloseVariation,
+                                pos..pos + 1,
+                            );
                         }
                         pos += 1;
                     }
@@ -269,15 +200,20 @@ impl<'a> Reader<'a> {
                         }
                         match u8::try_from(n) {
                             Ok(nag) if q > pos + 1 => {
-                                token!(TokenKind::Nag(nag), pos..q, pos..q);
+                                self.push_token(game, TokenKind::Nag(nag), pos..q, pos..q);
                             }
-                            _ => error!(SyntaxErrorKind::BadNag, pos..q),
+                            _ => push_error(game, &mut errors_end, SyntaxErrorKind::BadNag, pos..q),
                         }
                         pos = q;
                     }
                     // `}`, `]`, `"`: nothing starts with them.
                     _ => {
-                        error!(SyntaxErrorKind::StrayCharacter, pos..pos + 1);
+                        push_error(
+                            game,
+                            &mut errors_end,
+                            SyntaxErrorKind::StrayCharacter,
+                            pos..pos + 1,
+                        );
                         pos += 1;
                     }
                 }
@@ -285,61 +221,195 @@ impl<'a> Reader<'a> {
             }
             if b == b'%' && self.at_column_0(pos) {
                 let eol = memchr::memchr2(b'\n', b'\r', &input[pos..end]).map_or(end, |j| pos + j);
-                token!(TokenKind::Escape, pos + 1..eol, pos..eol);
+                self.push_token(game, TokenKind::Escape, pos + 1..eol, pos..eol);
                 pos = eol;
                 continue;
             }
-            // A word.
-            let ws = pos;
-            let we = descriptive_end(buf, ws, word_end(buf, pos + 1));
-            let (len, kind) = match classify(&buf[ws..we]) {
-                crate::movetext::Lexeme::Whole(kind) => (we - ws, kind),
-                Lexeme::Number { len, number, black } => {
-                    (len, TokenKind::MoveNumber { number, black })
+            match self.word(game, pos, seen_movetext, errors_end) {
+                AfterWord::Next(next) => {
+                    seen_movetext = true;
+                    pos = next;
                 }
-            };
-            let mut te = ws + len;
-            let mut kind = kind;
-            match kind {
-                TokenKind::Result(_) if self.depth == 0 => {
-                    token!(kind, ws..te, ws..te);
-                    game.result_token = game.tokens.len().checked_sub(1);
-                    pos = te;
+                AfterWord::Result(next) => {
+                    pos = next;
                     ended = true;
-                    continue;
                 }
-                TokenKind::MoveNumber { number, black } if !black => {
-                    let mut black = false;
-                    if te == we {
-                        // `12 ...` / `12. …`: merge black's spaced dots into the number.
-                        let q = skip_class(buf, we, SPACE);
-                        if matches!(buf.get(q), Some(b'.' | 0xE2)) {
-                            let r = skip_class(buf, q + 1, WORD);
-                            if is_ellipsis(&buf[q..r]) {
-                                te = r;
-                                black = true;
-                                kind = TokenKind::MoveNumber { number, black };
-                            }
+                AfterWord::NewGame => break 'game,
+            }
+        }
+        self.end_game(game, pos, errors_end)
+    }
+
+    /// Adds a token to `game`. Inside a variation nested deeper than [`MAX_VARIATION_DEPTH`], every
+    /// token joins one `DeepVariation` token.
+    #[inline(always)]
+    fn push_token(
+        &self,
+        game: &mut Game<'a>,
+        kind: TokenKind,
+        text: Range<usize>,
+        span: Range<usize>,
+    ) {
+        if self.depth > MAX_VARIATION_DEPTH {
+            game.tokens.extend_deep(span.start, span.end);
+        } else {
+            game.tokens.push(kind, text, span);
+        }
+    }
+
+    /// Lexes the brace comment whose `{` is at `pos`: where the lexer goes on, or `Err` with where the
+    /// game ends when the comment is not closed (at the end of the input, or at a line that starts a
+    /// new game: an error, the comment kept up to there).
+    #[inline]
+    fn brace_comment(
+        &self,
+        game: &mut Game<'a>,
+        pos: usize,
+        errors_end: &mut usize,
+    ) -> Result<usize, usize> {
+        let (input, end) = (self.input, self.end);
+        let body = pos + 1;
+        let mut q = body;
+        let mut stop = end;
+        let mut hard = false;
+        while let Some(j) = memchr::memchr2(b'}', b'[', &input[q..end]) {
+            let k = q + j;
+            if input[k] == b'}' {
+                stop = k;
+                break;
+            }
+            if is_hard_boundary(input, k) {
+                stop = k;
+                hard = true;
+                break;
+            }
+            q = k + 1;
+        }
+        if stop < end && !hard {
+            self.push_token(game, TokenKind::Comment, body..stop, pos..stop + 1);
+            Ok(stop + 1)
+        } else {
+            let mut trimmed = stop;
+            while trimmed > body && input[trimmed - 1].is_ascii_whitespace() {
+                trimmed -= 1;
+            }
+            self.push_token(game, TokenKind::Comment, body..trimmed, pos..trimmed);
+            *errors_end = (*errors_end).max(trimmed);
+            game.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::UnterminatedComment,
+                span: pos..trimmed,
+            });
+            Err(stop)
+        }
+    }
+
+    /// Lexes the `[` at `pos`: a tag of the tag section (or a bad one), or, after movetext, a stray
+    /// character; where the lexer goes on, or `None` when a new game starts there.
+    #[inline]
+    fn tag(
+        &self,
+        game: &mut Game<'a>,
+        pos: usize,
+        seen_movetext: bool,
+        errors_end: &mut usize,
+    ) -> Option<usize> {
+        let (input, end) = (self.input, self.end);
+        if !game.is_empty() && is_hard_boundary(input, pos) {
+            return None;
+        }
+        if seen_movetext {
+            if self.at_line_start(pos) || looks_like_tag(input, pos, end) {
+                return None;
+            }
+            push_error(
+                game,
+                errors_end,
+                SyntaxErrorKind::StrayCharacter,
+                pos..pos + 1,
+            );
+            return Some(pos + 1);
+        }
+        Some(match parse_tag(input, pos, end) {
+            TagParse::Tag {
+                name,
+                value,
+                end: e,
+            } => {
+                game.tags.push(Tag {
+                    name: &input[name],
+                    raw_value: &input[value],
+                    span: pos..e,
+                });
+                e
+            }
+            TagParse::Bad { end: e } => {
+                push_error(game, errors_end, SyntaxErrorKind::BadTag, pos..e);
+                e
+            }
+            TagParse::Unterminated { end: e } => {
+                push_error(game, errors_end, SyntaxErrorKind::UnterminatedTag, pos..e);
+                e
+            }
+        })
+    }
+
+    /// Lexes the word at `ws` that is not a plain move: a move number (with Black's dots after a
+    /// space: `12 ...`), a result, or another word.
+    #[inline(always)]
+    fn word(
+        &self,
+        game: &mut Game<'a>,
+        ws: usize,
+        seen_movetext: bool,
+        errors_end: usize,
+    ) -> AfterWord {
+        let buf = &self.input[..self.end];
+        let we = descriptive_end(buf, ws, word_end(buf, ws + 1));
+        let (len, kind) = match classify(&buf[ws..we]) {
+            crate::movetext::Lexeme::Whole(kind) => (we - ws, kind),
+            Lexeme::Number { len, number, black } => (len, TokenKind::MoveNumber { number, black }),
+        };
+        let mut te = ws + len;
+        let mut kind = kind;
+        match kind {
+            TokenKind::Result(_) if self.depth == 0 => {
+                self.push_token(game, kind, ws..te, ws..te);
+                game.result_token = game.tokens.len().checked_sub(1);
+                return AfterWord::Result(te);
+            }
+            TokenKind::MoveNumber { number, black } if !black => {
+                let mut black = false;
+                if te == we {
+                    // `12 ...` / `12. …`: merge black's spaced dots into the number.
+                    let q = skip_class(buf, we, SPACE);
+                    if matches!(buf.get(q), Some(b'.' | 0xE2)) {
+                        let r = skip_class(buf, q + 1, WORD);
+                        if is_ellipsis(&buf[q..r]) {
+                            te = r;
+                            black = true;
+                            kind = TokenKind::MoveNumber { number, black };
                         }
                     }
-                    if number == 1
-                        && !black
-                        && seen_movetext
-                        && self.depth == 0
-                        && blank_line_in(&buf[last_end(game).max(errors_end)..ws])
-                    {
-                        // A new game without tags.
-                        pos = ws;
-                        break 'game;
-                    }
                 }
-                _ => {}
+                if number == 1
+                    && !black
+                    && seen_movetext
+                    && self.depth == 0
+                    && blank_line_in(&buf[last_end(game).max(errors_end)..ws])
+                {
+                    // A new game without tags.
+                    return AfterWord::NewGame;
+                }
             }
-            seen_movetext = true;
-            token!(kind, ws..te, ws..te);
-            pos = te;
+            _ => {}
         }
+        self.push_token(game, kind, ws..te, ws..te);
+        AfterWord::Next(te)
+    }
 
+    /// Ends the game read up to `pos`: the reader goes on there; the variations never closed are
+    /// reported; the game's span is set. False when the game is empty (the end of the input).
+    fn end_game(&mut self, game: &mut Game<'a>, pos: usize, errors_end: usize) -> bool {
         self.pos = pos;
         if game.is_empty() {
             return false;
@@ -372,6 +442,33 @@ impl<'a> Reader<'a> {
         }
         game.span = first..last;
         true
+    }
+}
+
+/// Where the lexer goes after a word that is not a plain move.
+enum AfterWord {
+    /// On, at this position.
+    Next(usize),
+    /// On after the game's result, at this position: only comments may follow.
+    Result(usize),
+    /// The word starts a new game (a `1.` after an empty line): the game ends before it.
+    NewGame,
+}
+
+/// Records a syntax error: the first [`MAX_ERRORS`] of a game kept, the others counted; `errors_end`
+/// is the end of the last.
+#[inline(always)]
+fn push_error(
+    game: &mut Game<'_>,
+    errors_end: &mut usize,
+    kind: SyntaxErrorKind,
+    span: Range<usize>,
+) {
+    *errors_end = (*errors_end).max(span.end);
+    if game.errors.len() < MAX_ERRORS {
+        game.errors.push(SyntaxError { kind, span });
+    } else {
+        game.omitted_errors += 1;
     }
 }
 

@@ -49,6 +49,7 @@ impl Mark<'_> {
     /// What is wrong with the mark, the line's position after the move
     /// being `pos` (for deciding mate where that is not known yet): the
     /// problem in words and the right mark; `None` when it is right.
+    #[inline]
     pub fn problem(&self, pos: Option<&Play>) -> Option<Problem> {
         let mate = self
             .mate

@@ -12,11 +12,12 @@
 //! records every problem, the plain lane ([`crate::plain`]) stops at the
 //! first one and hands the game to the full replay.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, Line as Play, MoveToken, ResolveError, Suffix, parse_annotation,
-    parse_move, write_move,
+    Annotation, Language, Line as Play, MoveToken, ParseError, ResolveError, Suffix,
+    parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
@@ -301,47 +302,38 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                 // Plain English SAN that resolves at once, the common case,
                 // is read from the bytes in one step; any other word is
                 // decoded and parsed in full.
-                let en = lang == Language::En;
-                let mut fast = en
-                    .then(|| current(&lines))
-                    .flatten()
-                    .and_then(|play| play.read_plain_san(token.text));
-                let decoded = fast
-                    .is_none()
-                    .then(|| text.slice(token.span.clone(), token.text));
-                // `...Nf6` and `…Nf6`: black's move marked without a number.
-                let word: &str = match decoded.as_deref() {
-                    Some(w) => match w.trim_start_matches(['.', '…']) {
-                        "" => w,
-                        rest => rest,
-                    },
-                    None => "",
-                };
-                if en && fast.is_none() && decoded.as_deref().is_some_and(|w| w.len() != word.len())
+                let mut fast = None;
+                if lang == Language::En
+                    && let Some(play) = current(&lines)
                 {
-                    fast = current(&lines).and_then(|play| play.read_plain_san(word.as_bytes()));
+                    fast = play.read_plain_san(token.text);
                 }
-                let parsed = match fast {
+                let written = match fast {
                     Some(_) => None,
-                    None => Some(parse_move(word)),
-                };
-                // A move first, then a mark on the move before.
-                if let Some(Err(_)) = parsed
-                    && let Some(annotation) = parse_annotation(word)
-                {
-                    if let Some(p) = pending.as_mut() {
-                        if matches!(
-                            annotation,
-                            Annotation::Check | Annotation::DoubleCheck | Annotation::Mate
-                        ) {
-                            // The plain lane judges marks written in the
-                            // move's own word only.
-                            pass.book.problem()?;
+                    None => {
+                        let w = Written::read(text, &token, lang, current(&lines));
+                        fast = w.fast;
+                        // A move first, then a mark on the move before.
+                        if let Some(annotation) = w.annotation() {
+                            if warnings
+                                && matches!(
+                                    annotation,
+                                    Annotation::Check | Annotation::DoubleCheck | Annotation::Mate
+                                )
+                            {
+                                // The plain lane judges marks written in the
+                                // move's own word only.
+                                pass.book.problem()?;
+                            }
+                            if let Some(p) = pending.as_mut() {
+                                p.add(annotation);
+                            }
+                            continue;
                         }
-                        p.add(annotation);
+                        Some(w)
                     }
-                    continue;
-                }
+                };
+                let word = written.as_ref().map_or("", Written::word);
                 // The mark on the move before is judged once this word is
                 // read: if it can be played, the move before did not mate.
                 let mut previous = pending.take();
@@ -368,9 +360,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                 let move_number = play.position().fullmoves().get();
                 // A null move (`--`, `Z0`): the side to move passes, as in
                 // analysis. Legal unless the side to move is in check.
-                if parsed
-                    .as_ref()
-                    .is_some_and(|p| p.as_ref().is_ok_and(MoveToken::is_null))
+                if written.as_ref().is_some_and(Written::is_null)
                     && !play.in_check()
                     && let Some(passed) = pass_turn(play.position())
                 {
@@ -401,7 +391,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     line.ply = ply;
                     continue;
                 }
-                let outcome = match (fast, &parsed) {
+                let outcome = match (fast, written.as_ref().and_then(|w| w.parsed.as_ref())) {
                     (Some(m), _) => Ok(m),
                     (None, Some(Ok(mt))) => play.resolve(mt, lang).map_err(Some),
                     (None, _) => Err(None),
@@ -414,13 +404,15 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                         let mut d = move_error(
                             token.span.clone(),
                             word,
-                            &parsed,
+                            written.as_ref().and_then(|w| w.parsed.as_ref()),
                             err,
                             play,
                             line.ply,
                             lang,
                         );
-                        let is_move = matches!(parsed, Some(Ok(_)));
+                        let is_move = written
+                            .as_ref()
+                            .is_some_and(|w| matches!(w.parsed, Some(Ok(_))));
                         let resolvable_elsewhere = is_move && d.code != Code::MovesAfterEnd;
                         d.ply = Some(ply);
                         d.move_number = Some(move_number);
@@ -451,9 +443,11 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     p.mate = Some(false);
                 }
                 settle(&mut previous, &mut pass, None)?;
-                let step = (line.depth == 0)
-                    .then(|| pass.book.step(play.position(), m))
-                    .flatten();
+                let step = if line.depth == 0 {
+                    pass.book.step(play.position(), m)
+                } else {
+                    None
+                };
                 // The position before the move, for a variation that
                 // replaces it (the full replay keeps it for a visitor that
                 // sees positions too, as it always has).
@@ -462,7 +456,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                         Some(before) => before.clone_from(play),
                         None => line.before = Some(play.clone()),
                     }
-                } else {
+                } else if line.before.is_some() {
                     line.before = None;
                 }
                 if let Some(w) = visitor.move_writing() {
@@ -507,33 +501,38 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                 }
                 if warnings {
                     let check = play.in_check();
-                    let written = match &parsed {
-                        Some(Ok(mt)) => mt.suffix(),
-                        _ => Suffix::of_plain_san(if decoded.is_some() {
-                            word.as_bytes()
-                        } else {
-                            token.text
-                        }),
+                    let written = match &written {
+                        Some(w) => w.suffix(),
+                        None => Suffix::of_plain_san(token.text),
                     };
-                    // Only `++` needs to know about double check.
-                    let double = check
-                        && written == Suffix::DoubleCheck
-                        && play.position().checkers().count() > 1;
-                    pending = Some(Mark {
-                        text: token.text,
-                        span: token.span.clone(),
-                        written,
-                        own: written,
-                        check,
-                        // Mate is decided lazily: most checks are followed
-                        // by a move.
-                        mate: if check { None } else { Some(false) },
-                        double,
-                        ply,
-                        move_number,
-                        side,
-                        variation,
-                    });
+                    if !B::RECORDS && !check {
+                        // The plain lane judges the mark of a move that
+                        // gives no check at once (a mark written as a word
+                        // of its own after it stopped the lane above).
+                        if marks::mark_problem(written, false, false, false).is_some() {
+                            pass.book.problem()?;
+                        }
+                    } else {
+                        // Only `++` needs to know about double check.
+                        let double = check
+                            && written == Suffix::DoubleCheck
+                            && play.position().checkers().count() > 1;
+                        pending = Some(Mark {
+                            text: token.text,
+                            span: token.span.clone(),
+                            written,
+                            own: written,
+                            check,
+                            // Mate is decided lazily: most checks are followed
+                            // by a move.
+                            mate: if check { None } else { Some(false) },
+                            double,
+                            ply,
+                            move_number,
+                            side,
+                            variation,
+                        });
+                    }
                 }
                 if line.depth == 0 {
                     if pass.book.keeps_moves() {
@@ -665,6 +664,80 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         }
     }
     Ok(pass)
+}
+
+/// A word that is not plain English SAN resolving at once, decoded and
+/// parsed in full.
+struct Written<'t> {
+    /// The word as decoded.
+    decoded: Cow<'t, str>,
+    /// Where the word starts in `decoded`, after dots written before it
+    /// (`...Nf6` and `…Nf6`: black's move marked without a number).
+    start: usize,
+    /// The word without its dots read as plain SAN that resolves.
+    fast: Option<Move>,
+    /// What the word parses as (`None` where `fast` read it).
+    parsed: Option<Result<MoveToken, ParseError>>,
+}
+
+impl<'t> Written<'t> {
+    /// Reads `token` of `text` in `lang`, in the line's position `play`.
+    fn read(
+        text: GameText<'t>,
+        token: &Token<'t>,
+        lang: Language,
+        play: Option<&Play>,
+    ) -> Written<'t> {
+        let decoded = text.slice(token.span.clone(), token.text);
+        let start = match decoded.trim_start_matches(['.', '…']) {
+            "" => 0,
+            rest => decoded.len() - rest.len(),
+        };
+        let mut written = Written {
+            decoded,
+            start,
+            fast: None,
+            parsed: None,
+        };
+        if lang == Language::En
+            && start > 0
+            && let Some(play) = play
+        {
+            written.fast = play.read_plain_san(written.word().as_bytes());
+        }
+        if written.fast.is_none() {
+            written.parsed = Some(parse_move(written.word()));
+        }
+        written
+    }
+
+    /// The word, without the dots written before it.
+    fn word(&self) -> &str {
+        self.decoded.get(self.start..).unwrap_or_default()
+    }
+
+    /// The mark or sign the word is when it is no move.
+    fn annotation(&self) -> Option<Annotation> {
+        match self.parsed {
+            Some(Err(_)) => parse_annotation(self.word()),
+            _ => None,
+        }
+    }
+
+    /// Whether the word is a null move (`--`, `Z0`).
+    fn is_null(&self) -> bool {
+        self.parsed
+            .as_ref()
+            .is_some_and(|p| p.as_ref().is_ok_and(MoveToken::is_null))
+    }
+
+    /// The check or mate mark written in the word.
+    fn suffix(&self) -> Suffix {
+        match &self.parsed {
+            Some(Ok(mt)) => mt.suffix(),
+            _ => Suffix::of_plain_san(self.word().as_bytes()),
+        }
+    }
 }
 
 /// Judges the mark of the move `pending` holds, `pos` being its line's
@@ -868,7 +941,7 @@ impl Book for Probe {
 fn move_error(
     span: Range<usize>,
     word: &str,
-    parsed: &Option<Result<MoveToken, pgnkit_notation::ParseError>>,
+    parsed: Option<&Result<MoveToken, ParseError>>,
     err: Option<ResolveError>,
     play: &Play,
     at: u32,
@@ -880,7 +953,7 @@ fn move_error(
             Code::UnparsableMove,
             span,
             match parse_error {
-                pgnkit_notation::ParseError::Unparsable => {
+                ParseError::Unparsable => {
                     format!("`{shown}` is not a move in any notation pgnkit reads")
                 }
                 other => format!("`{shown}` is not a move: {other}"),

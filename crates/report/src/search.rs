@@ -3,7 +3,7 @@
 //! or their count; then the run's summary.
 //!
 //! ```
-//! use pgnkit_index::GameFacts;
+//! use pgnkit_facts::GameFacts;
 //! use pgnkit_pgn::{Game, Reader};
 //! use pgnkit_report::search::{GameRecord, Output, Printer};
 //!
@@ -28,7 +28,7 @@
 
 use std::io::{self, Write};
 
-use pgnkit_index::{GameFacts, TextTag};
+use pgnkit_facts::{GameFacts, TextTag};
 use serde::Serialize;
 
 /// What a search prints.
@@ -87,7 +87,7 @@ fn non_empty(s: &str) -> Option<&str> {
 
 impl<'a> GameRecord<'a> {
     /// The record of game `number` (1-based) of `file`, from its facts (as
-    /// a scan reads them, or as its index keeps them: [`pgnkit_index::GameEntry::facts`]).
+    /// a scan reads them, or as its index keeps them: `pgnkit_index::GameEntry::facts`).
     pub fn from_facts(file: &'a str, number: u64, f: &'a GameFacts<'_>) -> GameRecord<'a> {
         GameRecord {
             r#type: "game",
@@ -107,7 +107,7 @@ impl<'a> GameRecord<'a> {
             opening_eco: f.opening.map(|o| o.eco()),
             opening: f.opening.map(|o| o.opening()),
             variation: f.opening.and_then(|o| o.variation()),
-            result: f.outcome.as_str(),
+            result: f.outcome.map(|r| r.as_str()),
             plies: f.plies,
             status: f.status.map(|s| s.as_str()),
             errors: f.errors,

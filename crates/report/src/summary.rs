@@ -58,6 +58,17 @@ impl Totals {
     }
 }
 
+/// The counts of the file loop of `check` and `convert`.
+impl pgnkit_driver::files::Tally for Totals {
+    fn add(&mut self, other: &Totals) {
+        Totals::add(self, other);
+    }
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+}
+
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }

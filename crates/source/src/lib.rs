@@ -17,7 +17,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::ops::Range;
 use std::sync::Arc;
 
-use memmap2::Mmap;
+use pgnkit_atomic::{Identity, Mapped};
 use pgnkit_pgn::shard::{Origin, Shard};
 
 pub mod walk;
@@ -144,12 +144,15 @@ pub struct Input {
     pub origin: Origin,
     /// The shard this input was cut to, if any.
     pub shard: Option<Shard>,
+    /// The regular file as it was read (its size the bytes mapped): what
+    /// tells, before it is rewritten in place, whether it changed since.
+    pub identity: Option<Identity>,
     source: Source,
 }
 
 enum Source {
     /// A mapped file and the range of it to read.
-    Mapped(Arc<Mmap>, Range<usize>),
+    Mapped(Arc<Mapped>, Range<usize>),
     Empty,
     Stream(Box<dyn Read + Send>),
 }
@@ -317,6 +320,7 @@ impl Input {
             compression,
             origin: Origin::default(),
             shard: None,
+            identity: None,
             source: Source::Stream(reader),
         })
     }
@@ -341,13 +345,15 @@ impl Input {
         }
         let file = File::open(path).map_err(read)?;
         let name = path.to_owned();
-        if meta.len() == 0 {
+        let identity = Identity::of_file(&file).map_err(read)?;
+        if identity.size == 0 {
             return Ok(Input {
                 name,
                 len: Some(0),
                 compression: Compression::None,
                 origin: Origin::default(),
                 shard: None,
+                identity: meta.is_file().then_some(identity),
                 source: Source::Empty,
             });
         }
@@ -356,20 +362,19 @@ impl Input {
             let reader = BufReader::with_capacity(1 << 16, file);
             return Input::stream(name, None, reader).map_err(read);
         }
-        // SAFETY: the map is read-only and private to this process. If another
-        // process truncates the file while we read it, the OS may raise SIGBUS;
-        // that is the documented risk every mmap-based reader (ripgrep included)
-        // accepts for the speed.
-        #[allow(unsafe_code)]
-        let map = unsafe { Mmap::map(&file) }.map_err(|source| Error::Map {
+        // A file truncated by another program while it is mapped is reported
+        // by name (exit status 2), not a SIGBUS crash: see `Mapped`.
+        let map = Mapped::new(&file, path).map_err(|source| Error::Map {
             path: path.to_owned(),
             source,
         })?;
-        let _ = map.advise(memmap2::Advice::Sequential);
+        let _ = map.map().advise(memmap2::Advice::Sequential);
         if Compression::sniff(&map[..map.len().min(8)]) != Compression::None {
             drop(map);
             let reader = BufReader::with_capacity(1 << 20, file);
-            return Input::stream(name, Some(meta.len()), reader).map_err(read);
+            let mut input = Input::stream(name, Some(meta.len()), reader).map_err(read)?;
+            input.identity = Some(identity);
+            return Ok(input);
         }
         let len = map.len();
         if let Some(at) = binary_at(&map) {
@@ -377,10 +382,11 @@ impl Input {
         }
         Ok(Input {
             name,
-            len: Some(meta.len()),
+            len: Some(len as u64),
             compression: Compression::None,
             origin: Origin::default(),
             shard: None,
+            identity: Some(identity.with_size(len as u64)),
             source: Source::Mapped(Arc::new(map), 0..len),
         })
     }
@@ -433,7 +439,7 @@ impl Input {
 #[derive(Clone)]
 pub enum Data {
     /// The whole memory-mapped file.
-    Mapped(Arc<Mmap>),
+    Mapped(Arc<Mapped>),
     /// A buffer read from a stream.
     Owned(Arc<Vec<u8>>),
 }
@@ -477,7 +483,8 @@ impl Chunk {
                 // page cache; no data can be lost or changed.
                 #[allow(unsafe_code)]
                 let _ = unsafe {
-                    map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, len)
+                    map.map()
+                        .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, len)
                 };
             }
         }
@@ -489,7 +496,7 @@ pub enum Chunks {
     /// Cutting a mapped file.
     Mapped {
         /// The file.
-        map: Arc<Mmap>,
+        map: Arc<Mapped>,
         /// Where the next chunk starts.
         next: usize,
         /// Where the last chunk ends (the end of the file or of the shard).

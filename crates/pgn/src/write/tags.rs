@@ -1,0 +1,153 @@
+//! The tag section in export order (PGN §8.1.1): the seven-tag roster
+//! first, then the other tags in ASCII order of their names, values
+//! escaped.
+
+use crate::Game;
+use crate::text::{Encoding, GameText};
+
+/// The tags every exported game starts with, in this order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Which tags a [`Writer`](super::Writer) writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum TagSection {
+    /// Every tag (the default).
+    #[default]
+    All,
+    /// The seven-tag roster only (those of its tags the game has).
+    Roster,
+    /// None: movetext only.
+    None,
+}
+
+/// Appends `value` to `out` with `\` and `"` escaped.
+pub fn escape_tag_value(value: &str, out: &mut Vec<u8>) {
+    let mut rest = value.as_bytes();
+    while let Some(i) = memchr::memchr2(b'\\', b'"', rest) {
+        out.extend_from_slice(&rest[..i]);
+        out.push(b'\\');
+        out.push(rest[i]);
+        rest = &rest[i + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// The tags of `game` in export order: the seven-tag roster first (the
+/// first tag of each name), then the others in ASCII order of their names
+/// (a stable sort: duplicates keep their input order).
+pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
+    order.clear();
+    // The first tag of each roster name, by roster place.
+    let mut first = [usize::MAX; SEVEN_TAG_ROSTER.len()];
+    for (i, tag) in game.tags.iter().enumerate() {
+        if let Some(place) = SEVEN_TAG_ROSTER
+            .iter()
+            .position(|n| n.as_bytes() == tag.name)
+            && first[place] == usize::MAX
+        {
+            first[place] = i;
+        }
+    }
+    order.extend(first.iter().copied().filter(|&i| i != usize::MAX));
+    let roster = order.len();
+    for i in 0..game.tags.len() {
+        if !first.contains(&i) {
+            order.push(i);
+        }
+    }
+    if let Some(rest) = order.get_mut(roster..) {
+        rest.sort_by(|&a, &b| {
+            let name = |i: usize| game.tags.get(i).map_or(&[][..], |t| t.name);
+            name(a).cmp(name(b))
+        });
+    }
+}
+
+/// Writes the tag section in export order, and the empty line after it.
+#[inline(never)]
+pub(super) fn write_tags(
+    out: &mut Vec<u8>,
+    game: &Game<'_>,
+    source: &GameText<'_>,
+    order: &mut Vec<usize>,
+    set: &[(String, Option<String>)],
+    section: TagSection,
+) {
+    if section == TagSection::None {
+        return;
+    }
+    tag_order(game, order);
+    // The tags set are written among the others in ASCII order of their
+    // names, after the roster (the game's tags of their names are not).
+    let roster = SEVEN_TAG_ROSTER
+        .iter()
+        .filter(|n| game.tag(n).is_some())
+        .count();
+    let in_section = |name: &str| section == TagSection::All || SEVEN_TAG_ROSTER.contains(&name);
+    if section == TagSection::Roster {
+        order.truncate(roster);
+    }
+    let mut pending = set
+        .iter()
+        .filter(|(n, v)| v.is_some() && in_section(n))
+        .peekable();
+    let mut wrote = false;
+    let write_set = |out: &mut Vec<u8>, name: &str, value: &str| {
+        out.push(b'[');
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" \"");
+        escape_tag_value(value, out);
+        out.extend_from_slice(b"\"]\n");
+    };
+    for (place, &i) in order.iter().enumerate() {
+        let Some(tag) = game.tags.get(i) else {
+            continue;
+        };
+        if place >= roster {
+            while let Some((name, Some(value))) =
+                pending.next_if(|(name, _)| name.as_bytes() < tag.name)
+            {
+                write_set(out, name, value);
+                wrote = true;
+            }
+        }
+        if set.iter().any(|(name, _)| name.as_bytes() == tag.name) {
+            continue;
+        }
+        out.push(b'[');
+        out.extend_from_slice(source.decode(tag.name).as_bytes());
+        out.extend_from_slice(b" \"");
+        let raw = tag.raw_value;
+        if source.encoding() == Encoding::Utf8 && memchr::memchr2(b'\\', b'"', raw).is_none() {
+            // Nothing to resolve, nothing to escape: the value as it is
+            // (the game's text is UTF-8).
+            out.extend_from_slice(raw);
+        } else {
+            escape_tag_value(&source.decode(&tag.value()), out);
+        }
+        out.extend_from_slice(b"\"]\n");
+        wrote = true;
+    }
+    for (name, value) in pending {
+        if let Some(value) = value {
+            write_set(out, name, value);
+            wrote = true;
+        }
+    }
+    if wrote {
+        out.push(b'\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_values_are_escaped() {
+        let mut out = Vec::new();
+        escape_tag_value(r#"The "Immortal" \ game"#, &mut out);
+        assert_eq!(out, br#"The \"Immortal\" \\ game"#);
+    }
+}

@@ -1,0 +1,76 @@
+//! What the movetext tokens that are no replayed moves stand for: move
+//! glyphs and draw offers (attached to a move or as words), check marks,
+//! null moves, comments.
+
+use pgnkit_notation::{Annotation, parse_annotation, parse_move};
+
+use crate::text::GameText;
+use crate::{Game, Token, TokenKind};
+
+/// The text of a comment token, decoded, without the `\r` of a `;`
+/// comment's CRLF line end.
+pub fn comment_text<'t>(token: &Token<'t>, source: &GameText<'t>) -> std::borrow::Cow<'t, str> {
+    let mut text = token.text;
+    if let [rest @ .., b'\r'] = text {
+        text = rest;
+    }
+    source.decode(text)
+}
+
+/// What a movetext word that is not a replayed move stands for.
+pub enum Word {
+    /// A NAG (a move glyph written as a word).
+    Nag(u8),
+    /// A draw offer (`(=)`, `=`), kept as the comment `(=)`.
+    DrawOffer,
+    /// A mark the writer recomputes (check, mate, en passant): dropped.
+    Mark,
+    /// Not a move that was replayed: the line is not converted from here.
+    Dead,
+}
+
+/// Classifies a word that is not a replayed move.
+pub fn classify_word(text: &str) -> Word {
+    match parse_annotation(text) {
+        Some(Annotation::Nag(n)) => Word::Nag(n),
+        Some(Annotation::DrawOffer) => Word::DrawOffer,
+        Some(_) => Word::Mark,
+        None => Word::Dead,
+    }
+}
+
+/// Whether a move token may carry a glyph or a draw offer.
+pub(super) fn may_have_marks(raw: &[u8]) -> bool {
+    raw.iter()
+        .any(|&b| matches!(b, b'!' | b'?' | b'=') || b >= 0x80)
+}
+
+/// The glyph and draw offer attached to a move token (`e4!`, `Nf3!?`,
+/// `Qd2(=)`), read only when the token may hold one.
+pub fn attached_marks(raw: &[u8], text: &str) -> (Option<u8>, bool) {
+    if !may_have_marks(raw) {
+        return (None, false);
+    }
+    match parse_move(text) {
+        Ok(t) => (t.nag(), t.draw_offer()),
+        Err(_) => (None, false),
+    }
+}
+
+/// Whether a word is a null move (`--`, `Z0`, `0000`).
+pub fn is_null_word(text: &str) -> bool {
+    parse_move(text).is_ok_and(|t| t.is_null())
+}
+
+/// Whether the tokens at `i` are `(`, `=`, `)`: the scoresheet draw offer
+/// `(=)`, which the lexer sees as a variation.
+pub fn draw_offer_at(game: &Game<'_>, i: usize) -> bool {
+    let mut next = game.tokens.range(i..i.saturating_add(3));
+    matches!(
+        (next.next(), next.next(), next.next()),
+        (Some(a), Some(b), Some(c)) if a.kind == TokenKind::OpenVariation
+            && b.kind == TokenKind::Word
+            && b.text == b"="
+            && c.kind == TokenKind::CloseVariation
+    )
+}

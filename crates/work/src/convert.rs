@@ -1,0 +1,313 @@
+//! `convert`'s work on one chunk: every game replayed
+//! ([`pgnkit_replay::replay_game_text`]); a visitor renders each move
+//! played (main line and variations) in the target [`Style`] into one
+//! reused buffer, by token index; then the game's tokens are walked once to
+//! write the game in PGN export format ([`pgnkit_pgn::write`]), as text, as
+//! one JSON object a line, or as positions or UCI commands.
+//!
+//! Games with an error are converted up to the error, the rest of the line
+//! kept verbatim in a comment, and the error located for the printer;
+//! [`Config::skip_invalid`] leaves such games out (they are still counted).
+//! What is written of each game, in which style, and which games is the
+//! libraries' work: the writer's [`Layout`] and [`SplitLines`], the
+//! [`Style`]'s marks, the replay's [`Positions`] and [`UciPosition`]; here
+//! they are applied.
+
+use std::io::{self, Write};
+
+use pgnkit_driver::Buffers;
+use pgnkit_driver::spool::{SPOOL_LIMIT, Spool};
+use pgnkit_notation::Style;
+use pgnkit_pgn::location::count_lines;
+use pgnkit_pgn::write::{Layout, Moves, SplitLines, Writer, write_move_lines};
+use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::positions::{PositionFormat, Positions, UciPosition};
+use pgnkit_replay::{Code, GameText, MoveWriter, Options, replay_game_text};
+use pgnkit_report::json;
+use pgnkit_report::summary::Totals;
+use pgnkit_report::{Format, Located, Locator};
+use pgnkit_source::Chunk;
+
+use crate::whole_chunk;
+
+/// What `convert` writes.
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// PGN in export format.
+    Pgn,
+    /// One JSON object per game and line: tags, moves (written form and
+    /// UCI) with their NAGs, comments and variations, result, status.
+    Json,
+    /// Plain text: the players, then one move a line, numbered, the moves
+    /// of variations indented, and the result (for spoken moves, to read
+    /// aloud).
+    Text,
+    /// One line per game: with `--to uci`, the UCI command that sets up
+    /// the game's last position (`position startpos moves e2e4 e7e5 …`,
+    /// `position fen FEN moves …`).
+    Line,
+}
+
+/// Everything a worker needs to convert a chunk.
+pub struct Config {
+    /// The target style.
+    pub style: Style,
+    /// How to replay.
+    pub options: Options,
+    /// PGN or JSON.
+    pub format: OutputFormat,
+    /// Leave games with errors out.
+    pub skip_invalid: bool,
+    /// How diagnostics are printed (to locate them for it).
+    pub diagnostics: Format,
+    /// `--add-opening` (`Some`), with `--replace-eco` (`Some(true)`).
+    pub opening: Option<bool>,
+    /// The parts of each game written (PGN).
+    pub layout: Layout,
+    /// `--split-variations`.
+    pub split_variations: bool,
+    /// `--fen-comments`.
+    pub fen_comments: bool,
+    /// `--add-plycount`.
+    pub plycount: bool,
+    /// `--to fen|epd`: positions instead of games, every one when the
+    /// flag is set (`--all-positions`).
+    pub positions: Option<(PositionFormat, bool)>,
+    /// Every game written is a record of [`ChunkOut::records`] (the
+    /// printer chooses the games by number or splits them into files).
+    pub per_game: bool,
+}
+
+/// What a worker gives back for one chunk.
+pub struct ChunkOut {
+    /// The converted games, in order (beyond [`SPOOL_LIMIT`] bytes, in a
+    /// temporary file).
+    pub out: Spool,
+    /// JSON, or [`Config::per_game`]: for each game written, its 0-based
+    /// index in the chunk and where it starts in `out` (the sink writes a
+    /// JSON record's head).
+    pub records: Vec<(u64, u64)>,
+    /// Games read in the chunk.
+    pub games: u64,
+    /// Errors of the chunk's games, game numbers relative to the chunk.
+    pub diagnostics: Vec<Located>,
+    /// Counts.
+    pub totals: Totals,
+    /// Line breaks in the chunk.
+    pub lines: usize,
+}
+
+/// Bytes of PGN beyond which a game's output is written in pieces
+/// ([`Writer::write_game_to`]).
+const LARGE_GAME: usize = 1 << 20;
+
+/// Converts the games of one chunk.
+///
+/// # Errors
+/// When the output spilled beyond [`SPOOL_LIMIT`] cannot be written to its
+/// temporary file.
+pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::Result<ChunkOut> {
+    let data: &[u8] = &chunk.data;
+    let mut reader = Reader::with_range(data, chunk.range.clone());
+    let mut game = Game::default();
+    // Null moves are written `--` in every notation (UCI's `0000` would
+    // read as a move number in PGN movetext).
+    let mut conversion = Moves::new(config.style.is_ascii());
+    let mut writer = Writer::with_layout(config.layout.clone());
+    let mut lines = String::new();
+    let mut ranges = Vec::new();
+    let mut out = ChunkOut {
+        out: Spool::new(
+            buffers.take((chunk.range.len() + chunk.range.len() / 2).min(SPOOL_LIMIT)),
+            SPOOL_LIMIT,
+        ),
+        records: Vec::new(),
+        games: 0,
+        diagnostics: Vec::new(),
+        totals: Totals::default(),
+        lines: count_lines(chunk.bytes()),
+    };
+    let mut locator = Locator::new(data, chunk.range.start, chunk.base, config.diagnostics);
+    let uci = config.format == OutputFormat::Json;
+    let mut index = 0u64;
+    while reader.read_game(&mut game) {
+        if game.is_comment_only() {
+            // `%` lines or a lone comment between games: no game, kept as it is.
+            if config.format == OutputFormat::Pgn && !config.per_game && config.positions.is_none()
+            {
+                let buf = out.out.buffer();
+                buf.extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
+                buf.extend_from_slice(b"\n\n");
+                out.out.settle()?;
+            }
+            continue;
+        }
+        let text = GameText::new(data, game.span.clone());
+        lines.clear();
+        let mut report = if let Some((format, all)) = config.positions {
+            let mut positions = Positions::new(format, all, &mut lines);
+            let report = replay_game_text(data, &game, &text, &config.options, &mut positions);
+            positions.finish();
+            report
+        } else if config.format == OutputFormat::Line {
+            let mut command = UciPosition::new(&mut lines);
+            let report = replay_game_text(data, &game, &text, &config.options, &mut command);
+            command.finish();
+            report
+        } else {
+            let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
+            if config.fen_comments {
+                recorder = recorder.with_fen_notes();
+            }
+            replay_game_text(data, &game, &text, &config.options, &mut recorder)
+        };
+        let errors = report.errors();
+        let mut mismatch = false;
+        let mut tags: Vec<(&str, Option<String>)> = Vec::new();
+        if let Some(replace) = config.opening {
+            mismatch = opening_tags(&game, &mut report, replace, &mut tags);
+        }
+        if config.plycount && !config.split_variations {
+            tags.push(("PlyCount", Some(report.plies.to_string())));
+        }
+        if config.opening.is_some() || config.plycount {
+            set_tags(&mut writer, &tags);
+        }
+        out.totals.game(errors, usize::from(mismatch), report.plies);
+        if errors > 0 || mismatch {
+            let located = locator.locate(&game, &report, index, |d| {
+                d.is_error() || d.code == Code::EcoMismatch
+            });
+            out.diagnostics.extend(located);
+        }
+        if errors > 0 && config.skip_invalid {
+            out.totals.skipped += 1;
+        } else if config.positions.is_some() || config.format == OutputFormat::Line {
+            // Positions, or a UCI command: text lines.
+            if config.per_game {
+                out.records.push((index, out.out.len()));
+            }
+            out.out.buffer().extend_from_slice(lines.as_bytes());
+            out.out.settle()?;
+        } else if config.split_variations {
+            let split = SplitLines::new(&game, &conversion);
+            for line in 0..split.len() {
+                split.ranges(line, &mut ranges);
+                if config.plycount {
+                    let plies = conversion.count_in(&ranges).to_string();
+                    tags.retain(|t| t.0 != "PlyCount");
+                    tags.push(("PlyCount", Some(plies)));
+                    set_tags(&mut writer, &tags);
+                }
+                if config.per_game {
+                    out.records.push((index, out.out.len()));
+                }
+                let buf = out.out.buffer();
+                writer.write_line(buf, data, &game, &text, &conversion, Some(&ranges));
+                out.out.settle()?;
+            }
+        } else {
+            if config.per_game && config.format != OutputFormat::Json {
+                out.records.push((index, out.out.len()));
+            }
+            match config.format {
+                // A game of millions of moves goes out in pieces, never
+                // held whole; the others straight into the chunk's buffer.
+                OutputFormat::Pgn if game.span.len() > LARGE_GAME => {
+                    out.out.spill_from_here()?;
+                    writer.write_game_to(&mut out.out, data, &game, &text, &conversion)?;
+                }
+                OutputFormat::Pgn => {
+                    writer.write_game(out.out.buffer(), data, &game, &text, &conversion);
+                    out.out.settle()?;
+                }
+                // Written above, a command a line.
+                OutputFormat::Line => {}
+                OutputFormat::Text => {
+                    if game.span.len() > LARGE_GAME {
+                        out.out.spill_from_here()?;
+                    }
+                    write_move_lines(&mut out.out, &game, &text, &conversion)?;
+                }
+                OutputFormat::Json => {
+                    if game.span.len() > LARGE_GAME {
+                        out.out.spill_from_here()?;
+                    }
+                    out.records.push((index, out.out.len()));
+                    json::write_game(&mut out.out, data, &game, &report, &conversion)?;
+                    out.out.write_all(b"\n")?;
+                }
+            }
+        }
+        index += 1;
+    }
+    out.games = index;
+    Ok(out)
+}
+
+/// Sets the tags `writer` writes in place of the game's (`--add-opening`,
+/// `--add-plycount`).
+fn set_tags(writer: &mut Writer, tags: &[(&str, Option<String>)]) {
+    let tags: Vec<(&str, Option<&str>)> = tags.iter().map(|(n, v)| (*n, v.as_deref())).collect();
+    writer.set_tags(&tags);
+}
+
+/// Adds to `tags` those to write for the opening of `game`
+/// (`--add-opening`; `replace`: `--replace-eco`), and to `report` an
+/// `eco-mismatch` where its ECO tag disagrees. Returns whether it did.
+fn opening_tags(
+    game: &Game<'_>,
+    report: &mut pgnkit_replay::GameReport,
+    replace: bool,
+    tags: &mut Vec<(&str, Option<String>)>,
+) -> bool {
+    let Some(opening) = pgnkit_opening::classify(game, report) else {
+        return false;
+    };
+    let mismatch = pgnkit_opening::eco_mismatch(game, &opening);
+    if replace || pgnkit_opening::eco_tag(game).is_none() {
+        tags.extend([
+            ("ECO", Some(opening.eco().to_owned())),
+            ("Opening", Some(opening.opening().to_owned())),
+            ("Variation", opening.variation().map(str::to_owned)),
+        ]);
+    }
+    let Some(d) = mismatch else {
+        return false;
+    };
+    let at = report
+        .diagnostics
+        .partition_point(|e| e.span.start <= d.span.start);
+    report.diagnostics.insert(at, d);
+    true
+}
+
+/// Converts the games of `data` as `pgnkit convert` converts one chunk
+/// ([`convert_chunk`]), without files or threads: the converted games (PGN
+/// or JSON lines, without the per-record head the printer adds), the
+/// diagnostics and the counts.
+///
+/// # Errors
+/// Those of the temporary file of an output beyond [`SPOOL_LIMIT`] bytes.
+pub fn convert_bytes(data: &[u8], config: &Config) -> io::Result<Converted> {
+    let chunk = whole_chunk(data.to_vec());
+    let converted = convert_chunk(&chunk, config, &Buffers::default())?;
+    let mut out = Vec::new();
+    converted.out.into_reader()?.copy_rest(&mut out)?;
+    Ok(Converted {
+        out,
+        diagnostics: converted.diagnostics,
+        totals: converted.totals,
+    })
+}
+
+/// What [`convert_bytes`] gives.
+pub struct Converted {
+    /// The converted games.
+    pub out: Vec<u8>,
+    /// Errors of the games, game numbers from 0.
+    pub diagnostics: Vec<Located>,
+    /// Counts.
+    pub totals: Totals,
+}
