@@ -47,6 +47,7 @@ mod in_place;
 mod lock;
 mod mapped;
 mod owner;
+mod regions;
 mod replace;
 pub mod signals;
 mod temporary;

@@ -14,35 +14,10 @@
 use std::fs::File;
 use std::io;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 
 use memmap2::Mmap;
 
-/// One registered mapping.
-struct Slot {
-    /// Taken by a mapping.
-    used: AtomicBool,
-    /// The first address, 0 while not published.
-    start: AtomicUsize,
-    len: AtomicUsize,
-    message: AtomicPtr<u8>,
-    message_len: AtomicUsize,
-}
-
-const SLOTS: usize = 64;
-
-static TABLE: [Slot; SLOTS] = [const {
-    Slot {
-        used: AtomicBool::new(false),
-        start: AtomicUsize::new(0),
-        len: AtomicUsize::new(0),
-        message: AtomicPtr::new(std::ptr::null_mut()),
-        message_len: AtomicUsize::new(0),
-    }
-}; SLOTS];
-
-/// A SIGBUS handler reads the table: messages are not freed after it.
-static HANDLING: AtomicBool = AtomicBool::new(false);
+use crate::regions;
 
 /// A file mapped read-only into memory, its bytes as a slice.
 pub struct Mapped {
@@ -70,7 +45,7 @@ impl Mapped {
             slot: None,
             message,
         };
-        mapped.slot = register(&mapped.map, &mapped.message);
+        mapped.slot = regions::register(&mapped.map, &mapped.message);
         Ok(mapped)
     }
 
@@ -114,42 +89,6 @@ fn map(file: &File) -> io::Result<Mmap> {
     unsafe { Mmap::map(file) }
 }
 
-/// Publishes `map` with `message` in a free slot.
-fn register(map: &Mmap, message: &[u8]) -> Option<usize> {
-    if map.is_empty() {
-        return None;
-    }
-    let i = TABLE.iter().position(|s| {
-        s.used
-            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    })?;
-    let slot = &TABLE[i];
-    slot.len.store(map.len(), Ordering::SeqCst);
-    slot.message
-        .store(message.as_ptr().cast_mut(), Ordering::SeqCst);
-    slot.message_len.store(message.len(), Ordering::SeqCst);
-    slot.start.store(map.as_ptr() as usize, Ordering::SeqCst);
-    Some(i)
-}
-
-/// The message of the mapping that holds `address`, for the SIGBUS
-/// handler: its pointer and length (valid while that mapping lives, which
-/// it does while it is being read).
-pub(crate) fn message_at(address: usize) -> Option<(*const u8, usize)> {
-    HANDLING.store(true, Ordering::SeqCst);
-    TABLE.iter().find_map(|s| {
-        let start = s.start.load(Ordering::SeqCst);
-        let len = s.len.load(Ordering::SeqCst);
-        (start != 0 && address >= start && address - start < len).then(|| {
-            (
-                s.message.load(Ordering::SeqCst).cast_const(),
-                s.message_len.load(Ordering::SeqCst),
-            )
-        })
-    })
-}
-
 impl Deref for Mapped {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
@@ -159,16 +98,12 @@ impl Deref for Mapped {
 
 impl Drop for Mapped {
     fn drop(&mut self) {
-        if let Some(i) = self.slot {
-            let slot = &TABLE[i];
-            slot.start.store(0, Ordering::SeqCst);
-            slot.message.store(std::ptr::null_mut(), Ordering::SeqCst);
-            slot.used.store(false, Ordering::SeqCst);
+        if let Some(i) = self.slot
+            && regions::unregister(i)
+        {
             // A handler that may have read the message before it was
             // unpublished: the message stays (the process ends anyway).
-            if HANDLING.load(Ordering::SeqCst) {
-                std::mem::forget(std::mem::take(&mut self.message));
-            }
+            std::mem::forget(std::mem::take(&mut self.message));
         }
     }
 }
@@ -203,17 +138,17 @@ mod tests {
         let file = File::open(&path).expect("open");
         let mapped = Mapped::new(&file, "g.pgn").expect("map");
         let start = mapped.as_ptr() as usize;
-        let (text, len) = message_at(start + 9_999).expect("found");
+        let (text, len) = regions::message_at(start + 9_999).expect("found");
         assert_eq!(len, mapped.message.len());
         assert_eq!(text, mapped.message.as_ptr());
         assert_eq!(
             &*mapped.message,
             b"pgnkit: error: `g.pgn` was truncated while it was read\n"
         );
-        assert!(message_at(start + 10_000 + 4096).is_none_or(|(t, _)| t != text));
+        assert!(regions::message_at(start + 10_000 + 4096).is_none_or(|(t, _)| t != text));
         drop(mapped);
-        assert!(message_at(start).is_none_or(|(t, _)| t != text));
-        HANDLING.store(false, Ordering::SeqCst);
+        assert!(regions::message_at(start).is_none_or(|(t, _)| t != text));
+        regions::handled();
     }
 
     #[test]

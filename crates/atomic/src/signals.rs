@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
 
-use crate::mapped;
+use crate::regions;
 
 /// The exit status after a signal: 128 and its number.
 pub fn exit_status(signal: i32) -> i32 {
@@ -131,7 +131,7 @@ extern "C" fn on_bus_error(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut l
     // `_exit` are async-signal-safe.
     unsafe {
         let address = (*info).si_addr() as usize;
-        let Some((text, len)) = mapped::message_at(address) else {
+        let Some((text, len)) = regions::message_at(address) else {
             libc::signal(libc::SIGBUS, libc::SIG_DFL);
             return;
         };

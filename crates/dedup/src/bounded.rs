@@ -17,8 +17,8 @@ use std::path::Path;
 use pgnkit_extsort::{Record, Sorted, Sorter};
 
 use crate::cluster::{Grouper, Kind, Options, Placed, SortKey, sort_key};
+use crate::counts::Counts;
 use crate::record::{COMPARED_TAGS, ENCODED_SIZE, GameRecord, Source};
-use crate::report::Counts;
 
 /// A game's record with its number, in [`SortKey`] order.
 #[derive(Clone, Copy, Debug)]

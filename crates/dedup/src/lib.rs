@@ -43,6 +43,7 @@
 
 pub mod bounded;
 pub mod cluster;
+mod counts;
 pub mod prefix;
 pub mod record;
 pub mod report;

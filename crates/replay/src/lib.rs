@@ -34,11 +34,14 @@ pub mod diagnostic;
 pub mod exchange;
 pub mod fix;
 mod game;
+mod keyed;
 mod language;
 mod marks;
 mod movetext;
 pub mod outcome;
 mod plain;
+mod play;
+mod position_text;
 pub mod positions;
 mod repair;
 pub mod setup;
@@ -49,10 +52,11 @@ pub mod visitor;
 pub use diagnostic::{
     Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion, brief,
 };
-pub use game::{Detail, GameReport, Options, replay_game, replay_game_text, replay_game_with};
+pub use game::{Detail, GameReport, Options};
 pub use movetext::{MainMove, main_line_words};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
 pub use pgnkit_pgn::text;
 pub use pgnkit_pgn::text::{Encoding, GameText};
+pub use play::{replay_game, replay_game_text, replay_game_with};
 pub use verdict::lost_on_time;
 pub use visitor::{MoveEvent, MoveWriter, MoveWriting, Visitor};

@@ -24,9 +24,10 @@ use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, brief};
+use crate::keyed::KeyStep;
 use crate::marks::{self, Mark};
-use crate::outcome::{History, KeyStep, Tracker};
-use crate::positions::{PositionFormat, write_position};
+use crate::outcome::{History, Tracker};
+use crate::position_text::{PositionFormat, write_position};
 use crate::text::GameText;
 use crate::visitor::{MoveEvent, Visitor};
 

@@ -21,9 +21,10 @@ use pgnkit_pgn::Game;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::Detail;
+use crate::keyed::KeyStep;
 use crate::movetext::{Book as Keeping, MainMove, NotPlain, walk};
 use crate::outcome::Keyed;
-use crate::outcome::{self, GameResult, History, KeyStep, Status, Tracker};
+use crate::outcome::{self, GameResult, History, Status, Tracker};
 use crate::text::{Encoding, GameText};
 use crate::visitor::Visitor;
 

@@ -28,31 +28,11 @@
 //! assert_eq!(out, "position startpos moves e2e4 e7e5 g1f3\n");
 //! ```
 
-use std::fmt::Write as _;
-
 use pgnkit_notation::{Language, Notation, Style, write_move};
-use shakmaty::fen::{Epd, Fen};
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{Chess, Position};
 
+pub use crate::position_text::{PositionFormat, write_position};
 use crate::visitor::{MoveEvent, Visitor};
-
-/// How a position is written.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PositionFormat {
-    /// FEN: six fields, with the move clocks.
-    Fen,
-    /// EPD: the first four fields of FEN, no clocks.
-    Epd,
-}
-
-/// Appends the FEN (or EPD) of `pos` to `out`, with the en passant square
-/// of every double push.
-pub fn write_position(pos: &Chess, format: PositionFormat, out: &mut String) {
-    let _ = match format {
-        PositionFormat::Fen => write!(out, "{}", Fen::from_position(pos, EnPassantMode::Always)),
-        PositionFormat::Epd => write!(out, "{}", Epd::from_position(pos, EnPassantMode::Always)),
-    };
-}
 
 /// A [`Visitor`] that writes the positions of a game's main line, one a
 /// line: every position from the start when `all`, else (at

@@ -6,7 +6,7 @@ use pgnkit_notation::{Language, Notation, Style, write_move, write_move_checked}
 use pgnkit_pgn::write::Moves;
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::positions::{PositionFormat, write_position};
+use crate::position_text::{PositionFormat, write_position};
 
 /// What a [`Visitor`] sees for each move played.
 #[derive(Debug)]

@@ -407,10 +407,10 @@ fn forced_line(pos: &Chess) -> Forced {
             break;
         };
         let only = *only;
-        seen.push(crate::outcome::position_key(&at));
+        seen.push(crate::keyed::position_key(&at));
         at.play_unchecked(only);
         line.push(only);
-        if seen.contains(&crate::outcome::position_key(&at)) {
+        if seen.contains(&crate::keyed::position_key(&at)) {
             return Forced::Cycle;
         }
     }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::mobility::Mobility;
-use crate::outcome::{Keyed, next_key, position_key};
+use crate::keyed::{Keyed, next_key, position_key};
 
 /// Which colours a search is about: for each, whether its mates count.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,187 @@
+//! The steps of one game's replay: the tag section read, the start
+//! position set up, the plain lane tried, the language chosen, the movetext
+//! walked, the verdict given.
+
+use pgnkit_notation::Language;
+use pgnkit_pgn::Game;
+use shakmaty::Chess;
+
+use crate::diagnostic::{Code, Diagnostic, Omitted};
+use crate::game::{Detail, GameReport, Options};
+use crate::movetext::replay_movetext;
+use crate::outcome::{self, GameResult, History, Status};
+use crate::setup::{self, SetupError};
+use crate::text::{Encoding, GameText};
+use crate::visitor::Visitor;
+use crate::{language, plain, repair, structure, verdict};
+
+/// Replays one game read from `input` (the bytes the [`pgnkit_pgn::Reader`]
+/// read it from; spans in diagnostics are offsets into it).
+pub fn replay_game(input: &[u8], game: &Game<'_>, options: &Options) -> GameReport {
+    replay_game_with(input, game, options, &mut ())
+}
+
+/// [`replay_game`], showing every move played to `visitor`.
+pub fn replay_game_with<V: Visitor>(
+    input: &[u8],
+    game: &Game<'_>,
+    options: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    let text = GameText::new(input, game.span.clone());
+    replay_game_text(input, game, &text, options, visitor)
+}
+
+/// [`replay_game_with`] for a caller that has the game's text already
+/// ([`GameText::new`] of `input` and the game's span), so that it is not
+/// validated twice.
+pub fn replay_game_text<V: Visitor>(
+    input: &[u8],
+    game: &Game<'_>,
+    text: &GameText<'_>,
+    options: &Options,
+    visitor: &mut V,
+) -> GameReport {
+    let text = *text;
+    if takes_plain_lane(game, options) {
+        visitor.on_start(&Chess::default());
+        if let Some(plain) = plain::replay(game, &text, visitor, options.detail) {
+            return plain_report(game, &text, plain);
+        }
+        visitor.restart();
+    }
+    let encoding = text.encoding();
+    let mut head = structure::head(input, game, encoding);
+    let tag = |name: &str| {
+        game.tag(name)
+            .map(|t| encoding.decode(&t.value()).into_owned())
+    };
+    let mut report = GameReport {
+        diagnostics: Vec::new(),
+        omitted: Omitted::default(),
+        plies: 0,
+        status: Status::Invalid,
+        result: None,
+        result_tag: tag("Result"),
+        ruling: None,
+        claims: Vec::new(),
+        language: options.language.unwrap_or(Language::En),
+        chess960: false,
+        start: Chess::default(),
+        moves: Vec::new(),
+        keys: Vec::new(),
+        encoding,
+        dead_undecided: false,
+    };
+    let start = match setup::start(tag("Variant").as_deref(), tag("FEN").as_deref()) {
+        Ok(s) => s,
+        Err(err) => {
+            head.push(not_set_up(game, err, &mut report));
+            (report.diagnostics, report.omitted) = head.into_parts();
+            return report;
+        }
+    };
+    report.chess960 = start.chess960;
+    report.start = start.position.clone();
+
+    let mut lang = options.language.unwrap_or(Language::En);
+    // Keys are reported only where they are asked for.
+    let history = match options.detail {
+        Detail::Full | Detail::Keys => History::All,
+        Detail::Errors | Detail::Diagnostics => History::Recent,
+    };
+    visitor.on_start(&start.position);
+    let mut pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+    let mut repairs = None;
+    if options.language.is_none() && pass.failure.is_some() {
+        let (better, found) = language::choose(game, text, &start.position, &pass);
+        repairs = found;
+        if better != lang {
+            visitor.restart();
+            visitor.on_start(&start.position);
+            lang = better;
+            pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+        }
+    }
+    report.language = lang;
+
+    if options.suggestions {
+        match repairs {
+            Some(found) => found.attach(game, &mut pass),
+            None => repair::suggest(game, encoding, &start.position, lang, &mut pass),
+        }
+    }
+    verdict::finish(game, &mut report, pass, head);
+    report
+}
+
+/// Whether the plain lane may take the game: the caller asked for less than
+/// everything, in English or any language, and (for the diagnostics) the
+/// tag section has nothing to warn of, which the lane does not look at.
+fn takes_plain_lane(game: &Game<'_>, options: &Options) -> bool {
+    let lane = match options.detail {
+        Detail::Full => false,
+        Detail::Errors | Detail::Keys => true,
+        Detail::Diagnostics => structure::is_quiet(game),
+    };
+    lane && options.language.is_none_or(|l| l == Language::En)
+}
+
+/// The error of a game whose start position cannot be set up (a bad FEN, a
+/// variant pgnkit does not play): its moves are not replayed.
+fn not_set_up(game: &Game<'_>, err: SetupError, report: &mut GameReport) -> Diagnostic {
+    let at = |name: &str| {
+        game.tag(name)
+            .map_or(game.span.start..game.span.start, |t| t.span.clone())
+    };
+    let mut d = match err {
+        SetupError::BadFen(m) => Diagnostic::new(Code::BadFen, at("FEN"), m),
+        SetupError::UnsupportedVariant(v) => {
+            report.status = Status::Unsupported;
+            Diagnostic::new(
+                Code::UnsupportedVariant,
+                at("Variant"),
+                format!(
+                    "the variant `{v}` is not chess or Chess960, so its moves were not replayed"
+                ),
+            )
+        }
+    };
+    let moves = game
+        .tokens
+        .kinds()
+        .filter(|k| *k == pgnkit_pgn::TokenKind::Word)
+        .count();
+    if moves > 0 {
+        d.help
+            .push(format!("{moves} movetext words were not replayed"));
+    }
+    d
+}
+
+/// The report of a game the plain lane replayed: a game without error.
+fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> GameReport {
+    let result = match fast.status {
+        Status::Checkmate => Some(GameResult::win_for(!fast.turn)),
+        s => outcome::rule_result(s, fast.turn),
+    };
+    GameReport {
+        diagnostics: Vec::new(),
+        omitted: Omitted::default(),
+        plies: fast.plies,
+        status: fast.status,
+        result,
+        result_tag: game
+            .tag("Result")
+            .map(|t| text.decode(&t.value()).into_owned()),
+        ruling: None,
+        claims: Vec::new(),
+        language: Language::En,
+        chess960: false,
+        start: Chess::default(),
+        moves: fast.moves,
+        keys: fast.keys,
+        encoding: Encoding::Utf8,
+        dead_undecided: fast.undecided,
+    }
+}
