@@ -12,7 +12,7 @@
 //!
 //! The test: no side that can mate is ever called unable (Law 6.9), no
 //! position where a side can mate is ever called dead (Law 5.2.2), and most
-//! of the others are found within [`Budget::QUICK`].
+//! of the others (99.5%) are found within [`Budget::QUICK`].
 
 use pgnkit_replay::dead::{Budget, Life, Verdict, can_checkmate, is_dead};
 use shakmaty::fen::Fen;
@@ -126,11 +126,11 @@ fn no_side_that_can_mate_is_called_unable_and_most_others_are_found() {
     eprintln!("unable found: {unable_found} of {unable}; dead found: {dead_found} of {dead}");
     assert!(unable >= 500 && dead >= 300, "{unable} unable, {dead} dead");
     assert!(
-        unable_found * 100 >= unable * 95,
+        unable_found * 1000 >= unable * 995,
         "only {unable_found} of {unable} sides unable to mate found"
     );
     assert!(
-        dead_found * 100 >= dead * 95,
+        dead_found * 1000 >= dead * 995,
         "only {dead_found} of {dead} dead positions found"
     );
 }
