@@ -251,7 +251,7 @@ fn real(path: &str, games: usize) {
     let options = pgnkit_replay::Options::default();
     let mut finals = Vec::new();
     let mut all = Vec::new();
-    let (mut passed, mut dead, mut count, mut gated) = (0, 0, 0, 0);
+    let (mut passed, mut dead, mut count) = (0, 0, 0);
     while count < games && reader.read_game(&mut game) {
         count += 1;
         let report = pgnkit_replay::replay_game(&bytes, &game, &options);
@@ -275,9 +275,6 @@ fn real(path: &str, games: usize) {
             passed += usize::from(check);
             dead += usize::from(found);
         }
-        if pgnkit_replay::dead::may_be_dead_at_end(&pos, pos.legal_moves().len()) {
-            gated += 1;
-        }
         let start = Instant::now();
         let status = std::hint::black_box(pgnkit_replay::outcome::final_status(&pos));
         let took = start.elapsed().as_secs_f64() * 1e6;
@@ -294,7 +291,6 @@ fn real(path: &str, games: usize) {
         "{count} games, {} positions: {passed} pass the prefilter, {dead} dead by the static rules",
         all.len()
     );
-    println!("{gated} final positions pass may_be_dead_at_end");
     println!(
         "per position: {}",
         spread(&mut all)

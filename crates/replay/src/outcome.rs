@@ -236,10 +236,11 @@ pub struct FinalStatus {
 }
 
 /// The status of the final position of a played game: the checkmates,
-/// stalemates and the 75-move rule, and the dead positions that the rules
-/// of [`crate::dead`] prove without a search ([`Budget::RULES`]), which run
-/// where [`crate::dead::may_be_dead_at_end`] lets them. A game of no moves
-/// is a position to judge, and gets a search ([`final_status_within`]).
+/// stalemates and the 75-move rule, insufficient material, and the dead
+/// positions that the static rules of [`crate::dead`] prove where every
+/// pawn is locked ([`static_dead_status`], [`Budget::RULES`]: no search).
+/// A game of no moves is a position to judge, and gets the full analysis
+/// ([`final_status_within`]).
 ///
 /// ```
 /// use pgnkit_replay::outcome::final_status;
@@ -258,11 +259,10 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
     final_status_within(pos, crate::dead::Budget::RULES)
 }
 
-/// [`final_status`] with the dead-position search given `budget`
+/// [`final_status`] with the dead-position analysis given `budget`
 /// ([`crate::dead::is_dead`]): every position is analysed, and one the
-/// search could not settle is `undecided`. With [`Budget::RULES`] (no
-/// search), only the positions [`crate::dead::may_be_dead_at_end`] passes
-/// are, and none is undecided.
+/// search could not settle is `undecided`. With [`Budget::RULES`] only
+/// [`static_dead_status`] runs, and no position is undecided.
 ///
 /// ```
 /// use pgnkit_replay::dead::Budget;
@@ -296,15 +296,14 @@ pub fn final_status_within(pos: &Chess, budget: crate::dead::Budget) -> FinalSta
     if pos.halfmoves() >= 150 {
         return done(Status::SeventyfiveMoves);
     }
-    let searches = budget != crate::dead::Budget::RULES;
-    if searches || crate::dead::may_be_dead_at_end(pos, moves) {
+    if budget != crate::dead::Budget::RULES {
         match crate::dead::is_dead(pos, budget) {
             crate::dead::Life::Dead => return done(Status::DeadPosition),
             crate::dead::Life::Alive => {}
             crate::dead::Life::Undecided => {
                 return FinalStatus {
                     status: Status::Ongoing,
-                    undecided: searches,
+                    undecided: true,
                 };
             }
         }

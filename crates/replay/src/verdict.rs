@@ -155,7 +155,9 @@ fn moves_after_draw(game: &Game<'_>, report: &GameReport, status: Status, ply: u
         Status::InsufficientMaterial => {
             "a dead position, neither side has the material to checkmate (Law 5.2.2)"
         }
-        _ => "a dead position, neither side can ever checkmate (Law 5.2.2)",
+        _ => {
+            "a dead position, the pawns are locked and neither side can ever checkmate (Law 5.2.2)"
+        }
     };
     let next = report.moves.get(ply as usize);
     let token = next.and_then(|m| game.tokens.get(m.token as usize));

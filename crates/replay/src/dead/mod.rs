@@ -323,24 +323,6 @@ pub fn may_be_dead(pos: &Chess) -> bool {
     !takes(white, Color::White, board.black()) && !takes(black, Color::Black, board.white())
 }
 
-/// Whether the final position of a game deserves the dead-position
-/// analysis: a few bitboard operations. It asks for pawns of both colours
-/// of which none can take now and each has an enemy pawn ahead of it on its
-/// file (no pawn runs to promote without a capture first), or for a single
-/// legal move (`moves`: how many the position has).
-///
-/// ```
-/// use pgnkit_replay::dead::may_be_dead_at_end;
-/// use shakmaty::{CastlingMode, Chess, fen::Fen};
-///
-/// let fen: Fen = "8/4k3/8/6p1/8/8/5K2/8 w - - 0 50".parse().unwrap();
-/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-/// assert!(!may_be_dead_at_end(&pos, 8));
-/// ```
-pub fn may_be_dead_at_end(pos: &Chess, moves: usize) -> bool {
-    moves == 1 || (opposed(pos, Color::White) && opposed(pos, Color::Black))
-}
-
 /// Whether the question "can `winner` still checkmate?" (Law 6.9, for a
 /// game lost on time) deserves the analysis: a few bitboard operations,
 /// `false` when one of `winner`'s pawns can take now or has no enemy pawn
