@@ -198,7 +198,7 @@ fn gate(path: &str) {
             continue;
         }
         dead += 1;
-        if pgnkit_replay::dead::may_be_dead_at_end(pos, pos.legal_moves().len())
+        if pgnkit_replay::dead::may_be_dead(pos)
             || pos.is_insufficient_material()
         {
             passed += 1;
