@@ -198,9 +198,7 @@ fn gate(path: &str) {
             continue;
         }
         dead += 1;
-        if pgnkit_replay::dead::may_be_dead(pos)
-            || pos.is_insufficient_material()
-        {
+        if pgnkit_replay::dead::may_be_dead(pos) || pos.is_insufficient_material() {
             passed += 1;
         } else {
             println!(
