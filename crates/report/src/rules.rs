@@ -133,18 +133,35 @@ pub fn write_topic(out: &mut dyn Write, topic: Topic, color: bool) -> io::Result
     };
     writeln!(out, "dead-position (a status: Laws 5.2.2 and 6.9)\n")?;
     writeln!(out, "{}\n", wrap(DEAD_POSITION, 78))?;
-    let pgn = DEAD_POSITION_EXAMPLE;
+    write_example(
+        out,
+        DEAD_POSITION_EXAMPLE,
+        Code::ResultMismatch,
+        true,
+        color,
+    )
+}
+
+/// Writes the example game `pgn`, indented, and what `check` says of it:
+/// its status where `status`, and its diagnostics with `code`.
+fn write_example(
+    out: &mut dyn Write,
+    pgn: &[u8],
+    code: Code,
+    status: bool,
+    color: bool,
+) -> io::Result<()> {
     writeln!(out, "Example:\n")?;
     for line in String::from_utf8_lossy(pgn).lines() {
         writeln!(out, "    {line}")?;
     }
     writeln!(out)?;
     let mut game = Game::default();
-    if Reader::new(pgn).read_game(&mut game) {
+    if status && Reader::new(pgn).read_game(&mut game) {
         let report = replay_game(pgn, &game, &Options::default());
         writeln!(out, "status: {}\n", report.status.as_str())?;
     }
-    for l in diagnostics_of(pgn, Code::ResultMismatch) {
+    for l in diagnostics_of(pgn, code) {
         render::diagnostic(
             out,
             Format::Human,
@@ -195,23 +212,7 @@ pub fn write_rule(out: &mut dyn Write, code: Code, color: bool) -> io::Result<()
         code.severity().as_str()
     )?;
     writeln!(out, "{}\n", wrap(explanation(code), 78))?;
-    let pgn = example(code);
-    writeln!(out, "Example:\n")?;
-    for line in String::from_utf8_lossy(pgn).lines() {
-        writeln!(out, "    {line}")?;
-    }
-    writeln!(out)?;
-    for l in diagnostics_of(pgn, code) {
-        render::diagnostic(
-            out,
-            Format::Human,
-            color,
-            render::Suggestions::Best,
-            "example.pgn",
-            &l,
-        )?;
-    }
-    Ok(())
+    write_example(out, example(code), code, false, color)
 }
 
 /// The diagnostics with `code` that `check` finds in the game `pgn` (and,

@@ -179,14 +179,9 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
     let mut helpmates: Vec<Helpmate> = colors.iter().map(|&c| Helpmate::new(pos, c)).collect();
     let mut open = winners;
     for h in &mut helpmates {
-        let mut quick = nodes.min(400);
-        nodes -= quick;
-        match h.quick(&mut quick) {
-            Helped::Mate(line) => return Settled::Mate(line),
-            Helped::NoMate => open = open.without(h.winner()),
-            Helped::Unknown => {}
+        if let Some(line) = helpmate_turn(h, &mut nodes, 400, true, &mut open) {
+            return Settled::Mate(line);
         }
-        nodes += quick;
     }
     if !open.white && !open.black {
         return Settled::NoMate;
@@ -203,17 +198,11 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
         }
         nodes += slice;
         for h in &mut helpmates {
-            if !open.has(h.winner()) {
-                continue;
+            if open.has(h.winner())
+                && let Some(line) = helpmate_turn(h, &mut nodes, turn, false, &mut open)
+            {
+                return Settled::Mate(line);
             }
-            let mut slice = turn.min(nodes);
-            nodes -= slice;
-            match h.run(&mut slice) {
-                Helped::Mate(line) => return Settled::Mate(line),
-                Helped::NoMate => open = open.without(h.winner()),
-                Helped::Unknown => {}
-            }
-            nodes += slice;
         }
         if !open.white && !open.black {
             return Settled::NoMate;
@@ -221,6 +210,32 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
         turn = turn.saturating_mul(2);
     }
     Settled::Unknown
+}
+
+/// Runs `h` for at most `cap` of `nodes` (its quick round, or its next
+/// rounds): the mating line if it finds one; a proof that its winner
+/// cannot mate takes that winner out of `open`.
+fn helpmate_turn(
+    h: &mut Helpmate,
+    nodes: &mut u32,
+    cap: u32,
+    quick: bool,
+    open: &mut Winners,
+) -> Option<Vec<Move>> {
+    let mut slice = cap.min(*nodes);
+    *nodes -= slice;
+    let helped = if quick {
+        h.quick(&mut slice)
+    } else {
+        h.run(&mut slice)
+    };
+    *nodes += slice;
+    match helped {
+        Helped::Mate(line) => return Some(line),
+        Helped::NoMate => *open = open.without(h.winner()),
+        Helped::Unknown => {}
+    }
+    None
 }
 
 /// Whether `pos` is dead: neither player can checkmate by any series of
