@@ -1,11 +1,21 @@
 //! Measures the dead-position analysis (`pgnkit_replay::dead`).
 //!
-//! - `dead_bench cha [FILE]`: CHA's test vectors
+//! - `dead_bench cha [FILE [NODES]]`: CHA's test vectors
 //!   (`testdata/dead/cha-test-vectors.txt`: `WB`/`W-`/`-B`/`--` and a
 //!   FEN), every position asked for both colours, as Law 6.9 asks
-//!   ([`can_checkmate`]), and whether it is dead ([`is_dead`]): found,
-//!   false (a winnable position called unwinnable: must be 0), undecided,
-//!   and the time per question (mean, median, p99, max).
+//!   ([`can_checkmate`]), and whether it is dead ([`is_dead`]), with
+//!   [`Budget::FULL`] or `NODES`: found, false (a winnable position called
+//!   unwinnable: must be 0), undecided, and the time per question (mean,
+//!   median, p99, max).
+//! - `dead_bench static [FILE]`: the static rules alone on the same
+//!   positions.
+//! - `dead_bench gate [FILE]`: how many of the dead positions pass the
+//!   prefilter of the replay, and of the sides unable to mate the prefilter
+//!   of Law 6.9.
+//! - `dead_bench real FILE.pgn [GAMES]`: every position of the first
+//!   `GAMES` games through the per-position test of the replay (time per
+//!   position: mean, median, p99, max), and the final positions through
+//!   `outcome::final_status`.
 //!
 //! Run with `cargo run --release -p pgnkit-replay --example dead_bench -- cha`.
 

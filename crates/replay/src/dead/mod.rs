@@ -98,8 +98,9 @@ impl Budget {
     /// the semi-static analysis). For the final position of a played game,
     /// where a database is checked at full speed.
     pub const RULES: Budget = Budget { nodes: 0 };
-    /// A few hundred positions of search (a fraction of a millisecond):
-    /// for a game lost on time, where the answer decides the result.
+    /// Two thousand positions of search (a few milliseconds at most): for
+    /// the winner of a played game lost on time, where the answer decides
+    /// the result.
     pub const QUICK: Budget = Budget { nodes: 2_000 };
     /// The full analysis of one position (a game of no moves: a position
     /// to judge): tens of milliseconds at most.
