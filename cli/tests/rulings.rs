@@ -275,13 +275,13 @@ fn a_wall_with_a_way_through_is_no_dead_position() {
 
 #[test]
 fn an_undecided_search_is_counted_in_the_summary() {
-    // A dead position the analysis cannot prove within its budget (Black's
-    // king can never move and Black's pawns soon run out of moves, so any
-    // attempt to mate stalemates first; the proof would need a search of
-    // every walk of White's king): nothing is reported, the summary counts
-    // it.
+    // A dead position the analysis cannot prove within its budget (White's
+    // king can only go between h3 and h4, and any attempt to mate it
+    // stalemates it first; the proof would need a search of every place of
+    // Black's king and four bishops): nothing is reported, the summary
+    // counts it.
     let pgn = "[Event \"x\"]\n[SetUp \"1\"]\n\
-               [FEN \"1k6/1P5p/BP6/1P1p1p2/8/8/3P1PKP/8 b - - 0 40\"]\n\
+               [FEN \"8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 40\"]\n\
                [Result \"*\"]\n\n*\n";
     let (code, records) = check(pgn, &[]);
     assert_eq!(code, 0, "{records:?}");

@@ -104,7 +104,7 @@ impl Budget {
     pub const QUICK: Budget = Budget { nodes: 2_000 };
     /// The full analysis of one position (a game of no moves: a position
     /// to judge): tens of milliseconds at most.
-    pub const FULL: Budget = Budget { nodes: 20_000 };
+    pub const FULL: Budget = Budget { nodes: 50_000 };
     /// A budget for one hard position (a second or so).
     pub const THOROUGH: Budget = Budget { nodes: 2_000_000 };
 
