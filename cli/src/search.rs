@@ -64,7 +64,6 @@ pub fn run(args: &SearchArgs) -> anyhow::Result<u8> {
         .as_mut()
         .map(|f| Printer::new(f as &mut dyn io::Write, Output::Pgn));
     let status = search(args, &query, &mut printer, rest.as_mut(), started)?;
-    drop(rest);
     if let Some(f) = rest_file {
         f.commit()?;
     }

@@ -106,6 +106,10 @@ fn paths(text: &str, at: &Module, children: &[String]) -> Vec<Module> {
     let bytes = code.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
+        if !code.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
         let starts_word = i == 0
             || !(bytes[i - 1].is_ascii_alphanumeric()
                 || bytes[i - 1] == b'_'
@@ -293,4 +297,60 @@ fn commands_use_only_the_flags_and_shared_glue_and_no_module_uses_itself() {
     for m in &known {
         walk(m, &edges, &mut Vec::new(), &mut done);
     }
+}
+
+/// No library crate's top-level modules use one another in a circle: each
+/// crate reads as layers, a module below never reaching back to one above
+/// (a module and its own children may share items both ways).
+#[test]
+fn no_crate_has_an_import_cycle_among_its_modules() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    let mut read = 0;
+    let mut cycles = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(&crates)
+        .expect("crates/")
+        .filter_map(|e| e.ok().map(|e| e.path().join("src")))
+        .filter(|src| src.is_dir())
+        .collect();
+    dirs.sort();
+    for src in dirs {
+        read += 1;
+        let (known, edges) = uses(&src);
+        let top = |m: &Module| m.first().cloned().unwrap_or_default();
+        let mut tops: Vec<(String, String)> = edges
+            .iter()
+            .filter(|(a, b)| !a.is_empty() && !b.is_empty() && top(a) != top(b))
+            .map(|(a, b)| (top(a), top(b)))
+            .collect();
+        tops.sort();
+        tops.dedup();
+        let mut names: Vec<String> = known.iter().filter(|m| !m.is_empty()).map(top).collect();
+        names.sort();
+        names.dedup();
+        // A module that reaches itself through others is on a cycle.
+        for start in &names {
+            let mut seen = vec![start.clone()];
+            let mut next: Vec<String> = vec![start.clone()];
+            let mut on_cycle = false;
+            while let Some(m) = next.pop() {
+                for (_, used) in tops.iter().filter(|(user, _)| *user == m) {
+                    if used == start {
+                        on_cycle = true;
+                    } else if !seen.contains(used) {
+                        seen.push(used.clone());
+                        next.push(used.clone());
+                    }
+                }
+            }
+            if on_cycle {
+                cycles.push(format!("{}: `{start}`", src.display()));
+            }
+        }
+    }
+    assert!(read > 10, "the library crates are read ({read})");
+    assert!(
+        cycles.is_empty(),
+        "modules on an import cycle:\n{}",
+        cycles.join("\n")
+    );
 }

@@ -24,7 +24,8 @@ use crate::Error;
 use crate::owner::Owner;
 use crate::temporary::Temporary;
 
-/// A file being written in place of another; see the [module](self).
+/// A file being written in place of another: a temporary beside it, synced
+/// and renamed over it on success.
 /// Dropping it without [`Replacement::commit`] leaves the target as it was
 /// and removes the temporary file.
 pub struct Replacement {

@@ -36,6 +36,7 @@
 
 pub mod descriptive;
 pub mod detect;
+mod fitting;
 pub mod house;
 pub mod language;
 pub mod line;

@@ -436,7 +436,7 @@ fn san_of(pos: &Chess, m: &Move) -> San {
     if !board.attacks_to(king, !turn, occupied).is_empty() {
         return San::from_move(pos, *m);
     }
-    let pinned = crate::read::slider_blockers(pos, king);
+    let pinned = crate::fitting::slider_blockers(pos, king);
     let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
     for other in others {
         if pinned.contains(other) && !attacks::aligned(other, to, king) {

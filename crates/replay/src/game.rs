@@ -42,11 +42,11 @@ pub enum Detail {
     #[default]
     Full,
     /// The errors, the status and result, the plies, and the moves shown
-    /// to the [`Visitor`] (what a converter needs): a game without error
+    /// to the [`Visitor`](crate::Visitor) (what a converter needs): a game without error
     /// may then be reported without its warnings, its
     /// [`claims`](GameReport::claims), its [`keys`](GameReport::keys) and
     /// its main-line [`moves`](GameReport::moves) (and its
-    /// [`MoveEvent::key`]s are `None`). Plain games (standard
+    /// [`MoveEvent::key`](crate::MoveEvent::key)s are `None`). Plain games (standard
     /// start, UTF-8, English SAN, no error) are then replayed by a faster
     /// lane; everything else as with [`Detail::Full`]. With a forced
     /// [`Options::language`] other than English, the same as `Full`.
@@ -56,7 +56,7 @@ pub enum Detail {
     /// main-line moves, and whether a dead-position search ran out of
     /// budget, all as with [`Detail::Full`]; the
     /// [`claims`](GameReport::claims) and [`keys`](GameReport::keys) may be
-    /// left empty (and [`MoveEvent::key`]s `None`). Plain games (as for
+    /// left empty (and [`MoveEvent::key`](crate::MoveEvent::key)s `None`). Plain games (as for
     /// [`Detail::Errors`]) without any diagnostic are then replayed by the
     /// faster lane. With a forced [`Options::language`] other than English,
     /// the same as `Full`.
@@ -66,7 +66,7 @@ pub enum Detail {
     /// [`keys`](GameReport::keys) of every main-line position, as with
     /// `Full`; a game without error may then be reported without its
     /// warnings and its [`claims`](GameReport::claims) (and its
-    /// [`MoveEvent::key`]s are `None`). Plain games are replayed by the
+    /// [`MoveEvent::key`](crate::MoveEvent::key)s are `None`). Plain games are replayed by the
     /// faster lane, as for [`Detail::Errors`]. With a forced
     /// [`Options::language`] other than English, the same as `Full`.
     Keys,
@@ -76,7 +76,7 @@ pub enum Detail {
 #[derive(Clone, Debug)]
 pub struct GameReport {
     /// Problems, in the order of the tokens they are about: the first
-    /// [`diagnostic::MAX_PER_GAME`] errors and as many warnings found.
+    /// [`diagnostic::MAX_PER_GAME`](crate::diagnostic::MAX_PER_GAME) errors and as many warnings found.
     pub diagnostics: Vec<Diagnostic>,
     /// The problems found beyond those, counted only.
     pub omitted: Omitted,

@@ -228,18 +228,20 @@ impl DeclaredMove {
 /// position ran out of budget there.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FinalStatus {
-    /// The status (as [`position_status`] gives it).
+    /// The status of the final position (mate, stalemate, dead position,
+    /// 75-move rule; repetition needs the history: see the tracker).
     pub status: Status,
     /// The position might be dead, but the search ran out of budget before
     /// it could tell: the status says nothing of it.
     pub undecided: bool,
 }
 
-/// The status of the final position of a played game: the checkmates,
-/// stalemates and the 75-move rule, insufficient material, and the dead
-/// positions that the static rules of [`crate::dead`] prove where every
-/// pawn is locked ([`static_dead_status`], [`Budget::RULES`]: no search).
-/// A game of no moves is a position to judge, and gets the full analysis
+/// The status of the final position of a played game, with no history
+/// (repetitions need the tracker): the checkmates, stalemates and the
+/// 75-move rule, insufficient material, and the dead positions that the
+/// static rules of [`crate::dead`] prove where every pawn is locked
+/// ([`static_dead_status`], [`Budget::RULES`]: no search). A game of no
+/// moves is a position to judge, and gets the full analysis
 /// ([`final_status_within`]).
 ///
 /// ```

@@ -11,7 +11,7 @@ use crate::position_text::{PositionFormat, write_position};
 /// What a [`Visitor`] sees for each move played.
 #[derive(Debug)]
 pub struct MoveEvent<'a> {
-    /// Index of the move's token in [`Game::tokens`].
+    /// Index of the move's token in [`Game::tokens`](pgnkit_pgn::Game::tokens).
     pub token: usize,
     /// The position before the move.
     pub before: &'a Chess,

@@ -7,7 +7,7 @@ use shakmaty::{
 
 use super::origins::{Origins, file_squares};
 use super::{Descriptive, Side};
-use crate::read::{Fitting, ResolveError};
+use crate::fitting::{Fitting, ResolveError};
 
 /// The square of the man `m` captures (the passed pawn's for en passant).
 pub(super) fn captured_square(m: &Move) -> Option<(Role, Square)> {
@@ -171,7 +171,7 @@ impl Descriptive {
                 // Only a piece on a line with its king can be pinned.
                 if !attacks::ray(king, from).is_empty() {
                     let pinned =
-                        *pinned.get_or_insert_with(|| crate::read::slider_blockers(pos, king));
+                        *pinned.get_or_insert_with(|| crate::fitting::slider_blockers(pos, king));
                     if pinned.contains(from) && !attacks::aligned(from, to, king) {
                         continue;
                     }

@@ -31,17 +31,15 @@
 
 use crate::language::Language;
 
-mod read;
-mod tables;
+pub(crate) mod tables;
 mod write;
 
-pub(crate) use read::parse;
 pub(crate) use write::write;
 
 use tables::{TABLES, Vocab};
 
 /// The words of `language`; `None` for a language without a table.
-fn vocab(language: Language) -> Option<&'static Vocab> {
+pub(crate) fn vocab(language: Language) -> Option<&'static Vocab> {
     TABLES.iter().find(|v| v.language == language)
 }
 

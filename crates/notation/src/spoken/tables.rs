@@ -3,7 +3,7 @@
 use crate::language::Language;
 
 /// How a vocabulary says a square.
-pub(super) enum Squares {
+pub(crate) enum Squares {
     /// As written: `g1`.
     Coordinates,
     /// A phonetic file name and a number word: `Gustav eins`.
@@ -14,32 +14,32 @@ pub(super) enum Squares {
 }
 
 /// The words of one language.
-pub(super) struct Vocab {
-    pub(super) language: Language,
+pub(crate) struct Vocab {
+    pub(crate) language: Language,
     /// Pawn, knight, bishop, rook, queen, king.
-    pub(super) pieces: [&'static str; 6],
-    pub(super) squares: Squares,
+    pub(crate) pieces: [&'static str; 6],
+    pub(crate) squares: Squares,
     /// Said between two squares of a move that captures nothing.
-    pub(super) to: Option<&'static str>,
-    pub(super) capture: &'static str,
-    pub(super) promotes: &'static str,
-    pub(super) en_passant: &'static str,
-    pub(super) short_castle: &'static str,
-    pub(super) long_castle: &'static str,
-    pub(super) check: &'static str,
-    pub(super) mate: &'static str,
+    pub(crate) to: Option<&'static str>,
+    pub(crate) capture: &'static str,
+    pub(crate) promotes: &'static str,
+    pub(crate) en_passant: &'static str,
+    pub(crate) short_castle: &'static str,
+    pub(crate) long_castle: &'static str,
+    pub(crate) check: &'static str,
+    pub(crate) mate: &'static str,
 }
 
 /// The files as the Laws name them, in German.
-pub(super) static GERMAN_FILES: [&str; 8] = [
+pub(crate) static GERMAN_FILES: [&str; 8] = [
     "Anna", "Bella", "Cäsar", "David", "Eva", "Felix", "Gustav", "Hektor",
 ];
 /// The same names as the Laws' English text spells them.
-pub(super) static LATIN_FILES: [&str; 8] = [
+pub(crate) static LATIN_FILES: [&str; 8] = [
     "Anna", "Bella", "Cesar", "David", "Eva", "Felix", "Gustav", "Hector",
 ];
 /// The same names in Cyrillic.
-pub(super) static CYRILLIC_FILES: [&str; 8] = [
+pub(crate) static CYRILLIC_FILES: [&str; 8] = [
     "Анна",
     "Белла",
     "Цезарь",
@@ -52,7 +52,7 @@ pub(super) static CYRILLIC_FILES: [&str; 8] = [
 
 /// One table per language of [`Language::ALL`] but those of
 /// [`WITHOUT_WORDS`]; a test checks that each language has exactly one.
-pub(super) static TABLES: [Vocab; 30] = [
+pub(crate) static TABLES: [Vocab; 30] = [
     Vocab {
         language: Language::En,
         pieces: ["Pawn", "Knight", "Bishop", "Rook", "Queen", "King"],

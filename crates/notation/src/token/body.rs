@@ -9,8 +9,8 @@ use super::chars::{Buf, is_figurine, is_piece_letter};
 use super::iccf::parse_iccf;
 use super::marks::{Peeled, peel_marks};
 use super::move_token::{Body, Coords, Letters, Marks, MoveToken, PieceMark};
+use super::spoken;
 use super::{MAX_TOKEN_CHARS, ParseError, Suffix};
-use crate::spoken;
 
 /// The longest spoken move read, in bytes (a spoken move is several words
 /// and longer than [`MAX_TOKEN_CHARS`]).

@@ -22,6 +22,7 @@ mod iccf;
 mod marks;
 mod move_token;
 mod san;
+mod spoken;
 #[cfg(test)]
 mod tests;
 

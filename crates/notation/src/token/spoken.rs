@@ -3,14 +3,14 @@
 
 use shakmaty::{CastlingSide, File, Rank, Role, Square};
 
-use super::tables::{CYRILLIC_FILES, GERMAN_FILES, LATIN_FILES, Squares, TABLES, Vocab};
-use super::vocab;
+use super::{Body, Coords, MoveToken, Suffix, spoken_token};
 use crate::language::Language;
-use crate::token::{Body, Coords, MoveToken, Suffix, spoken_token};
+use crate::spoken::tables::{CYRILLIC_FILES, GERMAN_FILES, LATIN_FILES, Squares, TABLES, Vocab};
+use crate::spoken::vocab;
 
 /// What a word or phrase of a spoken move says.
 #[derive(Clone, Copy)]
-pub(super) enum Said {
+pub(crate) enum Said {
     Capture,
     To,
     Promotes,
@@ -38,7 +38,7 @@ static ALSO: [(&str, Said); 12] = [
 ];
 
 impl Vocab {
-    pub(super) fn phrases(&self) -> impl Iterator<Item = (&'static str, Said)> + '_ {
+    pub(crate) fn phrases(&self) -> impl Iterator<Item = (&'static str, Said)> + '_ {
         [
             (self.capture, Said::Capture),
             (self.promotes, Said::Promotes),
