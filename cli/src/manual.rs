@@ -20,7 +20,7 @@ pub fn rules(args: &RulesArgs) -> anyhow::Result<u8> {
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut out = stdout.lock();
     match args.code {
-        Some(code) => pgnkit_report::rules::write_rule(&mut out, code, color)?,
+        Some(topic) => pgnkit_report::rules::write_topic(&mut out, topic, color)?,
         None => pgnkit_report::rules::write_list(&mut out)?,
     }
     out.flush()?;

@@ -275,11 +275,13 @@ fn a_wall_with_a_way_through_is_no_dead_position() {
 
 #[test]
 fn an_undecided_search_is_counted_in_the_summary() {
-    // Knights against a locked wall: neither a static rule nor the quick
-    // search settles whether White can still mate (it can, after a long
-    // helpmate); nothing is reported, the summary counts it.
+    // A dead position the analysis cannot prove within its budget (White's
+    // king can only go between h3 and h4, and any attempt to mate it
+    // stalemates it first; the proof would need a search of every place of
+    // Black's king and four bishops): nothing is reported, the summary
+    // counts it.
     let pgn = "[Event \"x\"]\n[SetUp \"1\"]\n\
-               [FEN \"8/2N5/3k4/6p1/1p1p1pPp/pPpP1P1P/P1P4N/5K2 b - - 0 40\"]\n\
+               [FEN \"8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 40\"]\n\
                [Result \"*\"]\n\n*\n";
     let (code, records) = check(pgn, &[]);
     assert_eq!(code, 0, "{records:?}");

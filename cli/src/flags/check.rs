@@ -161,9 +161,23 @@ impl For for ReportArgs {
 /// `pgnkit rules`.
 #[derive(Args, Debug, Clone)]
 pub struct RulesArgs {
-    /// The code to explain (e.g. `illegal-move`); none lists them all.
-    #[arg(value_name = "CODE", value_parser = parse_code)]
-    pub code: Option<Code>,
+    /// The code to explain (e.g. `illegal-move`), or the rule
+    /// `dead-position`; none lists them all.
+    #[arg(value_name = "CODE", value_parser = parse_topic)]
+    pub code: Option<pgnkit_report::rules::Topic>,
+}
+
+/// Reads what `pgnkit rules` explains: a code, or a rule
+/// (`dead-position`); an unknown one is refused with the list.
+fn parse_topic(s: &str) -> Result<pgnkit_report::rules::Topic, String> {
+    pgnkit_report::rules::Topic::from_name(s.trim()).ok_or_else(|| {
+        let names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        format!(
+            "unknown code `{s}`; the codes are: {}; the rules: {}",
+            names.join(", "),
+            pgnkit_report::rules::Topic::RULES.join(", ")
+        )
+    })
 }
 
 /// Reads a diagnostic code by its name; an unknown one is refused with the

@@ -1,104 +1,99 @@
-//! Builds and times the labelled game-end test set of `testdata/dead/`.
+//! Builds the labelled dead-position set of `testdata/dead/labelled.tsv`.
 //!
-//! `cargo run --release -p pgnkit-replay --example dead_set -- build FILE.pgn…`
-//! writes `fen<TAB>label<TAB>how` lines: the final positions of the games
-//! in the files, then composed positions (locked pawn walls with kings,
-//! bishops and knights, some with a breakable spot). Labels are given
-//! independently of the code under test where possible:
+//! `cargo run --release -p pgnkit-replay --example dead_set -- FILE.pgn… > testdata/dead/labelled.tsv`
 //!
-//! - `winnable` with `bfs:<uci moves>`: a plain breadth-first search over
-//!   every legal move (no heuristics, no static rules) reached a checkmate;
-//!   the moves are the certificate, replayed by the test.
-//! - `dead` with `bfs-exhaustive:<positions>`: the same search visited every
-//!   reachable position and found no checkmate.
-//! - `winnable` with `helpmate:<uci moves>`: found by `dead::can_checkmate`
-//!   with a thorough budget; the line is replayed by the test.
+//! The positions come from the categories of the Chess Unwinnability
+//! Analyzer's test vectors, composed here from a fixed seed: locked pawn
+//! walls with kings behind them and bishops (of their own pawns' colour or
+//! the other), knights, rooks or queens; walls with a breakable spot (a
+//! missing pawn pair, a pawn that can take, a bishop that reaches an enemy
+//! pawn: they look dead and are not); kings boxed in by their own pawns;
+//! light endings of minor pieces and blocked pawns; walls with pieces for
+//! one side only. To these are added the positions of the games in
+//! `FILE.pgn…` (real games) in which every pawn stands locked against
+//! another.
 //!
-//! Positions none of these settles are left out.
+//! Each line is `fen<TAB>white<TAB>black<TAB>how<TAB>category`, `white` and `black`
+//! saying whether that side can still checkmate (`mates`) or not
+//! (`cannot`), labelled independently of the code under test:
 //!
-//! `… -- time testdata/dead/positions.tsv` prints the median and maximum
-//! time of `outcome::final_status` per position.
+//! - `cannot` only when a plain breadth-first search over every legal move
+//!   (shakmaty's move generator and nothing else: no static rule, no
+//!   heuristic) visited every position reachable from this one and met no
+//!   checkmate by that side (`bfs:<positions>`).
+//! - `mates` with the moves of a mate as the certificate (`white:<uci…>`,
+//!   `black:<uci…>`), found by the same search or, where the reachable
+//!   positions are too many for it, by `dead::can_checkmate` with a large
+//!   budget; the test plays the moves again, so that a label never rests on
+//!   the code under test.
+//!
+//! Positions that neither settles for both sides are left out.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
-use std::time::Instant;
 
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::dead::{Budget, Verdict, can_checkmate};
-use pgnkit_replay::{Options, Status, outcome, replay_game};
+use pgnkit_replay::dead::{Budget, Verdict, can_checkmate, may_be_dead};
+use pgnkit_replay::{Options, Status, replay_game};
 use shakmaty::fen::Fen;
+use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
+/// Positions the plain search may visit before it gives up.
+const BFS_LIMIT: usize = 100_000;
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("build") => build(&args[1..]),
-        Some("time") => time(args.get(1).map_or("testdata/dead/positions.tsv", |s| s)),
-        _ => eprintln!("usage: dead_set build FILE.pgn… | dead_set time FILE.tsv"),
-    }
-}
-
-fn fen(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
-}
-
-fn build(files: &[String]) {
-    let mut seen = HashSet::new();
-    let mut positions = Vec::new();
-    let options = Options {
-        language: None,
-        suggestions: false,
-        ..Options::default()
-    };
-    for file in files {
-        let Ok(bytes) = std::fs::read(file) else {
-            continue;
-        };
-        let mut reader = Reader::new(&bytes);
-        let mut game = Game::default();
-        while reader.read_game(&mut game) {
-            let report = replay_game(&bytes, &game, &options);
-            if matches!(report.status, Status::Invalid | Status::Unsupported) {
+    let files: Vec<String> = std::env::args().skip(1).collect();
+    // `--fens FILE`: label the FENs of FILE (one a line) instead.
+    if let [flag, path] = &files[..]
+        && flag == "--fens"
+    {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        for line in text.lines() {
+            let Some(pos) = line
+                .parse::<Fen>()
+                .ok()
+                .and_then(|f| f.into_position::<Chess>(CastlingMode::Standard).ok())
+            else {
                 continue;
-            }
-            let mut pos = report.start.clone();
-            for m in &report.moves {
-                pos.play_unchecked(m.played);
-            }
-            if seen.insert(fen(&pos)) {
-                positions.push((pos, "corpus"));
-            }
+            };
+            let labels = label(&pos).unwrap_or_else(|| "unsettled".to_owned());
+            println!("{line}\t{labels}");
+        }
+        return;
+    }
+    // One of each position (placement, side to move, castling, en passant).
+    let mut seen = HashSet::new();
+    let identity = |pos: &Chess| {
+        let Zobrist64(k) = pos.zobrist_hash(EnPassantMode::Legal);
+        k
+    };
+    let mut candidates = Vec::new();
+    for (pos, source) in composed() {
+        if seen.insert(identity(&pos)) {
+            candidates.push((pos, source));
         }
     }
-    for pos in composed() {
-        if seen.insert(fen(&pos)) {
-            positions.push((pos, "composed"));
+    for pos in real_locked(&files) {
+        if seen.insert(identity(&pos)) {
+            candidates.push((pos, "real"));
         }
     }
     let out = std::io::stdout();
     let mut out = out.lock();
-    for (pos, source) in positions {
-        let Some((label, how)) = label(&pos) else {
+    let mut kept = 0;
+    for (pos, source) in &candidates {
+        let Some(labels) = label(pos) else {
             continue;
         };
-        let _ = writeln!(out, "{}\t{label}\t{source} {how}", fen(&pos));
+        kept += 1;
+        let _ = writeln!(out, "{}\t{labels}\t{source}", fen(pos));
     }
+    eprintln!("{kept} of {} candidates labelled", candidates.len());
 }
 
-/// The label of a position, independently of the code under test where
-/// the plain search settles it.
-fn label(pos: &Chess) -> Option<(&'static str, String)> {
-    match bfs(pos, 30_000) {
-        Bfs::Mate(line) => return Some(("winnable", format!("bfs:{}", uci(&line)))),
-        Bfs::None(n) => return Some(("dead", format!("bfs-exhaustive:{n}"))),
-        Bfs::Unknown => {}
-    }
-    for color in [Color::White, Color::Black] {
-        if let Verdict::Winnable(line) = can_checkmate(pos, color, Budget::nodes(100_000)) {
-            return Some(("winnable", format!("helpmate:{}", uci(&line))));
-        }
-    }
-    None
+fn fen(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
 fn uci(line: &[Move]) -> String {
@@ -108,211 +103,381 @@ fn uci(line: &[Move]) -> String {
         .join(" ")
 }
 
-enum Bfs {
-    Mate(Vec<Move>),
-    None(usize),
-    Unknown,
+/// `white<TAB>black<TAB>how` for a position both sides of which are
+/// settled, or `None`.
+fn label(pos: &Chess) -> Option<String> {
+    let found = bfs(pos);
+    let mut labels = Vec::new();
+    let mut how = Vec::new();
+    for color in [Color::White, Color::Black] {
+        let name = if color == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        let line = match found.mates.get(&color) {
+            Some(line) => Some(line.clone()),
+            None if found.exhausted => None,
+            None => match can_checkmate(pos, color, Budget::nodes(100_000)) {
+                Verdict::Winnable(line) => Some(line),
+                _ => return None,
+            },
+        };
+        match line {
+            Some(line) => {
+                labels.push("mates");
+                how.push(format!("{name}:{}", uci(&line)));
+            }
+            None => labels.push("cannot"),
+        }
+    }
+    if found.exhausted {
+        how.insert(0, format!("bfs:{}", found.visited));
+    }
+    Some(format!("{}\t{}\t{}", labels[0], labels[1], how.join(" ")))
 }
 
-/// Every position reachable by legal moves, breadth first, until a
-/// checkmate (of either side). Nothing else.
-fn bfs(start: &Chess, limit: usize) -> Bfs {
-    let key = |p: &Chess| fen(p).rsplitn(3, ' ').nth(2).unwrap_or_default().to_owned();
-    let mut parent: HashMap<String, (String, Move)> = HashMap::new();
-    let mut queue = VecDeque::new();
+/// What the plain search found: the first mate by each side, and whether
+/// it visited every reachable position.
+struct Found {
+    mates: HashMap<Color, Vec<Move>>,
+    exhausted: bool,
+    visited: usize,
+}
+
+/// Every position reachable by legal moves, breadth first (shakmaty's
+/// move generator and Zobrist keys, nothing else), until both sides have
+/// mated or [`BFS_LIMIT`] positions were visited.
+fn bfs(start: &Chess) -> Found {
+    let key = |p: &Chess| -> u64 {
+        let Zobrist64(k) = p.zobrist_hash(EnPassantMode::Legal);
+        k
+    };
+    let mut found = Found {
+        mates: HashMap::new(),
+        exhausted: false,
+        visited: 1,
+    };
     let k0 = key(start);
-    let mut seen = HashSet::new();
-    seen.insert(k0.clone());
-    queue.push_back((start.clone(), k0.clone()));
+    let mut parent: HashMap<u64, (u64, Move)> = HashMap::new();
+    let mut seen = HashSet::from([k0]);
+    let mut queue = VecDeque::from([(start.clone(), k0)]);
     if start.is_checkmate() {
-        return Bfs::Mate(Vec::new());
+        found.mates.insert(!start.turn(), Vec::new());
     }
     while let Some((p, k)) = queue.pop_front() {
-        if seen.len() > limit {
-            return Bfs::Unknown;
+        if seen.len() > BFS_LIMIT || found.mates.len() == 2 {
+            return found;
         }
         for m in p.legal_moves() {
             let mut q = p.clone();
             q.play_unchecked(m);
             let kq = key(&q);
-            if !seen.insert(kq.clone()) {
+            if !seen.insert(kq) {
                 continue;
             }
-            parent.insert(kq.clone(), (k.clone(), m));
-            if q.is_checkmate() {
+            parent.insert(kq, (k, m));
+            if q.is_checkmate() && !found.mates.contains_key(&!q.turn()) {
                 let mut line = Vec::new();
                 let mut at = kq;
                 while at != k0 {
-                    let Some((up, mv)) = parent.get(&at) else {
+                    let Some(&(up, mv)) = parent.get(&at) else {
                         break;
                     };
-                    line.push(*mv);
-                    at = up.clone();
+                    line.push(mv);
+                    at = up;
                 }
                 line.reverse();
-                return Bfs::Mate(line);
+                found.mates.insert(!q.turn(), line);
             }
             queue.push_back((q, kq));
         }
     }
-    Bfs::None(seen.len())
+    found.exhausted = true;
+    found.visited = seen.len();
+    found
 }
 
-/// Locked pawn walls: pawn pairs on every file or most files, kings on
-/// their own side, sometimes bishops of one colour or a knight, sometimes
-/// a pawn pair missing (a breakable spot).
-fn composed() -> Vec<Chess> {
+/// The positions of the games in `files` in which every pawn is locked
+/// ([`may_be_dead`]), at most 3,000 of them.
+fn real_locked(files: &[String]) -> Vec<Chess> {
     let mut out = Vec::new();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
-    while out.len() < 900 {
-        // Each file gets a white pawn on rank r and a black one on r+1,
-        // neighbouring files differing by one rank at most (a chain).
-        let mut rank = 2 + next(3) as i32;
-        let mut board = [['.'; 8]; 8];
-        let holes = (next(5) as usize).saturating_sub(2); // mostly full walls
-        let hole_files: Vec<usize> = (0..holes).map(|_| next(8) as usize).collect();
-        let mut white_ranks = [0i32; 8];
-        for (file, wr) in white_ranks.iter_mut().enumerate() {
-            // Neighbouring files one rank apart: no pawn attacks another.
-            let step = if next(2) == 0 { -1 } else { 1 };
-            rank = if (1..=5).contains(&(rank + step)) {
-                rank + step
-            } else {
-                rank - step
-            };
-            *wr = rank;
-            if hole_files.contains(&file) {
-                continue;
-            }
-            board[rank as usize][file] = 'P';
-            board[rank as usize + 1][file] = 'p';
-        }
-        // Kings behind their walls.
-        let wk = (
-            next(8) as usize,
-            next(white_ranks.iter().copied().min().unwrap_or(1) as u64) as usize,
-        );
-        let bk_min = white_ranks.iter().copied().max().unwrap_or(5) as usize + 2;
-        if bk_min > 7 {
-            continue;
-        }
-        let bk = (
-            next(8) as usize,
-            bk_min + next((8 - bk_min) as u64) as usize,
-        );
-        board[wk.1][wk.0] = 'K';
-        board[bk.1][bk.0] = 'k';
-        let extra = next(5);
-        for _ in 0..(extra % 3) {
-            let (f, r) = (next(8) as usize, next(8) as usize);
-            if board[r][f] == '.' {
-                board[r][f] = match extra {
-                    0 => 'B',
-                    1 => 'b',
-                    2 => 'N',
-                    3 => 'n',
-                    _ => 'B',
-                };
-            }
-        }
-        let mut text = String::new();
-        for r in (0..8).rev() {
-            let mut empty = 0;
-            for &c in &board[r] {
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        text.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    text.push(c);
-                }
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            if r > 0 {
-                text.push('/');
-            }
-        }
-        let turn = if next(2) == 0 { "w" } else { "b" };
-        let full = format!("{text} {turn} - - 0 40");
-        let Ok(parsed) = full.parse::<Fen>() else {
+    let options = Options::default();
+    for file in files {
+        let Ok(bytes) = std::fs::read(file) else {
             continue;
         };
-        if let Ok(pos) = parsed.into_position::<Chess>(CastlingMode::Standard) {
-            out.push(pos);
+        let mut reader = Reader::new(&bytes);
+        let mut game = Game::default();
+        while out.len() < 3_000 && reader.read_game(&mut game) {
+            let report = replay_game(&bytes, &game, &options);
+            if matches!(report.status, Status::Invalid | Status::Unsupported) {
+                continue;
+            }
+            let mut pos = report.start.clone();
+            for m in &report.moves {
+                pos.play_unchecked(m.played);
+                if may_be_dead(&pos) {
+                    out.push(pos.clone());
+                }
+            }
         }
     }
     out
 }
 
-fn time(path: &str) {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("cannot read {path}");
-        return;
-    };
-    let mut all = Vec::new();
-    let mut by_source: HashMap<String, Vec<f64>> = HashMap::new();
-    let mut slowest = Vec::new();
-    for line in text.lines() {
-        let mut fields = line.split('\t');
-        let (Some(f), Some(label), Some(how)) = (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
+/// A small random number generator with a fixed seed (xorshift).
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A board being composed: `board[rank][file]`, FEN letters, `.` empty.
+type Board = [[char; 8]; 8];
+
+/// The positions composed from the categories, with their category.
+fn composed() -> Vec<(Chess, &'static str)> {
+    let mut dice = Dice(0x2545_f491_4f6c_dd1d);
+    let mut out = Vec::new();
+    let categories: [(&'static str, usize); 7] = [
+        ("wall", 900),
+        ("wall-pieces", 900),
+        ("wall-breakable", 700),
+        ("boxed-king", 400),
+        ("ending", 500),
+        ("wall-heavy", 300),
+        ("one-side", 600),
+    ];
+    for (category, wanted) in categories {
+        let mut made = 0;
+        let mut tries = 0;
+        while made < wanted && tries < wanted * 20 {
+            tries += 1;
+            let board = match category {
+                "wall" => wall(&mut dice, &[]),
+                "wall-pieces" => wall(&mut dice, &['B', 'b', 'N', 'n']),
+                "wall-heavy" => wall(&mut dice, &['R', 'r', 'Q', 'q', 'B', 'b']),
+                "wall-breakable" => breakable(&mut dice),
+                "one-side" => one_side(&mut dice),
+                "boxed-king" => boxed(&mut dice),
+                _ => ending(&mut dice),
+            };
+            let Some(board) = board else {
+                continue;
+            };
+            if let Some(pos) = position(&board, dice.below(2) == 0) {
+                out.push((pos, category));
+                made += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The position of `board` with White (`white`) or Black to move, if
+/// legal.
+fn position(board: &Board, white: bool) -> Option<Chess> {
+    let mut text = String::new();
+    for r in (0..8).rev() {
+        let mut empty = 0;
+        for &c in &board[r] {
+            if c == '.' {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                text.push(c);
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            text.push('/');
+        }
+    }
+    let turn = if white { "w" } else { "b" };
+    let parsed: Fen = format!("{text} {turn} - - 0 40").parse().ok()?;
+    let pos: Chess = parsed.into_position(CastlingMode::Standard).ok()?;
+    // Nothing decided already.
+    (!pos.is_game_over()).then_some(pos)
+}
+
+/// Puts `piece` on a random empty square of ranks `ranks`.
+fn drop(dice: &mut Dice, board: &mut Board, piece: char, ranks: std::ops::Range<usize>) -> bool {
+    for _ in 0..20 {
+        let r = ranks.start + dice.below((ranks.end - ranks.start) as u64) as usize;
+        let f = dice.below(8) as usize;
+        if board[r][f] == '.' {
+            board[r][f] = piece;
+            return true;
+        }
+    }
+    false
+}
+
+/// A locked pawn chain across the board (each file a white pawn with a
+/// black one just above it, neighbouring files one rank apart so that no
+/// pawn attacks another), the kings behind their own pawns, and up to two
+/// pieces from `extras` on their own side (upper case White, lower case
+/// Black).
+fn wall(dice: &mut Dice, extras: &[char]) -> Option<Board> {
+    let mut board = [['.'; 8]; 8];
+    let mut rank = 2 + dice.below(3) as i32;
+    let mut ranks = [0usize; 8];
+    for (file, slot) in ranks.iter_mut().enumerate() {
+        let step = if dice.below(2) == 0 { -1 } else { 1 };
+        rank = if (1..=5).contains(&(rank + step)) {
+            rank + step
+        } else {
+            rank - step
         };
-        let Ok(pos) = f.parse::<Fen>().map_err(|_| ()).and_then(|p| {
-            p.into_position::<Chess>(CastlingMode::Standard)
-                .map_err(|_| ())
-        }) else {
-            continue;
-        };
-        let runs = 20;
-        let t = Instant::now();
-        for _ in 0..runs {
-            std::hint::black_box(outcome::final_status(std::hint::black_box(&pos)));
-        }
-        let secs = t.elapsed().as_secs_f64() / f64::from(runs);
-        all.push(secs);
-        let source = how.split(' ').next().unwrap_or_default().to_owned();
-        by_source
-            .entry(format!("{source} {label}"))
-            .or_default()
-            .push(secs);
-        slowest.push((secs, line.to_owned()));
+        *slot = rank as usize;
+        board[rank as usize][file] = 'P';
+        board[rank as usize + 1][file] = 'p';
     }
-    let show = |name: &str, times: &mut Vec<f64>| {
-        times.sort_by(f64::total_cmp);
-        let n = times.len();
-        if n == 0 {
-            return;
+    let low = *ranks.iter().min()?;
+    let high = *ranks.iter().max()? + 2;
+    if low == 0 || high > 7 {
+        return None;
+    }
+    drop(dice, &mut board, 'K', 0..low).then_some(())?;
+    drop(dice, &mut board, 'k', high..8).then_some(())?;
+    if !extras.is_empty() {
+        for _ in 0..1 + dice.below(2) {
+            let piece = extras[dice.below(extras.len() as u64) as usize];
+            let side = if piece.is_ascii_uppercase() {
+                0..low
+            } else {
+                high..8
+            };
+            drop(dice, &mut board, piece, side);
         }
-        let mean = times.iter().sum::<f64>() / n as f64;
-        println!(
-            "{name}: {n} positions: median {:.2} µs, mean {:.2} µs, max {:.2} ms",
-            times[n / 2] * 1e6,
-            mean * 1e6,
-            times[n - 1] * 1e3
-        );
+    }
+    Some(board)
+}
+
+/// A wall with a breakable spot: a pawn pair missing, a pawn moved so that
+/// it can take, or a piece on the wrong side.
+fn breakable(dice: &mut Dice) -> Option<Board> {
+    let mut board = wall(dice, &['B', 'b', 'N', 'n'])?;
+    let file = dice.below(8) as usize;
+    let pawns: Vec<usize> = (0..8).filter(|&r| board[r][file] == 'P').collect();
+    let r = *pawns.first()?;
+    match dice.below(3) {
+        // A file without pawns.
+        0 => {
+            board[r][file] = '.';
+            board[r + 1][file] = '.';
+        }
+        // The black pawn one square higher: both can move, and may meet
+        // another pawn to take.
+        1 if r + 2 < 7 && board[r + 2][file] == '.' => {
+            board[r + 1][file] = '.';
+            board[r + 2][file] = 'p';
+        }
+        // A piece beyond the wall.
+        _ => {
+            let piece = ['B', 'N', 'b', 'n'][dice.below(4) as usize];
+            let side = if piece.is_ascii_uppercase() {
+                r + 2..8
+            } else {
+                0..r
+            };
+            if side.is_empty() {
+                return None;
+            }
+            drop(dice, &mut board, piece, side);
+        }
+    }
+    Some(board)
+}
+
+/// A wall with pieces for one side only, and for the other a pawn taken
+/// away (its king may come through, or the wall may open to one side only).
+fn one_side(dice: &mut Dice) -> Option<Board> {
+    let extras: &[char] = if dice.below(2) == 0 {
+        &['B', 'N', 'R', 'Q']
+    } else {
+        &['b', 'n', 'r', 'q']
     };
-    show("all", &mut all);
-    let mut names: Vec<String> = by_source.keys().cloned().collect();
-    names.sort();
-    for name in names {
-        if let Some(times) = by_source.get_mut(&name) {
-            show(&name, times);
+    let mut board = wall(dice, extras)?;
+    if dice.below(2) == 0 {
+        let file = dice.below(8) as usize;
+        let pawn = if extras[0].is_ascii_uppercase() {
+            'p'
+        } else {
+            'P'
+        };
+        for rank in &mut board {
+            if rank[file] == pawn {
+                rank[file] = '.';
+            }
         }
     }
-    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for (secs, line) in slowest.iter().take(5) {
-        let short: String = line.chars().take(120).collect();
-        println!("slow: {:.2} ms {short}", secs * 1e3);
+    Some(board)
+}
+
+/// A king in a corner boxed in by its own pawns, facing enemy pawns that
+/// block them, and a few pieces around.
+fn boxed(dice: &mut Dice) -> Option<Board> {
+    let mut board = [['.'; 8]; 8];
+    let white = dice.below(2) == 0;
+    let (king, pawn, enemy) = if white {
+        ('K', 'P', 'p')
+    } else {
+        ('k', 'p', 'P')
+    };
+    // White's box in the a1 corner, Black's in the h8 corner.
+    let (kr, kf) = if white { (0usize, 0usize) } else { (7, 7) };
+    board[kr][kf] = king;
+    let up = |r: usize| if white { r + 1 } else { r - 1 };
+    let side = |f: usize| if white { f + 1 } else { f - 1 };
+    board[up(kr)][kf] = pawn;
+    board[up(up(kr))][kf] = enemy;
+    board[up(kr)][side(kf)] = pawn;
+    board[up(up(kr))][side(kf)] = enemy;
+    if dice.below(2) == 0 {
+        board[kr][side(kf)] = pawn;
+        board[up(kr)][side(kf)] = enemy;
+        board[kr][side(side(kf))] = '.';
     }
+    let other = if white { 'k' } else { 'K' };
+    drop(dice, &mut board, other, 2..6).then_some(())?;
+    let pool = ['B', 'b', 'N', 'n', 'P', 'p', 'R', 'r'];
+    for _ in 0..dice.below(3) {
+        let piece = pool[dice.below(pool.len() as u64) as usize];
+        drop(dice, &mut board, piece, 1..7);
+    }
+    Some(board)
+}
+
+/// A light ending: kings, one or two minor pieces, and a blocked pawn pair
+/// or two.
+fn ending(dice: &mut Dice) -> Option<Board> {
+    let mut board = [['.'; 8]; 8];
+    for _ in 0..1 + dice.below(2) {
+        let f = dice.below(8) as usize;
+        let r = 1 + dice.below(5) as usize;
+        if board[r][f] == '.' && board[r + 1][f] == '.' {
+            board[r][f] = 'P';
+            board[r + 1][f] = 'p';
+        }
+    }
+    drop(dice, &mut board, 'K', 0..8).then_some(())?;
+    drop(dice, &mut board, 'k', 0..8).then_some(())?;
+    let pool = ['B', 'b', 'N', 'n'];
+    for _ in 0..1 + dice.below(2) {
+        let piece = pool[dice.below(4) as usize];
+        drop(dice, &mut board, piece, 0..8);
+    }
+    Some(board)
 }

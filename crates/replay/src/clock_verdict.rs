@@ -85,7 +85,7 @@ pub(crate) fn flag_fell(
         ),
         verdict => {
             if verdict == crate::dead::Verdict::Undecided {
-                report.dead_undecided |= crate::dead::worth_searching_for(&pos, winner);
+                report.dead_undecided = true;
             }
             (
                 GameResult::win_for(winner),
@@ -176,14 +176,15 @@ pub(crate) fn record_span(game: &Game<'_>) -> std::ops::Range<usize> {
 
 /// Law 6.9: whether `winner`, whose opponent ran out of time in `pos`, can
 /// checkmate by any series of legal moves: insufficient material never;
-/// the search where the winner has neither a queen nor a rook nor a pawn
-/// that can move (else undecided).
+/// the quick search where the winner has no pawn free to run or take
+/// (`dead::may_be_unwinnable`; else, as a loss on time told by the
+/// Termination tag, the win stands: such a player can nearly always mate).
 pub(crate) fn on_time(pos: &Chess, winner: Color) -> dead::Verdict {
     if pos.has_insufficient_material(winner) {
         dead::Verdict::Unwinnable
-    } else if dead::worth_searching_for(pos, winner) {
+    } else if dead::may_be_unwinnable(pos, winner) {
         dead::can_checkmate(pos, winner, dead::Budget::QUICK)
     } else {
-        dead::Verdict::Undecided
+        dead::Verdict::Winnable(Vec::new())
     }
 }

@@ -241,9 +241,13 @@ pub struct FinalStatus {
     pub undecided: bool,
 }
 
-/// The status of a final position with no history, and whether the search
-/// for a dead position was left undecided. The static rules of [`crate::dead`] run on every
-/// position; the search only where [`crate::dead::worth_searching`] lets it.
+/// The status of the final position of a played game, with no history
+/// (repetitions need the tracker): the checkmates, stalemates and the
+/// 75-move rule, insufficient material, and the dead positions that the
+/// static rules of [`crate::dead`] prove where every pawn is locked
+/// ([`static_dead_status`], [`Budget::RULES`]: no search). A game of no
+/// moves is a position to judge, and gets the full analysis
+/// ([`final_status_within`]).
 ///
 /// ```
 /// use pgnkit_replay::outcome::final_status;
@@ -256,17 +260,42 @@ pub struct FinalStatus {
 /// assert_eq!(final_status(&pos).status, Status::DeadPosition);
 /// assert!(!final_status(&pos).undecided);
 /// ```
+///
+/// [`Budget::RULES`]: crate::dead::Budget::RULES
 pub fn final_status(pos: &Chess) -> FinalStatus {
+    final_status_within(pos, crate::dead::Budget::RULES)
+}
+
+/// [`final_status`] with the dead-position analysis given `budget`
+/// ([`crate::dead::is_dead`]): every position is analysed, and one the
+/// search could not settle is `undecided`. With [`Budget::RULES`] only
+/// [`static_dead_status`] runs, and no position is undecided.
+///
+/// ```
+/// use pgnkit_replay::dead::Budget;
+/// use pgnkit_replay::outcome::final_status_within;
+/// use pgnkit_replay::Status;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// // Black's only move takes the queen: dead after it.
+/// let fen: Fen = "7k/6Q1/8/8/8/8/8/K7 b - - 0 60".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(final_status_within(&pos, Budget::FULL).status, Status::DeadPosition);
+/// ```
+///
+/// [`Budget::RULES`]: crate::dead::Budget::RULES
+pub fn final_status_within(pos: &Chess, budget: crate::dead::Budget) -> FinalStatus {
     let done = |status| FinalStatus {
         status,
         undecided: false,
     };
-    if pos.is_check() {
-        if pos.legal_moves().is_empty() {
-            return done(Status::Checkmate);
-        }
-    } else if pos.legal_moves().is_empty() {
-        return done(Status::Stalemate);
+    let moves = pos.legal_moves().len();
+    if moves == 0 {
+        return done(if pos.is_check() {
+            Status::Checkmate
+        } else {
+            Status::Stalemate
+        });
     }
     if let Some(status) = static_dead_status(pos) {
         return done(status);
@@ -274,8 +303,8 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
     if pos.halfmoves() >= 150 {
         return done(Status::SeventyfiveMoves);
     }
-    if crate::dead::worth_searching(pos) {
-        match crate::dead::is_dead(pos, crate::dead::Budget::GAME_END) {
+    if budget != crate::dead::Budget::RULES {
+        match crate::dead::is_dead(pos, budget) {
             crate::dead::Life::Dead => return done(Status::DeadPosition),
             crate::dead::Life::Alive => {}
             crate::dead::Life::Undecided => {
@@ -289,13 +318,14 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
     done(Status::Ongoing)
 }
 
-/// The dead-position status the static rules give `pos` (no search):
-/// insufficient material or a frozen pawn structure. Once a position is
-/// dead by these rules, every position after it is too.
+/// The dead-position status the cheap rules give `pos` (no search):
+/// insufficient material, or, where [`crate::dead::may_be_dead`] lets them
+/// run (a locked pawn structure), the static rules of [`crate::dead`]. A
+/// few nanoseconds in nearly every position of a real game.
 pub(crate) fn static_dead_status(pos: &Chess) -> Option<Status> {
     if pos.is_insufficient_material() {
         Some(Status::InsufficientMaterial)
-    } else if crate::dead::statically_dead(pos) {
+    } else if crate::dead::may_be_dead(pos) && crate::dead::statically_dead(pos) {
         Some(Status::DeadPosition)
     } else {
         None
@@ -353,6 +383,10 @@ pub(crate) struct Tracker {
     /// The first claims by a declared move.
     threefold_declared: Option<Claim>,
     fifty_declared: Option<Claim>,
+    /// The first position of the line the cheap dead-position rules show
+    /// dead ([`static_dead_status`], looked at in the start position and
+    /// after every capture or pawn move), with its ply.
+    dead: Option<(Status, u32)>,
 }
 
 /// Up to this many plies since the last irreversible move, a repeated
@@ -385,6 +419,7 @@ impl Tracker {
         self.keys.push(key);
         self.threefold = None;
         self.automatic = None;
+        self.dead = static_dead_status(start).map(|status| (status, 0));
         // A game set up from a position (FEN) may start with the 50 moves
         // complete (claimable at once, Law 9.3.2) or one quiet move short
         // (claimable by declaring that move, Law 9.3.1). The 75-move rule is
@@ -424,6 +459,12 @@ impl Tracker {
         let clock = after.halfmoves();
         self.keys.push(key);
         if clock == 0 {
+            // Only a capture or a pawn move (or a promotion) makes a
+            // position dead in practice; every position after a dead one is
+            // dead too, so the first is what counts.
+            if self.dead.is_none() {
+                self.dead = static_dead_status(after).map(|status| (status, ply));
+            }
             self.seen = [0; 4];
             self.counts.clear();
             self.twice.clear();
@@ -621,6 +662,12 @@ impl Tracker {
     /// The first automatic draw (fivefold repetition or 75-move rule) and its ply.
     pub fn automatic_end(&self) -> Option<(Status, u32)> {
         self.automatic
+    }
+
+    /// The first dead position of the line the cheap rules found
+    /// ([`static_dead_status`]), and its ply (0: the start).
+    pub fn dead_end(&self) -> Option<(Status, u32)> {
+        self.dead
     }
 
     /// Takes the keys of every position of the main line so far, the start

@@ -44,6 +44,8 @@ pub(crate) struct Book {
     draws: DrawWatch,
     /// The largest halfmove clock after a main-line move.
     max_clock: u32,
+    /// A dead position came (the full replay reports the moves after it).
+    dead: bool,
 }
 
 impl Keeping for Book {
@@ -79,6 +81,11 @@ impl Keeping for Book {
     fn played(&mut self, step: Option<KeyStep>, m: Move, after: &Chess, ply: u32) -> Option<u64> {
         if let (Some(keys), Some(step)) = (self.keys.as_mut(), step) {
             keys.push(step.finish(after));
+        }
+        // As the full replay's tracker: a dead position after a capture or
+        // a pawn move.
+        if after.halfmoves() == 0 && !self.dead {
+            self.dead = outcome::static_dead_status(after).is_some();
         }
         if self.keep_moves {
             self.max_clock = self.max_clock.max(after.halfmoves());
@@ -163,6 +170,7 @@ pub(crate) fn replay<V: Visitor>(
         warnings: detail == Detail::Diagnostics,
         draws: DrawWatch::new(),
         max_clock: 0,
+        dead: false,
     };
     let mut pass = walk(game, *text, &start, Language::En, book, visitor).ok()?;
     let plies = pass.plies;
@@ -181,6 +189,9 @@ pub(crate) fn replay<V: Visitor>(
         None => game.result().and_then(|r| GameResult::from_tag(r.as_str())),
     };
     let book = pass.book;
+    if book.dead {
+        return None;
+    }
     // A fivefold repetition or the 75-move rule on the way drew the game
     // (a fivefold repetition needs 16 plies without a capture or a pawn
     // move): that is its status. Moves after it are legal chess played on

@@ -21,6 +21,7 @@ pub(crate) fn finish(
 ) {
     let pos = &pass.final_position;
     let pass_auto = pass.book.automatic_end();
+    let pass_dead = pass.book.dead_end();
     report.plies = pass.plies;
     report.claims = pass.book.claims();
     report.keys = pass.book.take_keys();
@@ -28,12 +29,29 @@ pub(crate) fn finish(
     head.extend(pass.diagnostics);
     let flag = crate::clock_verdict::settle(game, report, pass.clocks, &mut head);
 
+    // A game of no moves from a set-up position is a position to judge:
+    // the full analysis. The end of a played game gets the rules without a
+    // search, so that a database is checked at full speed.
+    let judged = report.plies == 0
+        && outcome::position_key(&report.start) != outcome::position_key(&Chess::default());
+
+    // The first of the automatic draws and the first dead position ends
+    // the game (an automatic draw first when both come at one ply).
+    let first_end = match (pass_auto, pass_dead) {
+        (Some(auto), Some(dead)) => Some(if dead.1 < auto.1 { dead } else { auto }),
+        (auto, dead) => auto.or(dead),
+    };
     report.status = if pass.failure.is_some() {
         Status::Invalid
-    } else if let Some((status, _)) = pass.book.automatic_end() {
+    } else if let Some((status, _)) = first_end {
         status
     } else {
-        let last = outcome::final_status(pos);
+        let budget = if judged {
+            dead::Budget::FULL
+        } else {
+            dead::Budget::RULES
+        };
+        let last = outcome::final_status_within(pos, budget);
         report.dead_undecided = last.undecided;
         last.status
     };
@@ -43,44 +61,18 @@ pub(crate) fn finish(
     };
 
     // A definite Result tag must agree with a game the rules ended.
-    // The rules drew the game automatically before its last move: say so,
-    // and do not hold the players' result against the final position.
-    // A flag that fell ended the game there (Laws 6.1, 6.9).
-    let mut continued = crate::clock_verdict::flag_fell(game, report, flag, pass_auto, &mut head);
-    if let Some((status, ply)) = pass_auto
+    // The rules drew the game automatically, or the position became dead,
+    // before its last move: say so, and do not hold the players' result
+    // against the final position.
+    // A flag that fell ended the game there (Laws 6.1, 6.9), unless the
+    // game ended before.
+    let mut continued = crate::clock_verdict::flag_fell(game, report, flag, first_end, &mut head);
+    if let Some((status, ply)) = first_end
         && ply < report.plies
         && report.status == status
     {
         continued = true;
-        let law = if status == Status::FivefoldRepetition {
-            "the same position occurred for the fifth time (Law 9.6.1)"
-        } else {
-            "75 moves passed without a capture or pawn move (Law 9.6.2)"
-        };
-        let span = report
-            .moves
-            .get(ply as usize)
-            .and_then(|m| game.tokens.get(m.token as usize))
-            .map_or(game.span.start..game.span.start, |t| t.span.clone());
-        let mut d = Diagnostic::new(
-            Code::MovesAfterDraw,
-            span,
-            format!("the game went on after the rules drew it at ply {ply}: {law}"),
-        );
-        d.ply = Some(ply + 1);
-        d.help.push(format!(
-                "under the Laws the game ended there as a draw; the remaining {} plies were still checked",
-                report.plies - ply
-            ));
-        head.push(d);
-    }
-
-    if matches!(
-        report.status,
-        Status::InsufficientMaterial | Status::DeadPosition
-    ) && dead_before_the_end(game, report, &mut head)
-    {
-        continued = true;
+        head.push(moves_after_draw(game, report, status, ply));
     }
 
     // The result the rules decide for certain: a game they ended at its
@@ -141,73 +133,59 @@ pub(crate) fn finish(
         report.ruling = certain.clone();
     }
     marker_mismatch(game, report, certain, &mut head);
-    time_forfeit(game, report, pos, &mut head);
+    time_forfeit(game, report, pos, judged, &mut head);
     (report.diagnostics, report.omitted) = head.into_parts();
     report.diagnostics.sort_by_key(|d| d.span.start);
 }
 
-/// A game that ends in a position dead by the static rules was dead from
-/// the first position where they held (once they hold, they hold for
-/// good): when that came before the last move, the game ended there and the
-/// moves after it are reported. The main line is played again from its
-/// moves only here, in the rare games that end dead. Returns whether moves
-/// came after the end.
-fn dead_before_the_end(game: &Game<'_>, report: &mut GameReport, found: &mut Diagnostics) -> bool {
-    let mut pos = report.start.clone();
-    let mut first = outcome::static_dead_status(&pos).map(|s| (s, 0u32));
-    if first.is_none() {
-        for (ply, m) in (1u32..).zip(&report.moves) {
-            pos.play_unchecked(m.played);
-            // Only a capture, a pawn move or a promotion can make a
-            // position dead, and each of them resets the clock.
-            if pos.halfmoves() == 0
-                && let Some(status) = outcome::static_dead_status(&pos)
-            {
-                first = Some((status, ply));
-                break;
-            }
+/// The warning for moves played after the rules drew the game at `ply`
+/// (a fivefold repetition, the 75-move rule, a dead position), `status`
+/// saying which. The moves after are legal chess, played on after a draw
+/// the players may not have noticed (or under rules before these Laws): a
+/// warning, not a broken record.
+fn moves_after_draw(game: &Game<'_>, report: &GameReport, status: Status, ply: u32) -> Diagnostic {
+    let why = match status {
+        Status::FivefoldRepetition => "the same position occurred for the fifth time (Law 9.6.1)",
+        Status::SeventyfiveMoves => "75 moves passed without a capture or pawn move (Law 9.6.2)",
+        Status::InsufficientMaterial => {
+            "a dead position, neither side has the material to checkmate (Law 5.2.2)"
         }
-    }
-    let Some((status, ply)) = first.filter(|&(_, ply)| ply < report.plies) else {
-        return false;
+        _ => {
+            "a dead position, the pawns are locked and neither side can ever checkmate (Law 5.2.2)"
+        }
     };
-    report.status = status;
-    report.result = Some(GameResult::Draw);
-    let Some(next) = report.moves.get(ply as usize) else {
-        return false;
-    };
-    let span = game
-        .tokens
-        .get(next.token as usize)
+    let next = report.moves.get(ply as usize);
+    let token = next.and_then(|m| game.tokens.get(m.token as usize));
+    let span = token
+        .as_ref()
         .map_or(game.span.start..game.span.start, |t| t.span.clone());
-    let why = if status == Status::InsufficientMaterial {
-        "neither side has the material to checkmate"
-    } else {
-        "the pawns are locked and neither side can ever checkmate"
-    };
-    // The moves after are legal chess, played on after an automatic draw
-    // (as after a fivefold repetition): a warning, not a broken record.
     let mut d = Diagnostic::new(
         Code::MovesAfterDraw,
         span,
-        format!(
-            "the game went on after the rules drew it at ply {ply}: a dead position, {why} (Law 5.2.2)"
-        ),
+        format!("the game went on after the rules drew it at ply {ply}: {why}"),
     );
     d.ply = Some(ply + 1);
-    // `pos` is the dead position: its side to move made the next move.
-    d.move_number = Some(pos.fullmoves().get());
-    d.side = Some(pos.turn());
-    d.token = game.tokens.get(next.token as usize).map(|t| {
-        let word = report.encoding.decode(t.text);
-        word.trim_start_matches(['.', '…']).to_owned()
-    });
+    if matches!(status, Status::InsufficientMaterial | Status::DeadPosition) {
+        // The position at `ply`: its side to move made the next move.
+        let white_first = report.start.turn() == shakmaty::Color::White;
+        let side = if ply.is_multiple_of(2) == white_first {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let before_white = u32::from(!white_first);
+        d.move_number = Some(report.start.fullmoves().get() + (ply + before_white) / 2);
+        d.side = Some(side);
+        d.token = token.map(|t| {
+            let word = report.encoding.decode(t.text);
+            word.trim_start_matches(['.', '…']).to_owned()
+        });
+    }
     d.help.push(format!(
         "under the Laws the game ended there as a draw; the remaining {} plies were still checked",
         report.plies - ply
     ));
-    found.push(d);
-    true
+    d
 }
 
 /// The Result tag against the termination marker that ends the movetext:
@@ -276,7 +254,15 @@ pub fn lost_on_time(termination: &str) -> bool {
 /// Decided by [`dead::can_checkmate`], which is sound (it never calls a
 /// side that could help-mate unable to); when its budget runs out, the
 /// Result tag stands and the report counts the game as undecided.
-fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &mut Diagnostics) {
+/// `judged`: the game is a position to judge (no moves, set up), which gets
+/// the full analysis.
+fn time_forfeit(
+    game: &Game<'_>,
+    report: &mut GameReport,
+    pos: &Chess,
+    judged: bool,
+    found: &mut Diagnostics,
+) {
     if report.status != Status::Ongoing {
         return;
     }
@@ -295,12 +281,24 @@ fn time_forfeit(game: &Game<'_>, report: &mut GameReport, pos: &Chess, found: &m
         GameResult::BlackWins => Color::Black,
         GameResult::Draw => return,
     };
-    match crate::clock_verdict::on_time(pos, winner) {
+    // Insufficient material always; in a played game, the analysis where
+    // the winner has no pawn free to run or take (a cheap test: such a
+    // player can nearly always mate, and the Result tag stands).
+    let verdict = if pos.has_insufficient_material(winner) {
+        dead::Verdict::Unwinnable
+    } else if judged {
+        dead::can_checkmate(pos, winner, dead::Budget::FULL)
+    } else if dead::may_be_unwinnable(pos, winner) {
+        dead::can_checkmate(pos, winner, dead::Budget::QUICK)
+    } else {
+        return;
+    };
+    match verdict {
         dead::Verdict::Unwinnable => {}
         dead::Verdict::Winnable(_) => return,
-        // The search ran out of budget (counted), or did not run.
+        // The search ran out of budget: the Result tag stands, counted.
         dead::Verdict::Undecided => {
-            report.dead_undecided = dead::worth_searching_for(pos, winner);
+            report.dead_undecided = true;
             return;
         }
     }

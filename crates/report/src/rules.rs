@@ -28,7 +28,7 @@ pub fn explanation(code: Code) -> &'static str {
             "The game reads as if a ply was left out: the move numbers or the moves that follow fit only with one more move in between. pgnkit names the move that was probably left out and where it goes."
         }
         Code::MovesAfterEnd => {
-            "Moves follow a checkmate or a stalemate, which end the game at once (Laws 5.1.1 and 5.2.1): whatever is written after them was not played under the Laws, or an earlier move is wrong."
+            "Moves follow a checkmate or a stalemate, which end the game at once (Laws 5.1.1 and 5.2.1): whatever is written after them was not played under the Laws, or an earlier move is wrong. (Moves after a dead position are `moves-after-draw`; see `pgnkit rules dead-position`.)"
         }
         Code::ResultMismatch => {
             "The Result tag contradicts the final position: a checkmate, stalemate or dead position gives one result and the tag says another. `check --fix` sets the tag to the result the Laws give, with a comment saying why."
@@ -131,6 +131,93 @@ pub fn example(code: Code) -> &'static [u8] {
     }
 }
 
+/// What `pgnkit rules` explains: a diagnostic code, or a rule of chess that
+/// decides a game's status without a diagnostic of its own.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Topic {
+    /// A diagnostic code.
+    Code(Code),
+    /// Dead positions (Law 5.2.2) and the loss on time against a player
+    /// who cannot checkmate (Law 6.9): the `dead-position` status.
+    DeadPosition,
+}
+
+impl Topic {
+    /// The topic named `name`: a code (`illegal-move`) or a rule
+    /// (`dead-position`).
+    pub fn from_name(name: &str) -> Option<Topic> {
+        match name {
+            "dead-position" => Some(Topic::DeadPosition),
+            _ => Code::from_name(name).map(Topic::Code),
+        }
+    }
+
+    /// The names of the topics that are no code.
+    pub const RULES: [&str; 1] = ["dead-position"];
+}
+
+/// The paragraph on dead positions.
+const DEAD_POSITION: &str = "A position is dead when neither player can checkmate the other by any series of legal moves: the game ends there, drawn (Law 5.2.2), and moves after it are reported as `moves-after-draw`. A player who runs out of time still draws if the opponent cannot checkmate by any series of legal moves (Law 6.9): a game lost on time (`Termination` tag) in such a position is drawn, and a Result tag giving the win is a `result-mismatch`. Beyond insufficient material, pgnkit proves positions dead the way the Chess Unwinnability Analyzer does: where each piece could ever go behind locked pawns (no king crosses the wall, each bishop is confined to its own pawns' colour and never attacks an enemy pawn), then, where that does not settle it, a search of the positions that can follow. A position is called dead only with a proof; one the search cannot settle in its budget is counted as `dead_undecided` in the summary. Every position of a game after a capture or a pawn move is looked at; a game of no moves from a set-up position gets the full analysis.";
+
+/// The example of a dead position: a locked wall, each bishop on its own
+/// pawns' colour, a Result tag that gives a win.
+const DEAD_POSITION_EXAMPLE: &[u8] = b"[SetUp \"1\"]\n[FEN \"2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1\"]\n[Result \"1-0\"]\n\n1-0\n";
+
+/// Writes `topic` explained: a code as [`write_rule`] does, or a rule
+/// with its paragraph, its example and what `check` says of it.
+///
+/// # Errors
+/// Those of writing.
+pub fn write_topic(out: &mut dyn Write, topic: Topic, color: bool) -> io::Result<()> {
+    let Topic::DeadPosition = topic else {
+        let Topic::Code(code) = topic else {
+            return Ok(());
+        };
+        return write_rule(out, code, color);
+    };
+    writeln!(out, "dead-position (a status: Laws 5.2.2 and 6.9)\n")?;
+    writeln!(out, "{}\n", wrap(DEAD_POSITION, 78))?;
+    write_example(
+        out,
+        DEAD_POSITION_EXAMPLE,
+        Code::ResultMismatch,
+        true,
+        color,
+    )
+}
+
+/// Writes the example game `pgn`, indented, and what `check` says of it:
+/// its status where `status`, and its diagnostics with `code`.
+fn write_example(
+    out: &mut dyn Write,
+    pgn: &[u8],
+    code: Code,
+    status: bool,
+    color: bool,
+) -> io::Result<()> {
+    writeln!(out, "Example:\n")?;
+    for line in String::from_utf8_lossy(pgn).lines() {
+        writeln!(out, "    {line}")?;
+    }
+    writeln!(out)?;
+    let mut game = Game::default();
+    if status && Reader::new(pgn).read_game(&mut game) {
+        let report = replay_game(pgn, &game, &Options::default());
+        writeln!(out, "status: {}\n", report.status.as_str())?;
+    }
+    for l in diagnostics_of(pgn, code) {
+        render::diagnostic(
+            out,
+            Format::Human,
+            color,
+            render::Suggestions::Best,
+            "example.pgn",
+            &l,
+        )?;
+    }
+    Ok(())
+}
+
 /// Writes the table of every code: name, severity, one sentence.
 ///
 /// # Errors
@@ -152,7 +239,7 @@ pub fn write_list(out: &mut dyn Write) -> io::Result<()> {
     }
     writeln!(
         out,
-        "\n`pgnkit rules CODE` explains one, with an example; `check --select`, `--ignore`, `--warn` and `--error` choose them."
+        "\n`pgnkit rules CODE` explains one, with an example; `check --select`, `--ignore`, `--warn` and `--error` choose them. `pgnkit rules dead-position` explains dead positions (Laws 5.2.2 and 6.9)."
     )
 }
 
@@ -169,23 +256,7 @@ pub fn write_rule(out: &mut dyn Write, code: Code, color: bool) -> io::Result<()
         code.severity().as_str()
     )?;
     writeln!(out, "{}\n", wrap(explanation(code), 78))?;
-    let pgn = example(code);
-    writeln!(out, "Example:\n")?;
-    for line in String::from_utf8_lossy(pgn).lines() {
-        writeln!(out, "    {line}")?;
-    }
-    writeln!(out)?;
-    for l in diagnostics_of(pgn, code) {
-        render::diagnostic(
-            out,
-            Format::Human,
-            color,
-            render::Suggestions::Best,
-            "example.pgn",
-            &l,
-        )?;
-    }
-    Ok(())
+    write_example(out, example(code), code, false, color)
 }
 
 /// The diagnostics with `code` that `check` finds in the game `pgn` (and,
@@ -246,6 +317,24 @@ mod tests {
             let text = String::from_utf8(out).unwrap();
             assert!(text.contains(&format!("[{code}]")), "{text}");
         }
+    }
+
+    #[test]
+    fn dead_position_is_explained_with_the_wall() {
+        let mut out = Vec::new();
+        write_topic(&mut out, Topic::DeadPosition, false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3"),
+            "{text}"
+        );
+        assert!(text.contains("status: dead-position"), "{text}");
+        assert!(text.contains("[result-mismatch]"), "{text}");
+        assert_eq!(Topic::from_name("dead-position"), Some(Topic::DeadPosition));
+        assert_eq!(
+            Topic::from_name("illegal-move"),
+            Some(Topic::Code(Code::IllegalMove))
+        );
     }
 
     #[test]

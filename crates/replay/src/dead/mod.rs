@@ -1,0 +1,419 @@
+//! Dead positions (Law 5.2.2) and who can still checkmate (Law 6.9).
+//!
+//! A position is *dead* when neither player can checkmate the other by any
+//! series of legal moves; a player who cannot checkmate by any series of
+//! legal moves does not win on time (Law 6.9). Both questions are about a
+//! *helpmate*: can the would-be winner mate if the other side cooperates?
+//!
+//! The approach is that of the Chess Unwinnability Analyzer (CHA, Miguel
+//! Ambrona, "A Practical Algorithm for Chess Unwinnability", FUN 2022),
+//! rebuilt here on shakmaty:
+//!
+//! 1. Forced moves are played (a position with one legal move is as
+//!    winnable as the one after it; a forced cycle never ends).
+//! 2. Insufficient material (shakmaty's rule, per colour).
+//! 3. A semi-static analysis ([`mobility`]): where each piece could ever
+//!    go, given the pawns and pieces that can never move or be taken (a
+//!    locked pawn wall no king can cross, bishops that never meet an enemy
+//!    pawn, knights and rooks with no way through), and whether a mate is
+//!    conceivable there at all: a square of the king's region a piece
+//!    could check, with every flight square taken or covered (a bishop of
+//!    one colour never covers the others).
+//! 4. A short helpmate search (both sides cooperate, CHA's heuristics:
+//!    the loser's king steered to a corner of the right colour).
+//! 5. An exhaustive search of the positions reachable from this one, each
+//!    judged by steps 2 and 3 first: when every line ends in a position
+//!    they settle, nobody (or the winner in question) can mate.
+//! 6. A deeper helpmate search with what is left of the node budget.
+//!
+//! Every step is sound: a position is [`Verdict::Winnable`] only with a
+//! mating line ([`Verdict::Winnable`] carries it, checked move by move by
+//! the tests), and [`Verdict::Unwinnable`] only by steps 1-3 or step 5
+//! running to its end. When the node budget runs out first, the answer is
+//! [`Verdict::Undecided`]. (Step 5 identifies positions by 64-bit Zobrist
+//! keys, as repetition detection does; a collision could hide a position,
+//! with a probability far below one in a billion per search.)
+//!
+//! # Example
+//!
+//! ```
+//! use pgnkit_replay::dead::{Budget, Verdict, can_checkmate, is_dead, Life};
+//! use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+//!
+//! let pos = |fen: &str| -> Chess {
+//!     fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+//! };
+//! // A locked pawn wall, each bishop on the colour of its own pawns: no
+//! // king can cross, no bishop ever attacks an enemy pawn.
+//! let wall = pos("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 40");
+//! assert_eq!(is_dead(&wall, Budget::FULL), Life::Dead);
+//!
+//! // A knight against a pawn: the pawn's side can help the knight mate.
+//! let knight = pos("k7/p7/2K5/8/8/8/8/6N1 w - - 0 60");
+//! assert!(matches!(can_checkmate(&knight, Color::White, Budget::THOROUGH), Verdict::Winnable(_)));
+//! // A knight against a bare king: never.
+//! let bare = pos("k7/8/2K5/8/8/8/8/6N1 w - - 0 60");
+//! assert_eq!(can_checkmate(&bare, Color::White, Budget::QUICK), Verdict::Unwinnable);
+//! ```
+
+mod mobility;
+mod search;
+
+use shakmaty::{Bitboard, Chess, Color, Move, Position};
+
+use mobility::Mobility;
+use search::{Exploration, Explored, Helped, Helpmate, Winners, hopeless};
+
+/// Whether one colour can still checkmate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It can: the moves of a helpmate from the position (empty when the
+    /// other side is checkmated already).
+    Winnable(Vec<Move>),
+    /// It cannot, by any series of legal moves.
+    Unwinnable,
+    /// The node budget ran out before the question was settled.
+    Undecided,
+}
+
+/// Whether a position is dead (Law 5.2.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Life {
+    /// Neither player can checkmate by any series of legal moves.
+    Dead,
+    /// At least one player can still checkmate.
+    Alive,
+    /// The node budget ran out before the question was settled.
+    Undecided,
+}
+
+/// How many positions the searches of one question may expand.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Budget {
+    nodes: u32,
+}
+
+impl Budget {
+    /// No search: the rules alone (insufficient material, forced moves,
+    /// the semi-static analysis). For the final position of a played game,
+    /// where a database is checked at full speed.
+    pub const RULES: Budget = Budget { nodes: 0 };
+    /// Two thousand positions of search (a few milliseconds at most): for
+    /// the winner of a played game lost on time, where the answer decides
+    /// the result.
+    pub const QUICK: Budget = Budget { nodes: 2_000 };
+    /// The full analysis of one position (a game of no moves: a position
+    /// to judge): tens of milliseconds at most.
+    pub const FULL: Budget = Budget { nodes: 50_000 };
+    /// A budget for one hard position (a second or so).
+    pub const THOROUGH: Budget = Budget { nodes: 2_000_000 };
+
+    /// A budget of `nodes` expanded positions.
+    pub const fn nodes(nodes: u32) -> Budget {
+        Budget { nodes }
+    }
+}
+
+/// Whether `winner` can checkmate from `pos` by any series of legal moves,
+/// the other side cooperating (a helpmate).
+///
+/// ```
+/// use pgnkit_replay::dead::{Budget, Verdict, can_checkmate};
+/// use shakmaty::{Chess, Color, Position};
+///
+/// let start = Chess::default();
+/// let Verdict::Winnable(line) = can_checkmate(&start, Color::Black, Budget::FULL) else {
+///     panic!("Black can mate from the start");
+/// };
+/// // The line is the certificate: play it and Black has mated.
+/// let mut pos = start;
+/// for m in line {
+///     pos = pos.play(m).unwrap();
+/// }
+/// assert!(pos.is_checkmate() && pos.turn() == Color::White);
+/// ```
+pub fn can_checkmate(pos: &Chess, winner: Color, budget: Budget) -> Verdict {
+    let (forced, end) = match forced_line(pos) {
+        Forced::Ends(pos, line) => (line, pos),
+        Forced::Cycle => return Verdict::Unwinnable,
+    };
+    let winnable = |line: Vec<Move>| {
+        let mut all = forced.clone();
+        all.extend(line);
+        Verdict::Winnable(all)
+    };
+    if end.is_checkmate() {
+        return if end.turn() == winner {
+            Verdict::Unwinnable
+        } else {
+            winnable(Vec::new())
+        };
+    }
+    if end.legal_moves().is_empty() || hopeless(&end, winner, Mobility::new(&end).as_ref()) {
+        return Verdict::Unwinnable;
+    }
+    match settle(&end, Winners::one(winner), budget.nodes) {
+        Settled::Mate(line) => winnable(line),
+        Settled::NoMate => Verdict::Unwinnable,
+        Settled::Unknown => Verdict::Undecided,
+    }
+}
+
+/// What the searches settled.
+enum Settled {
+    /// A winner can mate, by this line.
+    Mate(Vec<Move>),
+    /// None of the winners can mate.
+    NoMate,
+    /// The budget ran out first.
+    Unknown,
+}
+
+/// Whether one of `winners` can mate from `pos`, by the searches: a quick
+/// helpmate search, then the exhaustive search and the helpmate searches
+/// in turns, each turn twice as long as the last, until `nodes` run out.
+fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
+    let colors: Vec<Color> = [!pos.turn(), pos.turn()]
+        .into_iter()
+        .filter(|&c| winners.has(c))
+        .collect();
+    let mut helpmates: Vec<Helpmate> = colors.iter().map(|&c| Helpmate::new(pos, c)).collect();
+    let mut open = winners;
+    for h in &mut helpmates {
+        if let Some(line) = helpmate_turn(h, &mut nodes, 400, true, &mut open) {
+            return Settled::Mate(line);
+        }
+    }
+    if !open.white && !open.black {
+        return Settled::NoMate;
+    }
+    let mut exploration = Exploration::new(pos, open);
+    let mut turn = 1_000u32;
+    while nodes > 0 {
+        let mut slice = turn.min(nodes);
+        nodes -= slice;
+        match exploration.run(&mut slice) {
+            Explored::Mate(line) => return Settled::Mate(line),
+            Explored::NoMate => return Settled::NoMate,
+            Explored::OutOfBudget => {}
+        }
+        nodes += slice;
+        for h in &mut helpmates {
+            if open.has(h.winner())
+                && let Some(line) = helpmate_turn(h, &mut nodes, turn, false, &mut open)
+            {
+                return Settled::Mate(line);
+            }
+        }
+        if !open.white && !open.black {
+            return Settled::NoMate;
+        }
+        turn = turn.saturating_mul(2);
+    }
+    Settled::Unknown
+}
+
+/// Runs `h` for at most `cap` of `nodes` (its quick round, or its next
+/// rounds): the mating line if it finds one; a proof that its winner
+/// cannot mate takes that winner out of `open`.
+fn helpmate_turn(
+    h: &mut Helpmate,
+    nodes: &mut u32,
+    cap: u32,
+    quick: bool,
+    open: &mut Winners,
+) -> Option<Vec<Move>> {
+    let mut slice = cap.min(*nodes);
+    *nodes -= slice;
+    let helped = if quick {
+        h.quick(&mut slice)
+    } else {
+        h.run(&mut slice)
+    };
+    *nodes += slice;
+    match helped {
+        Helped::Mate(line) => return Some(line),
+        Helped::NoMate => *open = open.without(h.winner()),
+        Helped::Unknown => {}
+    }
+    None
+}
+
+/// Whether `pos` is dead: neither player can checkmate by any series of
+/// legal moves (Law 5.2.2).
+///
+/// ```
+/// use pgnkit_replay::dead::{Budget, Life, is_dead};
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// // A queen against a bare king.
+/// let fen: Fen = "7k/8/6K1/8/8/8/8/1Q6 w - - 0 50".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(is_dead(&pos, Budget::QUICK), Life::Alive);
+/// // Bishops of one colour: dead.
+/// let fen: Fen = "8/8/3k4/3b4/8/3BK3/8/8 w - - 0 50".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(is_dead(&pos, Budget::QUICK), Life::Dead);
+/// ```
+pub fn is_dead(pos: &Chess, budget: Budget) -> Life {
+    let end = match forced_line(pos) {
+        Forced::Ends(pos, _) => pos,
+        Forced::Cycle => return Life::Dead,
+    };
+    if end.is_checkmate() {
+        return Life::Alive;
+    }
+    if end.legal_moves().is_empty() || end.is_insufficient_material() {
+        return Life::Dead;
+    }
+    let mobility = Mobility::new(&end);
+    let open = Winners {
+        white: !hopeless(&end, Color::White, mobility.as_ref()),
+        black: !hopeless(&end, Color::Black, mobility.as_ref()),
+    };
+    if !open.white && !open.black {
+        return Life::Dead;
+    }
+    match settle(&end, open, budget.nodes) {
+        Settled::Mate(_) => Life::Alive,
+        Settled::NoMate => Life::Dead,
+        Settled::Unknown => Life::Undecided,
+    }
+}
+
+/// Whether the rules that need no search show `pos` dead: insufficient
+/// material, a forced cycle, or the semi-static analysis for both sides.
+/// A few microseconds; `false` says nothing.
+///
+/// ```
+/// use pgnkit_replay::dead::statically_dead;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// assert!(!statically_dead(&Chess::default()));
+/// let fen: Fen = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 40".parse().unwrap();
+/// let wall: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(statically_dead(&wall));
+/// ```
+pub fn statically_dead(pos: &Chess) -> bool {
+    if pos.is_insufficient_material() {
+        return true;
+    }
+    let Some(mobility) = Mobility::new(pos) else {
+        return false;
+    };
+    !mobility.can_mate(Color::White) && !mobility.can_mate(Color::Black)
+}
+
+/// Whether a position met during a game deserves [`statically_dead`]: a
+/// handful of bitboard operations, `false` for nearly every position of a
+/// real game. It asks for pawns locked against each other with no pawn
+/// free to capture, or, without pawns, for insufficient material; a dead
+/// position that it passes over is still found at the end of the game.
+///
+/// ```
+/// use pgnkit_replay::dead::may_be_dead;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// assert!(!may_be_dead(&Chess::default()));
+/// let fen: Fen = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 40".parse().unwrap();
+/// let wall: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(may_be_dead(&wall));
+/// ```
+pub fn may_be_dead(pos: &Chess) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns();
+    let white = pawns & board.white();
+    let black = pawns & board.black();
+    // Every pawn stands behind a pawn (no pawn can push), and no pawn can
+    // take: the structure is locked.
+    let blocked =
+        (white.0 << 8) & pawns.0 == white.0 << 8 && (black.0 >> 8) & pawns.0 == black.0 >> 8;
+    if !blocked || white.is_empty() || black.is_empty() {
+        return false;
+    }
+    let takes = |pawns: Bitboard, color: Color, prey: Bitboard| {
+        pawns
+            .into_iter()
+            .any(|sq| (shakmaty::attacks::pawn_attacks(color, sq) & prey).any())
+    };
+    !takes(white, Color::White, board.black()) && !takes(black, Color::Black, board.white())
+}
+
+/// Whether the question "can `winner` still checkmate?" (Law 6.9, for a
+/// game lost on time) deserves the analysis: a few bitboard operations,
+/// `false` when one of `winner`'s pawns can take now or has no enemy pawn
+/// ahead of it on its file (such a player can nearly always mate, and the
+/// Result tag stands: the safe side). Insufficient material is decided
+/// apart, always.
+///
+/// ```
+/// use pgnkit_replay::dead::may_be_unwinnable;
+/// use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+///
+/// let fen: Fen = "8/4k3/8/6p1/8/8/5K2/8 w - - 0 50".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(!may_be_unwinnable(&pos, Color::Black));
+/// assert!(may_be_unwinnable(&pos, Color::White));
+/// ```
+pub fn may_be_unwinnable(pos: &Chess, winner: Color) -> bool {
+    pos.board().by_color(winner) & pos.board().pawns() == Bitboard::EMPTY || opposed(pos, winner)
+}
+
+/// Whether `color` has pawns, none of which can take now (en passant
+/// included) and each of which has an enemy pawn ahead on its file.
+fn opposed(pos: &Chess, color: Color) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns() & board.by_color(color);
+    let enemy = board.pawns() & board.by_color(!color);
+    if pawns.is_empty() || pos.legal_ep_square().is_some() {
+        return false;
+    }
+    // The squares behind enemy pawns, on their files (seen from `color`).
+    let mut behind = enemy.0;
+    for _ in 0..6 {
+        behind |= match color {
+            Color::White => behind >> 8,
+            Color::Black => behind << 8,
+        };
+    }
+    if pawns.0 & !behind != 0 {
+        return false;
+    }
+    let prey = board.by_color(!color) & !board.kings();
+    !pawns
+        .into_iter()
+        .any(|sq| (shakmaty::attacks::pawn_attacks(color, sq) & prey).any())
+}
+
+/// A position after its forced moves.
+enum Forced {
+    /// The position where a choice (or the end of the game) comes, and the
+    /// forced moves to it.
+    Ends(Chess, Vec<Move>),
+    /// The forced moves come back to a position: the game can only repeat.
+    Cycle,
+}
+
+/// Plays the moves of `pos` while there is only one (at most 100).
+fn forced_line(pos: &Chess) -> Forced {
+    let mut line = Vec::new();
+    let mut at = pos.clone();
+    let mut seen = Vec::new();
+    while line.len() < 100 {
+        let moves = at.legal_moves();
+        let [only] = moves.as_slice() else {
+            break;
+        };
+        let only = *only;
+        seen.push(crate::keyed::position_key(&at));
+        at.play_unchecked(only);
+        line.push(only);
+        if seen.contains(&crate::keyed::position_key(&at)) {
+            return Forced::Cycle;
+        }
+    }
+    Forced::Ends(at, line)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,537 @@
+//! The searches of the dead-position analysis: a helpmate search (both
+//! sides cooperate to mate one king) that proves a position winnable, and
+//! an exhaustive search of the positions reachable from it that proves it
+//! unwinnable, pruned where the static rules already do.
+
+use std::collections::{HashMap, HashSet};
+
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+
+use super::mobility::Mobility;
+use crate::keyed::{Keyed, next_key, position_key};
+
+/// Which colours a search is about: for each, whether its mates count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Winners {
+    pub white: bool,
+    pub black: bool,
+}
+
+impl Winners {
+    pub(crate) fn one(color: Color) -> Winners {
+        Winners {
+            white: color == Color::White,
+            black: color == Color::Black,
+        }
+    }
+
+    pub(crate) fn has(self, color: Color) -> bool {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    pub(crate) fn without(self, color: Color) -> Winners {
+        Winners {
+            white: self.white && color != Color::White,
+            black: self.black && color != Color::Black,
+        }
+    }
+
+    fn colors(self) -> impl Iterator<Item = Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .filter(move |&c| self.has(c))
+    }
+}
+
+/// Whether `winner` can never mate in `pos` by the rules that need no
+/// search: insufficient material, or the semi-static analysis.
+pub(crate) fn hopeless(pos: &Chess, winner: Color, mobility: Option<&Mobility>) -> bool {
+    pos.has_insufficient_material(winner) || mobility.is_some_and(|m| !m.can_mate(winner))
+}
+
+/// What the exhaustive search found.
+pub(crate) enum Explored {
+    /// A checkmate by one of the winners is reachable by this line.
+    Mate(Vec<Move>),
+    /// Every reachable position was visited or shown hopeless: no mate.
+    NoMate,
+    /// The budget ran out.
+    OutOfBudget,
+}
+
+/// A position the exhaustive search reached, and how.
+struct Node {
+    key: u64,
+    /// The node it was reached from (`u32::MAX` for the start).
+    parent: u32,
+    /// The move that reached it (none for the start).
+    by: Option<Move>,
+    /// Worth the static rules: the root's children, and positions after a
+    /// capture, a pawn move or a loss of castling rights (after other moves
+    /// they rarely conclude what they did not before).
+    judge: bool,
+    /// Where its position is kept, once it was expanded.
+    kept: u32,
+}
+
+/// Every position reachable from a start, breadth first, until a
+/// checkmate by one of the winners turns up; positions where the static
+/// rules show that none of them can mate are not expanded. Resumable: each
+/// [`Exploration::run`] goes on where the last one stopped. Only the
+/// positions expanded are kept whole; the others are a move from one.
+pub(crate) struct Exploration {
+    winners: Winners,
+    nodes: Vec<Node>,
+    kept: Vec<Chess>,
+    seen: HashSet<u64, Keyed>,
+    next: usize,
+}
+
+/// Positions generated per node of budget, besides the one expanded.
+const CHILDREN_PER_NODE: u32 = 8;
+
+impl Exploration {
+    pub(crate) fn new(pos: &Chess, winners: Winners) -> Exploration {
+        let start = position_key(pos);
+        let mut seen = HashSet::with_capacity_and_hasher(1 << 10, Keyed);
+        seen.insert(start);
+        Exploration {
+            winners,
+            nodes: vec![Node {
+                key: start,
+                parent: u32::MAX,
+                by: None,
+                judge: false,
+                kept: 0,
+            }],
+            kept: vec![pos.clone()],
+            seen,
+            next: 0,
+        }
+    }
+
+    /// Goes on, spending from `nodes`: one per position expanded or judged,
+    /// one per [`CHILDREN_PER_NODE`] positions generated.
+    pub(crate) fn run(&mut self, nodes: &mut u32) -> Explored {
+        let winners = self.winners;
+        let mut generated = 0u32;
+        while self.next < self.nodes.len() {
+            if *nodes == 0 {
+                return Explored::OutOfBudget;
+            }
+            *nodes -= 1;
+            let at = self.next;
+            self.next += 1;
+            let node = &self.nodes[at];
+            let (key, judge) = (node.key, node.judge);
+            let p = match node.by {
+                None => self.kept[node.kept as usize].clone(),
+                Some(m) => {
+                    let mut p = self.kept[self.nodes[node.parent as usize].kept as usize].clone();
+                    p.play_unchecked(m);
+                    p
+                }
+            };
+            if judge {
+                if winners.colors().all(|c| p.has_insufficient_material(c)) {
+                    continue;
+                }
+                let mobility = Mobility::new(&p);
+                if winners.colors().all(|c| hopeless(&p, c, mobility.as_ref())) {
+                    continue;
+                }
+            }
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                continue;
+            }
+            self.nodes[at].kept = self.kept.len() as u32;
+            for m in moves {
+                let mut after = p.clone();
+                after.play_unchecked(m);
+                let k = next_key(&p, key, m, &after);
+                if !self.seen.insert(k) {
+                    continue;
+                }
+                generated += 1;
+                if generated == CHILDREN_PER_NODE {
+                    generated = 0;
+                    *nodes = nodes.saturating_sub(1);
+                }
+                let zeroing = m.is_zeroing()
+                    || after.castles().castling_rights() != p.castles().castling_rights();
+                self.nodes.push(Node {
+                    key: k,
+                    parent: at as u32,
+                    by: Some(m),
+                    judge: at == 0 || zeroing,
+                    kept: u32::MAX,
+                });
+                if after.is_checkmate() && winners.has(!after.turn()) {
+                    let mut line = Vec::new();
+                    let mut i = self.nodes.len() - 1;
+                    while let Some(m) = self.nodes[i].by {
+                        line.push(m);
+                        i = self.nodes[i].parent as usize;
+                    }
+                    line.reverse();
+                    return Explored::Mate(line);
+                }
+            }
+            self.kept.push(p);
+        }
+        Explored::NoMate
+    }
+}
+
+/// How a move is judged in the helpmate search: a move toward the mate
+/// costs no depth, an ordinary one a ply, a move away from it three.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Reward,
+    Normal,
+    Punish,
+}
+
+/// What a helpmate search ended with.
+pub(crate) enum Helped {
+    /// A mating line.
+    Mate(Vec<Move>),
+    /// The search ran to its end without a depth cut: no mate exists.
+    NoMate,
+    /// Out of budget (or depth) without a mate.
+    Unknown,
+}
+
+/// The depths of the helpmate search's rounds (moves toward the mate do
+/// not count).
+const DEPTHS: [i32; 20] = [
+    2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100,
+];
+
+/// A helpmate search for one winner by iterative deepening. Resumable:
+/// each [`Helpmate::run`] goes on with the round where the last stopped.
+pub(crate) struct Helpmate {
+    root: Chess,
+    key: u64,
+    winner: Color,
+    /// The next round (an index in [`DEPTHS`]).
+    round: usize,
+    /// Nodes left in this round.
+    nodes: u32,
+    /// Positions searched without a mate, with the depth left then.
+    tt: HashMap<u64, i32, Keyed>,
+    /// The moves to the current node (the mating line once found).
+    line: Vec<Move>,
+    /// Some line was cut by the depth.
+    cut: bool,
+    /// Where the mate is aimed: the loser's king's corner.
+    corner: Corner,
+}
+
+impl Helpmate {
+    pub(crate) fn new(pos: &Chess, winner: Color) -> Helpmate {
+        Helpmate {
+            root: pos.clone(),
+            key: position_key(pos),
+            winner,
+            round: 0,
+            nodes: 0,
+            tt: HashMap::default(),
+            line: Vec::with_capacity(64),
+            cut: false,
+            corner: corner(pos, winner),
+        }
+    }
+
+    /// The colour that is to mate.
+    pub(crate) fn winner(&self) -> Color {
+        self.winner
+    }
+
+    /// The first round alone (a mate in a few moves toward it), spending at
+    /// most `nodes`.
+    pub(crate) fn quick(&mut self, nodes: &mut u32) -> Helped {
+        self.round(nodes, DEPTHS[0], *nodes)
+    }
+
+    /// The next rounds, while `nodes` lasts. Each round may spend at most a
+    /// share that grows with its depth (CHA: 10,000 nodes a ply); a round
+    /// the nodes ran out in is played again next time.
+    pub(crate) fn run(&mut self, nodes: &mut u32) -> Helped {
+        while self.round < DEPTHS.len() && *nodes > 0 {
+            let depth = DEPTHS[self.round];
+            let share = depth as u32 * 4_000;
+            let before = *nodes;
+            match self.round(nodes, depth, share) {
+                Helped::Unknown if *nodes == 0 && before < share => return Helped::Unknown,
+                Helped::Unknown => self.round += 1,
+                done => return done,
+            }
+        }
+        Helped::Unknown
+    }
+
+    /// One round to `depth`, at most `share` of `nodes`.
+    fn round(&mut self, nodes: &mut u32, depth: i32, share: u32) -> Helped {
+        let share = share.min(*nodes);
+        self.nodes = share;
+        self.cut = false;
+        self.line.clear();
+        self.tt.clear();
+        let root = self.root.clone();
+        let found = self.search(&root, self.key, depth, false, 0);
+        *nodes -= share - self.nodes;
+        match found {
+            Some(true) => Helped::Mate(std::mem::take(&mut self.line)),
+            Some(false) if !self.cut => Helped::NoMate,
+            _ => Helped::Unknown,
+        }
+    }
+}
+
+/// The squares a helpmate is steered toward.
+#[derive(Copy, Clone, Debug)]
+struct Corner {
+    /// The corner the loser's king goes to.
+    king: Square,
+    /// Where the winner's king goes (two squares from the corner).
+    guard: Square,
+    /// Where the loser's other pieces go (next to the corner, blocking).
+    block: Square,
+}
+
+/// The corner on the loser's back rank, of the colour the winner's bishops
+/// can mate on (CHA's choice).
+fn corner(pos: &Chess, winner: Color) -> Corner {
+    let board = pos.board();
+    let ours = board.by_color(winner) & board.bishops();
+    let theirs = board.by_color(!winner) & board.bishops();
+    let dark = (ours & Bitboard::DARK_SQUARES).any()
+        || (ours.is_empty() && (theirs & Bitboard::LIGHT_SQUARES).any());
+    // For White winning on a dark corner: h8, the king on h6, a blocker on g8.
+    let (mut king, mut guard, mut block) = (Square::H8, Square::H6, Square::G8);
+    if !dark {
+        (king, guard, block) = (
+            king.flip_horizontal(),
+            guard.flip_horizontal(),
+            block.flip_horizontal(),
+        );
+    }
+    if winner == Color::Black {
+        (king, guard, block) = (king.rotate_180(), guard.rotate_180(), block.rotate_180());
+    }
+    Corner { king, guard, block }
+}
+
+/// Whether the loser must promote for the winner to have mating material:
+/// the winner has a lone knight and the loser nothing to block with but
+/// pawns and queens, or the winner only bishops of one colour and the loser
+/// no knight nor bishop of the other colour.
+fn needs_loser_promotion(pos: &Chess, winner: Color) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(winner);
+    let theirs = board.by_color(!winner);
+    if ours.count() == 2 && (ours & board.knights()).count() == 1 {
+        return (theirs & (board.knights() | board.bishops() | board.rooks())).is_empty();
+    }
+    let bishops = ours & board.bishops();
+    if bishops.any() && ours.count() == bishops.count() + 1 {
+        let colour = if (bishops & Bitboard::DARK_SQUARES).any() {
+            Bitboard::DARK_SQUARES
+        } else {
+            Bitboard::LIGHT_SQUARES
+        };
+        return (board.bishops() & !colour).is_empty() && (theirs & board.knights()).is_empty();
+    }
+    false
+}
+
+/// Whether a king or knight move from `from` to `to` comes closer to `target`.
+fn closer(role: Role, from: Square, to: Square, target: Square) -> bool {
+    match role {
+        Role::King => to.distance(target) < from.distance(target),
+        Role::Knight => knight_distance(to, target) < knight_distance(from, target),
+        _ => false,
+    }
+}
+
+/// Knight moves from `a` to `b` on an empty board.
+fn knight_distance(a: Square, b: Square) -> u8 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = [[u8::MAX; 64]; 64];
+        for from in Square::ALL {
+            let row = &mut table[usize::from(from)];
+            row[usize::from(from)] = 0;
+            let mut frontier = Bitboard::from_square(from);
+            let mut seen = frontier;
+            let mut d = 0;
+            while frontier.any() {
+                d += 1;
+                let mut next = Bitboard::EMPTY;
+                for sq in frontier {
+                    next |= shakmaty::attacks::knight_attacks(sq);
+                }
+                next &= !seen;
+                for sq in next {
+                    row[usize::from(sq)] = d;
+                }
+                seen |= next;
+                frontier = next;
+            }
+        }
+        table
+    });
+    table[usize::from(a)][usize::from(b)]
+}
+
+/// The deepest a line of the helpmate search goes (each ply holds a move
+/// list on the stack); moves toward the mate stop being free well before.
+const MAX_PLY: u32 = 240;
+/// Beyond this ply no move is rewarded (CHA stops at 400).
+const REWARD_PLY: u32 = 160;
+
+impl Helpmate {
+    /// Is there a helpmate within `depth` (moves toward the mate free)?
+    /// `None` when the round's nodes ran out.
+    fn search(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        progress: bool,
+        ply: u32,
+    ) -> Option<bool> {
+        if self.nodes == 0 {
+            return None;
+        }
+        self.nodes -= 1;
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Some(pos.is_check() && pos.turn() != self.winner);
+        }
+        if pos.has_insufficient_material(self.winner) {
+            return Some(false);
+        }
+        if depth <= 0 {
+            self.cut = true;
+            return Some(false);
+        }
+        if self.tt.get(&key).is_some_and(|&d| d >= depth) {
+            return Some(false);
+        }
+        self.tt.insert(key, depth);
+        if ply >= MAX_PLY {
+            self.cut = true;
+            return Some(false);
+        }
+        let winners_turn = pos.turn() == self.winner;
+        let loser_promotes = !winners_turn && needs_loser_promotion(pos, self.winner);
+        let king_target = if winners_turn {
+            self.king_target(pos)
+        } else {
+            self.corner.king
+        };
+        // Rewarded moves first, then the ordinary ones, punished ones last.
+        for pass in [Kind::Reward, Kind::Normal, Kind::Punish] {
+            for &m in &moves {
+                let kind = if ply > REWARD_PLY {
+                    Kind::Normal
+                } else {
+                    self.kind(m, winners_turn, loser_promotes, king_target)
+                };
+                if kind != pass {
+                    continue;
+                }
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                let k = next_key(pos, key, m, &after);
+                let cost = match kind {
+                    Kind::Reward => 0,
+                    Kind::Normal if progress => 0,
+                    Kind::Normal => 1,
+                    Kind::Punish => 3,
+                };
+                self.line.push(m);
+                if self.search(&after, k, depth - cost, kind == Kind::Reward, ply + 1)? {
+                    return Some(true);
+                }
+                self.line.pop();
+            }
+        }
+        Some(false)
+    }
+
+    /// Where the winner's king heads: with nothing but pawns, for the
+    /// nearest enemy pawn that blocks one of them (to take it and let the
+    /// pawn run); otherwise next to the corner of the mate.
+    fn king_target(&self, pos: &Chess) -> Square {
+        let board = pos.board();
+        let ours = board.by_color(self.winner);
+        let Some(king) = board.king_of(self.winner) else {
+            return self.corner.guard;
+        };
+        if (ours & !board.pawns() & !board.kings()).any() {
+            return self.corner.guard;
+        }
+        let pawns = ours & board.pawns();
+        let ahead = match self.winner {
+            Color::White => Bitboard(pawns.0 << 8),
+            Color::Black => Bitboard(pawns.0 >> 8),
+        };
+        (ahead & board.by_color(!self.winner) & board.pawns())
+            .into_iter()
+            .min_by_key(|&sq| sq.distance(king))
+            .unwrap_or(self.corner.guard)
+    }
+
+    /// CHA's judgement of a move: toward the corner, a capture or a pawn
+    /// advance by the winner are progress; the loser's pieces are steered
+    /// to the corner and away from captures.
+    fn kind(&self, m: Move, winners_turn: bool, loser_promotes: bool, king_target: Square) -> Kind {
+        let role = m.role();
+        let (from, to) = match m.from() {
+            Some(from) => (from, m.to()),
+            None => return Kind::Normal,
+        };
+        if let Move::Castle { .. } = m {
+            return Kind::Normal;
+        }
+        if winners_turn {
+            let target = if role == Role::King {
+                king_target
+            } else {
+                self.corner.king
+            };
+            if role == Role::Pawn || m.is_capture() || closer(role, from, to, target) {
+                return Kind::Reward;
+            }
+            return Kind::Normal;
+        }
+        let mut kind = Kind::Normal;
+        if loser_promotes {
+            let heavy = matches!(m.promotion(), Some(Role::Queen | Role::Rook));
+            kind = if role == Role::Pawn && !heavy {
+                Kind::Reward
+            } else {
+                Kind::Punish
+            };
+        }
+        let target = if role == Role::King {
+            self.corner.king
+        } else {
+            self.corner.block
+        };
+        if closer(role, from, to, target) {
+            Kind::Reward
+        } else if m.is_capture() {
+            Kind::Punish
+        } else {
+            kind
+        }
+    }
+}

@@ -1,0 +1,141 @@
+use super::*;
+use shakmaty::{CastlingMode, EnPassantMode, Square, fen::Fen};
+
+fn pos(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+/// A winnable verdict's line is legal and ends in mate by `winner`.
+fn assert_mates(p: &Chess, winner: Color, budget: Budget) {
+    let Verdict::Winnable(line) = can_checkmate(p, winner, budget) else {
+        panic!(
+            "{winner:?} can mate in {}",
+            Fen::from_position(p, EnPassantMode::Legal)
+        );
+    };
+    let mut q = p.clone();
+    for m in line {
+        q = q.play(m).expect("a legal move");
+    }
+    assert!(q.is_checkmate() && q.turn() != winner);
+}
+
+#[test]
+fn locked_pawn_chains_are_dead() {
+    for fen in [
+        "8/4k3/8/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 40",
+        // A locked chain across the board.
+        "8/8/1k6/p1p1p1p1/PpPpPpPp/1P1P1P1P/5K2/8 b - - 0 50",
+        "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/3K4 w - - 0 60",
+        // The textbook wall: each bishop on its own pawns' colour.
+        "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+    ] {
+        let p = pos(fen);
+        assert!(statically_dead(&p), "{fen}");
+        assert!(may_be_dead(&p), "{fen}");
+        assert_eq!(is_dead(&p, Budget::QUICK), Life::Dead, "{fen}");
+        assert_eq!(
+            can_checkmate(&p, Color::White, Budget::QUICK),
+            Verdict::Unwinnable
+        );
+    }
+}
+
+#[test]
+fn the_wall_keeps_kings_and_bishops_on_their_side() {
+    let p = pos("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1");
+    let m = Mobility::new(&p).unwrap();
+    let below = Bitboard(0x0000_0000_00ff_ffff);
+    assert!(m.reach_of(Square::E1).is_subset(below));
+    assert!(
+        m.reach_of(Square::C1)
+            .is_subset(below & Bitboard::DARK_SQUARES)
+    );
+    // No pawn ever leaves its square.
+    assert!(!m.clear(Color::White).contains(Square::D4));
+    assert!(!m.clear(Color::Black).contains(Square::D5));
+    assert!(!m.can_mate(Color::White) && !m.can_mate(Color::Black));
+}
+
+#[test]
+fn same_coloured_bishops_behind_a_wall_are_dead() {
+    // A light-squared bishop, pawns on dark squares: no capture is ever
+    // possible, and no king can be mated.
+    let p = pos("8/2k5/8/p1p1p1p1/P1P1P1P1/8/2K1B3/8 w - - 0 40");
+    assert!(statically_dead(&p));
+    assert_eq!(is_dead(&p, Budget::QUICK), Life::Dead);
+}
+
+#[test]
+fn a_wall_with_one_breakable_spot_is_winnable() {
+    // Looks like a wall, but the h-pawn can advance and g4 can take it.
+    let p = pos("8/4k3/8/p1p1p1pp/P1P1P1P1/8/4K3/8 w - - 0 40");
+    assert!(!statically_dead(&p));
+    assert_eq!(is_dead(&p, Budget::THOROUGH), Life::Alive);
+    assert_mates(&p, Color::White, Budget::THOROUGH);
+}
+
+#[test]
+fn opposite_coloured_bishops_and_knight_against_pawn_are_winnable() {
+    let p = pos("8/8/3k4/4b3/8/3BK3/8/8 w - - 0 50");
+    assert_mates(&p, Color::White, Budget::THOROUGH);
+    assert_mates(&p, Color::Black, Budget::THOROUGH);
+    let p = pos("8/8/3k4/3p4/8/4K3/8/6N1 w - - 0 50");
+    assert_mates(&p, Color::White, Budget::THOROUGH);
+    assert_mates(&p, Color::Black, Budget::THOROUGH);
+}
+
+#[test]
+fn insufficient_material_for_one_side() {
+    let p = pos("8/8/3k4/3q4/8/3NK3/8/8 w - - 0 50");
+    assert_eq!(
+        can_checkmate(&p, Color::White, Budget::QUICK),
+        Verdict::Unwinnable
+    );
+    assert_mates(&p, Color::Black, Budget::QUICK);
+}
+
+#[test]
+fn a_forced_line_is_followed() {
+    // Black's only move takes the queen: dead after it.
+    let p = pos("7k/6Q1/8/8/8/8/8/K7 b - - 0 1");
+    assert!(!p.is_insufficient_material());
+    assert_eq!(
+        can_checkmate(&p, Color::White, Budget::QUICK),
+        Verdict::Unwinnable
+    );
+}
+
+#[test]
+fn prefilter_passes_over_ordinary_positions() {
+    for fen in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "8/5pk1/6p1/8/8/6P1/5PK1/8 w - - 0 40",
+    ] {
+        assert!(!may_be_dead(&pos(fen)), "{fen}");
+    }
+}
+
+#[test]
+#[ignore = "a tool: prints the analysis of DEAD_FEN"]
+fn explain() {
+    let fen = std::env::var("DEAD_FEN").unwrap_or_default();
+    let p = pos(&fen);
+    let m = Mobility::new(&p).expect("no castling");
+    for (sq, piece) in p.board() {
+        println!("{sq} {piece:?}: {:?}", m.reach_of(sq));
+    }
+    println!(
+        "clear white {:?}\nclear black {:?}",
+        m.clear(Color::White),
+        m.clear(Color::Black)
+    );
+    println!(
+        "white can mate: {}, black can mate: {}",
+        m.can_mate(Color::White),
+        m.can_mate(Color::Black)
+    );
+}
