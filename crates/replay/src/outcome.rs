@@ -245,7 +245,7 @@ pub struct FinalStatus {
 /// (repetitions need the tracker): the checkmates, stalemates and the
 /// 75-move rule, insufficient material, and the dead positions that the
 /// static rules of [`crate::dead`] prove where every pawn is locked
-/// ([`static_dead_status`], [`Budget::RULES`]: no search). A game of no
+/// (`static_dead_status`, [`Budget::RULES`]: no search). A game of no
 /// moves is a position to judge, and gets the full analysis
 /// ([`final_status_within`]).
 ///
@@ -269,7 +269,7 @@ pub fn final_status(pos: &Chess) -> FinalStatus {
 /// [`final_status`] with the dead-position analysis given `budget`
 /// ([`crate::dead::is_dead`]): every position is analysed, and one the
 /// search could not settle is `undecided`. With [`Budget::RULES`] only
-/// [`static_dead_status`] runs, and no position is undecided.
+/// `static_dead_status` runs, and no position is undecided.
 ///
 /// ```
 /// use pgnkit_replay::dead::Budget;

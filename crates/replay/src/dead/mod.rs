@@ -12,7 +12,7 @@
 //! 1. Forced moves are played (a position with one legal move is as
 //!    winnable as the one after it; a forced cycle never ends).
 //! 2. Insufficient material (shakmaty's rule, per colour).
-//! 3. A semi-static analysis ([`mobility`]): where each piece could ever
+//! 3. A semi-static analysis (`mobility`): where each piece could ever
 //!    go, given the pawns and pieces that can never move or be taken (a
 //!    locked pawn wall no king can cross, bishops that never meet an enemy
 //!    pawn, knights and rooks with no way through), and whether a mate is
