@@ -514,6 +514,24 @@ def classify(diag: dict, view: dict, text: str):
     if code == "syntax":
         return "syntax-skip", "python-chess does not check PGN structure (skips stray characters)"
 
+    if code in ("clock-rise", "clock-start") and isinstance(ply, int):
+        # python-chess reads the clocks (node.clock()) but judges none: the
+        # fault is confirmed on its reading of the same comments.
+        game = chess.pgn.read_game(io.StringIO(text))
+        control = re.search(r'\[\s*TimeControl\s+"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?"', text)
+        if game is not None and control:
+            base, increment = float(control.group(1)), float(control.group(2) or 0)
+            clocks = [node.clock() for node in game.mainline()]
+            now = clocks[ply - 1] if 0 < ply <= len(clocks) else None
+            before = clocks[ply - 3] if ply >= 3 and ply - 3 < len(clocks) else None
+            if code == "clock-rise" and now is not None and before is not None and now > before + increment:
+                return "clock", (f"python-chess reads the clock at ply {ply} as {now} s after {before} s, "
+                                 f"more than the {increment} s increment; it does not judge clocks")
+            if code == "clock-start" and now is not None and ply <= 2 and now > base + increment:
+                return "clock", (f"python-chess reads the first clock as {now} s, above the {base} s base "
+                                 f"and {increment} s increment; it does not judge clocks")
+        return "unexplained", "python-chess's clocks do not show the fault"
+
     return "unexplained", f"no rule for code {code!r}"
 
 
