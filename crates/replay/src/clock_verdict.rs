@@ -4,7 +4,6 @@
 //! checkmate), which a loss on time told by the Termination tag takes too.
 
 use pgnkit_pgn::Game;
-use shakmaty::{Chess, Color, Position};
 
 use crate::dead;
 
@@ -75,8 +74,8 @@ pub(crate) fn flag_fell(
         return false;
     }
     let winner = !flag.side;
-    let (result, why) = match on_time(&pos, winner) {
-        crate::dead::Verdict::Unwinnable => (
+    let (result, why) = match dead::after_time_forfeit(&pos, winner, false) {
+        dead::Verdict::Unwinnable => (
             GameResult::Draw,
             format!(
                 "drawn, since {} cannot checkmate by any series of legal moves (Law 6.9)",
@@ -84,7 +83,7 @@ pub(crate) fn flag_fell(
             ),
         ),
         verdict => {
-            if verdict == crate::dead::Verdict::Undecided {
+            if verdict == dead::Verdict::Undecided {
                 report.dead_undecided = true;
             }
             (
@@ -171,20 +170,5 @@ pub(crate) fn record_span(game: &Game<'_>) -> std::ops::Range<usize> {
             .rev()
             .find(|t| matches!(t.kind, pgnkit_pgn::TokenKind::Result(_)))
             .map_or(game.span.start..game.span.start, |t| t.span.clone()),
-    }
-}
-
-/// Law 6.9: whether `winner`, whose opponent ran out of time in `pos`, can
-/// checkmate by any series of legal moves: insufficient material never;
-/// the quick search where the winner has no pawn free to run or take
-/// (`dead::may_be_unwinnable`; else, as a loss on time told by the
-/// Termination tag, the win stands: such a player can nearly always mate).
-pub(crate) fn on_time(pos: &Chess, winner: Color) -> dead::Verdict {
-    if pos.has_insufficient_material(winner) {
-        dead::Verdict::Unwinnable
-    } else if dead::may_be_unwinnable(pos, winner) {
-        dead::can_checkmate(pos, winner, dead::Budget::QUICK)
-    } else {
-        dead::Verdict::Winnable(Vec::new())
     }
 }

@@ -281,18 +281,7 @@ fn time_forfeit(
         GameResult::BlackWins => Color::Black,
         GameResult::Draw => return,
     };
-    // Insufficient material always; in a played game, the analysis where
-    // the winner has no pawn free to run or take (a cheap test: such a
-    // player can nearly always mate, and the Result tag stands).
-    let verdict = if pos.has_insufficient_material(winner) {
-        dead::Verdict::Unwinnable
-    } else if judged {
-        dead::can_checkmate(pos, winner, dead::Budget::FULL)
-    } else if dead::may_be_unwinnable(pos, winner) {
-        dead::can_checkmate(pos, winner, dead::Budget::QUICK)
-    } else {
-        return;
-    };
+    let verdict = dead::after_time_forfeit(pos, winner, judged);
     match verdict {
         dead::Verdict::Unwinnable => {}
         dead::Verdict::Winnable(_) => return,

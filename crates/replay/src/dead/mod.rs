@@ -339,6 +339,25 @@ pub fn may_be_dead(pos: &Chess) -> bool {
     !takes(white, Color::White, board.black()) && !takes(black, Color::Black, board.white())
 }
 
+/// Law 6.9: whether `winner`, whose opponent ran out of time in `pos`
+/// (a flag that fell, or a loss on time told by the Termination tag), can
+/// checkmate by any series of legal moves: insufficient material never;
+/// a position to judge (`judged`: a game of no moves) gets the full
+/// analysis; a played game the quick search where the winner has no pawn
+/// free to run or take ([`may_be_unwinnable`]), else the win stands (such
+/// a player can nearly always mate).
+pub fn after_time_forfeit(pos: &Chess, winner: Color, judged: bool) -> Verdict {
+    if pos.has_insufficient_material(winner) {
+        Verdict::Unwinnable
+    } else if judged {
+        can_checkmate(pos, winner, Budget::FULL)
+    } else if may_be_unwinnable(pos, winner) {
+        can_checkmate(pos, winner, Budget::QUICK)
+    } else {
+        Verdict::Winnable(Vec::new())
+    }
+}
+
 /// Whether the question "can `winner` still checkmate?" (Law 6.9, for a
 /// game lost on time) deserves the analysis: a few bitboard operations,
 /// `false` when one of `winner`'s pawns can take now or has no enemy pawn
