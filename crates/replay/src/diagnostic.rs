@@ -490,6 +490,9 @@ pub struct Diagnostic {
     pub suggestions: Vec<Suggestion>,
     /// The token is inside a variation.
     pub variation: bool,
+    /// An `illegal-move` that stood: the replay went on from the position
+    /// it made (`--illegal-moves stand`, Laws 7.5, A.4.2, B.3).
+    pub stood: bool,
     /// The token as it should be written, where the rules make that
     /// certain: for a `check-mark` diagnostic, the move word with the right
     /// `+` or `#` (or none), everything else as written. It replaces the
@@ -533,6 +536,7 @@ impl Diagnostic {
             help: Vec::new(),
             suggestions: Vec::new(),
             variation: false,
+            stood: false,
             rewrite: None,
         }
     }

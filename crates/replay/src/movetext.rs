@@ -21,9 +21,10 @@ use pgnkit_notation::{
 };
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
-use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
+use shakmaty::{Chess, Color, FromSetup, Move, Position, Role, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, brief};
+use crate::illegal::Stood;
 use crate::keyed::KeyStep;
 use crate::marks::{self, Mark};
 use crate::outcome::{History, Tracker};
@@ -116,6 +117,8 @@ pub(crate) struct Pass<B> {
     pub main_tokens: Vec<u32>,
     /// The clock commands after the main-line moves.
     pub clocks: crate::clock::Reader,
+    /// The main-line moves that stood though illegal.
+    pub stood: Vec<Stood>,
 }
 
 struct Line {
@@ -184,6 +187,14 @@ pub(crate) trait Book {
     fn played(&mut self, step: Option<KeyStep>, m: Move, after: &Chess, ply: u32) -> Option<u64>;
     /// A main-line null move led to `after`, at `ply`.
     fn passed(&mut self, after: &Chess, ply: u32);
+    /// Whether an illegal main-line move whose piece its token names
+    /// stands ([`crate::illegal`]): the full replay's, when asked.
+    fn stands(&self) -> bool {
+        false
+    }
+    /// A main-line move stood: the positions from here on may not be
+    /// [`regular`](crate::illegal::regular).
+    fn stood(&mut self) {}
 }
 
 /// The plain lane met what a plain game does not have: the game takes the
@@ -224,21 +235,30 @@ impl Book for Tracker {
     fn passed(&mut self, after: &Chess, ply: u32) {
         self.push_key(crate::outcome::position_key(after), after, ply);
     }
+
+    #[inline]
+    fn stands(&self) -> bool {
+        self.stand
+    }
+
+    fn stood(&mut self) {
+        self.irregular = true;
+    }
 }
 
 /// Replays the movetext of `game` from `start` reading piece letters as
 /// `lang`, keeping the main line's position keys `history` says, and
-/// recording every problem. Diagnostics about tags and structure are the
-/// caller's.
+/// recording every problem; illegal main-line moves stand where `stand`
+/// says. Diagnostics about tags and structure are the caller's.
 pub(crate) fn replay_movetext<V: Visitor>(
     game: &Game<'_>,
     text: GameText<'_>,
     start: &Chess,
-    lang: Language,
-    history: History,
+    (lang, history, stand): (Language, History, bool),
     visitor: &mut V,
 ) -> Pass<Tracker> {
     let mut tracker = Tracker::with_history(start, history);
+    tracker.stand = stand;
     tracker.reserve(game.tokens.len().min(1 << 12));
     match walk(game, text, start, lang, tracker, visitor) {
         Ok(pass) => pass,
@@ -280,6 +300,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
             Vec::new()
         },
         clocks: crate::clock::Reader::default(),
+        stood: Vec::new(),
     };
     let mut lines: Vec<Line> = Vec::with_capacity(4);
     lines.push(Line::new(Some(Play::new(start.clone())), 0, 0));
@@ -400,11 +421,35 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     (None, Some(Ok(mt))) => play.resolve(mt, lang).map_err(Some),
                     (None, _) => Err(None),
                 };
+                // Only after a move that stood can a king be taken.
+                let outcome = match outcome {
+                    Ok(m) if m.capture() == Some(Role::King) => Err(Some(ResolveError::Illegal)),
+                    outcome => outcome,
+                };
+                let mut stood = false;
                 let m = match outcome {
                     Ok(m) => m,
                     Err(err) => {
                         pass.book.problem()?;
-                        settle(&mut previous, &mut pass, Some(play))?;
+                        let parsed = written.as_ref().and_then(|w| w.parsed.as_ref());
+                        if line.depth == 0
+                            && pass.book.stands()
+                            && let (Some(ResolveError::Illegal), Some(Ok(mt))) = (&err, parsed)
+                            && !is_game_over(play.position())
+                            && let Ok(m) = mt.resolve_as_played(play.position(), lang)
+                        {
+                            let mut d = stood_move(token.span.clone(), word, play, &m);
+                            d.ply = Some(ply);
+                            d.move_number = Some(move_number);
+                            d.side = Some(side);
+                            d.token = Some(word.to_owned());
+                            pass.diagnostics.push(d);
+                            pass.stood.push(Stood { ply, side });
+                            pass.book.stood();
+                            stood = true;
+                            m
+                        } else {
+                            settle(&mut previous, &mut pass, Some(play))?;
                         let mut d = move_error(
                             token.span.clone(),
                             word,
@@ -441,6 +486,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                         }
                         line.dead_diag = at;
                         continue;
+                        }
                     }
                 };
                 if let Some(p) = previous.as_mut() {
@@ -473,7 +519,11 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                             if let Some(uci) = w.uci {
                                 write_move(play.position(), &m, uci, uci_out);
                             }
-                            play.write_and_play(m, w.style, out);
+                            if stood {
+                                play.write_stood_and_play(m, w.style, out);
+                            } else {
+                                play.write_and_play(m, w.style, out);
+                            }
                             if fen {
                                 write_position(play.position(), PositionFormat::Fen, note);
                             }
@@ -947,6 +997,28 @@ impl Book for Probe {
     }
 
     fn passed(&mut self, _after: &Chess, _ply: u32) {}
+}
+
+/// The `illegal-move` error of `m`, a move that stood though illegal in
+/// `play`, written `word`.
+fn stood_move(span: Range<usize>, word: &str, play: &Play, m: &Move) -> Diagnostic {
+    let fault = pgnkit_notation::stood::Fault::of(play.position(), m);
+    let mut d = Diagnostic::new(
+        Code::IllegalMove,
+        span,
+        format!(
+            "`{}` is not a legal move for {} here ({}); it stood, and the game goes on from the position it made",
+            brief(word),
+            color_name(play.position().turn()),
+            fault.describe()
+        ),
+    );
+    d.stood = true;
+    d.help.push(
+        "the move was replayed as played (--illegal-moves stand); the game's rulings say what the Laws give"
+            .to_owned(),
+    );
+    d
 }
 
 /// The error of a word that is no move here: `parsed` is what it was read

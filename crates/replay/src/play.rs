@@ -4,10 +4,11 @@
 
 use pgnkit_notation::Language;
 use pgnkit_pgn::Game;
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 use crate::diagnostic::{Code, Diagnostic, Omitted};
 use crate::game::{Detail, GameReport, Options};
+use crate::illegal::IllegalMoves;
 use crate::movetext::replay_movetext;
 use crate::outcome::{self, GameResult, History, Status};
 use crate::setup::{self, SetupError};
@@ -74,6 +75,8 @@ pub fn replay_game_text<V: Visitor>(
         dead_undecided: false,
         time_control: None,
         clocks: crate::clock::Clocks::default(),
+        end: Chess::default(),
+        rulings: Vec::new(),
     };
     let start = match setup::start(tag("Variant").as_deref(), tag("FEN").as_deref()) {
         Ok(s) => s,
@@ -85,6 +88,7 @@ pub fn replay_game_text<V: Visitor>(
     };
     report.chess960 = start.chess960;
     report.start = start.position.clone();
+    report.end = start.position.clone();
 
     let mut lang = options.language.unwrap_or(Language::En);
     // Keys are reported only where they are asked for.
@@ -93,7 +97,13 @@ pub fn replay_game_text<V: Visitor>(
         Detail::Errors | Detail::Diagnostics => History::Recent,
     };
     visitor.on_start(&start.position);
-    let mut pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+    let mut pass = replay_movetext(
+        game,
+        text,
+        &start.position,
+        (lang, history, false),
+        visitor,
+    );
     let mut repairs = None;
     if options.language.is_none() && pass.failure.is_some() {
         let (better, found) = language::choose(game, text, &start.position, &pass);
@@ -102,10 +112,31 @@ pub fn replay_game_text<V: Visitor>(
             visitor.restart();
             visitor.on_start(&start.position);
             lang = better;
-            pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+            pass = replay_movetext(
+                game,
+                text,
+                &start.position,
+                (lang, history, false),
+                visitor,
+            );
         }
     }
     report.language = lang;
+    // The language chosen as if every illegal move ended its line, the
+    // moves that stood are replayed (a game without error is not replayed
+    // again).
+    if options.illegal_moves == IllegalMoves::Stand && pass.failure.is_some() {
+        visitor.restart();
+        visitor.on_start(&start.position);
+        pass = replay_movetext(
+            game,
+            text,
+            &start.position,
+            (lang, history, true),
+            visitor,
+        );
+        repairs = None;
+    }
 
     if options.suggestions {
         match repairs {
@@ -163,9 +194,10 @@ fn not_set_up(game: &Game<'_>, err: SetupError, report: &mut GameReport) -> Diag
 
 /// The report of a game the plain lane replayed: a game without error.
 fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> GameReport {
+    let turn = fast.end.turn();
     let result = match fast.status {
-        Status::Checkmate => Some(GameResult::win_for(!fast.turn)),
-        s => outcome::rule_result(s, fast.turn),
+        Status::Checkmate => Some(GameResult::win_for(!turn)),
+        s => outcome::rule_result(s, turn),
     };
     GameReport {
         diagnostics: Vec::new(),
@@ -187,5 +219,7 @@ fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> Gam
         dead_undecided: fast.undecided,
         time_control: fast.time_control,
         clocks: fast.clocks,
+        end: fast.end,
+        rulings: Vec::new(),
     }
 }

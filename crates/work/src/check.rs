@@ -111,6 +111,8 @@ pub fn check_chunk(
                     ),
                     time_control: report.time_control.clone(),
                     clocks: report.clocks.clone(),
+                    fen: report.fen(),
+                    rulings: std::mem::take(&mut report.rulings),
                 })
             });
             out.games.push(GameOut {
