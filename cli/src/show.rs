@@ -90,13 +90,10 @@ fn show(
                     end - 1
                 )
             })?;
-            if let Some(l) = located
-                .iter()
-                .find(|l| {
-                    let d = &l.diagnostic;
-                    d.ply == Some(ply) && !d.variation && !d.stood
-                })
-            {
+            if let Some(l) = located.iter().find(|l| {
+                let d = &l.diagnostic;
+                d.ply == Some(ply) && !d.variation && !d.stood
+            }) {
                 scene =
                     Scene::of_problem(report, &l.diagnostic, Suggestions::Best).unwrap_or(scene);
             }

@@ -72,7 +72,8 @@ impl MoveToken {
             Body::Null | Body::Descriptive(_) => return Err(ResolveError::Illegal),
         };
         if let (Some(rank), true) = (query.c.to_rank, query.roles & role_bit(Role::King) != 0)
-            && let Some(m) = castle_by_squares(pos, &query, Square::from_coords(query.c.to_file, rank))
+            && let Some(m) =
+                castle_by_squares(pos, &query, Square::from_coords(query.c.to_file, rank))
         {
             return Ok(m);
         }
@@ -257,7 +258,10 @@ fn castle_as_played(pos: &Chess, side: CastlingSide) -> Result<Move, ResolveErro
         return Err(ResolveError::Illegal);
     }
     let rooks = board.by_piece(Role::Rook.of(turn)) & Bitboard::from_rank(back);
-    let named = pos.castles().rook(turn, side).filter(|r| rooks.contains(*r));
+    let named = pos
+        .castles()
+        .rook(turn, side)
+        .filter(|r| rooks.contains(*r));
     let outermost = match side {
         CastlingSide::KingSide => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
         CastlingSide::QueenSide => rooks.into_iter().find(|r| r.file() < king.file()),
@@ -399,7 +403,10 @@ mod tests {
     fn nothing_captures_a_king_or_its_own_piece() {
         let pos = position("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
         assert!(as_played(&pos, "Rxe8").is_none(), "a king is never taken");
-        assert!(as_played(&pos, "Re1").is_none(), "its own king stands there");
+        assert!(
+            as_played(&pos, "Re1").is_none(),
+            "its own king stands there"
+        );
     }
 
     #[test]

@@ -49,9 +49,9 @@ use std::str::FromStr;
 use serde::Serialize;
 use shakmaty::{Chess, Color, Position};
 
+use crate::clock::checks::capitalized;
 use crate::clock::{Kind, TimeControl};
 use crate::dead;
-use crate::clock::checks::capitalized;
 use crate::diagnostic::side_name;
 use crate::outcome::GameResult;
 
@@ -203,7 +203,10 @@ pub(crate) fn rule(
     let unwinnable = |ply: u32, winner: Color| {
         before(ply).is_some_and(|pos| {
             regular(&pos)
-                && matches!(dead::after_time_forfeit(&pos, winner, false), dead::Verdict::Unwinnable)
+                && matches!(
+                    dead::after_time_forfeit(&pos, winner, false),
+                    dead::Verdict::Unwinnable
+                )
         })
     };
     for s in stood {
@@ -283,7 +286,10 @@ mod tests {
     // B.3), as the module docs quote them; positions are the start.
 
     fn stood(plies: &[(u32, Color)]) -> Vec<Stood> {
-        plies.iter().map(|&(ply, side)| Stood { ply, side }).collect()
+        plies
+            .iter()
+            .map(|&(ply, side)| Stood { ply, side })
+            .collect()
     }
 
     #[test]
@@ -301,9 +307,7 @@ mod tests {
     #[test]
     fn in_rapid_and_blitz_the_move_stands() {
         let moves = stood(&[(3, Color::White), (5, Color::White)]);
-        let (rulings, decided) = rule(&moves, Pace::Known(Kind::Blitz), |_| {
-            Some(Chess::default())
-        });
+        let (rulings, decided) = rule(&moves, Pace::Known(Kind::Blitz), |_| Some(Chess::default()));
         assert_eq!(decided, None);
         assert_eq!(rulings[1].article, "B.3");
         let (rulings, _) = rule(&moves, Pace::Known(Kind::Rapid), |_| Some(Chess::default()));

@@ -450,42 +450,42 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                             m
                         } else {
                             settle(&mut previous, &mut pass, Some(play))?;
-                        let mut d = move_error(
-                            token.span.clone(),
-                            word,
-                            written.as_ref().and_then(|w| w.parsed.as_ref()),
-                            err,
-                            play,
-                            line.ply,
-                            lang,
-                        );
-                        let is_move = written
-                            .as_ref()
-                            .is_some_and(|w| matches!(w.parsed, Some(Ok(_))));
-                        let resolvable_elsewhere = is_move && d.code != Code::MovesAfterEnd;
-                        d.ply = Some(ply);
-                        d.move_number = Some(move_number);
-                        d.side = Some(side);
-                        d.token = Some(word.to_owned());
-                        d.variation = variation;
-                        let at = pass.diagnostics.push(d);
-                        if line.depth == 0 && pass.failure.is_none() {
-                            pass.failure = Some(Failure {
-                                token: index,
-                                position: play.position().clone(),
-                                ply,
-                                diagnostic: at,
-                                resolvable_elsewhere,
-                            });
-                        }
-                        // A junk word is no move attempt: a variation after it
-                        // still replaces the last move played.
-                        let dead = line.pos.take();
-                        if is_move {
-                            line.before = dead;
-                        }
-                        line.dead_diag = at;
-                        continue;
+                            let mut d = move_error(
+                                token.span.clone(),
+                                word,
+                                written.as_ref().and_then(|w| w.parsed.as_ref()),
+                                err,
+                                play,
+                                line.ply,
+                                lang,
+                            );
+                            let is_move = written
+                                .as_ref()
+                                .is_some_and(|w| matches!(w.parsed, Some(Ok(_))));
+                            let resolvable_elsewhere = is_move && d.code != Code::MovesAfterEnd;
+                            d.ply = Some(ply);
+                            d.move_number = Some(move_number);
+                            d.side = Some(side);
+                            d.token = Some(word.to_owned());
+                            d.variation = variation;
+                            let at = pass.diagnostics.push(d);
+                            if line.depth == 0 && pass.failure.is_none() {
+                                pass.failure = Some(Failure {
+                                    token: index,
+                                    position: play.position().clone(),
+                                    ply,
+                                    diagnostic: at,
+                                    resolvable_elsewhere,
+                                });
+                            }
+                            // A junk word is no move attempt: a variation after it
+                            // still replaces the last move played.
+                            let dead = line.pos.take();
+                            if is_move {
+                                line.before = dead;
+                            }
+                            line.dead_diag = at;
+                            continue;
                         }
                     }
                 };

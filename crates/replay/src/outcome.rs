@@ -347,7 +347,11 @@ pub(crate) fn rule_result(status: Status, side_to_move: Color) -> Option<GameRes
         | Status::DeadPosition
         | Status::FivefoldRepetition
         | Status::SeventyfiveMoves => Some(GameResult::Draw),
-        Status::FlagFell | Status::SecondIllegalMove | Status::Ongoing | Status::Invalid | Status::Unsupported => None,
+        Status::FlagFell
+        | Status::SecondIllegalMove
+        | Status::Ongoing
+        | Status::Invalid
+        | Status::Unsupported => None,
     }
 }
 
@@ -520,8 +524,7 @@ impl Tracker {
         };
         let look =
             !self.twice.is_empty() && self.threefold_declared.is_none() && self.threefold.is_none();
-        if (same == 2 || clock == 99 || look)
-            && (!self.irregular || crate::illegal::regular(after))
+        if (same == 2 || clock == 99 || look) && (!self.irregular || crate::illegal::regular(after))
         {
             self.declared_claims(after, key, window, ply, same);
         }

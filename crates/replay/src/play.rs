@@ -97,13 +97,7 @@ pub fn replay_game_text<V: Visitor>(
         Detail::Errors | Detail::Diagnostics => History::Recent,
     };
     visitor.on_start(&start.position);
-    let mut pass = replay_movetext(
-        game,
-        text,
-        &start.position,
-        (lang, history, false),
-        visitor,
-    );
+    let mut pass = replay_movetext(game, text, &start.position, (lang, history, false), visitor);
     let mut repairs = None;
     if options.language.is_none() && pass.failure.is_some() {
         let (better, found) = language::choose(game, text, &start.position, &pass);
@@ -112,13 +106,7 @@ pub fn replay_game_text<V: Visitor>(
             visitor.restart();
             visitor.on_start(&start.position);
             lang = better;
-            pass = replay_movetext(
-                game,
-                text,
-                &start.position,
-                (lang, history, false),
-                visitor,
-            );
+            pass = replay_movetext(game, text, &start.position, (lang, history, false), visitor);
         }
     }
     report.language = lang;
@@ -128,13 +116,7 @@ pub fn replay_game_text<V: Visitor>(
     if options.illegal_moves == IllegalMoves::Stand && pass.failure.is_some() {
         visitor.restart();
         visitor.on_start(&start.position);
-        pass = replay_movetext(
-            game,
-            text,
-            &start.position,
-            (lang, history, true),
-            visitor,
-        );
+        pass = replay_movetext(game, text, &start.position, (lang, history, true), visitor);
         repairs = None;
     }
 
