@@ -310,6 +310,8 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
 
     // Variations open and passed over, for a book that replays none.
     let mut passed_over = 0u32;
+    // A board's result signal was read: the main line has ended.
+    let mut signalled = false;
     for (index, kind) in game.tokens.kinds().enumerate() {
         if passed_over > 0 {
             match kind {
@@ -432,6 +434,49 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     Err(err) => {
                         pass.book.problem()?;
                         let parsed = written.as_ref().and_then(|w| w.parsed.as_ref());
+                        // What a board-fed broadcast adds: a move sent
+                        // twice, the kings put on the centre at the end.
+                        let artifact = match parsed {
+                            Some(Ok(mt)) if line.depth == 0 && pass.book.stands() => {
+                                let previous_word = pass
+                                    .main_tokens
+                                    .len()
+                                    .checked_sub(2)
+                                    .and_then(|i| pass.main_tokens.get(i))
+                                    .and_then(|&i| game.tokens.get(i as usize))
+                                    .map(|t| t.text);
+                                broadcast_artifact(
+                                    game,
+                                    index,
+                                    signalled,
+                                    previous_word == Some(token.text),
+                                    match mt.san() {
+                                        Some(shakmaty::san::San::Normal {
+                                            role: Role::King,
+                                            to,
+                                            ..
+                                        }) => Some(to),
+                                        _ => None,
+                                    },
+                                )
+                            }
+                            _ => None,
+                        };
+                        if let Some(code) = artifact {
+                            settle(&mut previous, &mut pass, Some(play))?;
+                            signalled |= code == Code::ResultSignal;
+                            let mut d = artifact_warning(code, token.span.clone(), word);
+                            d.ply = Some(ply);
+                            d.move_number = Some(move_number);
+                            d.side = Some(side);
+                            d.token = Some(word.to_owned());
+                            if pass.diagnostics.has_room(code) {
+                                pass.diagnostics.push(d);
+                            } else {
+                                pass.diagnostics.count(code);
+                            }
+                            continue;
+                        }
                         if line.depth == 0
                             && pass.book.stands()
                             && let (Some(ResolveError::Illegal), Some(Ok(mt))) = (&err, parsed)
@@ -997,6 +1042,70 @@ impl Book for Probe {
     }
 
     fn passed(&mut self, _after: &Chess, _ply: u32) {}
+}
+
+/// What a board-fed broadcast added at main-line word `index` (which
+/// resolves to no legal move; `king_to` is where it puts a king, if it is
+/// a king's move): the move before sent again (`repeated`), or a king put
+/// on a centre square in the last two words of the main line, after which
+/// (once `signalled`) every word is part of the signal.
+fn broadcast_artifact(
+    game: &Game<'_>,
+    index: usize,
+    signalled: bool,
+    repeated: bool,
+    king_to: Option<shakmaty::Square>,
+) -> Option<Code> {
+    if signalled {
+        return Some(Code::ResultSignal);
+    }
+    if repeated {
+        return Some(Code::RepeatedMove);
+    }
+    if !king_to.is_some_and(|to| shakmaty::Bitboard::CENTER.contains(to)) {
+        return None;
+    }
+    // At most one more main-line word follows: a scan that stops at the
+    // second, so that it costs no more than the words it passes.
+    let mut depth = 0u32;
+    let mut words = 0;
+    for kind in game.tokens.kinds().skip(index.saturating_add(1)) {
+        match kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            TokenKind::Word if depth == 0 => {
+                words += 1;
+                if words > 1 {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(Code::ResultSignal)
+}
+
+/// The warning of a broadcast's artifact `code` at `word`.
+fn artifact_warning(code: Code, span: Range<usize>, word: &str) -> Diagnostic {
+    let shown = brief(word);
+    let (message, help) = if code == Code::RepeatedMove {
+        (
+            format!(
+                "`{shown}` repeats the move before it: a move taken back and played again, sent twice by the broadcast"
+            ),
+            "the second copy was passed over; the game goes on from the move played once",
+        )
+    } else {
+        (
+            format!(
+                "`{shown}` puts a king on a centre square at the end of the game: a board-fed broadcast's result signal, not a move"
+            ),
+            "a DGT board reads both kings put on the four centre squares as the result; the game ended before it",
+        )
+    };
+    let mut d = Diagnostic::new(code, span, message);
+    d.help.push(help.to_owned());
+    d
 }
 
 /// The `illegal-move` error of `m`, a move that stood though illegal in

@@ -110,3 +110,34 @@ fn by_default_the_first_illegal_move_ends_the_line() {
     assert!(report.diagnostics.iter().all(|d| !d.stood));
     assert!(report.rulings.is_empty());
 }
+
+/// What a board-fed broadcast adds: a move sent twice, and the kings put
+/// on the centre squares as the result signal. (Games written by hand: the
+/// DGT board's convention, the kings on d4, e4, d5, e5, is from its manual.)
+#[test]
+fn a_broadcasts_artifacts_are_told_and_passed_over() {
+    let pgn = b"1. e4 e5 2. Nf3 Nf3 Nc6 3. Bb5 a6 *\n\n1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Ke4 Kd5 1-0\n\n1. e3 e6 2. Ke4 Nc6 3. Nc3 a6 *\n";
+    let mut reader = Reader::new(pgn);
+    let mut game = Game::default();
+    let mut codes = Vec::new();
+    while reader.read_game(&mut game) {
+        let report = replay_game(pgn, &game, &stand());
+        let found: Vec<(&str, Option<u32>)> = report
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.ply))
+            .collect();
+        codes.push((found, report.plies));
+    }
+    assert_eq!(codes[0], (vec![("repeated-move", Some(4))], 6));
+    assert_eq!(
+        codes[1],
+        (
+            vec![("result-signal", Some(7)), ("result-signal", Some(7))],
+            6
+        )
+    );
+    // A king put on a centre square in mid-game is no signal: a move that
+    // stood (the king jumps from e1 to e4).
+    assert_eq!(codes[2], (vec![("illegal-move", Some(3))], 6));
+}
