@@ -85,7 +85,11 @@ fn check_reports_the_move_that_stood_and_the_ruling() {
 fn the_settings_file_chooses_stand_and_a_bad_value_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("broadcast.pgn"), dir.path().join("game.pgn")).unwrap();
-    std::fs::write(dir.path().join("pgnkit.toml"), "illegal-moves = \"stand\"\n").unwrap();
+    std::fs::write(
+        dir.path().join("pgnkit.toml"),
+        "illegal-moves = \"stand\"\n",
+    )
+    .unwrap();
     let mut cmd = Command::new(pgnkit_testkit::binary(env!("CARGO_BIN_EXE_pgnkit")));
     cmd.current_dir(dir.path())
         .args(["check", "--format", "json", "game.pgn"]);
@@ -96,9 +100,18 @@ fn the_settings_file_chooses_stand_and_a_bad_value_is_a_usage_error() {
         .collect();
     assert_eq!(stood.len(), 1, "{}", run.stdout);
 
-    let run = pgnkit(&["check", "--illegal-moves", "keep", &fixture("broadcast.pgn")]);
+    let run = pgnkit(&[
+        "check",
+        "--illegal-moves",
+        "keep",
+        &fixture("broadcast.pgn"),
+    ]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("neither `stop` nor `stand`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("neither `stop` nor `stand`"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -122,8 +135,7 @@ fn convert_writes_the_game_as_played_and_it_reads_back() {
         let games = records(&back.stdout, "game");
         assert_eq!(games[0]["plies"], 40, "{to}: {}", run.stdout);
         assert_eq!(
-            games[0]["fen"],
-            "r3nrk1/3nbppp/3p4/4p1P1/pp2P2P/1P1NqP2/PP2N3/1K1RQ2R w - - 0 21",
+            games[0]["fen"], "r3nrk1/3nbppp/3p4/4p1P1/pp2P2P/1P1NqP2/PP2N3/1K1RQ2R w - - 0 21",
             "{to}"
         );
     }
@@ -166,6 +178,10 @@ fn show_draws_the_board_after_the_move_that_stood() {
         "never",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("(ply 32), Black to move"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("(ply 32), Black to move"),
+        "{}",
+        run.stdout
+    );
     assert!(run.stdout.contains("error[illegal-move]"), "{}", run.stdout);
 }

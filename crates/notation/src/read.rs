@@ -372,6 +372,24 @@ impl MoveToken {
         same(self.piece_mark(), role) && promotion.is_none_or(|p| same(self.promotion_mark(), p))
     }
 
+    /// Whether the token's piece letters name the same pieces in `a` and in
+    /// `b` (then it resolves alike in both).
+    ///
+    /// ```
+    /// use pgnkit_notation::{Language, parse_move};
+    ///
+    /// let rook = parse_move("Rf3")?;
+    /// assert!(rook.reads_alike(Language::En, Language::De)); // a rook in neither
+    /// assert!(!rook.reads_alike(Language::En, Language::Fr)); // a king in French
+    /// assert!(parse_move("e4")?.reads_alike(Language::En, Language::Fr));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reads_alike(&self, a: Language, b: Language) -> bool {
+        [self.piece_mark(), self.promotion_mark()]
+            .into_iter()
+            .all(|mark| mark_roles(mark, a) == mark_roles(mark, b))
+    }
+
     /// What the token asks of a move with the squares `c`, its letters
     /// read in `lang`.
     pub(crate) fn query(&self, lang: Language, c: Coords) -> Result<Query, ResolveError> {

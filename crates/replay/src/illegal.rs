@@ -46,6 +46,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use pgnkit_notation::LanguageSet;
 use serde::Serialize;
 use shakmaty::{Chess, Color, Position};
 
@@ -159,6 +160,9 @@ pub(crate) struct Stood {
     pub ply: u32,
     /// Who played it.
     pub side: Color,
+    /// The other languages that read its word as a legal move there: the
+    /// game may be in one of them.
+    pub foreign: LanguageSet,
 }
 
 /// What the rulings decide of the game: it ended at `ply` with `result`.
@@ -188,28 +192,32 @@ pub fn regular(pos: &Chess) -> bool {
 }
 
 /// The rulings on the moves that stood, each from the position before it
-/// (`before(ply)`), under `pace`; and, where the rules end the game (the
-/// second completed illegal move by one player in standard play), where
-/// and how.
+/// (`before`, in the same order), under `pace`; and, where the rules end
+/// the game (the second completed illegal move by one player in standard
+/// play), where and how.
 pub(crate) fn rule(
     stood: &[Stood],
     pace: Pace,
-    before: impl Fn(u32) -> Option<Chess>,
+    before: &[Chess],
 ) -> (Vec<LawRuling>, Option<Decided>) {
     let mut rulings = Vec::with_capacity(stood.len());
     let mut decided = None;
     let mut count = [0u32; 2];
-    // The opponent cannot checkmate the player's king: then drawn.
-    let unwinnable = |ply: u32, winner: Color| {
-        before(ply).is_some_and(|pos| {
-            regular(&pos)
+    // The opponent cannot checkmate the player's king: then drawn. A queen
+    // or a rook mates with the other side's help: no search is needed.
+    let unwinnable = |i: usize, winner: Color| {
+        before.get(i).is_some_and(|pos| {
+            let board = pos.board();
+            let heavy = (board.queens() | board.rooks()) & board.by_color(winner);
+            heavy.is_empty()
+                && regular(pos)
                 && matches!(
-                    dead::after_time_forfeit(&pos, winner, false),
+                    dead::after_time_forfeit(pos, winner, false),
                     dead::Verdict::Unwinnable
                 )
         })
     };
-    for s in stood {
+    for (i, s) in stood.iter().enumerate() {
         let (player, opponent) = (capitalized(s.side), capitalized(!s.side));
         let n = &mut count[usize::from(s.side == Color::Black)];
         *n += 1;
@@ -223,7 +231,7 @@ pub(crate) fn rule(
                 ),
             }),
             Pace::Known(Kind::Standard) => {
-                let drawn = unwinnable(s.ply, !s.side);
+                let drawn = unwinnable(i, !s.side);
                 let result = if drawn {
                     GameResult::Draw
                 } else {
@@ -251,7 +259,7 @@ pub(crate) fn rule(
                 });
             }
             Pace::Known(kind @ (Kind::Rapid | Kind::Blitz)) => {
-                let claim = if unwinnable(s.ply, !s.side) {
+                let claim = if unwinnable(i, !s.side) {
                     "a draw, as they could not checkmate by any series of legal moves"
                 } else {
                     "the win"
@@ -288,16 +296,19 @@ mod tests {
     fn stood(plies: &[(u32, Color)]) -> Vec<Stood> {
         plies
             .iter()
-            .map(|&(ply, side)| Stood { ply, side })
+            .map(|&(ply, side)| Stood {
+                ply,
+                side,
+                foreign: LanguageSet::EMPTY,
+            })
             .collect()
     }
 
     #[test]
     fn the_second_illegal_move_by_one_player_loses_in_standard_play() {
         let moves = stood(&[(3, Color::White), (6, Color::Black), (9, Color::White)]);
-        let (rulings, decided) = rule(&moves, Pace::Known(Kind::Standard), |_| {
-            Some(Chess::default())
-        });
+        let start = vec![Chess::default(); moves.len()];
+        let (rulings, decided) = rule(&moves, Pace::Known(Kind::Standard), &start);
         assert_eq!(rulings.len(), 3);
         assert!(rulings.iter().all(|r| r.article == "7.5.5"));
         let decided = decided.expect("the second by White decides");
@@ -307,10 +318,11 @@ mod tests {
     #[test]
     fn in_rapid_and_blitz_the_move_stands() {
         let moves = stood(&[(3, Color::White), (5, Color::White)]);
-        let (rulings, decided) = rule(&moves, Pace::Known(Kind::Blitz), |_| Some(Chess::default()));
+        let start = vec![Chess::default(); moves.len()];
+        let (rulings, decided) = rule(&moves, Pace::Known(Kind::Blitz), &start);
         assert_eq!(decided, None);
         assert_eq!(rulings[1].article, "B.3");
-        let (rulings, _) = rule(&moves, Pace::Known(Kind::Rapid), |_| Some(Chess::default()));
+        let (rulings, _) = rule(&moves, Pace::Known(Kind::Rapid), &start);
         assert_eq!(rulings[0].article, "A.4.2");
     }
 

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, Line as Play, MoveToken, ParseError, ResolveError, Suffix,
+    Annotation, Language, LanguageSet, Line as Play, MoveToken, ParseError, ResolveError, Suffix,
     parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
@@ -489,7 +489,29 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                             d.side = Some(side);
                             d.token = Some(word.to_owned());
                             pass.diagnostics.push(d);
-                            pass.stood.push(Stood { ply, side });
+                            // Other languages may read the word legally: those
+                            // in which its letters mean pieces of their own (a
+                            // word without letters reads alike in all).
+                            // Each reading is tried once.
+                            let mut foreign = LanguageSet::EMPTY;
+                            if mt.has_letters() {
+                                let mut tried = vec![(lang, false)];
+                                for l in mt.own_languages().iter() {
+                                    let legal = match tried.iter().find(|t| mt.reads_alike(t.0, l))
+                                    {
+                                        Some(&(_, legal)) => legal,
+                                        None => {
+                                            let legal = mt.resolve(play.position(), l).is_ok();
+                                            tried.push((l, legal));
+                                            legal
+                                        }
+                                    };
+                                    if legal {
+                                        foreign.insert(l);
+                                    }
+                                }
+                            }
+                            pass.stood.push(Stood { ply, side, foreign });
                             pass.book.stood();
                             stood = true;
                             m

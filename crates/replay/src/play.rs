@@ -2,14 +2,14 @@
 //! position set up, the plain lane tried, the language chosen, the movetext
 //! walked, the verdict given.
 
-use pgnkit_notation::Language;
+use pgnkit_notation::{Language, LanguageSet};
 use pgnkit_pgn::Game;
 use shakmaty::{Chess, Position};
 
 use crate::diagnostic::{Code, Diagnostic, Omitted};
 use crate::game::{Detail, GameReport, Options};
 use crate::illegal::IllegalMoves;
-use crate::movetext::replay_movetext;
+use crate::movetext::{probe_main_line, replay_movetext};
 use crate::outcome::{self, GameResult, History, Status};
 use crate::setup::{self, SetupError};
 use crate::text::{Encoding, GameText};
@@ -96,29 +96,49 @@ pub fn replay_game_text<V: Visitor>(
         Detail::Full | Detail::Keys => History::All,
         Detail::Errors | Detail::Diagnostics => History::Recent,
     };
+    let stand = options.illegal_moves == IllegalMoves::Stand;
     visitor.on_start(&start.position);
-    let mut pass = replay_movetext(game, text, &start.position, (lang, history, false), visitor);
+    let mut pass = replay_movetext(game, text, &start.position, (lang, history, stand), visitor);
     let mut repairs = None;
+    // Moves stood where another language reads them as legal moves: the
+    // game is in that language if its whole main line replays in it.
+    if options.language.is_none() && pass.failure.is_none() && !pass.stood.is_empty() {
+        let foreign = pass
+            .stood
+            .iter()
+            .fold(LanguageSet::EMPTY, |all, s| all.union(s.foreign));
+        let words = pass.main_tokens.len();
+        if let Some(l) = foreign
+            .iter()
+            .find(|&l| probe_main_line(game, text, &start.position, l) as usize == words)
+        {
+            visitor.restart();
+            visitor.on_start(&start.position);
+            lang = l;
+            pass = replay_movetext(game, text, &start.position, (lang, history, stand), visitor);
+        }
+    }
+    // The language is chosen as if every illegal move ended its line (with
+    // moves that stand, where one did not).
     if options.language.is_none() && pass.failure.is_some() {
+        if stand {
+            visitor.restart();
+            visitor.on_start(&start.position);
+            pass = replay_movetext(game, text, &start.position, (lang, history, false), visitor);
+        }
         let (better, found) = language::choose(game, text, &start.position, &pass);
         repairs = found;
-        if better != lang {
+        if better != lang || stand {
             visitor.restart();
             visitor.on_start(&start.position);
             lang = better;
-            pass = replay_movetext(game, text, &start.position, (lang, history, false), visitor);
+            pass = replay_movetext(game, text, &start.position, (lang, history, stand), visitor);
+            if stand {
+                repairs = None;
+            }
         }
     }
     report.language = lang;
-    // The language chosen as if every illegal move ended its line, the
-    // moves that stood are replayed (a game without error is not replayed
-    // again).
-    if options.illegal_moves == IllegalMoves::Stand && pass.failure.is_some() {
-        visitor.restart();
-        visitor.on_start(&start.position);
-        pass = replay_movetext(game, text, &start.position, (lang, history, true), visitor);
-        repairs = None;
-    }
 
     if options.suggestions {
         match repairs {

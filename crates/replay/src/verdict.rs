@@ -182,9 +182,21 @@ fn rule_illegal_moves(
         .tag("Event")
         .map(|t| report.encoding.decode(&t.value()).into_owned());
     let pace = crate::illegal::Pace::of(report.time_control.as_ref(), event.as_deref());
-    let (rulings, decided) = crate::illegal::rule(stood, pace, |ply| {
-        report.position_before(ply).map(|(pos, _)| pos)
-    });
+    // The position before each move that stood, in one walk of the moves.
+    let mut before = Vec::with_capacity(stood.len());
+    let mut pos = report.start.clone();
+    let mut played = 0u32;
+    for s in stood {
+        while played + 1 < s.ply {
+            let Some(m) = report.moves.get(played as usize) else {
+                break;
+            };
+            pos.play_unchecked(m.played);
+            played += 1;
+        }
+        before.push(pos.clone());
+    }
+    let (rulings, decided) = crate::illegal::rule(stood, pace, &before);
     report.rulings = rulings;
     decided
 }
