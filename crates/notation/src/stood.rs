@@ -31,9 +31,10 @@
 //! let m = token.resolve_as_played(&pos, Language::En)?;
 //! assert_eq!(m.from(), Some(Square::F1));
 //!
+//! // Written to read back: the c1 bishop is on the board too.
 //! let mut san = String::new();
 //! write_stood(&pos, &m, &Style::new(Notation::San, Language::En), &mut san);
-//! assert_eq!(san, "Bc4");
+//! assert_eq!(san, "Bf1c4");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -40,7 +40,7 @@
 //! let report = replay_game(pgn, &game, &options);
 //! assert_eq!(report.plies, 4);
 //! assert!(report.diagnostics[0].stood);
-//! assert_eq!(report.rulings[0].article, "A.4.2");
+//! assert_eq!(report.rulings[0].article, "B.3"); // 180+2 is blitz
 //! ```
 
 use std::fmt;
@@ -55,6 +55,7 @@ use crate::clock::{Kind, TimeControl};
 use crate::dead;
 use crate::diagnostic::side_name;
 use crate::outcome::GameResult;
+pub use crate::outcome::regular;
 
 /// What the replay does with an illegal move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -171,24 +172,6 @@ pub(crate) struct Decided {
     pub ply: u32,
     pub result: GameResult,
     pub reason: String,
-}
-
-/// Whether the analyses that play moves may look at `pos`: one king a side
-/// and the side that just moved not in check (a move that stood may leave
-/// its own king attacked; from there a king could be taken).
-pub fn regular(pos: &Chess) -> bool {
-    let board = pos.board();
-    let kings = |c: Color| board.king_of(c);
-    match (kings(Color::White), kings(Color::Black)) {
-        (Some(_), Some(_)) => {}
-        _ => return false,
-    }
-    let Some(theirs) = kings(!pos.turn()) else {
-        return false;
-    };
-    board
-        .attacks_to(theirs, pos.turn(), board.occupied())
-        .is_empty()
 }
 
 /// The rulings on the moves that stood, each from the position before it
