@@ -48,7 +48,7 @@ use std::str::FromStr;
 
 use pgnkit_notation::LanguageSet;
 use serde::Serialize;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color};
 
 use crate::clock::checks::capitalized;
 use crate::clock::{Kind, TimeControl};
@@ -186,14 +186,11 @@ pub(crate) fn rule(
     let mut rulings = Vec::with_capacity(stood.len());
     let mut decided = None;
     let mut count = [0u32; 2];
-    // The opponent cannot checkmate the player's king: then drawn. A queen
-    // or a rook mates with the other side's help: no search is needed.
+    // The opponent cannot checkmate the player's king: then drawn (as
+    // after a flag fall, Law 6.9).
     let unwinnable = |i: usize, winner: Color| {
         before.get(i).is_some_and(|pos| {
-            let board = pos.board();
-            let heavy = (board.queens() | board.rooks()) & board.by_color(winner);
-            heavy.is_empty()
-                && regular(pos)
+            regular(pos)
                 && matches!(
                     dead::after_time_forfeit(pos, winner, false),
                     dead::Verdict::Unwinnable
@@ -272,6 +269,7 @@ pub(crate) fn rule(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
 
     // The articles and their outcomes are the FIDE Laws' (7.5.5, A.4.2,
     // B.3), as the module docs quote them; positions are the start.
