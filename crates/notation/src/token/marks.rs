@@ -85,6 +85,15 @@ pub(super) fn peel_marks(mut s: &[char]) -> Result<Peeled, ParseError> {
         } else if ends_with(s, "ch") && before(2) && unmarked {
             found = Some(mark(Suffix::Check, 2));
             n - 2
+        } else if ends_with(s, "ch.") && before(3) && unmarked {
+            found = Some(mark(Suffix::Check, 3));
+            n - 3
+        } else if ends_with(s, "dis.ch.") && before(7) && unmarked {
+            found = Some(mark(Suffix::Check, 7));
+            n - 7
+        } else if ends_with(s, "dbl.ch.") && before(7) && unmarked {
+            found = Some(mark(Suffix::DoubleCheck, 7));
+            n - 7
         } else if ends_with(s, "disch") && before(5) && unmarked {
             found = Some(mark(Suffix::Check, 5));
             n - 5
@@ -227,10 +236,10 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
         "jaque" | "échec" | "scacco" => Annotation::Check,
         // Descriptive notation's discovered and double check, whole or as
         // their first word (`dis ch`, `dbl ch`: the `ch` adds nothing).
-        "dis ch" | "dis. ch." | "disch" | "dis" | "dis." => Annotation::Check,
-        "dbl ch" | "dbl. ch." | "dblch" | "dbl" | "dbl." => Annotation::DoubleCheck,
+        "dis ch" | "dis. ch." | "disch" | "dis.ch." | "dis" | "dis." => Annotation::Check,
+        "dbl ch" | "dbl. ch." | "dblch" | "dbl.ch." | "dbl" | "dbl." => Annotation::DoubleCheck,
         "++" => Annotation::DoubleCheck,
-        "#" | "‡" | "x" | "X" | "mate" | "Matt" | "мат" => Annotation::Mate,
+        "#" | "‡" | "x" | "X" | "mate" | "mate." | "Matt" | "мат" => Annotation::Mate,
         "(=)" | "=" => Annotation::DrawOffer,
         // Evaluation symbols written out (PGN NAGs 13-19).
         "∞" => Annotation::Nag(13),
