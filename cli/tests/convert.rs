@@ -873,7 +873,8 @@ fn descriptive_games_as_books_print_them_read() {
     let run = pgnkit(&["convert", "--to", "san", &classics], None);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let san = run.text();
-    assert!(san.contains("21. Nxg7+ Kd8 22. Qf6+ Nxf6 23. Be7# 1-0"), "{san}");
+    // `Q-B6 ch!!`: the mark written again by the writer, the glyph kept.
+    assert!(san.contains("21. Nxg7+ Kd8 22. Qf6+ $3 22... Nxf6 23. Be7# 1-0"), "{san}");
     assert!(san.contains("12. O-O-O Rd8"), "{san}");
     assert!(san.contains("16. Qb8+ Nxb8 17. Rd8# 1-0"), "{san}");
 }

@@ -207,7 +207,55 @@ pub fn with_suffix(text: &str, suffix: Suffix) -> Option<String> {
 }
 
 /// Reads a mark written as its own word after a move: `e.p.`, `+`, `#`, `!?`, `(=)`, old-Russian `х`...
+/// A check, mate or en passant mark with a move glyph after it (`ch!`,
+/// `mate!!`, as books print `RxP ch!`) is that mark; its glyph is
+/// [`annotation_glyph`]'s.
+///
+/// ```
+/// use pgnkit_notation::{Annotation, parse_annotation};
+///
+/// assert_eq!(parse_annotation("ch."), Some(Annotation::Check));
+/// assert_eq!(parse_annotation("ch!"), Some(Annotation::Check));
+/// assert_eq!(parse_annotation("!?"), Some(Annotation::Nag(5)));
+/// ```
 pub fn parse_annotation(text: &str) -> Option<Annotation> {
+    match word_annotation(text) {
+        Some(a) => Some(a),
+        None => glyph_after_mark(text).map(|(mark, _)| mark),
+    }
+}
+
+/// The move glyph written after a check, mate or en passant mark in the
+/// same word (`ch!` 1, `mate!!` 3): the NAG it stands for.
+///
+/// ```
+/// use pgnkit_notation::annotation_glyph;
+///
+/// assert_eq!(annotation_glyph("ch!"), Some(1));
+/// assert_eq!(annotation_glyph("dis.ch.?!"), Some(6));
+/// assert_eq!(annotation_glyph("ch"), None);
+/// ```
+pub fn annotation_glyph(text: &str) -> Option<u8> {
+    glyph_after_mark(text).map(|(_, nag)| nag)
+}
+
+/// A check, mate or en passant mark followed by a move glyph in one word:
+/// the mark and the glyph's NAG.
+fn glyph_after_mark(text: &str) -> Option<(Annotation, u8)> {
+    let text = text.trim();
+    let mark = text.trim_end_matches(['!', '?']);
+    let nag = glyph_nag(text.get(mark.len()..)?.as_bytes())?;
+    match word_annotation(mark)? {
+        a @ (Annotation::Check
+        | Annotation::DoubleCheck
+        | Annotation::Mate
+        | Annotation::EnPassant) => Some((a, nag)),
+        _ => None,
+    }
+}
+
+/// [`parse_annotation`] of a word that is one mark.
+fn word_annotation(text: &str) -> Option<Annotation> {
     // The longest annotation word is six characters (`Schach`): a longer
     // word is none, and no buffer is filled for it.
     const MAX_CHARS: usize = 8;

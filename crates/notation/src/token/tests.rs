@@ -123,6 +123,15 @@ fn book_marks_are_marks() {
         assert!(parse_move(word).is_err(), "{word} is no move");
         assert!(parse_annotation(word).is_some(), "{word} is a mark");
     }
+    // A glyph after the mark (`RxP ch!`): the mark, and the glyph apart.
+    assert_eq!(parse_annotation("ch!"), Some(Annotation::Check));
+    assert_eq!(parse_annotation("dbl.ch.??"), Some(Annotation::DoubleCheck));
+    assert_eq!(parse_annotation("mate!!"), Some(Annotation::Mate));
+    assert_eq!(annotation_glyph("ch!"), Some(1));
+    assert_eq!(annotation_glyph("mate!!"), Some(3));
+    assert_eq!(annotation_glyph("!!"), None);
+    assert_eq!(parse_annotation("(=)!"), None);
+    assert_eq!(parse_annotation("ch!!!"), None);
     for files in ["ae", "ch", "ah", "bd"] {
         assert!(parse_move(files).is_err(), "{files}");
     }
