@@ -10,7 +10,7 @@ that is enough, made unique first by the square taken or gone to, then by
 the mover's square (in parentheses or after a slash, `N/1-B3`,
 `R(KB1)-K1`), check as a word of its own or glued (`ch`, `ch.`,
 `dis ch`, `dis. ch.`, `dbl ch`, `QxQch`), `mate`, `PxP e.p.`, `Castles`,
-`Castles(QR)` or `O-O-O`, and the move numbers of each book (`1.` or `1`).
+`Castles(QR)`, `Castles QR` or `O-O-O`, and the move numbers of each book (`1.` or `1`).
 Each game takes one of four house styles in turn.
 
     python3 make_book_games.py > book-games.pgn
@@ -51,7 +51,7 @@ STYLES = [
     dict(kt="N", ch=("ch", "dis ch", "dbl ch"), glued=True,
          castles=("O-O", "O-O-O"), slash=True, dot=True),
     dict(kt="N", ch=("ch", "ch", "dbl ch"), glued=False,
-         castles=("Castles", "Castles(QR)"), slash=True, dot=False),
+         castles=("Castles", "Castles QR"), slash=True, dot=False),
 ]
 
 

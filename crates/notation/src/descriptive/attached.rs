@@ -26,7 +26,7 @@ use super::family::ENGLISH;
 /// assert_eq!(attached_parenthesis(b"P-K4", b"(P-Q4)"), None);
 /// ```
 pub fn attached_parenthesis(word: &[u8], rest: &[u8]) -> Option<usize> {
-    if matches!(word, b"Castles" | b"castles") {
+    if is_castles(word) {
         return castling_side(rest);
     }
     if !matches!(word.first(), Some(b'K' | b'Q' | b'R' | b'B' | b'N' | b'P'))
@@ -44,6 +44,49 @@ fn castling_side(rest: &[u8]) -> Option<usize> {
         .into_iter()
         .find(|side| rest.starts_with(side))
         .map(<[u8]>::len)
+}
+
+/// Whether the movetext word `word` is a book's `Castles`, which the side
+/// castled to may follow ([`castles_end`]).
+#[inline(always)]
+pub fn is_castles(word: &[u8]) -> bool {
+    matches!(word, b"Castles" | b"castles")
+}
+
+/// The end of a book's `Castles` whose word ends at `end` in `text`, with
+/// the side castled to when it is written after it, glued or after spaces:
+/// `Castles(QR)`, `Castles QR`, `Castles (Q)`, `Castles KR`. The side is a
+/// word of its own (`Castles KR-Q1` is castling, then the rook's move).
+///
+/// ```
+/// use pgnkit_notation::descriptive::castles_end;
+///
+/// assert_eq!(castles_end(b"Castles QR R-Q1", 7), 10);
+/// assert_eq!(castles_end(b"Castles (QR) R-Q1", 7), 12);
+/// assert_eq!(castles_end(b"Castles(K)", 7), 10);
+/// assert_eq!(castles_end(b"Castles KR-Q1", 7), 7);
+/// assert_eq!(castles_end(b"Castles R-Q1", 7), 7);
+/// ```
+pub fn castles_end(text: &[u8], end: usize) -> usize {
+    let Some(rest) = text.get(end..) else {
+        return end;
+    };
+    let spaces = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let side = &rest[spaces..];
+    let n = castling_side(side).or_else(|| {
+        [&b"KR"[..], b"QR", b"K", b"Q"]
+            .into_iter()
+            .find(|word| side.starts_with(word))
+            .map(<[u8]>::len)
+            .filter(|&n| {
+                side.get(n)
+                    .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b')' | b'{' | b';'))
+            })
+    });
+    match n {
+        Some(n) if spaces > 0 || side.first() == Some(&b'(') => end + spaces + n,
+        _ => end,
+    }
 }
 
 /// Whether every byte is one a descriptive move is written with.

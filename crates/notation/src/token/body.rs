@@ -103,8 +103,8 @@ fn parse_castling(s: &[char]) -> Option<CastlingSide> {
 }
 
 /// Castling as books print it in descriptive notation: `Castles` (either
-/// side), with the side after it (`Castles(QR)`, `CastlesQR`, `Castles-Q`,
-/// `Castles(K)`).
+/// side), with the side after it (`Castles(QR)`, `Castles QR`,
+/// `Castles (Q)`, `CastlesQR`, `Castles-Q`, `Castles(K)`).
 fn parse_castles(s: &[char]) -> Option<Body> {
     let rest = match s {
         ['C' | 'c', 'a', 's', 't', 'l', 'e', rest @ ..] => rest,
@@ -115,6 +115,9 @@ fn parse_castles(s: &[char]) -> Option<Body> {
         ['s', side @ ..] => side,
         _ => return None,
     };
+    // `Castles QR`: the side may follow after spaces.
+    let spaces = side.iter().take_while(|c| c.is_whitespace()).count();
+    let side = &side[spaces..];
     let side = match side {
         ['(', inner @ .., ')'] | ['-', inner @ ..] => inner,
         side => side,
