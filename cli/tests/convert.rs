@@ -848,7 +848,10 @@ fn descriptive_games_as_books_print_them_read() {
     assert!(!run.text().contains("check-mark"), "{}", run.text());
 
     let uci = |file: &str| -> Vec<String> {
-        let run = pgnkit(&["convert", "-q", "--to", "uci", "--format", "json", file], None);
+        let run = pgnkit(
+            &["convert", "-q", "--to", "uci", "--format", "json", file],
+            None,
+        );
         run.text()
             .lines()
             .map(|l| {
@@ -874,7 +877,10 @@ fn descriptive_games_as_books_print_them_read() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let san = run.text();
     // `Q-B6 ch!!`: the mark written again by the writer, the glyph kept.
-    assert!(san.contains("21. Nxg7+ Kd8 22. Qf6+ $3 22... Nxf6 23. Be7# 1-0"), "{san}");
+    assert!(
+        san.contains("21. Nxg7+ Kd8 22. Qf6+ $3 22... Nxf6 23. Be7# 1-0"),
+        "{san}"
+    );
     assert!(san.contains("12. O-O-O Rd8"), "{san}");
     assert!(san.contains("16. Qb8+ Nxb8 17. Rd8# 1-0"), "{san}");
 }

@@ -57,6 +57,16 @@ const LANGUAGES: &[Words] = &[
     Words { lang: "sl", pawn: "kmet", knight: "skakač", numbers: ["ena", "dve", "tri", "štiri", "pet"], takes: "vzame", short: "kratka rokada", long: "dolga rokada", files: LATIN },
 ];
 
+/// Runs `pgnkit convert -q ARGS FILE`.
+fn convert(args: &[&str], file: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q"])
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("pgnkit runs")
+}
+
 /// The spoken moves of the first game of a real game file (Capablanca's
 /// 1901 game: 1. e4 e5 2. Nf3 Nc6 3. d4 exd4 … 7... O-O … 12. O-O-O).
 fn spoken_moves(lang: &str) -> Vec<String> {
@@ -154,19 +164,11 @@ fn spoken_moves_as_plain_text_are_one_numbered_move_a_line() {
         assert!(["1-0", "0-1", "1/2-1/2", "*"].contains(game.last().expect("result")));
     }
     // PGN movetext cannot hold words with spaces: refused, with the way out.
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(["convert", "-q", "--to", "spoken", "--format", "pgn"])
-        .arg(&file)
-        .output()
-        .expect("pgnkit runs");
+    let out = convert(&["--to", "spoken", "--format", "pgn"], &file);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format text"));
     // Without `--format`, away from a terminal: the JSON records.
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(["convert", "-q", "--to", "spoken"])
-        .arg(&file)
-        .output()
-        .expect("pgnkit runs");
+    let out = convert(&["--to", "spoken"], &file);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.starts_with(b"{\"type\":\"game\""));
 }
@@ -252,15 +254,9 @@ const NAMES: &[Names] = &[
 #[test]
 fn every_language_names_the_pieces_as_its_sources_do() {
     assert_eq!(NAMES.len(), 29, "every language of --lang but English");
-    let file =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/notation/books/classics.pgn");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/notation/books/classics.pgn");
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-            .args(["convert", "-q"])
-            .args(args)
-            .arg(&file)
-            .output()
-            .expect("pgnkit runs");
+        let out = convert(args, &file);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         String::from_utf8(out.stdout).expect("UTF-8")
     };
@@ -321,11 +317,7 @@ fn a_language_without_spoken_words_is_refused() {
         assert!(stderr.contains("no spoken words for Arabic"), "{stderr}");
     }
     // Its letters are written all the same.
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(["convert", "-q", "--lang", "ar"])
-        .arg(&file)
-        .output()
-        .expect("pgnkit runs");
+    let out = convert(&["--lang", "ar"], &file);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("حf3"));
 }

@@ -101,8 +101,8 @@ impl ConvertArgs {
     /// movetext cannot hold, are text on a terminal (one numbered move a
     /// line, to read aloud) and JSON otherwise.
     pub fn format(&self) -> OutputFormat {
-        let spoken = Style::from_name(&self.to, self.lang)
-            .is_some_and(|s| s.notation == Notation::Spoken);
+        let spoken =
+            Style::from_name(&self.to, self.lang).is_some_and(|s| s.notation == Notation::Spoken);
         match self.format {
             Some(format) => format,
             None if spoken && std::io::stdout().is_terminal() => OutputFormat::Text,

@@ -551,7 +551,11 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
 /// word, whose `(` opens a variation.
 #[inline(always)]
 fn descriptive_end(buf: &[u8], ws: usize, we: usize) -> usize {
-    if we - ws == 7 && buf.get(ws..we).is_some_and(pgnkit_notation::descriptive::is_castles) {
+    if we - ws == 7
+        && buf
+            .get(ws..we)
+            .is_some_and(pgnkit_notation::descriptive::is_castles)
+    {
         return pgnkit_notation::descriptive::castles_end(buf, we);
     }
     if buf.get(we) != Some(&b'(') {

@@ -71,7 +71,10 @@ pub fn castles_end(text: &[u8], end: usize) -> usize {
     let Some(rest) = text.get(end..) else {
         return end;
     };
-    let spaces = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let spaces = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
     let side = &rest[spaces..];
     let n = castling_side(side).or_else(|| {
         [&b"KR"[..], b"QR", b"K", b"Q"]

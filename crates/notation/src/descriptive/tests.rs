@@ -44,8 +44,8 @@ fn forms_parse() {
         assert!(ENGLISH.parse(s.as_bytes()).is_some(), "{s}");
     }
     for s in [
-        "P-K9", "P-", "PxP(Q9)", "N-K8=Q", "K4", "P-K4Q3", "e4", "Nf3", "PxK4", "N/9-B3", "N(9)-B3",
-        "N/-B3", "NxP/K9", "N(5-B3",
+        "P-K9", "P-", "PxP(Q9)", "N-K8=Q", "K4", "P-K4Q3", "e4", "Nf3", "PxK4", "N/9-B3",
+        "N(9)-B3", "N/-B3", "NxP/K9", "N(5-B3",
     ] {
         assert!(ENGLISH.parse(s.as_bytes()).is_none(), "{s}");
     }

@@ -26,6 +26,19 @@ pub(super) fn glyph_nag<T: Copy + Into<u32>>(glyph: &[T]) -> Option<u8> {
     })
 }
 
+/// The check and mate marks of descriptive notation glued to the move
+/// (`Q-R5ch`, `QxPch.`, `P-Q4dis.ch.`, `R-Q8mate`), in the order they are
+/// tried; all ASCII, so a word's length is its number of characters.
+const BOOK_MARKS: [(&str, Suffix); 7] = [
+    ("ch", Suffix::Check),
+    ("ch.", Suffix::Check),
+    ("dis.ch.", Suffix::Check),
+    ("dbl.ch.", Suffix::DoubleCheck),
+    ("disch", Suffix::Check),
+    ("dblch", Suffix::DoubleCheck),
+    ("mate", Suffix::Mate),
+];
+
 /// The marks after a move's body, peeled off its end.
 pub(super) struct Peeled {
     /// Characters of the body (the move without its marks).
@@ -82,27 +95,12 @@ pub(super) fn peel_marks(mut s: &[char]) -> Result<Peeled, ParseError> {
         } else if n > 0 && matches!(s[n - 1], '#' | '‡') && unmarked {
             found = Some(mark(Suffix::Mate, 1));
             n - 1
-        } else if ends_with(s, "ch") && before(2) && unmarked {
-            found = Some(mark(Suffix::Check, 2));
-            n - 2
-        } else if ends_with(s, "ch.") && before(3) && unmarked {
-            found = Some(mark(Suffix::Check, 3));
-            n - 3
-        } else if ends_with(s, "dis.ch.") && before(7) && unmarked {
-            found = Some(mark(Suffix::Check, 7));
-            n - 7
-        } else if ends_with(s, "dbl.ch.") && before(7) && unmarked {
-            found = Some(mark(Suffix::DoubleCheck, 7));
-            n - 7
-        } else if ends_with(s, "disch") && before(5) && unmarked {
-            found = Some(mark(Suffix::Check, 5));
-            n - 5
-        } else if ends_with(s, "dblch") && before(5) && unmarked {
-            found = Some(mark(Suffix::DoubleCheck, 5));
-            n - 5
-        } else if ends_with(s, "mate") && before(4) && unmarked {
-            found = Some(mark(Suffix::Mate, 4));
-            n - 4
+        } else if let Some(&(word, suffix)) = BOOK_MARKS
+            .iter()
+            .find(|(word, _)| unmarked && ends_with(s, word) && before(word.len()))
+        {
+            found = Some(mark(suffix, word.len()));
+            n - word.len()
         } else if ends_with(s, "e.p.") && !p.en_passant {
             p.en_passant = true;
             n - 4
