@@ -338,10 +338,17 @@ fn each_target_notation() {
         "{ru}"
     );
     assert!(ru.contains("7. 0-0-0 *"), "{ru}");
-    // Spoken moves are several words: JSON only.
-    let spoken = pgnkit(&["convert", "-q", "--to", "spoken"], Some(pgn));
+    // Spoken moves are several words: never PGN; without `--format`, JSON
+    // away from a terminal (text on one: cli/tests/spoken.rs).
+    let spoken = pgnkit(
+        &["convert", "-q", "--to", "spoken", "--format", "pgn"],
+        Some(pgn),
+    );
     assert_eq!(spoken.code, 2);
     assert!(spoken.stderr.contains("--format json"));
+    let spoken = pgnkit(&["convert", "-q", "--to", "spoken"], Some(pgn));
+    assert_eq!(spoken.code, 0);
+    assert!(spoken.text().starts_with("{\"type\":\"game\""));
     let json = pgnkit(
         &[
             "convert", "-q", "--to", "spoken", "--lang", "de", "--format", "json",
