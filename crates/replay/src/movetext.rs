@@ -634,10 +634,9 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                             pass.book.problem()?;
                         }
                     } else {
-                        // Only `++` needs to know about double check.
-                        let double = check
-                            && written == Suffix::DoubleCheck
-                            && play.position().checkers().count() > 1;
+                        // Double check, for `++` in the word or `dbl ch`
+                        // as a word of its own after it.
+                        let double = check && play.position().checkers().count() > 1;
                         pending = Some(Mark {
                             text: token.text,
                             span: token.span.clone(),
