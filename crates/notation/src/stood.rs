@@ -65,6 +65,8 @@ impl MoveToken {
             Body::Castle(side) | Body::San(San::Castle(side), _) => {
                 return castle_as_played(pos, side);
             }
+            // A book's `Castles`: the king's side, as played.
+            Body::Castles => return castle_as_played(pos, CastlingSide::KingSide),
             Body::San(san, _) => {
                 let c = san_coords(san).ok_or(ResolveError::Illegal)?;
                 self.query(lang, c)?
