@@ -266,7 +266,7 @@ fn castle_as_played(pos: &Chess, side: CastlingSide) -> Result<Move, ResolveErro
         .rook(turn, side)
         .filter(|r| rooks.contains(*r));
     let outermost = match side {
-        CastlingSide::KingSide => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
+        CastlingSide::KingSide => rooks.into_iter().rev().find(|r| r.file() > king.file()),
         CastlingSide::QueenSide => rooks.into_iter().find(|r| r.file() < king.file()),
     };
     let rook = named.or(outermost).ok_or(ResolveError::Illegal)?;
