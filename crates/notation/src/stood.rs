@@ -331,15 +331,7 @@ pub fn write_stood(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
     };
     crate::write::write_san_form(pos, &san, style, out);
     if style.check_marks {
-        let mut after = pos.clone();
-        after.play_unchecked(*m);
-        if after.is_check() {
-            out.push(if crate::write::has_evasion(&after) {
-                '+'
-            } else {
-                '#'
-            });
-        }
+        crate::write::push_suffix(pos, m, out);
     }
 }
 
