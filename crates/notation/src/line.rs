@@ -95,6 +95,7 @@ impl Line {
     #[inline]
     pub fn read_plain_san(&self, word: &[u8]) -> Option<Move> {
         fast_san(&self.pos, plain_san(word)?, Some(self.in_check))
+            .filter(|m| m.capture() != Some(shakmaty::Role::King))
     }
 
     /// Writes `m` (legal here) in `style` to `out`, as

@@ -299,9 +299,24 @@ impl MoveToken {
     }
 
     /// [`MoveToken::resolve`] where whether the side to move is in check
-    /// may already be known.
+    /// may already be known. No move takes a king: only a position after
+    /// an illegal move that stood ([`crate::stood`]) leaves one to take.
     #[inline]
     pub(crate) fn resolve_known(
+        &self,
+        pos: &Chess,
+        in_check: Option<bool>,
+        lang: Language,
+        origins: Option<&Origins>,
+    ) -> Result<Move, ResolveError> {
+        match self.resolve_any(pos, in_check, lang, origins) {
+            Ok(m) if m.capture() == Some(Role::King) => Err(ResolveError::Illegal),
+            found => found,
+        }
+    }
+
+    #[inline]
+    fn resolve_any(
         &self,
         pos: &Chess,
         in_check: Option<bool>,

@@ -423,11 +423,6 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     (None, Some(Ok(mt))) => play.resolve(mt, lang).map_err(Some),
                     (None, _) => Err(None),
                 };
-                // Only after a move that stood can a king be taken.
-                let outcome = match outcome {
-                    Ok(m) if m.capture() == Some(Role::King) => Err(Some(ResolveError::Illegal)),
-                    outcome => outcome,
-                };
                 let mut stood = false;
                 let m = match outcome {
                     Ok(m) => m,

@@ -140,7 +140,10 @@ pub fn replay_game_text<V: Visitor>(
     }
     report.language = lang;
 
-    if options.suggestions {
+    // Repair explores the main line around its first error, which after a
+    // move that stood may run through positions no legal game reaches:
+    // games with moves that stood get no suggestions.
+    if options.suggestions && !pass.book.irregular {
         match repairs {
             Some(found) => found.attach(game, &mut pass),
             None => repair::suggest(game, encoding, &start.position, lang, &mut pass),
