@@ -5,7 +5,7 @@
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::fix::{Fixed, fix_game};
-use pgnkit_replay::{Options, Selection, replay_game};
+use pgnkit_replay::{GameReport, Options, Selection, replay_game};
 use pgnkit_report::fingerprint::GameIdentity;
 use pgnkit_report::games::GameFacts;
 use pgnkit_report::summary::Totals;
@@ -93,26 +93,7 @@ pub fn check_chunk(
                 || pgnkit_report::game_name(&game, &report),
                 |l| l.game_name.clone(),
             );
-            let facts = with_games.then(|| {
-                Box::new(GameFacts {
-                    plies: report.plies,
-                    result_tag: report.result_tag.clone(),
-                    status: report.status,
-                    result: report.result.map(|r| r.as_str()),
-                    claims: report.claims.clone(),
-                    errors,
-                    warnings,
-                    language: report.language.code(),
-                    opening: pgnkit_opening::classify(&game, &report),
-                    usage: pgnkit_replay::clock::usage(
-                        report.time_control.as_ref(),
-                        &report.clocks,
-                        pgnkit_replay::clock::Start::of(&report.start),
-                    ),
-                    time_control: report.time_control.clone(),
-                    clocks: report.clocks.clone(),
-                })
-            });
+            let facts = with_games.then(|| Box::new(game_facts(&game, &report, errors, warnings)));
             out.games.push(GameOut {
                 index,
                 byte: chunk.base.saturating_add(game.span.start),
@@ -126,4 +107,33 @@ pub fn check_chunk(
         index += 1;
     }
     out
+}
+
+/// The `--games` record of a replayed game (`errors` and `warnings` counted
+/// after the selection): what `check --games` prints and what the Python
+/// package's `Game.record()` gives.
+pub fn game_facts(
+    game: &Game<'_>,
+    report: &GameReport,
+    errors: usize,
+    warnings: usize,
+) -> GameFacts {
+    GameFacts {
+        plies: report.plies,
+        result_tag: report.result_tag.clone(),
+        status: report.status,
+        result: report.result.map(|r| r.as_str()),
+        claims: report.claims.clone(),
+        errors,
+        warnings,
+        language: report.language.code(),
+        opening: pgnkit_opening::classify(game, report),
+        usage: pgnkit_replay::clock::usage(
+            report.time_control.as_ref(),
+            &report.clocks,
+            pgnkit_replay::clock::Start::of(&report.start),
+        ),
+        time_control: report.time_control.clone(),
+        clocks: report.clocks.clone(),
+    }
 }

@@ -1,0 +1,135 @@
+//! `pgnkit._pgnkit`: the Rust half of the `pgnkit` Python package.
+//!
+//! A thin layer over the library crates: inputs are opened by
+//! [`pgnkit_source`] (files mapped, compressed ones streamed), cut into
+//! chunks and worked on by [`pgnkit_driver`]'s threads ([`stream`]), each
+//! game replayed by [`pgnkit_replay`] as `pgnkit check --games` replays it
+//! ([`replay`]), its diagnostics and records written by [`pgnkit_report`].
+//! No chess rule is written here. The Python half (`pgnkit/__init__.py`)
+//! says which input a Python value names and builds the Arrow tables.
+//!
+//! ```python
+//! import pgnkit
+//! for game in pgnkit.read("games.pgn.zst"):
+//!     print(game.tags.get("White"), game.status, game.moves[:4])
+//! ```
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+
+use pgnkit_notation::Language;
+use pgnkit_replay::{Detail, Options};
+use pgnkit_source::Input;
+
+mod check;
+mod convert;
+mod game;
+mod read;
+mod replay;
+mod stream;
+mod table;
+
+create_exception!(
+    pgnkit,
+    ReadError,
+    PyOSError,
+    "An input that cannot be read (missing, a directory, binary data, a corrupt compressed stream).\n\n\
+     Attributes: `file` (the input's name), `game` (1-based number of the game being read, or None), \
+     `line` (1-based line, or None), `column` (None: a whole input or chunk failed)."
+);
+
+/// The `ReadError` for `message` about `file` at `game` and `line`.
+pub(crate) fn read_error(
+    py: Python<'_>,
+    message: &str,
+    file: &str,
+    game: Option<u64>,
+    line: Option<usize>,
+) -> PyErr {
+    let err = ReadError::new_err(message.to_owned());
+    let value = err.value(py);
+    let set = || -> PyResult<()> {
+        value.setattr("file", file)?;
+        value.setattr("game", game)?;
+        value.setattr("line", line)?;
+        value.setattr("column", None::<usize>)?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+/// How `pgnkit.read` replays, from its arguments: `lang` (`auto` or a
+/// language code) and `illegal_moves`.
+///
+/// `illegal_moves`: `"stop"` ends the main line at its first illegal move
+/// (`pgnkit check`'s behaviour today). `"stand"` is where the replay's
+/// option for moves that stood (issue 42) maps once it lands: until then
+/// it is refused with a `ValueError`.
+pub(crate) fn replay_options(lang: &str, illegal_moves: &str) -> PyResult<Options> {
+    let language =
+        Language::parse_or_auto(lang).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    match illegal_moves {
+        "stop" => {}
+        // The one place where "stand" maps to the replay's option (issue 42).
+        "stand" => {
+            return Err(PyValueError::new_err(
+                "illegal_moves=\"stand\" needs a pgnkit whose replay lets illegal moves stand \
+                 (not in this build): use \"stop\"",
+            ));
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "illegal_moves must be \"stop\" or \"stand\", not {other:?}"
+            )));
+        }
+    }
+    Ok(Options {
+        language,
+        suggestions: true,
+        detail: Detail::Full,
+    })
+}
+
+/// Opens an input: the file at `path`, or `data` (called `name`).
+pub(crate) fn open_input(
+    py: Python<'_>,
+    path: Option<String>,
+    data: Option<Vec<u8>>,
+    name: &str,
+) -> PyResult<Input> {
+    match (path, data) {
+        (Some(path), _) => py.detach(|| Input::open(&path)).map_err(|e| {
+            read_error(
+                py,
+                &format!("{:#}", anyhow::Error::from(e)),
+                &path,
+                None,
+                None,
+            )
+        }),
+        (None, data) => {
+            let data = data.unwrap_or_default();
+            let len = data.len() as u64;
+            Input::stream(name.to_owned(), Some(len), std::io::Cursor::new(data))
+                .map_err(|e| read_error(py, &format!("cannot read {name}: {e}"), name, None, None))
+        }
+    }
+}
+
+/// The extension module.
+#[pymodule]
+fn _pgnkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ReadError", m.py().get_type::<ReadError>())?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<game::Diagnostic>()?;
+    m.add_class::<read::Games>()?;
+    m.add_class::<table::Batches>()?;
+    m.add_function(wrap_pyfunction!(check::check_records, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::convert_input, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
