@@ -70,6 +70,8 @@ pub struct GameData {
     tags: Vec<(String, String)>,
     san: Words,
     uci: Words,
+    /// The main line's moves (`None`: a pass).
+    line: Vec<Option<shakmaty::Move>>,
     /// The replay's report (its diagnostics moved to `located`).
     report: GameReport,
     facts: GameFacts,
@@ -85,10 +87,12 @@ impl GameData {
     /// What `game` (of a chunk of `data`, in input `file`) says.
     pub fn of(file: &Arc<str>, data: &Data, mut r: Replayed<'_, '_>) -> GameData {
         let (mut san, mut uci) = (Words::default(), Words::default());
-        for m in r.main_line() {
-            san.push(m.text);
-            uci.push(m.uci);
+        let main_line = r.main_line();
+        for ply in &main_line {
+            san.push(ply.san());
+            uci.push(ply.uci());
         }
+        let line = main_line.iter().map(|p| p.played()).collect();
         let tags = r.tags().collect();
         let errors = r.report.errors();
         let warnings = r.report.warnings();
@@ -103,6 +107,7 @@ impl GameData {
             tags,
             san,
             uci,
+            line,
             report: r.report,
             facts,
             name,
@@ -254,7 +259,7 @@ impl Game {
     /// The FEN of the last position of the main line replayed.
     #[getter]
     fn fen(&self) -> Option<String> {
-        replay::final_fen(&self.data.report)
+        replay::final_fen(&self.data.report.start, &self.data.line)
     }
 
     /// The draws that became claimable (threefold repetition, 50-move
@@ -316,7 +321,8 @@ impl Game {
     /// none: the last replayed). `ValueError` beyond the last ply replayed.
     #[pyo3(signature = (ply=None))]
     fn fen_at(&self, ply: Option<u32>) -> PyResult<String> {
-        replay::position_after(&self.data.report, ply)
+        let plies = ply.map_or(self.data.line.len(), |p| p as usize);
+        replay::position_after(&self.data.report.start, &self.data.line, plies)
             .map(|p| replay::fen(&p))
             .ok_or_else(|| {
                 PyValueError::new_err(format!(

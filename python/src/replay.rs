@@ -6,12 +6,12 @@
 
 use pgnkit_notation::Style;
 use pgnkit_pgn::location::count_lines;
-use pgnkit_pgn::write::{Moves, WrittenMove};
+use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{GameReport, MoveWriter, Options, replay_game_with};
+use pgnkit_replay::{Code, GameReport, MoveWriter, Options, replay_game_with};
 use pgnkit_report::{Format, Located, Locator};
 use pgnkit_source::Chunk;
-use shakmaty::Chess;
+use shakmaty::{Chess, Move, Position};
 
 /// One game of a chunk, replayed.
 pub struct Replayed<'g, 'a> {
@@ -30,14 +30,80 @@ pub struct Replayed<'g, 'a> {
     pub byte: usize,
 }
 
+/// One ply of the main line.
+#[derive(Clone, Copy, Debug)]
+pub enum Ply<'m> {
+    /// A move, written in SAN and UCI.
+    Move {
+        /// SAN.
+        san: &'m str,
+        /// UCI.
+        uci: &'m str,
+        /// The move.
+        played: Move,
+    },
+    /// A null move (`--`, `Z0`): the side to move passed (a `null-move`
+    /// warning).
+    Pass,
+}
+
+impl Ply<'_> {
+    /// SAN (`--` for a null move, as `pgnkit convert` writes it).
+    pub fn san(&self) -> &str {
+        match self {
+            Ply::Move { san, .. } => san,
+            Ply::Pass => "--",
+        }
+    }
+
+    /// UCI (`0000` for a null move).
+    pub fn uci(&self) -> &str {
+        match self {
+            Ply::Move { uci, .. } => uci,
+            Ply::Pass => "0000",
+        }
+    }
+
+    /// The move, `None` for a pass.
+    pub fn played(&self) -> Option<Move> {
+        match self {
+            Ply::Move { played, .. } => Some(*played),
+            Ply::Pass => None,
+        }
+    }
+}
+
 impl Replayed<'_, '_> {
-    /// The main-line moves, written (SAN in `text`, UCI in `uci`).
-    pub fn main_line(&self) -> impl Iterator<Item = WrittenMove<'_>> {
-        let mut cursor = 0;
-        self.report
-            .moves
+    /// The main line replayed, ply by ply: the moves of the report, and
+    /// the null moves its `null-move` warnings place between them.
+    pub fn main_line(&self) -> Vec<Ply<'_>> {
+        let mut passes: Vec<u32> = self
+            .located
             .iter()
-            .filter_map(move |m| self.moves.get_next(m.token as usize, &mut cursor))
+            .map(|l| &l.diagnostic)
+            .filter(|d| d.code == Code::NullMove && !d.variation)
+            .filter_map(|d| d.ply)
+            .collect();
+        passes.sort_unstable();
+        let mut passes = passes.into_iter().peekable();
+        let mut cursor = 0;
+        let mut line = Vec::with_capacity(self.report.moves.len());
+        for m in &self.report.moves {
+            while passes.next_if(|&p| p as usize == line.len() + 1).is_some() {
+                line.push(Ply::Pass);
+            }
+            if let Some(w) = self.moves.get_next(m.token as usize, &mut cursor) {
+                line.push(Ply::Move {
+                    san: w.text,
+                    uci: w.uci,
+                    played: m.played,
+                });
+            }
+        }
+        while passes.next_if(|&p| p as usize == line.len() + 1).is_some() {
+            line.push(Ply::Pass);
+        }
+        line
     }
 
     /// The game's tags, names and values decoded as its text is.
@@ -94,20 +160,27 @@ pub fn each_game(
     }
 }
 
-/// The main-line position after `ply` plies (`None`: after the last move
-/// replayed; a ply beyond it gives `None`).
-pub fn position_after(report: &GameReport, ply: Option<u32>) -> Option<Chess> {
-    let played = u32::try_from(report.moves.len()).unwrap_or(u32::MAX);
-    let ply = ply.unwrap_or(played);
-    report
-        .position_before(ply.checked_add(1)?)
-        .map(|(position, _)| position)
+/// The main-line position after the first `plies` of `line` (each a move,
+/// or `None` for a pass), from `start`; `None` beyond the line, or where a
+/// pass is not possible (the side to move in check).
+pub fn position_after(start: &Chess, line: &[Option<Move>], plies: usize) -> Option<Chess> {
+    let mut position = start.clone();
+    for ply in line.get(..plies)? {
+        position = match ply {
+            Some(m) => {
+                position.play_unchecked(*m);
+                position
+            }
+            None => position.swap_turn().ok()?,
+        };
+    }
+    Some(position)
 }
 
 /// The FEN of the main line's last position: the one place that says it
 /// (to be read from the game record once it carries `fen`).
-pub fn final_fen(report: &GameReport) -> Option<String> {
-    position_after(report, None).map(|p| fen(&p))
+pub fn final_fen(start: &Chess, line: &[Option<Move>]) -> Option<String> {
+    position_after(start, line, line.len()).map(|p| fen(&p))
 }
 
 /// The FEN of `position`, as pgnkit writes FENs (`convert --to fen`).

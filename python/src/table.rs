@@ -10,7 +10,7 @@ use pgnkit_replay::Severity;
 use pgnkit_source::Chunk;
 
 use crate::read::{failure_error, report_progress};
-use crate::replay::{self, Counted, Replayed, each_game};
+use crate::replay::{self, Counted, Ply, Replayed, each_game};
 use crate::stream::{Chunked, Stream};
 
 /// A validity bitmap (Arrow's: least significant bit first).
@@ -147,8 +147,9 @@ impl Batch {
                 column.push(None);
             }
         }
-        self.moves.push(r.main_line().map(|m| m.text));
-        self.uci.push(r.main_line().map(|m| m.uci));
+        let line = r.main_line();
+        self.moves.push(line.iter().map(Ply::san));
+        self.uci.push(line.iter().map(Ply::uci));
         let report = &r.report;
         self.plies.push(Some(report.plies));
         self.status.push(Some(report.status.as_str()));
@@ -166,7 +167,9 @@ impl Batch {
             .push(first.and_then(|l| l.diagnostic.ply));
         self.first_error_code
             .push(first.map(|l| l.diagnostic.code.as_str()));
-        self.fen.push(replay::final_fen(report).as_deref());
+        let played: Vec<_> = line.iter().map(Ply::played).collect();
+        self.fen
+            .push(replay::final_fen(&report.start, &played).as_deref());
         self.rows += 1;
     }
 }
