@@ -354,6 +354,19 @@ impl Game {
         self.data.report.encoding.decode(bytes).into_owned()
     }
 
+    /// The game as a `chess.pgn.Game` of python-chess (its tags and its
+    /// main line as replayed, with the clocks).
+    fn to_python_chess<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        python_chess(slf, "to_python_chess", None)
+    }
+
+    /// The main-line position after `ply` plies (none: the last replayed)
+    /// as a `chess.Board` of python-chess.
+    #[pyo3(signature = (ply=None))]
+    fn board<'py>(slf: &Bound<'py, Self>, ply: Option<u32>) -> PyResult<Bound<'py, PyAny>> {
+        python_chess(slf, "board", ply)
+    }
+
     fn __len__(&self) -> usize {
         self.data.san.len()
     }
@@ -367,6 +380,19 @@ impl Game {
             self.data.report.plies,
             self.data.facts.errors
         )
+    }
+}
+
+/// Calls `pgnkit._chess.NAME(game[, ply])`, the python-chess interop.
+fn python_chess<'py>(
+    game: &Bound<'py, Game>,
+    name: &str,
+    ply: Option<u32>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let module = game.py().import("pgnkit._chess")?;
+    match name {
+        "board" => module.call_method1(name, (game, ply)),
+        _ => module.call_method1(name, (game,)),
     }
 }
 
