@@ -95,6 +95,7 @@ def read(
     and ``column``) for an input that cannot be read; problems in games are
     never exceptions: they are each game's ``diagnostics``.
 
+    >>> import pgnkit
     >>> [g.number for g in pgnkit.read(b"1. e4 *\\n\\n1. d4 *\\n")]
     [1, 2]
     """
@@ -145,6 +146,7 @@ def check(
     Settings files (``pgnkit.toml``) are not read. An input that cannot be
     read is an ``error`` record in ``failures``, not an exception.
 
+    >>> import pgnkit
     >>> pgnkit.check("games.pgn").summary["errors"]  # doctest: +SKIP
     0
     """
@@ -174,6 +176,7 @@ def convert(
     Returns the text, or writes it to `output` (whole or not at all) and
     returns None.
 
+    >>> import pgnkit
     >>> pgnkit.convert(b"1. e4 e5 2. Nf3 *", to="figurine")
     '1. e4 e5 2. ♘f3 *\\n\\n'
     """

@@ -2,9 +2,9 @@
 //!
 //! A thin layer over the library crates: inputs are opened by
 //! [`pgnkit_source`] (files mapped, compressed ones streamed), cut into
-//! chunks and worked on by [`pgnkit_driver`]'s threads ([`stream`]), each
+//! chunks and worked on by [`pgnkit_driver`]'s threads (`stream`), each
 //! game replayed by [`pgnkit_replay`] as `pgnkit check --games` replays it
-//! ([`replay`]), its diagnostics and records written by [`pgnkit_report`].
+//! (`replay`), its diagnostics and records written by [`pgnkit_report`].
 //! No chess rule is written here. The Python half (`pgnkit/__init__.py`)
 //! says which input a Python value names and builds the Arrow tables.
 //!

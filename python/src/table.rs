@@ -23,7 +23,7 @@ struct Validity {
 
 impl Validity {
     fn push(&mut self, valid: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bits.push(0);
         }
         if valid {
