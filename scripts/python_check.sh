@@ -42,7 +42,12 @@ installed=$(date +%s)
 cargo build -q -p pgnkit
 cargo run -q -p pgnkit --example hostile -- "$work/hostile" 100000 >/dev/null
 
-cd "$root/python"
+# From outside python/, so that `import pgnkit` is the installed package
+# (python/pgnkit has the Python sources only); then the examples of its
+# docstrings, from the installed package too.
+cd "$work"
 PGNKIT_BIN="$target/debug/pgnkit" PGNKIT_HOSTILE_DIR="$work/hostile" \
-  "$work/venv/bin/python" -m pytest -q -p no:cacheprovider
+  "$work/venv/bin/python" -m pytest -q -p no:cacheprovider -c "$root/python/pyproject.toml" \
+  --rootdir "$root/python" "$root/python/tests"
+"$work/venv/bin/python" -m pytest -q -p no:cacheprovider --doctest-modules --pyargs pgnkit
 echo "python_check: ok in $(($(date +%s) - start)) s (pip install ./python: $((installed - built)) s)" >&2
