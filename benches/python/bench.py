@@ -55,7 +55,9 @@ def run_pgnkit_san(path: str) -> int:
     return n
 
 
-def run_python_chess_san(path: str) -> int:
+def run_python_chess(path: str, san: bool = True) -> int:
+    """python-chess's `read_game` loop, each main line written in SAN
+    (`san`), or read alone (moves parsed, no SAN written back)."""
     import chess.pgn
 
     n = 0
@@ -64,20 +66,9 @@ def run_python_chess_san(path: str) -> int:
             board = game.board()
             sans = []
             for move in game.mainline_moves():
-                sans.append(board.san(move))
-                board.push(move)
-            n += 1
-    return n
-
-
-def run_python_chess_read(path: str) -> int:
-    """python-chess's reading alone (moves parsed, no SAN written back)."""
-    import chess.pgn
-
-    n = 0
-    with open(path, encoding="utf-8", errors="replace") as f:
-        while (game := chess.pgn.read_game(f)) is not None:
-            list(game.mainline_moves())
+                if san:
+                    sans.append(board.san(move))
+                    board.push(move)
             n += 1
     return n
 
@@ -126,8 +117,8 @@ def run_peer_parquet(path: str, out: str) -> int:
 
 WORKERS = {
     "pgnkit-san": run_pgnkit_san,
-    "python-chess-san": run_python_chess_san,
-    "python-chess-read": run_python_chess_read,
+    "python-chess-san": run_python_chess,
+    "python-chess-read": lambda path: run_python_chess(path, san=False),
     "peer-uci": run_peer_uci,
     "pgnkit-parquet": run_pgnkit_parquet,
     "peer-parquet": run_peer_parquet,

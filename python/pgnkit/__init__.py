@@ -49,16 +49,17 @@ Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]"]
 Progress = Callable[[int, Optional[int]], Any]
 
 
-def _source(source: Source) -> dict:
-    """The keyword arguments that name `source` to the Rust side."""
+def _source(source: Source) -> tuple:
+    """`(path, data, name)`: how the Rust side names an input."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return {"data": bytes(source)}
+        return (None, bytes(source), "<bytes>")
     if isinstance(source, str):
         if "\n" in source or "\r" in source:
-            return {"data": source.encode("utf-8"), "name": "<str>"}
-        return {"path": source}
+            return (None, source.encode("utf-8"), "<str>")
+        return (source, None, source)
     if isinstance(source, os.PathLike):
-        return {"path": os.fspath(source)}
+        path = os.fspath(source)
+        return (path, None, path)
     raise TypeError(
         f"a source is a path (str or os.PathLike) or PGN as bytes, not {type(source).__name__}"
     )
@@ -100,7 +101,7 @@ def read(
     [1, 2]
     """
     return _pgnkit.Games(
-        lang=lang, illegal_moves=illegal_moves, jobs=jobs, progress=progress, **_source(source)
+        _source(source), lang=lang, illegal_moves=illegal_moves, jobs=jobs, progress=progress
     )
 
 
@@ -180,9 +181,10 @@ def convert(
     >>> pgnkit.convert(b"1. e4 e5 2. Nf3 *", to="figurine")
     '1. e4 e5 2. ♘f3 *\\n\\n'
     """
-    kwargs = _source(source)
     out = None if output is None else os.fspath(output)
-    return _pgnkit.convert_input(to=to, lang=lang, format=format, output=out, jobs=jobs, **kwargs)
+    return _pgnkit.convert_input(
+        _source(source), to=to, lang=lang, format=format, output=out, jobs=jobs
+    )
 
 
 def to_arrow(
@@ -220,4 +222,4 @@ def to_parquet(
 
 
 def _batches(source: Source, jobs: Optional[int], lang: str, progress: Optional[Progress]):
-    return _pgnkit.Batches(lang=lang, jobs=jobs, progress=progress, **_source(source))
+    return _pgnkit.Batches(_source(source), lang=lang, jobs=jobs, progress=progress)

@@ -129,41 +129,22 @@ class Game:
     def __len__(self) -> int: ...
 
 class Games(Iterator[Game]):
-    def __init__(
-        self,
-        path: Optional[str] = None,
-        data: Optional[bytes] = None,
-        name: str = "<bytes>",
-        lang: str = "auto",
-        illegal_moves: str = "stop",
-        jobs: Optional[int] = None,
-        progress: Optional[Callable[[int, Optional[int]], Any]] = None,
-    ) -> None: ...
-    def __iter__(self) -> "Games": ...
+    """The iterator `pgnkit.read` returns."""
+
     def __next__(self) -> Game: ...
 
 Column = tuple[str, str, Optional[bytes], int, tuple[bytes, ...]]
 
 class Batches(Iterator[tuple[int, list[Column]]]):
-    def __init__(
-        self,
-        path: Optional[str] = None,
-        data: Optional[bytes] = None,
-        name: str = "<bytes>",
-        lang: str = "auto",
-        jobs: Optional[int] = None,
-        progress: Optional[Callable[[int, Optional[int]], Any]] = None,
-    ) -> None: ...
-    def __iter__(self) -> "Batches": ...
+    """One `(rows, columns)` batch per chunk, for `pgnkit.to_arrow`."""
+
     def __next__(self) -> tuple[int, list[Column]]: ...
 
 def check_records(
     paths: list[str], jobs: Optional[int] = None, games: bool = False, lang: str = "auto"
 ) -> bytes: ...
 def convert_input(
-    path: Optional[str] = None,
-    data: Optional[bytes] = None,
-    name: str = "<bytes>",
+    source: tuple[Optional[str], Optional[bytes], str],
     to: str = "san",
     lang: str = "en",
     format: str = "pgn",

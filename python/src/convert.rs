@@ -73,17 +73,14 @@ pub fn to_text(data: &[u8], to: &str, lang: &str, format: &str) -> PyResult<Stri
     Ok(String::from_utf8_lossy(&converted.out).into_owned())
 }
 
-/// Converts the file at `path` (or `data`, named `name`) as `pgnkit convert
+/// Converts `source` as `pgnkit convert
 /// --to to --lang lang --format format` does, into the file `output`
 /// (written whole or not at all) or, without one, into the string returned.
 #[pyfunction]
-#[pyo3(signature = (path=None, data=None, name="<bytes>", to="san", lang="en", format="pgn", output=None, jobs=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (source, to="san", lang="en", format="pgn", output=None, jobs=None))]
 pub fn convert_input(
     py: Python<'_>,
-    path: Option<String>,
-    data: Option<Vec<u8>>,
-    name: &str,
+    source: crate::Source,
     to: &str,
     lang: &str,
     format: &str,
@@ -91,7 +88,7 @@ pub fn convert_input(
     jobs: Option<usize>,
 ) -> PyResult<Option<String>> {
     let config = config(to, lang, format)?;
-    let input = crate::open_input(py, path, data, name)?;
+    let input = crate::open_input(py, source)?;
     let input_name = input.name.clone();
     let converted = py.detach(|| -> anyhow::Result<Option<Vec<u8>>> {
         let buffers = Buffers::default();

@@ -94,13 +94,21 @@ pub(crate) fn replay_options(lang: &str, illegal_moves: &str) -> PyResult<Option
     })
 }
 
+/// What Python names an input by (`pgnkit._source`): `(path, None, _)`
+/// for a file, `(None, data, name)` for bytes.
+#[derive(FromPyObject)]
+pub(crate) struct Source(Option<String>, Option<Vec<u8>>, String);
+
+impl Source {
+    /// The input's name: the path as given, or the name of the bytes.
+    pub fn name(&self) -> &str {
+        self.0.as_deref().unwrap_or(&self.2)
+    }
+}
+
 /// Opens an input: the file at `path`, or `data` (called `name`).
-pub(crate) fn open_input(
-    py: Python<'_>,
-    path: Option<String>,
-    data: Option<Vec<u8>>,
-    name: &str,
-) -> PyResult<Input> {
+pub(crate) fn open_input(py: Python<'_>, Source(path, data, name): Source) -> PyResult<Input> {
+    let name = name.as_str();
     match (path, data) {
         (Some(path), _) => py.detach(|| Input::open(&path)).map_err(|e| {
             read_error(

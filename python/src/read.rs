@@ -9,7 +9,7 @@ use pgnkit_source::Chunk;
 
 use crate::game::{Game, GameData};
 use crate::replay::{Counted, each_game};
-use crate::stream::{Chunked, Failure, Stream};
+use crate::stream::{Chunked, Feed};
 
 /// The games of one chunk.
 struct ChunkGames {
@@ -29,58 +29,29 @@ impl Chunked for ChunkGames {
     }
 }
 
-/// The `ReadError` of an input that failed after `f.games` games.
-pub(crate) fn failure_error(py: Python<'_>, name: &str, f: &Failure) -> PyErr {
-    crate::read_error(
-        py,
-        &format!("{name}: {}", f.message),
-        name,
-        Some(f.games.saturating_add(1)),
-        Some(f.lines.saturating_add(1)),
-    )
-}
-
-/// Calls `progress(bytes_done, total_bytes)` if there is one.
-pub(crate) fn report_progress(
-    py: Python<'_>,
-    progress: Option<&Py<PyAny>>,
-    done: u64,
-    total: Option<u64>,
-) -> PyResult<()> {
-    if let Some(p) = progress {
-        p.call1(py, (done, total))?;
-    }
-    Ok(())
-}
-
 /// The games of an input, replayed on worker threads a few chunks ahead
 /// (made by `pgnkit.read`).
 #[pyclass(module = "pgnkit")]
 pub struct Games {
-    stream: Stream<ChunkGames>,
+    feed: Feed<ChunkGames>,
     ready: VecDeque<GameData>,
-    progress: Option<Py<PyAny>>,
 }
 
 #[pymethods]
 impl Games {
-    /// The games of the file at `path`, or of `data` (named `name`).
+    /// The games of `source`.
     #[new]
-    #[pyo3(signature = (path=None, data=None, name="<bytes>", lang="auto", illegal_moves="stop", jobs=None, progress=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (source, lang="auto", illegal_moves="stop", jobs=None, progress=None))]
     fn new(
         py: Python<'_>,
-        path: Option<String>,
-        data: Option<Vec<u8>>,
-        name: &str,
+        source: crate::Source,
         lang: &str,
         illegal_moves: &str,
         jobs: Option<usize>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Games> {
         let options = crate::replay_options(lang, illegal_moves)?;
-        let input = crate::open_input(py, path, data, name)?;
-        let file: Arc<str> = input.name.as_str().into();
+        let file: Arc<str> = source.name().into();
         let work = move |chunk: &Chunk| {
             let mut games = Vec::new();
             let counted = each_game(chunk, &options, |r| {
@@ -89,9 +60,8 @@ impl Games {
             ChunkGames { games, counted }
         };
         Ok(Games {
-            stream: Stream::start(input, jobs, work),
+            feed: Feed::open(py, source, jobs, progress, work)?,
             ready: VecDeque::new(),
-            progress,
         })
     }
 
@@ -104,18 +74,9 @@ impl Games {
             if let Some(g) = self.ready.pop_front() {
                 return Ok(Some(Game::new(g)));
             }
-            match self.stream.next(py) {
+            match self.feed.next(py)? {
                 None => return Ok(None),
-                Some(Err(f)) => return Err(failure_error(py, &self.stream.name, &f)),
-                Some(Ok(chunk)) => {
-                    self.ready.extend(chunk.games);
-                    report_progress(
-                        py,
-                        self.progress.as_ref(),
-                        self.stream.done,
-                        self.stream.len,
-                    )?;
-                }
+                Some(chunk) => self.ready.extend(chunk.games),
             }
         }
     }

@@ -33,6 +33,17 @@ pub struct Failure {
     pub lines: usize,
 }
 
+/// The `ReadError` of input `name` that failed after `f.games` games.
+fn failure_error(py: Python<'_>, name: &str, f: &Failure) -> PyErr {
+    crate::read_error(
+        py,
+        &format!("{name}: {}", f.message),
+        name,
+        Some(f.games.saturating_add(1)),
+        Some(f.lines.saturating_add(1)),
+    )
+}
+
 /// Chunks' results waiting for Python: at most this many.
 const WAITING: usize = 4;
 
@@ -127,5 +138,43 @@ fn run<T: Chunked>(
             games: at.games,
             lines: at.lines,
         }));
+    }
+}
+
+/// A stream behind a Python iterator: a failure raised as `ReadError`,
+/// the progress callback called after each chunk.
+pub struct Feed<T> {
+    stream: Stream<T>,
+    progress: Option<Py<PyAny>>,
+}
+
+impl<T: Chunked> Feed<T> {
+    /// Opens `source` and starts `work` on its chunks with `jobs` threads.
+    pub fn open(
+        py: Python<'_>,
+        source: crate::Source,
+        jobs: Option<usize>,
+        progress: Option<Py<PyAny>>,
+        work: impl Fn(&Chunk) -> T + Send + Sync + 'static,
+    ) -> PyResult<Feed<T>> {
+        let input = crate::open_input(py, source)?;
+        Ok(Feed {
+            stream: Stream::start(input, jobs, work),
+            progress,
+        })
+    }
+
+    /// The next chunk's result, `None` at the end.
+    pub fn next(&mut self, py: Python<'_>) -> PyResult<Option<T>> {
+        match self.stream.next(py) {
+            None => Ok(None),
+            Some(Err(f)) => Err(failure_error(py, &self.stream.name, &f)),
+            Some(Ok(t)) => {
+                if let Some(p) = &self.progress {
+                    p.call1(py, (self.stream.done, self.stream.len))?;
+                }
+                Ok(Some(t))
+            }
+        }
     }
 }

@@ -9,9 +9,8 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 use pgnkit_replay::Severity;
 use pgnkit_source::Chunk;
 
-use crate::read::{failure_error, report_progress};
 use crate::replay::{self, Counted, Ply, Replayed, each_game};
-use crate::stream::{Chunked, Stream};
+use crate::stream::{Chunked, Feed};
 
 /// A validity bitmap (Arrow's: least significant bit first).
 #[derive(Default)]
@@ -317,34 +316,29 @@ impl Batch {
 /// chunks ahead (by `pgnkit.to_arrow` and `pgnkit.to_parquet`).
 #[pyclass(module = "pgnkit")]
 pub struct Batches {
-    stream: Stream<Batch>,
-    progress: Option<Py<PyAny>>,
+    feed: Feed<Batch>,
 }
 
 #[pymethods]
 impl Batches {
-    /// The batches of the file at `path`, or of `data` (named `name`).
+    /// The batches of `source`.
     #[new]
-    #[pyo3(signature = (path=None, data=None, name="<bytes>", lang="auto", jobs=None, progress=None))]
+    #[pyo3(signature = (source, lang="auto", jobs=None, progress=None))]
     fn new(
         py: Python<'_>,
-        path: Option<String>,
-        data: Option<Vec<u8>>,
-        name: &str,
+        source: crate::Source,
         lang: &str,
         jobs: Option<usize>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Batches> {
         let options = crate::replay_options(lang, "stop")?;
-        let input = crate::open_input(py, path, data, name)?;
         let work = move |chunk: &Chunk| {
             let mut batch = Batch::default();
             batch.counted = each_game(chunk, &options, |r| batch.push(&r));
             batch
         };
         Ok(Batches {
-            stream: Stream::start(input, jobs, work),
-            progress,
+            feed: Feed::open(py, source, jobs, progress, work)?,
         })
     }
 
@@ -354,18 +348,9 @@ impl Batches {
 
     /// `(rows, columns)` of the next chunk.
     fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        match self.stream.next(py) {
+        match self.feed.next(py)? {
             None => Ok(None),
-            Some(Err(f)) => Err(failure_error(py, &self.stream.name, &f)),
-            Some(Ok(batch)) => {
-                report_progress(
-                    py,
-                    self.progress.as_ref(),
-                    self.stream.done,
-                    self.stream.len,
-                )?;
-                batch.to_python(py).map(Some)
-            }
+            Some(batch) => batch.to_python(py).map(Some),
         }
     }
 }
