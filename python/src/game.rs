@@ -67,15 +67,12 @@ pub struct GameData {
     pub index: u64,
     /// Byte offset of the game in its (decompressed) input.
     pub byte: usize,
-    tags: Vec<(String, String)>,
     san: Words,
     uci: Words,
     /// The main line's moves (`None`: a pass).
     line: Vec<Option<shakmaty::Move>>,
     /// The replay's report (its diagnostics moved to `located`).
     report: GameReport,
-    facts: GameFacts,
-    name: Option<String>,
     located: Vec<Located>,
     /// The bytes the game was read from and its span in them (a game keeps
     /// its chunk alive while it is referenced).
@@ -93,24 +90,16 @@ impl GameData {
             uci.push(ply.uci());
         }
         let line = main_line.iter().map(|p| p.played()).collect();
-        let tags = r.tags().collect();
-        let errors = r.report.errors();
-        let warnings = r.report.warnings();
-        let facts = game_facts(r.game, &r.report, errors, warnings);
-        let name = pgnkit_report::game_name(r.game, &r.report);
         r.report.diagnostics = Vec::new();
         GameData {
             file: file.clone(),
             number: r.index + 1,
             index: r.index,
             byte: r.byte,
-            tags,
             san,
             uci,
             line,
             report: r.report,
-            facts,
-            name,
             located: r.located,
             data: data.clone(),
             span: r.game.span.clone(),
@@ -125,6 +114,58 @@ impl GameData {
         for l in &mut self.located {
             l.place(number, |n| n.saturating_add(lines).saturating_add(1));
         }
+    }
+}
+
+impl GameData {
+    /// Shows `f` the game as read again from its text (for what is made
+    /// only when asked: tags, the game record).
+    fn with_game<R>(&self, f: impl FnOnce(&pgnkit_pgn::Game<'_>) -> R) -> R {
+        let data: &[u8] = &self.data;
+        let mut reader = pgnkit_pgn::Reader::with_range(data, self.span.clone());
+        let mut game = pgnkit_pgn::Game::default();
+        reader.read_game(&mut game);
+        f(&game)
+    }
+
+    /// The tags, decoded.
+    fn tags(&self) -> Vec<(String, String)> {
+        let encoding = self.report.encoding;
+        self.with_game(|game| {
+            game.tags
+                .iter()
+                .map(|t| {
+                    let decode = |b: &[u8]| encoding.decode(b).into_owned();
+                    (decode(t.name), decode(&t.value()))
+                })
+                .collect()
+        })
+    }
+
+    /// The `check --games` facts and the game's name.
+    fn facts(&self) -> (GameFacts, Option<String>) {
+        let (errors, warnings) = self.counts();
+        self.with_game(|game| {
+            (
+                game_facts(game, &self.report, errors, warnings),
+                pgnkit_report::game_name(game, &self.report),
+            )
+        })
+    }
+
+    /// Errors and warnings, kept and omitted.
+    fn counts(&self) -> (usize, usize) {
+        let errors = self
+            .located
+            .iter()
+            .filter(|l| l.diagnostic.severity == Severity::Error)
+            .count();
+        let omitted = &self.report.omitted;
+        let more = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        (
+            errors.saturating_add(more(omitted.errors)),
+            (self.located.len() - errors).saturating_add(more(omitted.warnings)),
+        )
     }
 }
 
@@ -199,7 +240,7 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (name, value) in &self.data.tags {
+        for (name, value) in self.data.tags() {
             dict.set_item(name, value)?;
         }
         Ok(dict)
@@ -303,6 +344,7 @@ impl Game {
     /// The game's `pgnkit check --games --format json` record as a dict.
     fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let d = &self.data;
+        let (facts, name) = d.facts();
         let mut out = Vec::new();
         write_game(
             &mut out,
@@ -310,8 +352,8 @@ impl Game {
             &d.file,
             d.number,
             d.byte,
-            d.name.as_deref(),
-            &d.facts,
+            name.as_deref(),
+            &facts,
         )
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
         json_loads(py, &out)
@@ -378,7 +420,7 @@ impl Game {
             &*self.data.file,
             self.data.report.status.as_str(),
             self.data.report.plies,
-            self.data.facts.errors
+            self.data.counts().0
         )
     }
 }
