@@ -16,7 +16,12 @@ UCI moves, from the file split into games in Python (it reads strings, not
 files), then parsed with one thread.
 
 `parquet`: FILE to a Parquet file with a row per game (tags, moves, status
-or validity) with 2 threads on 2 cores.
+or validity) with 2 threads on 2 cores: pgnkit's `to_parquet` (every move
+replayed under the Laws, SAN and UCI, status, FEN); the peer's cheapest table
+of the same shape from the same file (split into games in Python, parsed,
+headers as columns, moves as lists of squares); and, as `peer-parse`, the
+peer's parsing alone of games already split (its best case: games read
+from a Parquet file).
 
 Each run prints `seconds games` measured inside the process, around the
 work only (the interpreter's start and the imports are left out).
@@ -35,11 +40,11 @@ import sys
 import tempfile
 import time
 
-GAME_START = re.compile(rb"(?:\r?\n){2,}(?=\[Event )")
+GAME_START = re.compile(rb"(?:\r?\n)(?:[ \t]*\r?\n)+(?=\[)")
 
 
 def split_games(data: bytes) -> list[str]:
-    """A file's games as strings, cut before each `[Event` after an empty
+    """A file's games as strings, cut before each tag that follows an empty
     line: what rust-pgn-reader-python-binding needs as input."""
     return [g.decode("utf-8", "replace") for g in GAME_START.split(data) if g.strip()]
 
@@ -84,6 +89,20 @@ def run_peer_uci(path: str, threads: int = 1) -> int:
     return parsed.num_games
 
 
+def run_peer_parse(path: str, threads: int = 2) -> tuple[int, float]:
+    """The peer's parsing alone, of games already split into an Arrow
+    array (its input when the games come from a Parquet file): the games
+    and the seconds."""
+    import pyarrow as pa
+    import rust_pgn_reader_python_binding as peer
+
+    with open(path, "rb") as f:
+        games = pa.chunked_array([pa.array(split_games(f.read()))])
+    start = time.perf_counter()
+    parsed = peer.parse_games(games, num_threads=threads)
+    return parsed.num_games, time.perf_counter() - start
+
+
 def run_pgnkit_parquet(path: str, out: str) -> int:
     import pgnkit
 
@@ -101,16 +120,17 @@ def run_peer_parquet(path: str, out: str) -> int:
     with open(path, "rb") as f:
         games = split_games(f.read())
     parsed = peer.parse_games(pa.chunked_array([pa.array(games)]), num_threads=2)
-    offsets = pa.array(parsed.move_offsets.astype("int32"))
-    moves = {
-        name: pa.ListArray.from_arrays(offsets, pa.array(getattr(parsed, name)))
-        for name in ("from_squares", "to_squares", "promotions")
-    }
-    table = pa.Table.from_pylist(parsed.headers)
-    for name, column in moves.items():
-        table = table.append_column(name, column)
-    table = table.append_column("outcome", pa.array(parsed.outcome, pa.string()))
-    table = table.append_column("valid", pa.array(parsed.valid))
+    tables = []
+    for chunk in parsed.chunks:
+        offsets = pa.array(chunk.move_offsets.astype("int32"))
+        table = pa.Table.from_pylist(chunk.headers)
+        for name in ("from_squares", "to_squares", "promotions"):
+            moves = pa.ListArray.from_arrays(offsets, pa.array(getattr(chunk, name)))
+            table = table.append_column(name, moves)
+        table = table.append_column("outcome", pa.array(chunk.outcome, pa.string()))
+        table = table.append_column("valid", pa.array(chunk.valid))
+        tables.append(table)
+    table = pa.concat_tables(tables, promote_options="default")
     pq.write_table(table, out)
     return table.num_rows
 
@@ -122,10 +142,11 @@ WORKERS = {
     "peer-uci": run_peer_uci,
     "pgnkit-parquet": run_pgnkit_parquet,
     "peer-parquet": run_peer_parquet,
+    "peer-parse": run_peer_parse,
 }
 TASKS = {
     "san": ["pgnkit-san", "python-chess-san", "python-chess-read", "peer-uci"],
-    "parquet": ["pgnkit-parquet", "peer-parquet"],
+    "parquet": ["pgnkit-parquet", "peer-parquet", "peer-parse"],
 }
 
 
@@ -138,6 +159,8 @@ def worker(name: str, path: str) -> None:
     start = time.perf_counter()
     games = WORKERS[name](*args)
     seconds = time.perf_counter() - start
+    if isinstance(games, tuple):
+        games, seconds = games
     if tmp is not None:
         os.unlink(tmp.name)
     print(json.dumps({"seconds": seconds, "games": games}))
@@ -172,7 +195,7 @@ def correctness(path: str) -> None:
     rows.append(("python-chess", n, errors, illegal))
     with open(path, "rb") as f:
         parsed = peer.parse_games_from_strings(split_games(f.read()))
-    invalid = [e for e in parsed.parse_errors if e]
+    invalid = [e for chunk in parsed.chunks for e in chunk.parse_errors if e]
     rows.append(("rust-pgn-reader-python-binding", parsed.num_games, len(invalid),
                  sum(1 for e in invalid if "illegal" in e.lower())))
     print("| reader | games | games with an error | games with an illegal move |")

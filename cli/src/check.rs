@@ -256,6 +256,7 @@ fn replay_options(args: &CheckArgs, config: &Config, fix: bool) -> Options {
         } else {
             Detail::Diagnostics
         },
+        illegal_moves: args.input.illegal.or(config),
     }
 }
 

@@ -144,6 +144,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         style,
         options: Options {
             language: args.input.lang.forced(),
+            illegal_moves: args.input.illegal.given(),
             suggestions: true,
             // Errors are all `convert` reports: plain games take the
             // replay's fast lane (off with the environment variable

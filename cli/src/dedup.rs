@@ -12,6 +12,7 @@ use pgnkit_dedup::bounded::Found;
 use pgnkit_dedup::cluster::Options as Kinds;
 use pgnkit_dedup::report;
 use pgnkit_driver::Driver;
+use pgnkit_replay::IllegalMoves;
 use pgnkit_report::Format;
 use pgnkit_work::dedup::Dedup;
 use pgnkit_work::index;
@@ -64,7 +65,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<u8> {
             prefix: args.prefix,
             fuzzy_depth: args.fuzzy_depth,
         },
-        options: index::options(args.lang.forced()),
+        options: index::options(args.lang.forced(), IllegalMoves::Stop),
         budget: index::budget(args.run.memory(), args.run.jobs),
         dir: &dir,
         quiet: args.run.quiet(),

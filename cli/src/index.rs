@@ -15,7 +15,7 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<u8> {
     let started = Instant::now();
     let summary = build(
         &args.file,
-        args.lang.forced(),
+        &pgnkit_work::index::options(args.lang.forced(), args.illegal.given()),
         args.run.jobs,
         args.run.memory(),
         args.run.quiet(),

@@ -72,6 +72,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<u8> {
         suggestions: true,
         // The claims are counted.
         detail: Detail::Full,
+        illegal_moves: args.input.illegal.or(&config),
     };
     let selection = RwLock::new(Selection::default());
     let full = AtomicBool::new(args.max_cards == 0);

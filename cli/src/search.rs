@@ -81,7 +81,7 @@ fn search(
     let file = args.file.as_str();
     let search = Search {
         query,
-        options: search::options(args.lang.forced(), query),
+        options: search::options(args.lang.forced(), args.illegal.given(), query),
         order: args.sort,
         offset: args.offset,
         limit: args.limit,
@@ -95,7 +95,7 @@ fn search(
         if args.reindex {
             build(
                 file,
-                args.lang.forced(),
+                &pgnkit_work::index::options(args.lang.forced(), args.illegal.given()),
                 args.run.jobs,
                 DEFAULT_MEMORY,
                 args.run.quiet(),

@@ -30,6 +30,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<u8> {
     let name = input.name.clone();
     let options = Options {
         language: args.lang.forced(),
+        illegal_moves: args.illegal.given(),
         ..Options::default()
     };
     let wanted = args
@@ -89,10 +90,10 @@ fn show(
                     end - 1
                 )
             })?;
-            if let Some(l) = located
-                .iter()
-                .find(|l| l.diagnostic.ply == Some(ply) && !l.diagnostic.variation)
-            {
+            if let Some(l) = located.iter().find(|l| {
+                let d = &l.diagnostic;
+                d.ply == Some(ply) && !d.variation && !d.stood
+            }) {
                 scene =
                     Scene::of_problem(report, &l.diagnostic, Suggestions::Best).unwrap_or(scene);
             }
@@ -100,9 +101,15 @@ fn show(
         }
         None => Scene::of_game(report, Suggestions::Best).0,
     };
+    // The problems of the move about to be played, or of a move that stood
+    // just before (its board is the one after it).
     let here: Vec<&pgnkit_report::Located> = located
         .iter()
-        .filter(|l| l.diagnostic.ply == Some(scene.ply) && !l.diagnostic.variation)
+        .filter(|l| {
+            let d = &l.diagnostic;
+            let ply = d.ply.map(|p| if d.stood { p.saturating_add(1) } else { p });
+            ply == Some(scene.ply) && !d.variation
+        })
         .collect();
     let name = pgnkit_report::game_name(game, report).unwrap_or_else(|| "? - ?".to_owned());
     writeln!(out, "{file}, game {}: {name}", args.game)?;

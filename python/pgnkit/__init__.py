@@ -78,9 +78,11 @@ def read(
     `lang` is the piece-letter language of the moves: ``"auto"`` detects it
     per game, a code (``"de"``, ``"fr"``, ``"ru"``, …) reads only that one
     plus English SAN. `illegal_moves`: ``"stop"`` ends a game's main line
-    at its first illegal move (the error says where); ``"stand"`` is
-    reserved for keeping the moves after it (not in this build: it raises
-    ``ValueError``).
+    at its first illegal move (the error says where); ``"stand"`` plays a
+    move whose piece the token names as written (a board-fed broadcast, a
+    rapid game where it stood), reports it as an ``illegal-move`` that
+    stood (``Diagnostic.stood``) and goes on; the game record then has the
+    Laws' ``rulings`` on it (``pgnkit check --illegal-moves stand``).
 
     The file is read a chunk (about 2 MB) at a time and replayed by `jobs`
     worker threads (default: one per core) a few chunks ahead, so memory
@@ -139,11 +141,13 @@ def check(
     *,
     games: bool = False,
     lang: str = "auto",
+    illegal_moves: str = "stop",
 ) -> CheckResult:
     """``pgnkit check --format json`` on files and directories (the PGN files
     under a directory, ``.gitignore`` honoured), as Python objects.
 
-    With ``games=True`` each game's record is included (``--games``).
+    With ``games=True`` each game's record is included (``--games``);
+    `lang` and `illegal_moves` are as for `read`.
     Settings files (``pgnkit.toml``) are not read. An input that cannot be
     read is an ``error`` record in ``failures``, not an exception.
 
@@ -154,7 +158,9 @@ def check(
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     names = [os.fspath(p) for p in paths]
-    out = _pgnkit.check_records(names, jobs=jobs, games=games, lang=lang)
+    out = _pgnkit.check_records(
+        names, jobs=jobs, games=games, lang=lang, illegal_moves=illegal_moves
+    )
     return CheckResult([json.loads(line) for line in out.splitlines() if line])
 
 
@@ -166,6 +172,7 @@ def convert(
     format: str = "pgn",
     output: Optional[Union[str, "os.PathLike[str]"]] = None,
     jobs: Optional[int] = None,
+    illegal_moves: str = "stop",
 ) -> Optional[str]:
     """``pgnkit convert``: the games of `source` written in notation `to`
     (``san``, ``lan``, ``uci``, ``figurine``, ``iccf``, ``descriptive``,
@@ -183,7 +190,8 @@ def convert(
     """
     out = None if output is None else os.fspath(output)
     return _pgnkit.convert_input(
-        _source(source), to=to, lang=lang, format=format, output=out, jobs=jobs
+        _source(source), to=to, lang=lang, format=format, output=out, jobs=jobs,
+        illegal_moves=illegal_moves,
     )
 
 
@@ -192,16 +200,18 @@ def to_arrow(
     jobs: Optional[int] = None,
     *,
     lang: str = "auto",
+    illegal_moves: str = "stop",
     progress: Optional[Progress] = None,
 ) -> "pyarrow.Table":  # noqa: F821
-    """The games of `source` as a ``pyarrow.Table``, one row per game: every
-    tag as a column, the moves as a list column, the status, the results,
+    """The games of `source` as a ``pyarrow.Table``, one row per game (read
+    as `read` reads them, `lang` and `illegal_moves` alike): every tag as a
+    column, the moves as a list column, the status, the results,
     the error counts (the schema is in ``docs/python.md``).
     ``polars.from_arrow(table)`` and ``table.to_pandas()`` take it further.
     """
     from . import _arrow
 
-    return _arrow.table(_batches(source, jobs, lang, progress))
+    return _arrow.table(_batches(source, jobs, lang, illegal_moves, progress))
 
 
 def to_parquet(
@@ -210,6 +220,7 @@ def to_parquet(
     jobs: Optional[int] = None,
     *,
     lang: str = "auto",
+    illegal_moves: str = "stop",
     progress: Optional[Progress] = None,
     **parquet_options: Any,
 ) -> int:
@@ -218,8 +229,12 @@ def to_parquet(
     (``compression="zstd"``, …)."""
     from . import _arrow
 
-    return _arrow.parquet(_batches(source, jobs, lang, progress), os.fspath(path), parquet_options)
+    return _arrow.parquet(
+        _batches(source, jobs, lang, illegal_moves, progress), os.fspath(path), parquet_options
+    )
 
 
-def _batches(source: Source, jobs: Optional[int], lang: str, progress: Optional[Progress]):
-    return _pgnkit.Batches(_source(source), lang=lang, jobs=jobs, progress=progress)
+def _batches(source, jobs, lang, illegal_moves, progress) -> _pgnkit.Batches:
+    return _pgnkit.Batches(
+        _source(source), lang=lang, illegal_moves=illegal_moves, jobs=jobs, progress=progress
+    )

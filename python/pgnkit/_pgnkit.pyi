@@ -56,6 +56,8 @@ class Diagnostic:
     """One plain sentence."""
     variation: bool
     """The token is inside a variation."""
+    stood: bool
+    """An illegal move that stood (``illegal_moves="stand"``)."""
     suggestions: list[dict[str, Any]]
     """What was probably meant, best first: each with ``san``, ``written``,
     ``reason``, ``score``, ``best``, ``confirmed``, ``replays``, ``action``."""
@@ -98,8 +100,8 @@ class Game:
     """The piece-letter language the moves were read in."""
     chess960: bool
     """Played under Chess960 castling rules."""
-    fen: Optional[str]
-    """FEN of the main line's last position replayed."""
+    fen: str
+    """FEN of the main line's last position (the game record's ``fen``)."""
     claims: list[dict[str, Any]]
     """Draws that became claimable (threefold repetition, 50-move rule),
     as in the ``check --games`` record."""
@@ -141,7 +143,11 @@ class Batches(Iterator[tuple[int, list[Column]]]):
     def __next__(self) -> tuple[int, list[Column]]: ...
 
 def check_records(
-    paths: list[str], jobs: Optional[int] = None, games: bool = False, lang: str = "auto"
+    paths: list[str],
+    jobs: Optional[int] = None,
+    games: bool = False,
+    lang: str = "auto",
+    illegal_moves: str = "stop",
 ) -> bytes: ...
 def convert_input(
     source: tuple[Optional[str], Optional[bytes], str],
@@ -150,4 +156,5 @@ def convert_input(
     format: str = "pgn",
     output: Optional[str] = None,
     jobs: Optional[int] = None,
+    illegal_moves: str = "stop",
 ) -> Optional[str]: ...

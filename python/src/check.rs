@@ -57,17 +57,18 @@ impl Sink<ChunkOut> for Records {
 }
 
 /// The NDJSON records of `pgnkit check --format json [--games] [-j jobs]
-/// [--input-lang lang] paths`, the summary last, as `bytes`.
+/// [--input-lang lang] [--illegal-moves stand] paths`, the summary last, as `bytes`.
 #[pyfunction]
-#[pyo3(signature = (paths, jobs=None, games=false, lang="auto"))]
+#[pyo3(signature = (paths, jobs=None, games=false, lang="auto", illegal_moves="stop"))]
 pub fn check_records<'py>(
     py: Python<'py>,
     paths: Vec<String>,
     jobs: Option<usize>,
     games: bool,
     lang: &str,
+    illegal_moves: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let mut options = crate::replay_options(lang, "stop")?;
+    let mut options = crate::replay_options(lang, illegal_moves)?;
     if !games {
         options.detail = Detail::Diagnostics;
     }

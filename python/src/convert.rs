@@ -18,7 +18,7 @@ use pgnkit_source::Chunk;
 use pgnkit_work::convert::{Config, OutputFormat, convert_bytes, convert_chunk};
 
 /// The settings of `pgnkit convert --to to --lang lang --format format`.
-fn config(to: &str, lang: &str, format: &str) -> PyResult<Config> {
+fn config(to: &str, lang: &str, format: &str, illegal_moves: &str) -> PyResult<Config> {
     let language = Language::parse(lang).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let positions = match to.trim().to_ascii_lowercase().as_str() {
         "fen" => Some((PositionFormat::Fen, false)),
@@ -47,9 +47,8 @@ fn config(to: &str, lang: &str, format: &str) -> PyResult<Config> {
     Ok(Config {
         style,
         options: Options {
-            language: None,
-            suggestions: true,
             detail: Detail::Errors,
+            ..crate::replay_options("auto", illegal_moves)?
         },
         format,
         skip_invalid: false,
@@ -65,9 +64,10 @@ fn config(to: &str, lang: &str, format: &str) -> PyResult<Config> {
     })
 }
 
-/// `data` converted (one game's text, for `Game.pgn()`).
-pub fn to_text(data: &[u8], to: &str, lang: &str, format: &str) -> PyResult<String> {
-    let config = config(to, lang, format)?;
+/// `data` converted to PGN in `to`, English letters (one game's text, for
+/// `Game.pgn()`).
+pub fn to_text(data: &[u8], to: &str, illegal_moves: &str) -> PyResult<String> {
+    let config = config(to, "en", "pgn", illegal_moves)?;
     let converted =
         convert_bytes(data, &config).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(String::from_utf8_lossy(&converted.out).into_owned())
@@ -77,7 +77,8 @@ pub fn to_text(data: &[u8], to: &str, lang: &str, format: &str) -> PyResult<Stri
 /// --to to --lang lang --format format` does, into the file `output`
 /// (written whole or not at all) or, without one, into the string returned.
 #[pyfunction]
-#[pyo3(signature = (source, to="san", lang="en", format="pgn", output=None, jobs=None))]
+#[pyo3(signature = (source, to="san", lang="en", format="pgn", output=None, jobs=None, illegal_moves="stop"))]
+#[allow(clippy::too_many_arguments)]
 pub fn convert_input(
     py: Python<'_>,
     source: crate::Source,
@@ -86,8 +87,9 @@ pub fn convert_input(
     format: &str,
     output: Option<String>,
     jobs: Option<usize>,
+    illegal_moves: &str,
 ) -> PyResult<Option<String>> {
-    let config = config(to, lang, format)?;
+    let config = config(to, lang, format, illegal_moves)?;
     let input = crate::open_input(py, source)?;
     let input_name = input.name.clone();
     let converted = py.detach(|| -> anyhow::Result<Option<Vec<u8>>> {

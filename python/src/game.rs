@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use pgnkit_replay::{GameReport, Severity};
+use pgnkit_replay::{GameReport, IllegalMoves, Severity};
 use pgnkit_report::Located;
 use pgnkit_report::games::{GameFacts, write_game};
 use pgnkit_report::render::{self, Suggestions};
@@ -69,6 +69,8 @@ pub struct GameData {
     pub byte: usize,
     san: Words,
     uci: Words,
+    /// How the game was replayed (for `pgn()`).
+    illegal_moves: IllegalMoves,
     /// The main line's moves (`None`: a pass).
     line: Vec<Option<shakmaty::Move>>,
     /// The replay's report (its diagnostics moved to `located`).
@@ -82,7 +84,12 @@ pub struct GameData {
 
 impl GameData {
     /// What `game` (of a chunk of `data`, in input `file`) says.
-    pub fn of(file: &Arc<str>, data: &Data, mut r: Replayed<'_, '_>) -> GameData {
+    pub fn of(
+        file: &Arc<str>,
+        data: &Data,
+        illegal_moves: IllegalMoves,
+        mut r: Replayed<'_, '_>,
+    ) -> GameData {
         let (mut san, mut uci) = (Words::default(), Words::default());
         let main_line = r.main_line();
         for ply in &main_line {
@@ -98,6 +105,7 @@ impl GameData {
             byte: r.byte,
             san,
             uci,
+            illegal_moves,
             line,
             report: r.report,
             located: r.located,
@@ -299,8 +307,8 @@ impl Game {
 
     /// The FEN of the last position of the main line replayed.
     #[getter]
-    fn fen(&self) -> Option<String> {
-        replay::final_fen(&self.data.report.start, &self.data.line)
+    fn fen(&self) -> String {
+        replay::final_fen(&self.data.report)
     }
 
     /// The draws that became claimable (threefold repetition, 50-move
@@ -363,6 +371,9 @@ impl Game {
     /// none: the last replayed). `ValueError` beyond the last ply replayed.
     #[pyo3(signature = (ply=None))]
     fn fen_at(&self, ply: Option<u32>) -> PyResult<String> {
+        if ply.is_none() {
+            return Ok(replay::final_fen(&self.data.report));
+        }
         let plies = ply.map_or(self.data.line.len(), |p| p as usize);
         replay::position_after(&self.data.report.start, &self.data.line, plies)
             .map(|p| replay::fen(&p))
@@ -383,7 +394,7 @@ impl Game {
             .data
             .get(self.data.span.clone())
             .unwrap_or_default();
-        crate::convert::to_text(bytes, "san", "en", "pgn")
+        crate::convert::to_text(bytes, "san", self.data.illegal_moves.as_str())
     }
 
     /// The game's original text, as it stands in its input.
@@ -466,6 +477,8 @@ pub struct Diagnostic {
     message: String,
     /// Whether the token is inside a variation.
     variation: bool,
+    /// An illegal move that stood (`illegal_moves="stand"`).
+    stood: bool,
     /// What was probably meant, best first (dicts, as in the JSON record).
     suggestions: Py<PyAny>,
     /// The `pgnkit check --format json` record.
@@ -489,6 +502,7 @@ impl Diagnostic {
             token: d.token.clone(),
             message: d.message.clone(),
             variation: d.variation,
+            stood: d.stood,
             suggestions: record.get_item("suggestions")?.unbind(),
             record: record.unbind(),
         })

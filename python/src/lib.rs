@@ -19,7 +19,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use pgnkit_notation::Language;
-use pgnkit_replay::{Detail, Options};
+use pgnkit_replay::{Detail, IllegalMoves, Options};
 use pgnkit_source::Input;
 
 mod check;
@@ -63,34 +63,26 @@ pub(crate) fn read_error(
 }
 
 /// How `pgnkit.read` replays, from its arguments: `lang` (`auto` or a
-/// language code) and `illegal_moves`.
-///
-/// `illegal_moves`: `"stop"` ends the main line at its first illegal move
-/// (`pgnkit check`'s behaviour today). `"stand"` is where the replay's
-/// option for moves that stood (issue 42) maps once it lands: until then
-/// it is refused with a `ValueError`.
+/// language code) and `illegal_moves` (`stop`: an illegal move ends the
+/// main line; `stand`: a move whose piece the token names is played as
+/// written and ruled on as the Laws do, `--illegal-moves stand`).
 pub(crate) fn replay_options(lang: &str, illegal_moves: &str) -> PyResult<Options> {
     let language =
         Language::parse_or_auto(lang).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    match illegal_moves {
-        "stop" => {}
-        // The one place where "stand" maps to the replay's option (issue 42).
-        "stand" => {
-            return Err(PyValueError::new_err(
-                "illegal_moves=\"stand\" needs a pgnkit whose replay lets illegal moves stand \
-                 (not in this build): use \"stop\"",
-            ));
-        }
+    let illegal_moves = match illegal_moves {
+        "stop" => IllegalMoves::Stop,
+        "stand" => IllegalMoves::Stand,
         other => {
             return Err(PyValueError::new_err(format!(
                 "illegal_moves must be \"stop\" or \"stand\", not {other:?}"
             )));
         }
-    }
+    };
     Ok(Options {
         language,
         suggestions: true,
         detail: Detail::Full,
+        illegal_moves,
     })
 }
 

@@ -51,11 +51,12 @@ impl Games {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Games> {
         let options = crate::replay_options(lang, illegal_moves)?;
+        let illegal = options.illegal_moves;
         let file: Arc<str> = source.name().into();
         let work = move |chunk: &Chunk| {
             let mut games = Vec::new();
             let counted = each_game(chunk, &options, |r| {
-                games.push(GameData::of(&file, &chunk.data, r));
+                games.push(GameData::of(&file, &chunk.data, illegal, r));
             });
             ChunkGames { games, counted }
         };

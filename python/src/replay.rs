@@ -177,10 +177,9 @@ pub fn position_after(start: &Chess, line: &[Option<Move>], plies: usize) -> Opt
     Some(position)
 }
 
-/// The FEN of the main line's last position: the one place that says it
-/// (to be read from the game record once it carries `fen`).
-pub fn final_fen(start: &Chess, line: &[Option<Move>]) -> Option<String> {
-    position_after(start, line, line.len()).map(|p| fen(&p))
+/// The FEN of the main line's last position (as the game record says it).
+pub fn final_fen(report: &GameReport) -> String {
+    report.fen()
 }
 
 /// The FEN of `position`, as pgnkit writes FENs (`convert --to fen`).

@@ -166,9 +166,7 @@ impl Batch {
             .push(first.and_then(|l| l.diagnostic.ply));
         self.first_error_code
             .push(first.map(|l| l.diagnostic.code.as_str()));
-        let played: Vec<_> = line.iter().map(Ply::played).collect();
-        self.fen
-            .push(replay::final_fen(&report.start, &played).as_deref());
+        self.fen.push(Some(&replay::final_fen(report)));
         self.rows += 1;
     }
 }
@@ -323,15 +321,16 @@ pub struct Batches {
 impl Batches {
     /// The batches of `source`.
     #[new]
-    #[pyo3(signature = (source, lang="auto", jobs=None, progress=None))]
+    #[pyo3(signature = (source, lang="auto", illegal_moves="stop", jobs=None, progress=None))]
     fn new(
         py: Python<'_>,
         source: crate::Source,
         lang: &str,
+        illegal_moves: &str,
         jobs: Option<usize>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Batches> {
-        let options = crate::replay_options(lang, "stop")?;
+        let options = crate::replay_options(lang, illegal_moves)?;
         let work = move |chunk: &Chunk| {
             let mut batch = Batch::default();
             batch.counted = each_game(chunk, &options, |r| batch.push(&r));

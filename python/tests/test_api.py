@@ -116,3 +116,18 @@ def test_game_pgn_and_text():
     assert game.pgn().startswith('[White "A"]\n[Black "B"]\n\n1. e4 e5 2. Nf3 Nc6 *')
     assert game.text() == '[White "A"]\n[Black "B"]\n\n1.e4 e5 2.Nf3 Nc6 *'
     assert repr(game).startswith("<pgnkit.Game 1 of")
+
+
+def test_illegal_moves_that_stood():
+    pgn = b'[TimeControl "180+2"]\n\n1. e4 Bc5 2. Nf3 Nc6 *\n'
+    stopped = next(pgnkit.read(pgn))
+    assert stopped.moves == ["e4"] and stopped.status == "invalid"
+    stood = next(pgnkit.read(pgn, illegal_moves="stand"))
+    # A move that stood is written from its square, as `pgnkit convert` writes it.
+    assert stood.moves == ["e4", "Bf8c5", "Nf3", "Nc6"]
+    assert stood.pgn().startswith('[TimeControl "180+2"]\n\n1. e4 Bf8c5 2. Nf3 Nc6 *')
+    assert stood.errors[0].stood and stood.errors[0].code == "illegal-move"
+    assert stood.record()["rulings"]  # the Laws' ruling on it (the article: check_fixtures)
+    table = pgnkit.to_arrow(pgn, illegal_moves="stand")
+    assert table.column("moves").to_pylist() == [stood.moves]
+    assert pgnkit.check([TESTDATA / "illegal" / "broadcast.pgn"], illegal_moves="stand").games == []

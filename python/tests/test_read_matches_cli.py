@@ -11,7 +11,9 @@ from conftest import TESTDATA, run_cli
 
 FILES = sorted(
     p
-    for folder in ("check", "clocks", "notation", "pgn", "repair", "dead", "opening", "convert")
+    for folder in (
+        "check", "clocks", "notation", "pgn", "repair", "dead", "opening", "convert", "illegal"
+    )
     for p in (TESTDATA / folder).glob("*.pgn")
 )
 
@@ -20,15 +22,21 @@ def test_the_corpus_is_there():
     assert len(FILES) > 60
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_same_games_statuses_and_diagnostics_as_check(pgnkit_bin, path: pathlib.Path):
+STAND = sorted((TESTDATA / "illegal").glob("*.pgn")) + [TESTDATA / "check" / "illegal-ambiguous.pgn"]
+CASES = [(p, "stop") for p in FILES] + [(p, "stand") for p in STAND]
+
+
+@pytest.mark.parametrize(
+    "path,illegal_moves", CASES, ids=lambda c: f"{c.parent.name}/{c.name}" if hasattr(c, "name") else c
+)
+def test_same_games_statuses_and_diagnostics_as_check(pgnkit_bin, path: pathlib.Path, illegal_moves):
     records = run_cli(
-        pgnkit_bin, "check", "--games", "--format", "json", "-j1", "--no-config", path.name,
-        cwd=path.parent,
+        pgnkit_bin, "check", "--games", "--format", "json", "-j1", "--no-config",
+        "--illegal-moves", illegal_moves, path.name, cwd=path.parent,
     )
     games = [r for r in records if r["type"] == "game"]
     diagnostics = [r for r in records if r["type"] == "diagnostic"]
-    read = list(pgnkit.read(str(path), jobs=2))
+    read = list(pgnkit.read(str(path), jobs=2, illegal_moves=illegal_moves))
     assert len(read) == len(games) == records[-1]["games"]
     for game, record in zip(read, games):
         mine = game.record()
@@ -38,7 +46,8 @@ def test_same_games_statuses_and_diagnostics_as_check(pgnkit_bin, path: pathlib.
         assert game.result == record["result"]
         assert game.result_tag == record["result_tag"]
         assert game.claims == record["claims"]
-        assert game.plies == record["plies"]
+        assert game.plies == record["plies"] == len(game.moves)
+        assert game.fen == record["fen"]
     mine = []
     for game in read:
         for d in game.diagnostics:

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use clap::Args;
 use pgnkit_config::Config;
 use pgnkit_notation::Language as Letters;
+use pgnkit_replay::IllegalMoves;
 use pgnkit_report::Format;
 
 /// The commands (or, for [`InputArgs`], the commands that read games
@@ -88,6 +89,40 @@ impl<C: For> Language<C> {
             None => config.input_lang.flatten(),
         }
     }
+}
+
+/// `--illegal-moves stop|stand`: what an illegal main-line move does.
+#[derive(Args, Debug, Clone)]
+pub struct Illegal {
+    /// What an illegal main-line move does: `stop` (default) ends the
+    /// replay of the game there; `stand` plays it as written when its token
+    /// names the piece (a move through a piece, off the piece's geometry,
+    /// a king into check, castling not allowed), reports it as an
+    /// `illegal-move` that stood, and goes on, with the Laws' rulings
+    /// (7.5.5, A.4.2, B.3). Default: `pgnkit.toml`'s `illegal-moves`, else
+    /// `stop`
+    #[arg(long, value_name = "WHAT", value_parser = parse_illegal_moves)]
+    pub illegal_moves: Option<IllegalMoves>,
+}
+
+impl Illegal {
+    /// The flag's choice, else `stop` (for the commands without a
+    /// settings file).
+    pub fn given(&self) -> IllegalMoves {
+        self.illegal_moves.unwrap_or_default()
+    }
+
+    /// The flag's choice, else the settings file's, else `stop`.
+    pub fn or(&self, config: &Config) -> IllegalMoves {
+        self.illegal_moves
+            .or(config.illegal_moves)
+            .unwrap_or_default()
+    }
+}
+
+/// Reads `--illegal-moves`.
+fn parse_illegal_moves(s: &str) -> Result<IllegalMoves, String> {
+    s.parse()
 }
 
 /// `-j N`, `--memory SIZE` (with `M` = [`Memory`]) and `-q`: how a command
@@ -233,6 +268,9 @@ pub struct InputArgs {
     /// `--input-lang`; none given: `pgnkit.toml`'s, else `auto`.
     #[command(flatten)]
     pub lang: Language<Self>,
+    /// `--illegal-moves`.
+    #[command(flatten)]
+    pub illegal: Illegal,
     /// `-j`, `-q`.
     #[command(flatten)]
     pub run: Run<Self, InMemory>,

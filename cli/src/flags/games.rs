@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::defs::{For, Language, Memory, Name, Quiet, Run, TerminalFormat};
+use super::defs::{For, Illegal, Language, Memory, Name, Quiet, Run, TerminalFormat};
 
 /// `pgnkit dedup`.
 #[derive(Args, Debug, Clone)]
@@ -108,6 +108,9 @@ pub struct ShowArgs {
     /// `--input-lang`.
     #[command(flatten)]
     pub lang: Language<Self>,
+    /// `--illegal-moves`.
+    #[command(flatten)]
+    pub illegal: Illegal,
 }
 
 impl For for ShowArgs {

@@ -13,7 +13,7 @@ use pgnkit_replay::clock::{Kind, Time, TimeControl};
 use pgnkit_replay::{ClaimKind, Status};
 use pgnkit_report::search::Output;
 
-use super::defs::{For, InMemory, Language, Memory, Name, Run};
+use super::defs::{For, Illegal, InMemory, Language, Memory, Name, Run};
 
 /// `pgnkit search`.
 ///
@@ -80,6 +80,9 @@ pub struct SearchArgs {
     /// or scanning).
     #[command(flatten)]
     pub lang: Language<Self>,
+    /// `--illegal-moves`: when games are replayed (indexing or scanning).
+    #[command(flatten)]
+    pub illegal: Illegal,
     /// `-j` (for scanning and indexing), `-q`.
     #[command(flatten)]
     pub run: Run<Self, InMemory>,
@@ -147,6 +150,9 @@ pub struct IndexArgs {
     /// `--input-lang`.
     #[command(flatten)]
     pub lang: Language<Self>,
+    /// `--illegal-moves`.
+    #[command(flatten)]
+    pub illegal: Illegal,
     /// `-j`, `--memory` (to build the index in), `-q`.
     #[command(flatten)]
     pub run: Run<Self, Memory<Self>>,
@@ -280,7 +286,7 @@ pub struct FilterArgs {
     #[arg(long, value_name = "TC", value_parser = parse_time_control)]
     pub time_control: Option<TimeControl>,
     /// The TimeControl tag's control is of this kind, by the Laws'
-    /// appendices: blitz (under 15 minutes a player, counting 60 moves of
+    /// appendices: blitz (10 minutes a player or less, counting 60 moves of
     /// increment), rapid (under 60) or standard.
     #[arg(long, value_name = "KIND", value_parser = parse_time_class)]
     pub time_class: Option<Kind>,

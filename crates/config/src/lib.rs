@@ -17,6 +17,7 @@
 //! format = "human"                 # human, json, github, sarif, junit, gitlab
 //! max-annotations = 50
 //! baseline = "pgnkit-baseline.json"
+//! illegal-moves = "stop"           # or "stand": illegal moves that stood
 //!
 //! [[overrides]]
 //! paths = ["archive/**"]           # globs, relative to this file's folder
@@ -47,7 +48,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use pgnkit_notation::Language;
-use pgnkit_replay::{Code, Selection, Severity};
+use pgnkit_replay::{Code, IllegalMoves, Selection, Severity};
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 
@@ -147,6 +148,7 @@ struct File {
     format: Option<FormatName>,
     max_annotations: Option<u64>,
     baseline: Option<PathBuf>,
+    illegal_moves: Option<IllegalMovesName>,
     #[serde(default)]
     overrides: Vec<FileOverride>,
 }
@@ -170,6 +172,18 @@ impl<'de> Deserialize<'de> for LanguageName {
         Language::parse_or_auto(&s)
             .map(LanguageName)
             .map_err(|e| de::Error::custom(e.to_string()))
+    }
+}
+
+#[derive(Debug)]
+struct IllegalMovesName(IllegalMoves);
+
+impl<'de> Deserialize<'de> for IllegalMovesName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<IllegalMovesName, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse()
+            .map(IllegalMovesName)
+            .map_err(|e: String| de::Error::custom(e))
     }
 }
 
@@ -219,6 +233,8 @@ pub struct Config {
     pub max_annotations: Option<u64>,
     /// `--baseline`, relative to the file's folder.
     pub baseline: Option<PathBuf>,
+    /// `--illegal-moves`: `stop` or `stand`.
+    pub illegal_moves: Option<IllegalMoves>,
     /// Per-path rules, in the file's order (a later match wins).
     pub overrides: Vec<Override>,
 }
@@ -295,6 +311,7 @@ impl Config {
                 error: file.error,
             },
             input_lang: file.input_lang.map(|l| l.0),
+            illegal_moves: file.illegal_moves.map(|i| i.0),
             strict: file.strict,
             format: file.format.map(|f| f.0),
             max_annotations: file.max_annotations,

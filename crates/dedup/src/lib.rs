@@ -69,6 +69,7 @@ mod tests {
             language: None,
             suggestions: false,
             detail: Detail::Keys,
+            ..Replay::default()
         };
         let (mut records, mut keys) = (Vec::new(), Vec::new());
         let mut reader = Reader::new(pgn);

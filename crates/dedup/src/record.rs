@@ -299,6 +299,7 @@ mod tests {
             language: None,
             suggestions: false,
             detail: pgnkit_replay::Detail::Keys,
+            ..pgnkit_replay::Options::default()
         };
         let mut reader = pgnkit_pgn::Reader::new(pgn);
         let mut game = Game::default();

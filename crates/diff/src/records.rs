@@ -105,6 +105,7 @@ pub fn read_records(bytes: &[u8], language: Option<Language>) -> Vec<Record> {
         language,
         suggestions: false,
         detail: Detail::Errors,
+        ..Options::default()
     };
     let mut game = Game::default();
     while reader.read_game(&mut game) {

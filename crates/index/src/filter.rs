@@ -454,7 +454,7 @@ pub fn parse_status(text: &str) -> Result<Status, String> {
         .ok_or_else(|| {
             format!(
                 "bad status `{text}`: use checkmate, stalemate, dead-position, insufficient-material, \
-                 fivefold-repetition, seventyfive-moves, flag-fell, ongoing, invalid or unsupported"
+                 fivefold-repetition, seventyfive-moves, flag-fell, second-illegal-move, ongoing, invalid or unsupported"
             )
         })
 }

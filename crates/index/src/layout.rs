@@ -44,7 +44,8 @@
 //!                       3 insufficient-material, 4 fivefold-repetition,
 //!                       5 seventyfive-moves, 6 ongoing, 7 invalid,
 //!                       8 unsupported (a variant that is not replayed),
-//!                       9 dead-position, 10 flag-fell (a flag that fell)
+//!                       9 dead-position, 10 flag-fell (a flag that fell),
+//!                       11 second-illegal-move (Law 7.5.5)
 //!  52  errors     u16   errors the replay found (saturating)
 //!  54  opening    u16   the opening the main line reaches: 1 + its id in
 //!                       the opening table (`pgnkit_opening::Opening::id`),
@@ -238,7 +239,7 @@ pub fn u16_at(b: &[u8], at: usize) -> u16 {
 }
 
 /// Status codes as stored: code `i + 1` is `STATUSES[i]` (0: not replayed).
-pub const STATUSES: [Status; 10] = [
+pub const STATUSES: [Status; 11] = [
     Status::Checkmate,
     Status::Stalemate,
     Status::InsufficientMaterial,
@@ -249,6 +250,7 @@ pub const STATUSES: [Status; 10] = [
     Status::Unsupported,
     Status::DeadPosition,
     Status::FlagFell,
+    Status::SecondIllegalMove,
 ];
 
 /// The stored code of a status. The match is exhaustive, so that a new
@@ -266,6 +268,7 @@ pub fn status_code(status: Option<Status>) -> u8 {
         Some(Status::Unsupported) => 8,
         Some(Status::DeadPosition) => 9,
         Some(Status::FlagFell) => 10,
+        Some(Status::SecondIllegalMove) => 11,
     }
 }
 

@@ -42,6 +42,7 @@ pub mod language;
 pub mod line;
 pub mod read;
 pub mod spoken;
+pub mod stood;
 pub mod token;
 pub mod write;
 

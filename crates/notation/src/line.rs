@@ -108,7 +108,14 @@ impl Line {
         };
     }
 
-    /// Plays `m` (legal here).
+    /// Writes `m`, a move that stood here though it may be illegal, as
+    /// [`write_stood`](crate::stood::write_stood) does, and plays it.
+    pub fn write_stood_and_play(&mut self, m: Move, style: &Style, out: &mut String) {
+        crate::stood::write_stood(&self.pos, &m, style, out);
+        self.play(m);
+    }
+
+    /// Plays `m` (legal here, or one that stood: see [`crate::stood`]).
     pub fn play(&mut self, m: Move) {
         self.origins.play(&m);
         self.pos.play_unchecked(m);

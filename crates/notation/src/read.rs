@@ -49,15 +49,18 @@ fn mark_roles(mark: PieceMark, lang: Language) -> Result<Option<u8>, ResolveErro
 }
 
 /// What the token asks of a move, with the language applied.
-struct Query {
-    roles: u8,
+pub(crate) struct Query {
+    /// The roles the piece mark may mean, as [`role_bit`]s.
+    pub(crate) roles: u8,
     /// `None`: no promotion written.
-    promotion: Option<u8>,
-    c: Coords,
+    pub(crate) promotion: Option<u8>,
+    /// The squares, files and ranks written.
+    pub(crate) c: Coords,
 }
 
 impl Query {
-    fn fits(&self, m: &Move) -> bool {
+    /// Whether `m` fits everything written.
+    pub(crate) fn fits(&self, m: &Move) -> bool {
         let c = &self.c;
         match *m {
             Move::Castle { king, rook } => {
@@ -254,6 +257,26 @@ pub(crate) fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<
     })
 }
 
+/// The squares a SAN move names (`None` for castling, drops and null moves).
+pub(crate) fn san_coords(san: San) -> Option<Coords> {
+    match san {
+        San::Normal {
+            file,
+            rank,
+            capture,
+            to,
+            ..
+        } => Some(Coords {
+            from_file: file,
+            from_rank: rank,
+            capture,
+            to_file: to.file(),
+            to_rank: Some(to.rank()),
+        }),
+        _ => None,
+    }
+}
+
 fn castle(pos: &Chess, side: CastlingSide) -> Result<Move, ResolveError> {
     pos.castling_moves(side)
         .first()
@@ -317,23 +340,10 @@ impl MoveToken {
                     }
                 }
                 match san {
-                    San::Normal {
-                        file,
-                        rank,
-                        capture,
-                        to,
-                        ..
-                    } => self.resolve_coords(
-                        pos,
-                        lang,
-                        Coords {
-                            from_file: file,
-                            from_rank: rank,
-                            capture,
-                            to_file: to.file(),
-                            to_rank: Some(to.rank()),
-                        },
-                    ),
+                    San::Normal { .. } => match san_coords(san) {
+                        Some(c) => self.resolve_coords(pos, lang, c),
+                        None => Err(ResolveError::Illegal),
+                    },
                     San::Castle(side) => castle(pos, side),
                     San::Put { .. } | San::Null => Err(ResolveError::Illegal),
                 }
@@ -362,7 +372,27 @@ impl MoveToken {
         same(self.piece_mark(), role) && promotion.is_none_or(|p| same(self.promotion_mark(), p))
     }
 
-    fn resolve_coords(&self, pos: &Chess, lang: Language, c: Coords) -> Result<Move, ResolveError> {
+    /// Whether the token's piece letters name the same pieces in `a` and in
+    /// `b` (then it resolves alike in both).
+    ///
+    /// ```
+    /// use pgnkit_notation::{Language, parse_move};
+    ///
+    /// let rook = parse_move("Rf3")?;
+    /// assert!(rook.reads_alike(Language::En, Language::De)); // a rook in neither
+    /// assert!(!rook.reads_alike(Language::En, Language::Fr)); // a king in French
+    /// assert!(parse_move("e4")?.reads_alike(Language::En, Language::Fr));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reads_alike(&self, a: Language, b: Language) -> bool {
+        [self.piece_mark(), self.promotion_mark()]
+            .into_iter()
+            .all(|mark| mark_roles(mark, a) == mark_roles(mark, b))
+    }
+
+    /// What the token asks of a move with the squares `c`, its letters
+    /// read in `lang`.
+    pub(crate) fn query(&self, lang: Language, c: Coords) -> Result<Query, ResolveError> {
         let roles = match mark_roles(self.piece_mark(), lang)? {
             Some(mask) => mask,
             None if c.from_file.is_some() && c.from_rank.is_some() && c.to_rank.is_some() => {
@@ -370,11 +400,15 @@ impl MoveToken {
             }
             None => role_bit(Role::Pawn),
         };
-        let query = Query {
+        Ok(Query {
             roles,
             promotion: mark_roles(self.promotion_mark(), lang)?,
             c,
-        };
+        })
+    }
+
+    fn resolve_coords(&self, pos: &Chess, lang: Language, c: Coords) -> Result<Move, ResolveError> {
+        let query = self.query(lang, c)?;
         // One non-king role and a destination square: only the moves of that
         // role to that square can fit (castling is a king move, so it is not lost).
         let single_role = Role::ALL

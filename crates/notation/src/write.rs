@@ -560,8 +560,14 @@ fn write_iccf(pos: &Chess, m: &Move, out: &mut String) {
 /// the capture, the square, the promotion.
 #[inline]
 fn write_san(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
+    write_san_form(pos, &san_of(pos, m), style, out);
+}
+
+/// Writes `san`, a move of the side to move in `pos`, in `style` (without
+/// a check mark).
+pub(crate) fn write_san_form(pos: &Chess, san: &San, style: &Style, out: &mut String) {
     let color = pos.turn();
-    match san_of(pos, m) {
+    match *san {
         San::Normal {
             role,
             file,

@@ -70,6 +70,9 @@ pub(crate) fn flag_fell(
     let Some((pos, _)) = report.position_before(flag.ply) else {
         return false;
     };
+    if !crate::illegal::regular(&pos) {
+        return false;
+    }
     if crate::outcome::static_dead_status(&pos).is_some() {
         return false;
     }

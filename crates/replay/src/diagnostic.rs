@@ -88,11 +88,17 @@ pub enum Code {
     /// A move completes a period of the control, and the clock does not
     /// show the next period's time (Law 6.2).
     ClockPeriod,
+    /// A board-fed broadcast's move sent twice: the same word again where
+    /// it cannot be played (a move taken back and played again).
+    RepeatedMove,
+    /// A board-fed broadcast's result signal: kings put on the centre
+    /// squares at the end of a game, which no move reaches.
+    ResultSignal,
 }
 
 impl Code {
     /// Every code, in the order of the contract's table.
-    pub const ALL: [Code; 23] = [
+    pub const ALL: [Code; 25] = [
         Code::UnparsableMove,
         Code::IllegalMove,
         Code::AmbiguousMove,
@@ -116,6 +122,8 @@ impl Code {
         Code::ClockFlag,
         Code::ClockZero,
         Code::ClockPeriod,
+        Code::RepeatedMove,
+        Code::ResultSignal,
     ];
 
     /// The code's place in [`Code::ALL`].
@@ -144,6 +152,8 @@ impl Code {
             Code::ClockFlag => 20,
             Code::ClockZero => 21,
             Code::ClockPeriod => 22,
+            Code::RepeatedMove => 23,
+            Code::ResultSignal => 24,
         }
     }
 
@@ -194,6 +204,12 @@ impl Code {
             Code::ClockPeriod => {
                 "A move completes a period and the clock does not show the next period's time (Law 6.2)."
             }
+            Code::RepeatedMove => {
+                "A broadcast sent a move twice: a move taken back and played again on the board."
+            }
+            Code::ResultSignal => {
+                "Kings put on the centre squares at the end of a board-fed game: the board's result signal, not moves."
+            }
         }
     }
 
@@ -223,6 +239,8 @@ impl Code {
             Code::ClockFlag => "clock-flag",
             Code::ClockZero => "clock-zero",
             Code::ClockPeriod => "clock-period",
+            Code::RepeatedMove => "repeated-move",
+            Code::ResultSignal => "result-signal",
         }
     }
 
@@ -242,7 +260,9 @@ impl Code {
             | Code::ClockMissing
             | Code::ClockFlag
             | Code::ClockZero
-            | Code::ClockPeriod => Severity::Warning,
+            | Code::ClockPeriod
+            | Code::RepeatedMove
+            | Code::ResultSignal => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -490,6 +510,9 @@ pub struct Diagnostic {
     pub suggestions: Vec<Suggestion>,
     /// The token is inside a variation.
     pub variation: bool,
+    /// An `illegal-move` that stood: the replay went on from the position
+    /// it made (`--illegal-moves stand`, Laws 7.5, A.4.2, B.3).
+    pub stood: bool,
     /// The token as it should be written, where the rules make that
     /// certain: for a `check-mark` diagnostic, the move word with the right
     /// `+` or `#` (or none), everything else as written. It replaces the
@@ -533,6 +556,7 @@ impl Diagnostic {
             help: Vec::new(),
             suggestions: Vec::new(),
             variation: false,
+            stood: false,
             rewrite: None,
         }
     }

@@ -5,6 +5,7 @@ use pgnkit_notation::Language;
 use shakmaty::{Chess, Position};
 
 use crate::diagnostic::{Diagnostic, Omitted};
+use crate::illegal::{IllegalMoves, LawRuling};
 use crate::movetext;
 use crate::outcome::{Claim, GameResult, Ruling, Status};
 use crate::text::Encoding;
@@ -23,6 +24,10 @@ pub struct Options {
     pub suggestions: bool,
     /// What the caller needs of the report.
     pub detail: Detail,
+    /// What an illegal main-line move does: end the line (the default) or
+    /// stand, as the Laws let it in rapid and blitz
+    /// ([`illegal`](crate::illegal)).
+    pub illegal_moves: IllegalMoves,
 }
 
 impl Default for Options {
@@ -31,6 +36,7 @@ impl Default for Options {
             language: None,
             suggestions: true,
             detail: Detail::Full,
+            illegal_moves: IllegalMoves::Stop,
         }
     }
 }
@@ -116,6 +122,12 @@ pub struct GameReport {
     pub time_control: Option<crate::clock::TimeControl>,
     /// The clock commands after the main-line moves, one entry a ply.
     pub clocks: crate::clock::Clocks,
+    /// The last main-line position reached: after the last move, or
+    /// before the first error that ended the main line.
+    pub end: Chess,
+    /// The Laws' rulings on the illegal moves that stood, in ply order
+    /// (`--illegal-moves stand`).
+    pub rulings: Vec<LawRuling>,
 }
 
 impl GameReport {
@@ -165,6 +177,31 @@ impl GameReport {
                 .map(|m| usize::try_from(m.token).unwrap_or(usize::MAX))
                 .collect(),
         }
+    }
+
+    /// The FEN of [`GameReport::end`], the last main-line position.
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader};
+    /// use pgnkit_replay::{Options, replay_game};
+    ///
+    /// let pgn = b"1. e4 e5 2. Nf3 *\n";
+    /// let mut game = Game::default();
+    /// assert!(Reader::new(pgn).read_game(&mut game));
+    /// let report = replay_game(pgn, &game, &Options::default());
+    /// assert_eq!(
+    ///     report.fen(),
+    ///     "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    /// );
+    /// ```
+    pub fn fen(&self) -> String {
+        let mut fen = String::with_capacity(90);
+        crate::position_text::write_position(
+            &self.end,
+            crate::position_text::PositionFormat::Fen,
+            &mut fen,
+        );
+        fen
     }
 
     /// Number of errors, kept or omitted.

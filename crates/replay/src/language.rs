@@ -91,7 +91,7 @@ pub(crate) fn choose(
         let pass = if lang == Language::En {
             english
         } else {
-            own = replay_movetext(game, text, start, lang, History::Recent, &mut ());
+            own = replay_movetext(game, text, start, (lang, History::Recent, false), &mut ());
             &own
         };
         let (errors, found) = if pass.failure.is_none() {

@@ -36,6 +36,7 @@ pub mod diagnostic;
 pub mod exchange;
 pub mod fix;
 mod game;
+pub mod illegal;
 mod keyed;
 mod language;
 mod marks;
@@ -55,6 +56,7 @@ pub use diagnostic::{
     Code, Diagnostic, Diagnostics, Omitted, Selection, Severity, Suggestion, brief,
 };
 pub use game::{Detail, GameReport, Options};
+pub use illegal::{IllegalMoves, LawRuling};
 pub use movetext::{MainMove, main_line_words};
 pub use outcome::{Claim, ClaimKind, DeclaredMove, GameResult, Ruling, Status};
 pub use pgnkit_pgn::text;

@@ -16,14 +16,15 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, Line as Play, MoveToken, ParseError, ResolveError, Suffix,
+    Annotation, Language, LanguageSet, Line as Play, MoveToken, ParseError, ResolveError, Suffix,
     parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
-use shakmaty::{Chess, Color, FromSetup, Move, Position, san::SanPlus};
+use shakmaty::{Chess, Color, FromSetup, Move, Position, Role, san::SanPlus};
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, brief};
+use crate::illegal::Stood;
 use crate::keyed::KeyStep;
 use crate::marks::{self, Mark};
 use crate::outcome::{History, Tracker};
@@ -116,6 +117,8 @@ pub(crate) struct Pass<B> {
     pub main_tokens: Vec<u32>,
     /// The clock commands after the main-line moves.
     pub clocks: crate::clock::Reader,
+    /// The main-line moves that stood though illegal.
+    pub stood: Vec<Stood>,
 }
 
 struct Line {
@@ -184,6 +187,14 @@ pub(crate) trait Book {
     fn played(&mut self, step: Option<KeyStep>, m: Move, after: &Chess, ply: u32) -> Option<u64>;
     /// A main-line null move led to `after`, at `ply`.
     fn passed(&mut self, after: &Chess, ply: u32);
+    /// Whether an illegal main-line move whose piece its token names
+    /// stands ([`crate::illegal`]): the full replay's, when asked.
+    fn stands(&self) -> bool {
+        false
+    }
+    /// A main-line move stood: the positions from here on may not be
+    /// [`regular`](crate::illegal::regular).
+    fn stood(&mut self) {}
 }
 
 /// The plain lane met what a plain game does not have: the game takes the
@@ -224,21 +235,30 @@ impl Book for Tracker {
     fn passed(&mut self, after: &Chess, ply: u32) {
         self.push_key(crate::outcome::position_key(after), after, ply);
     }
+
+    #[inline]
+    fn stands(&self) -> bool {
+        self.stand
+    }
+
+    fn stood(&mut self) {
+        self.irregular = true;
+    }
 }
 
 /// Replays the movetext of `game` from `start` reading piece letters as
 /// `lang`, keeping the main line's position keys `history` says, and
-/// recording every problem. Diagnostics about tags and structure are the
-/// caller's.
+/// recording every problem; illegal main-line moves stand where `stand`
+/// says. Diagnostics about tags and structure are the caller's.
 pub(crate) fn replay_movetext<V: Visitor>(
     game: &Game<'_>,
     text: GameText<'_>,
     start: &Chess,
-    lang: Language,
-    history: History,
+    (lang, history, stand): (Language, History, bool),
     visitor: &mut V,
 ) -> Pass<Tracker> {
     let mut tracker = Tracker::with_history(start, history);
+    tracker.stand = stand;
     tracker.reserve(game.tokens.len().min(1 << 12));
     match walk(game, text, start, lang, tracker, visitor) {
         Ok(pass) => pass,
@@ -280,6 +300,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
             Vec::new()
         },
         clocks: crate::clock::Reader::default(),
+        stood: Vec::new(),
     };
     let mut lines: Vec<Line> = Vec::with_capacity(4);
     lines.push(Line::new(Some(Play::new(start.clone())), 0, 0));
@@ -289,6 +310,8 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
 
     // Variations open and passed over, for a book that replays none.
     let mut passed_over = 0u32;
+    // A board's result signal was read: the main line has ended.
+    let mut signalled = false;
     for (index, kind) in game.tokens.kinds().enumerate() {
         if passed_over > 0 {
             match kind {
@@ -400,47 +423,137 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     (None, Some(Ok(mt))) => play.resolve(mt, lang).map_err(Some),
                     (None, _) => Err(None),
                 };
+                // Only after a move that stood can a king be taken.
+                let outcome = match outcome {
+                    Ok(m) if m.capture() == Some(Role::King) => Err(Some(ResolveError::Illegal)),
+                    outcome => outcome,
+                };
+                let mut stood = false;
                 let m = match outcome {
                     Ok(m) => m,
                     Err(err) => {
                         pass.book.problem()?;
-                        settle(&mut previous, &mut pass, Some(play))?;
-                        let mut d = move_error(
-                            token.span.clone(),
-                            word,
-                            written.as_ref().and_then(|w| w.parsed.as_ref()),
-                            err,
-                            play,
-                            line.ply,
-                            lang,
-                        );
-                        let is_move = written
-                            .as_ref()
-                            .is_some_and(|w| matches!(w.parsed, Some(Ok(_))));
-                        let resolvable_elsewhere = is_move && d.code != Code::MovesAfterEnd;
-                        d.ply = Some(ply);
-                        d.move_number = Some(move_number);
-                        d.side = Some(side);
-                        d.token = Some(word.to_owned());
-                        d.variation = variation;
-                        let at = pass.diagnostics.push(d);
-                        if line.depth == 0 && pass.failure.is_none() {
-                            pass.failure = Some(Failure {
-                                token: index,
-                                position: play.position().clone(),
-                                ply,
-                                diagnostic: at,
-                                resolvable_elsewhere,
-                            });
+                        let parsed = written.as_ref().and_then(|w| w.parsed.as_ref());
+                        // What a board-fed broadcast adds: a move sent
+                        // twice, the kings put on the centre at the end.
+                        let artifact = match parsed {
+                            Some(Ok(mt)) if line.depth == 0 && pass.book.stands() => {
+                                let previous_word = pass
+                                    .main_tokens
+                                    .len()
+                                    .checked_sub(2)
+                                    .and_then(|i| pass.main_tokens.get(i))
+                                    .and_then(|&i| game.tokens.get(i as usize))
+                                    .map(|t| t.text);
+                                broadcast_artifact(
+                                    game,
+                                    index,
+                                    signalled,
+                                    previous_word == Some(token.text),
+                                    match mt.san() {
+                                        Some(shakmaty::san::San::Normal {
+                                            role: Role::King,
+                                            to,
+                                            ..
+                                        }) => Some(to),
+                                        _ => None,
+                                    },
+                                )
+                            }
+                            _ => None,
+                        };
+                        if let Some(code) = artifact {
+                            settle(&mut previous, &mut pass, Some(play))?;
+                            signalled |= code == Code::ResultSignal;
+                            let mut d = artifact_warning(code, token.span.clone(), word);
+                            d.ply = Some(ply);
+                            d.move_number = Some(move_number);
+                            d.side = Some(side);
+                            d.token = Some(word.to_owned());
+                            if pass.diagnostics.has_room(code) {
+                                pass.diagnostics.push(d);
+                            } else {
+                                pass.diagnostics.count(code);
+                            }
+                            continue;
                         }
-                        // A junk word is no move attempt: a variation after it
-                        // still replaces the last move played.
-                        let dead = line.pos.take();
-                        if is_move {
-                            line.before = dead;
+                        if line.depth == 0
+                            && pass.book.stands()
+                            && let (Some(ResolveError::Illegal), Some(Ok(mt))) = (&err, parsed)
+                            && !is_game_over(play.position())
+                            && let Ok(m) = mt.resolve_as_played(play.position(), lang)
+                        {
+                            let mut d = stood_move(token.span.clone(), word, play, &m);
+                            d.ply = Some(ply);
+                            d.move_number = Some(move_number);
+                            d.side = Some(side);
+                            d.token = Some(word.to_owned());
+                            pass.diagnostics.push(d);
+                            // Other languages may read the word legally: those
+                            // in which its letters mean pieces of their own (a
+                            // word without letters reads alike in all).
+                            // Each reading is tried once.
+                            let mut foreign = LanguageSet::EMPTY;
+                            if mt.has_letters() {
+                                let mut tried = vec![(lang, false)];
+                                for l in mt.own_languages().iter() {
+                                    let legal = match tried.iter().find(|t| mt.reads_alike(t.0, l))
+                                    {
+                                        Some(&(_, legal)) => legal,
+                                        None => {
+                                            let legal = mt.resolve(play.position(), l).is_ok();
+                                            tried.push((l, legal));
+                                            legal
+                                        }
+                                    };
+                                    if legal {
+                                        foreign.insert(l);
+                                    }
+                                }
+                            }
+                            pass.stood.push(Stood { ply, side, foreign });
+                            pass.book.stood();
+                            stood = true;
+                            m
+                        } else {
+                            settle(&mut previous, &mut pass, Some(play))?;
+                            let mut d = move_error(
+                                token.span.clone(),
+                                word,
+                                written.as_ref().and_then(|w| w.parsed.as_ref()),
+                                err,
+                                play,
+                                line.ply,
+                                lang,
+                            );
+                            let is_move = written
+                                .as_ref()
+                                .is_some_and(|w| matches!(w.parsed, Some(Ok(_))));
+                            let resolvable_elsewhere = is_move && d.code != Code::MovesAfterEnd;
+                            d.ply = Some(ply);
+                            d.move_number = Some(move_number);
+                            d.side = Some(side);
+                            d.token = Some(word.to_owned());
+                            d.variation = variation;
+                            let at = pass.diagnostics.push(d);
+                            if line.depth == 0 && pass.failure.is_none() {
+                                pass.failure = Some(Failure {
+                                    token: index,
+                                    position: play.position().clone(),
+                                    ply,
+                                    diagnostic: at,
+                                    resolvable_elsewhere,
+                                });
+                            }
+                            // A junk word is no move attempt: a variation after it
+                            // still replaces the last move played.
+                            let dead = line.pos.take();
+                            if is_move {
+                                line.before = dead;
+                            }
+                            line.dead_diag = at;
+                            continue;
                         }
-                        line.dead_diag = at;
-                        continue;
                     }
                 };
                 if let Some(p) = previous.as_mut() {
@@ -473,7 +586,11 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                             if let Some(uci) = w.uci {
                                 write_move(play.position(), &m, uci, uci_out);
                             }
-                            play.write_and_play(m, w.style, out);
+                            if stood {
+                                play.write_stood_and_play(m, w.style, out);
+                            } else {
+                                play.write_and_play(m, w.style, out);
+                            }
                             if fen {
                                 write_position(play.position(), PositionFormat::Fen, note);
                             }
@@ -947,6 +1064,92 @@ impl Book for Probe {
     }
 
     fn passed(&mut self, _after: &Chess, _ply: u32) {}
+}
+
+/// What a board-fed broadcast added at main-line word `index` (which
+/// resolves to no legal move; `king_to` is where it puts a king, if it is
+/// a king's move): the move before sent again (`repeated`), or a king put
+/// on a centre square in the last two words of the main line, after which
+/// (once `signalled`) every word is part of the signal.
+fn broadcast_artifact(
+    game: &Game<'_>,
+    index: usize,
+    signalled: bool,
+    repeated: bool,
+    king_to: Option<shakmaty::Square>,
+) -> Option<Code> {
+    if signalled {
+        return Some(Code::ResultSignal);
+    }
+    if repeated {
+        return Some(Code::RepeatedMove);
+    }
+    if !king_to.is_some_and(|to| shakmaty::Bitboard::CENTER.contains(to)) {
+        return None;
+    }
+    // At most one more main-line word follows: a scan that stops at the
+    // second, so that it costs no more than the words it passes.
+    let mut depth = 0u32;
+    let mut words = 0;
+    for kind in game.tokens.kinds().skip(index.saturating_add(1)) {
+        match kind {
+            TokenKind::OpenVariation => depth += 1,
+            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
+            TokenKind::Word if depth == 0 => {
+                words += 1;
+                if words > 1 {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(Code::ResultSignal)
+}
+
+/// The warning of a broadcast's artifact `code` at `word`.
+fn artifact_warning(code: Code, span: Range<usize>, word: &str) -> Diagnostic {
+    let shown = brief(word);
+    let (message, help) = if code == Code::RepeatedMove {
+        (
+            format!(
+                "`{shown}` repeats the move before it: a move taken back and played again, sent twice by the broadcast"
+            ),
+            "the second copy was passed over; the game goes on from the move played once",
+        )
+    } else {
+        (
+            format!(
+                "`{shown}` puts a king on a centre square at the end of the game: a board-fed broadcast's result signal, not a move"
+            ),
+            "a DGT board reads both kings put on the four centre squares as the result; the game ended before it",
+        )
+    };
+    let mut d = Diagnostic::new(code, span, message);
+    d.help.push(help.to_owned());
+    d
+}
+
+/// The `illegal-move` error of `m`, a move that stood though illegal in
+/// `play`, written `word`.
+fn stood_move(span: Range<usize>, word: &str, play: &Play, m: &Move) -> Diagnostic {
+    let fault = pgnkit_notation::stood::Fault::of(play.position(), m);
+    let mut d = Diagnostic::new(
+        Code::IllegalMove,
+        span,
+        format!(
+            "`{}` is not a legal move for {} here ({}); it stood, and the game goes on from the position it made",
+            brief(word),
+            color_name(play.position().turn()),
+            fault.describe()
+        ),
+    );
+    d.stood = true;
+    d.help.push(
+        "the move was replayed as played (--illegal-moves stand); the game's rulings say what the Laws give"
+            .to_owned(),
+    );
+    d
 }
 
 /// The error of a word that is no move here: `parsed` is what it was read

@@ -47,6 +47,10 @@ pub enum Status {
     /// A player's flag fell: a clock below the increment after a move
     /// (6.1, 6.9). The player loses, unless the opponent cannot checkmate.
     FlagFell,
+    /// A player's second completed illegal move in standard play (7.5.5,
+    /// with `--illegal-moves stand`): the player loses, unless the
+    /// opponent cannot checkmate.
+    SecondIllegalMove,
     /// The rules do not end the game.
     Ongoing,
     /// The game has an error, so the rules cannot say.
@@ -66,6 +70,7 @@ impl Status {
             Status::FivefoldRepetition => "fivefold-repetition",
             Status::SeventyfiveMoves => "seventyfive-moves",
             Status::FlagFell => "flag-fell",
+            Status::SecondIllegalMove => "second-illegal-move",
             Status::Ongoing => "ongoing",
             Status::Invalid => "invalid",
             Status::Unsupported => "unsupported",
@@ -90,6 +95,7 @@ impl Status {
             Status::FivefoldRepetition => "fivefold repetition (Law 9.6.1)",
             Status::SeventyfiveMoves => "75 moves without a capture or pawn move (Law 9.6.2)",
             Status::FlagFell => "a flag fell: the player's time ran out (Laws 6.1, 6.9)",
+            Status::SecondIllegalMove => "a player's second completed illegal move (Law 7.5.5)",
             Status::Ongoing | Status::Invalid | Status::Unsupported => return None,
         })
     }
@@ -341,7 +347,11 @@ pub(crate) fn rule_result(status: Status, side_to_move: Color) -> Option<GameRes
         | Status::DeadPosition
         | Status::FivefoldRepetition
         | Status::SeventyfiveMoves => Some(GameResult::Draw),
-        Status::FlagFell | Status::Ongoing | Status::Invalid | Status::Unsupported => None,
+        Status::FlagFell
+        | Status::SecondIllegalMove
+        | Status::Ongoing
+        | Status::Invalid
+        | Status::Unsupported => None,
     }
 }
 
@@ -387,6 +397,12 @@ pub(crate) struct Tracker {
     /// dead ([`static_dead_status`], looked at in the start position and
     /// after every capture or pawn move), with its ply.
     dead: Option<(Status, u32)>,
+    /// Illegal main-line moves stand ([`IllegalMoves::Stand`](crate::IllegalMoves::Stand)).
+    pub(crate) stand: bool,
+    /// A move stood: positions from there on may not be
+    /// [`regular`](crate::illegal::regular), and the claims that play
+    /// moves from a position look at regular ones only.
+    pub(crate) irregular: bool,
 }
 
 /// Up to this many plies since the last irreversible move, a repeated
@@ -408,6 +424,7 @@ impl Tracker {
 
     /// Forgets everything and starts again at `start`.
     pub fn reset(&mut self, start: &Chess) {
+        self.irregular = false;
         self.keys.clear();
         self.counts.clear();
         self.twice.clear();
@@ -507,7 +524,8 @@ impl Tracker {
         };
         let look =
             !self.twice.is_empty() && self.threefold_declared.is_none() && self.threefold.is_none();
-        if same == 2 || clock == 99 || look {
+        if (same == 2 || clock == 99 || look) && (!self.irregular || crate::illegal::regular(after))
+        {
             self.declared_claims(after, key, window, ply, same);
         }
         if same >= 3 && self.threefold.is_none() {

@@ -113,8 +113,8 @@ pub(crate) struct Plain {
     pub status: Status,
     /// The dead-position search at the end ran out of budget.
     pub undecided: bool,
-    /// The final position's side to move.
-    pub turn: Color,
+    /// The final position.
+    pub end: Chess,
     /// The key of every main-line position, the start included
     /// ([`Detail::Keys`] only; empty otherwise).
     pub keys: Vec<u64>,
@@ -218,7 +218,7 @@ pub(crate) fn replay<V: Visitor>(
             plies,
             status,
             undecided: false,
-            turn: end.turn(),
+            end: end.clone(),
             keys,
             time_control,
             clocks,
@@ -245,7 +245,7 @@ pub(crate) fn replay<V: Visitor>(
         plies,
         status: last.status,
         undecided: last.undecided,
-        turn: end.turn(),
+        end: end.clone(),
         keys,
         time_control,
         clocks,

@@ -2,13 +2,14 @@
 //! position set up, the plain lane tried, the language chosen, the movetext
 //! walked, the verdict given.
 
-use pgnkit_notation::Language;
+use pgnkit_notation::{Language, LanguageSet};
 use pgnkit_pgn::Game;
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 use crate::diagnostic::{Code, Diagnostic, Omitted};
 use crate::game::{Detail, GameReport, Options};
-use crate::movetext::replay_movetext;
+use crate::illegal::IllegalMoves;
+use crate::movetext::{probe_main_line, replay_movetext};
 use crate::outcome::{self, GameResult, History, Status};
 use crate::setup::{self, SetupError};
 use crate::text::{Encoding, GameText};
@@ -74,6 +75,8 @@ pub fn replay_game_text<V: Visitor>(
         dead_undecided: false,
         time_control: None,
         clocks: crate::clock::Clocks::default(),
+        end: Chess::default(),
+        rulings: Vec::new(),
     };
     let start = match setup::start(tag("Variant").as_deref(), tag("FEN").as_deref()) {
         Ok(s) => s,
@@ -85,6 +88,7 @@ pub fn replay_game_text<V: Visitor>(
     };
     report.chess960 = start.chess960;
     report.start = start.position.clone();
+    report.end = start.position.clone();
 
     let mut lang = options.language.unwrap_or(Language::En);
     // Keys are reported only where they are asked for.
@@ -92,17 +96,46 @@ pub fn replay_game_text<V: Visitor>(
         Detail::Full | Detail::Keys => History::All,
         Detail::Errors | Detail::Diagnostics => History::Recent,
     };
+    let stand = options.illegal_moves == IllegalMoves::Stand;
     visitor.on_start(&start.position);
-    let mut pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+    let mut pass = replay_movetext(game, text, &start.position, (lang, history, stand), visitor);
     let mut repairs = None;
+    // Moves stood where another language reads them as legal moves: the
+    // game is in that language if its whole main line replays in it.
+    if options.language.is_none() && pass.failure.is_none() && !pass.stood.is_empty() {
+        let foreign = pass
+            .stood
+            .iter()
+            .fold(LanguageSet::EMPTY, |all, s| all.union(s.foreign));
+        let words = pass.main_tokens.len();
+        if let Some(l) = foreign
+            .iter()
+            .find(|&l| probe_main_line(game, text, &start.position, l) as usize == words)
+        {
+            visitor.restart();
+            visitor.on_start(&start.position);
+            lang = l;
+            pass = replay_movetext(game, text, &start.position, (lang, history, stand), visitor);
+        }
+    }
+    // The language is chosen as if every illegal move ended its line (with
+    // moves that stand, where one did not).
     if options.language.is_none() && pass.failure.is_some() {
+        if stand {
+            visitor.restart();
+            visitor.on_start(&start.position);
+            pass = replay_movetext(game, text, &start.position, (lang, history, false), visitor);
+        }
         let (better, found) = language::choose(game, text, &start.position, &pass);
         repairs = found;
-        if better != lang {
+        if better != lang || stand {
             visitor.restart();
             visitor.on_start(&start.position);
             lang = better;
-            pass = replay_movetext(game, text, &start.position, lang, history, visitor);
+            pass = replay_movetext(game, text, &start.position, (lang, history, stand), visitor);
+            if stand {
+                repairs = None;
+            }
         }
     }
     report.language = lang;
@@ -163,9 +196,10 @@ fn not_set_up(game: &Game<'_>, err: SetupError, report: &mut GameReport) -> Diag
 
 /// The report of a game the plain lane replayed: a game without error.
 fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> GameReport {
+    let turn = fast.end.turn();
     let result = match fast.status {
-        Status::Checkmate => Some(GameResult::win_for(!fast.turn)),
-        s => outcome::rule_result(s, fast.turn),
+        Status::Checkmate => Some(GameResult::win_for(!turn)),
+        s => outcome::rule_result(s, turn),
     };
     GameReport {
         diagnostics: Vec::new(),
@@ -187,5 +221,7 @@ fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> Gam
         dead_undecided: fast.undecided,
         time_control: fast.time_control,
         clocks: fast.clocks,
+        end: fast.end,
+        rulings: Vec::new(),
     }
 }

@@ -19,7 +19,11 @@ pub(crate) fn finish(
     mut pass: Pass<Tracker>,
     mut head: Diagnostics,
 ) {
-    let pos = &pass.final_position;
+    let end = std::mem::take(&mut pass.final_position);
+    let pos = &end;
+    // After a move that stood, the last position may be one no legal game
+    // reaches: nothing that plays moves from it looks at it.
+    let irregular = pass.book.irregular && !crate::illegal::regular(pos);
     let pass_auto = pass.book.automatic_end();
     let pass_dead = pass.book.dead_end();
     report.plies = pass.plies;
@@ -28,6 +32,7 @@ pub(crate) fn finish(
     report.moves = pass.main_moves;
     head.extend(pass.diagnostics);
     let flag = crate::clock_verdict::settle(game, report, pass.clocks, &mut head);
+    let decided = rule_illegal_moves(game, report, &pass.stood);
 
     // A game of no moves from a set-up position is a position to judge:
     // the full analysis. The end of a played game gets the rules without a
@@ -45,6 +50,8 @@ pub(crate) fn finish(
         Status::Invalid
     } else if let Some((status, _)) = first_end {
         status
+    } else if irregular {
+        Status::Ongoing
     } else {
         let budget = if judged {
             dead::Budget::FULL
@@ -67,6 +74,15 @@ pub(crate) fn finish(
     // A flag that fell ended the game there (Laws 6.1, 6.9), unless the
     // game ended before.
     let mut continued = crate::clock_verdict::flag_fell(game, report, flag, first_end, &mut head);
+    // A second illegal move in standard play ended the game (Law 7.5.5),
+    // unless the game had ended before.
+    let decided = decided.filter(|d| {
+        report.status != Status::FlagFell && first_end.is_none_or(|(_, ply)| ply >= d.ply)
+    });
+    if let Some(d) = &decided {
+        report.status = Status::SecondIllegalMove;
+        report.result = Some(d.result);
+    }
     if let Some((status, ply)) = first_end
         && ply < report.plies
         && report.status == status
@@ -120,6 +136,10 @@ pub(crate) fn finish(
             }
             Status::FivefoldRepetition => "the same position occurred five times".to_owned(),
             Status::SeventyfiveMoves => "75 moves passed without a capture or pawn move".to_owned(),
+            Status::SecondIllegalMove => decided
+                .as_ref()
+                .map(|d| d.reason.clone())
+                .unwrap_or_default(),
             _ => String::new(),
         };
         let mut d = Diagnostic::new(
@@ -132,10 +152,53 @@ pub(crate) fn finish(
         head.push(d);
         report.ruling = certain.clone();
     }
+    let certain = match &decided {
+        Some(d) => Some(Ruling {
+            result: d.result,
+            reason: d.reason.clone(),
+        }),
+        None => certain,
+    };
     marker_mismatch(game, report, certain, &mut head);
-    time_forfeit(game, report, pos, judged, &mut head);
+    if !irregular {
+        time_forfeit(game, report, pos, judged, &mut head);
+    }
+    report.end = end;
     (report.diagnostics, report.omitted) = head.into_parts();
     report.diagnostics.sort_by_key(|d| d.span.start);
+}
+
+/// The Laws' rulings on the moves of the game that stood (into
+/// `report.rulings`), and where they end the game.
+fn rule_illegal_moves(
+    game: &Game<'_>,
+    report: &mut GameReport,
+    stood: &[crate::illegal::Stood],
+) -> Option<crate::illegal::Decided> {
+    if stood.is_empty() {
+        return None;
+    }
+    let event = game
+        .tag("Event")
+        .map(|t| report.encoding.decode(&t.value()).into_owned());
+    let pace = crate::illegal::Pace::of(report.time_control.as_ref(), event.as_deref());
+    // The position before each move that stood, in one walk of the moves.
+    let mut before = Vec::with_capacity(stood.len());
+    let mut pos = report.start.clone();
+    let mut played = 0u32;
+    for s in stood {
+        while played + 1 < s.ply {
+            let Some(m) = report.moves.get(played as usize) else {
+                break;
+            };
+            pos.play_unchecked(m.played);
+            played += 1;
+        }
+        before.push(pos.clone());
+    }
+    let (rulings, decided) = crate::illegal::rule(stood, pace, &before);
+    report.rulings = rulings;
+    decided
 }
 
 /// The warning for moves played after the rules drew the game at `ply`

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use pgnkit_replay::clock::{Clocks, Time, TimeControl, Usage};
-use pgnkit_replay::{Claim, ClaimKind, Status};
+use pgnkit_replay::{Claim, ClaimKind, LawRuling, Status};
 use serde::Serialize;
 
 use crate::Format;
@@ -36,6 +36,10 @@ pub struct GameFacts {
     pub clocks: Clocks,
     /// How each player used their time ([`pgnkit_replay::clock::usage`]).
     pub usage: Option<Usage>,
+    /// The FEN of the last main-line position ([`pgnkit_replay::GameReport::fen`]).
+    pub fen: String,
+    /// The Laws' rulings on the illegal moves that stood.
+    pub rulings: Vec<LawRuling>,
 }
 
 #[derive(Serialize)]
@@ -67,6 +71,9 @@ struct JsonGame<'a> {
     emt: Option<Vec<Option<Time>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_use: Option<&'a Usage>,
+    fen: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    rulings: &'a [LawRuling],
 }
 
 /// Writes the `--games` record of game `number` of `file` (at byte `byte`;
@@ -114,6 +121,8 @@ pub fn write_game(
                 emt: (!f.clocks.emt().is_empty())
                     .then(|| (1..=f.plies).map(|p| f.clocks.emt_at(p)).collect()),
                 time_use: f.usage.as_ref(),
+                fen: &f.fen,
+                rulings: &f.rulings,
             };
             serde_json::to_writer(&mut *out, &record)?;
             out.write_all(b"\n")
@@ -162,6 +171,12 @@ pub fn write_game(
                         line.push_str(&format!(", {name} used {used}"));
                     }
                 }
+            }
+            for r in &f.rulings {
+                line.push_str(&format!(
+                    "\n  ruling (Law {}) at ply {}: {}",
+                    r.article, r.ply, r.text
+                ));
             }
             writeln!(out, "{line}")
         }

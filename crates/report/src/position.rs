@@ -97,6 +97,10 @@ impl Scene {
             let end = u32::try_from(report.moves.len()).ok()?.checked_add(1)?;
             return Scene::before(report, end);
         }
+        if d.stood {
+            // A move that stood: the board it made, the move highlighted.
+            return Scene::before(report, d.ply?.checked_add(1)?);
+        }
         let mut scene = Scene::before(report, d.ply?)?;
         scene.arrows = arrows(&scene.position, scene.ply, d, shown);
         Some(scene)

@@ -69,6 +69,8 @@ struct JsonDiagnostic<'a> {
     suggestions: &'a [Suggestion],
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     variation: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stood: bool,
 }
 
 /// At most this many suggestions of one problem are printed for humans
@@ -153,6 +155,7 @@ pub fn diagnostic(
                     &d.suggestions
                 },
                 variation: d.variation,
+                stood: d.stood,
             };
             serde_json::to_writer(&mut *out, &record)?;
             out.write_all(b"\n")

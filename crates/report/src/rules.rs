@@ -84,6 +84,12 @@ pub fn explanation(code: Code) -> &'static str {
         Code::ClockPeriod => {
             "A move completes a period of a control of several (`40/7200:3600`: the fortieth move), and neither the clock after it nor the player's next clock shows the time of the next period, which Law 6.2 adds then. The clocks count down to a control that was not kept: a recorder that does not add the period's time, or a TimeControl tag that is not the game's."
         }
+        Code::RepeatedMove => {
+            "With `--illegal-moves stand` (board-fed broadcasts): a main-line word that is the move just played written again, where it cannot be played. A DGT board sends a move each time a piece lands; a move taken back and played again reaches the broadcast twice. The second copy is passed over and the game goes on; a warning."
+        }
+        Code::ResultSignal => {
+            "With `--illegal-moves stand` (board-fed broadcasts): in the last two words of the main line, a king put on a centre square (d4, e4, d5, e5) where no move takes it. Arbiters signal a game's result to a DGT board by putting both kings on the four centre squares; the broadcast records the signal as moves. They are passed over: the game ended before them; a warning."
+        }
     }
 }
 
@@ -128,6 +134,8 @@ pub fn example(code: Code) -> &'static [u8] {
         Code::ClockPeriod => {
             b"[TimeControl \"2/60:60\"]\n\n1. e4 { [%clk 0:00:59] } e5 { [%clk 0:00:59] } 2. Nf3 { [%clk 0:00:50] } Nc6 { [%clk 0:01:50] } 3. Bc4 { [%clk 0:00:40] } *\n"
         }
+        Code::RepeatedMove => b"1. e4 e5 2. Nf3 Nf3 Nc6 3. Bb5 a6 *\n",
+        Code::ResultSignal => b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ke4 Kd5 1/2-1/2\n",
     }
 }
 
@@ -268,7 +276,16 @@ pub fn diagnostics_of(pgn: &[u8], code: Code) -> Vec<render::Located> {
     let mut index = 0;
     let mut locator = Locator::new(pgn, 0, 0, Format::Human);
     while reader.read_game(&mut game) {
-        let mut report = replay_game(pgn, &game, &Options::default());
+        // The broadcasts' codes are told with illegal moves that stand.
+        let options = Options {
+            illegal_moves: if matches!(code, Code::RepeatedMove | Code::ResultSignal) {
+                pgnkit_replay::IllegalMoves::Stand
+            } else {
+                pgnkit_replay::IllegalMoves::Stop
+            },
+            ..Options::default()
+        };
+        let mut report = replay_game(pgn, &game, &options);
         if code == Code::EcoMismatch
             && let Some(d) = pgnkit_opening::classify(&game, &report)
                 .and_then(|o| pgnkit_opening::eco_mismatch(&game, &o))

@@ -135,5 +135,8 @@ pub fn game_facts(
         ),
         time_control: report.time_control.clone(),
         clocks: report.clocks.clone(),
+        fen: report.fen(),
+        // Only games with illegal moves that stood have rulings.
+        rulings: report.rulings.clone(),
     }
 }

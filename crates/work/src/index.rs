@@ -26,7 +26,7 @@ use pgnkit_driver::{Driver, Progress};
 use pgnkit_index::{Batch, Builder, Fingerprint, GameFacts, Summary, index_path};
 use pgnkit_notation::Language;
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Detail, GameText, Options, replay_game_text};
+use pgnkit_replay::{Detail, GameText, IllegalMoves, Options, replay_game_text};
 use pgnkit_source::{Chunk, Compression, Input};
 
 /// The default memory of a build (`index --memory`'s default, 256M).
@@ -60,13 +60,15 @@ pub fn budget(memory: u64, jobs: Option<usize>) -> u64 {
 }
 
 /// Replay options for indexing (and for scans that must agree with it):
-/// `language` forced, or none to detect it per game.
-pub fn options(language: Option<Language>) -> Options {
+/// `language` forced, or none to detect it per game; illegal moves end
+/// their line or stand as `illegal_moves` says.
+pub fn options(language: Option<Language>, illegal_moves: IllegalMoves) -> Options {
     Options {
         language,
         suggestions: false,
         // The index keeps the errors, plies, status and keys only.
         detail: Detail::Keys,
+        illegal_moves,
     }
 }
 
@@ -150,7 +152,7 @@ pub fn index_chunk(chunk: &Chunk, options: &Options, batches: &Batches) -> Batch
 /// changed while it was read, and the errors of writing the index.
 pub fn build(
     file: &str,
-    language: Option<Language>,
+    options: &Options,
     jobs: Option<usize>,
     memory: u64,
     quiet: bool,
@@ -162,7 +164,6 @@ pub fn build(
     let input = Input::open(file)?;
     let progress = Progress::new(quiet, input.len);
     let driver = Driver::new(jobs)?;
-    let options = options(language);
     let spill_dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -176,7 +177,7 @@ pub fn build(
     let result = driver.run(
         input,
         &progress,
-        |chunk| index_chunk(chunk, &options, &batches),
+        |chunk| index_chunk(chunk, options, &batches),
         |_, mut batch| {
             builder.take(&mut batch)?;
             batches.give(batch);

@@ -18,7 +18,7 @@ use pgnkit_index::order::{Order, SortKey};
 use pgnkit_index::scan::{Keep, scan};
 use pgnkit_index::{GameFacts, Index, Query};
 use pgnkit_notation::Language;
-use pgnkit_replay::{Detail, Options};
+use pgnkit_replay::{Detail, IllegalMoves, Options};
 use pgnkit_report::search::{GameRecord, Output, Printer};
 use pgnkit_source::Input;
 
@@ -42,10 +42,10 @@ pub struct Search<'a> {
 }
 
 /// The replay options of a search with `language` forced (none: detected
-/// per game): those of the index ([`crate::index::options`]), with the
+/// per game) and illegal moves treated as `illegal` says: those of the index ([`crate::index::options`]), with the
 /// draw claims kept when a filter of `query` asks for them.
-pub fn options(language: Option<Language>, query: &Query) -> Options {
-    let mut options = crate::index::options(language);
+pub fn options(language: Option<Language>, illegal: IllegalMoves, query: &Query) -> Options {
+    let mut options = crate::index::options(language, illegal);
     if query.needs_claims() {
         options.detail = Detail::Full;
     }

@@ -46,15 +46,16 @@ pub struct Period {
     pub increment: Time,
 }
 
-/// The kind of game a time control makes, by the Laws' appendices: a
-/// **blitz** game gives each player less than 15 minutes (B.1), a **rapid**
-/// game at least 15 and less than 60 (A.1), counting the time of the first
-/// period plus 60 times its increment; anything longer is **standard**.
+/// The kind of game a time control makes, by the Laws' appendices (as in
+/// force since 2023): a **blitz** game gives each player 10 minutes or
+/// less (B.1), a **rapid** game more than 10 and less than 60 (A.1),
+/// counting the time of the first period plus 60 times its increment;
+/// anything longer is **standard**.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
-    /// Under 15 minutes a player (Appendix B.1).
+    /// 10 minutes a player or less (Appendix B.1).
     Blitz,
-    /// 15 to under 60 minutes a player (Appendix A.1).
+    /// More than 10 and less than 60 minutes a player (Appendix A.1).
     Rapid,
     /// 60 minutes a player or more.
     Standard,
@@ -220,7 +221,7 @@ impl TimeControl {
             TimeControl::Unknown | TimeControl::Untimed => return None,
         };
         let total = u64::from(first.time.millis()) + 60 * u64::from(first.increment.millis());
-        Some(if total < 15 * 60 * 1000 {
+        Some(if total <= 10 * 60 * 1000 {
             Kind::Blitz
         } else if total < 60 * 60 * 1000 {
             Kind::Rapid
