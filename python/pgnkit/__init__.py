@@ -102,9 +102,7 @@ def read(
     >>> [g.number for g in pgnkit.read(b"1. e4 *\\n\\n1. d4 *\\n")]
     [1, 2]
     """
-    return _pgnkit.Games(
-        _source(source), lang=lang, illegal_moves=illegal_moves, jobs=jobs, progress=progress
-    )
+    return _pgnkit.Games(_source(source), (lang, illegal_moves, jobs, progress))
 
 
 class CheckResult:
@@ -235,6 +233,4 @@ def to_parquet(
 
 
 def _batches(source, jobs, lang, illegal_moves, progress) -> _pgnkit.Batches:
-    return _pgnkit.Batches(
-        _source(source), lang=lang, illegal_moves=illegal_moves, jobs=jobs, progress=progress
-    )
+    return _pgnkit.Batches(_source(source), (lang, illegal_moves, jobs, progress))

@@ -9,7 +9,7 @@ use pgnkit_source::Chunk;
 
 use crate::game::{Game, GameData};
 use crate::replay::{Counted, each_game};
-use crate::stream::{Chunked, Feed};
+use crate::stream::{Chunked, Feed, Reading};
 
 /// The games of one chunk.
 struct ChunkGames {
@@ -39,29 +39,22 @@ pub struct Games {
 
 #[pymethods]
 impl Games {
-    /// The games of `source`.
+    /// The games of `source`, read as `reading` says.
     #[new]
-    #[pyo3(signature = (source, lang="auto", illegal_moves="stop", jobs=None, progress=None))]
-    fn new(
-        py: Python<'_>,
-        source: crate::Source,
-        lang: &str,
-        illegal_moves: &str,
-        jobs: Option<usize>,
-        progress: Option<Py<PyAny>>,
-    ) -> PyResult<Games> {
-        let options = crate::replay_options(lang, illegal_moves)?;
-        let illegal = options.illegal_moves;
+    fn new(py: Python<'_>, source: crate::Source, reading: Reading) -> PyResult<Games> {
         let file: Arc<str> = source.name().into();
-        let work = move |chunk: &Chunk| {
-            let mut games = Vec::new();
-            let counted = each_game(chunk, &options, |r| {
-                games.push(GameData::of(&file, &chunk.data, illegal, r));
-            });
-            ChunkGames { games, counted }
-        };
+        let feed = Feed::open(py, source, reading, |options| {
+            move |chunk: &Chunk| {
+                let mut games = Vec::new();
+                let illegal = options.illegal_moves;
+                let counted = each_game(chunk, &options, |r| {
+                    games.push(GameData::of(&file, &chunk.data, illegal, r));
+                });
+                ChunkGames { games, counted }
+            }
+        })?;
         Ok(Games {
-            feed: Feed::open(py, source, jobs, progress, work)?,
+            feed,
             ready: VecDeque::new(),
         })
     }

@@ -10,6 +10,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use pyo3::prelude::*;
 
 use pgnkit_driver::{Driver, Progress};
+use pgnkit_replay::Options;
 use pgnkit_source::{Chunk, Input};
 
 use crate::replay::Counted;
@@ -141,6 +142,10 @@ fn run<T: Chunked>(
     }
 }
 
+/// How to read (`pgnkit._reading`): `(lang, illegal_moves, jobs, progress)`.
+#[derive(FromPyObject)]
+pub struct Reading(String, String, Option<usize>, Option<Py<PyAny>>);
+
 /// A stream behind a Python iterator: a failure raised as `ReadError`,
 /// the progress callback called after each chunk.
 pub struct Feed<T> {
@@ -149,14 +154,18 @@ pub struct Feed<T> {
 }
 
 impl<T: Chunked> Feed<T> {
-    /// Opens `source` and starts `work` on its chunks with `jobs` threads.
-    pub fn open(
+    /// Opens `source` and starts the work `make` makes of the replay's
+    /// options on its chunks, as `reading` says.
+    pub fn open<W>(
         py: Python<'_>,
         source: crate::Source,
-        jobs: Option<usize>,
-        progress: Option<Py<PyAny>>,
-        work: impl Fn(&Chunk) -> T + Send + Sync + 'static,
-    ) -> PyResult<Feed<T>> {
+        Reading(lang, illegal_moves, jobs, progress): Reading,
+        make: impl FnOnce(Options) -> W,
+    ) -> PyResult<Feed<T>>
+    where
+        W: Fn(&Chunk) -> T + Send + Sync + 'static,
+    {
+        let work = make(crate::replay_options(&lang, &illegal_moves)?);
         let input = crate::open_input(py, source)?;
         Ok(Feed {
             stream: Stream::start(input, jobs, work),

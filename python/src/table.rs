@@ -10,7 +10,7 @@ use pgnkit_replay::Severity;
 use pgnkit_source::Chunk;
 
 use crate::replay::{self, Counted, Ply, Replayed, each_game};
-use crate::stream::{Chunked, Feed};
+use crate::stream::{Chunked, Feed, Reading};
 
 /// A validity bitmap (Arrow's: least significant bit first).
 #[derive(Default)]
@@ -319,26 +319,17 @@ pub struct Batches {
 
 #[pymethods]
 impl Batches {
-    /// The batches of `source`.
+    /// The batches of `source`, read as `reading` says.
     #[new]
-    #[pyo3(signature = (source, lang="auto", illegal_moves="stop", jobs=None, progress=None))]
-    fn new(
-        py: Python<'_>,
-        source: crate::Source,
-        lang: &str,
-        illegal_moves: &str,
-        jobs: Option<usize>,
-        progress: Option<Py<PyAny>>,
-    ) -> PyResult<Batches> {
-        let options = crate::replay_options(lang, illegal_moves)?;
-        let work = move |chunk: &Chunk| {
-            let mut batch = Batch::default();
-            batch.counted = each_game(chunk, &options, |r| batch.push(&r));
-            batch
-        };
-        Ok(Batches {
-            feed: Feed::open(py, source, jobs, progress, work)?,
-        })
+    fn new(py: Python<'_>, source: crate::Source, reading: Reading) -> PyResult<Batches> {
+        let feed = Feed::open(py, source, reading, |options| {
+            move |chunk: &Chunk| {
+                let mut batch = Batch::default();
+                batch.counted = each_game(chunk, &options, |r| batch.push(&r));
+                batch
+            }
+        })?;
+        Ok(Batches { feed })
     }
 
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
