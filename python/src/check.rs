@@ -69,8 +69,8 @@ pub fn check_records<'py>(
     illegal_moves: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mut options = crate::replay_options(lang, illegal_moves)?;
-    if !games {
-        options.detail = Detail::Diagnostics;
+    if games {
+        options.detail = Detail::Full;
     }
     let out = py.detach(|| -> anyhow::Result<Vec<u8>> {
         let selection = Selection::default();

@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use pgnkit_replay::{GameReport, IllegalMoves, Severity};
+use pgnkit_replay::{Detail, GameReport, Options, Severity, replay_game};
 use pgnkit_report::Located;
 use pgnkit_report::games::{GameFacts, write_game};
 use pgnkit_report::render::{self, Suggestions};
@@ -69,8 +69,8 @@ pub struct GameData {
     pub byte: usize,
     san: Words,
     uci: Words,
-    /// How the game was replayed (for `pgn()`).
-    illegal_moves: IllegalMoves,
+    /// How the game was replayed.
+    options: Options,
     /// The main line's moves (`None`: a pass).
     line: Vec<Option<shakmaty::Move>>,
     /// The replay's report (its diagnostics moved to `located`).
@@ -87,7 +87,7 @@ impl GameData {
     pub fn of(
         file: &Arc<str>,
         data: &Data,
-        illegal_moves: IllegalMoves,
+        options: &Options,
         mut r: Replayed<'_, '_>,
     ) -> GameData {
         let (mut san, mut uci) = (Words::default(), Words::default());
@@ -105,7 +105,7 @@ impl GameData {
             byte: r.byte,
             san,
             uci,
-            illegal_moves,
+            options: options.clone(),
             line,
             report: r.report,
             located: r.located,
@@ -151,12 +151,21 @@ impl GameData {
     }
 
     /// The `check --games` facts and the game's name.
+    ///
+    /// The game was read with [`Detail::Diagnostics`] (no claims, no
+    /// position keys): it is replayed again in full for its record, as
+    /// `check --games` replays it.
     fn facts(&self) -> (GameFacts, Option<String>) {
-        let (errors, warnings) = self.counts();
+        let options = Options {
+            detail: Detail::Full,
+            ..self.options.clone()
+        };
+        let data: &[u8] = &self.data;
         self.with_game(|game| {
+            let report = replay_game(data, game, &options);
             (
-                game_facts(game, &self.report, errors, warnings),
-                pgnkit_report::game_name(game, &self.report),
+                game_facts(game, &report, report.errors(), report.warnings()),
+                pgnkit_report::game_name(game, &report),
             )
         })
     }
@@ -394,7 +403,7 @@ impl Game {
             .data
             .get(self.data.span.clone())
             .unwrap_or_default();
-        crate::convert::to_text(bytes, "san", self.data.illegal_moves.as_str())
+        crate::convert::to_text(bytes, "san", self.data.options.illegal_moves.as_str())
     }
 
     /// The game's original text, as it stands in its input.

@@ -65,7 +65,9 @@ pub(crate) fn read_error(
 /// How `pgnkit.read` replays, from its arguments: `lang` (`auto` or a
 /// language code) and `illegal_moves` (`stop`: an illegal move ends the
 /// main line; `stand`: a move whose piece the token names is played as
-/// written and ruled on as the Laws do, `--illegal-moves stand`).
+/// written and ruled on as the Laws do, `--illegal-moves stand`). Every
+/// diagnostic, the status, the main line, not the claims (a game's record
+/// replays it again in full): `check`'s detail without `--games`.
 pub(crate) fn replay_options(lang: &str, illegal_moves: &str) -> PyResult<Options> {
     let language =
         Language::parse_or_auto(lang).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -81,7 +83,7 @@ pub(crate) fn replay_options(lang: &str, illegal_moves: &str) -> PyResult<Option
     Ok(Options {
         language,
         suggestions: true,
-        detail: Detail::Full,
+        detail: Detail::Diagnostics,
         illegal_moves,
     })
 }

@@ -46,9 +46,8 @@ impl Games {
         let feed = Feed::open(py, source, reading, |options| {
             move |chunk: &Chunk| {
                 let mut games = Vec::new();
-                let illegal = options.illegal_moves;
                 let counted = each_game(chunk, &options, |r| {
-                    games.push(GameData::of(&file, &chunk.data, illegal, r));
+                    games.push(GameData::of(&file, &chunk.data, &options, r));
                 });
                 ChunkGames { games, counted }
             }
