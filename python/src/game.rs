@@ -138,16 +138,7 @@ impl GameData {
 
     /// The tags, decoded.
     fn tags(&self) -> Vec<(String, String)> {
-        let encoding = self.report.encoding;
-        self.with_game(|game| {
-            game.tags
-                .iter()
-                .map(|t| {
-                    let decode = |b: &[u8]| encoding.decode(b).into_owned();
-                    (decode(t.name), decode(&t.value()))
-                })
-                .collect()
-        })
+        self.with_game(|game| replay::tags(game, self.report.encoding).collect())
     }
 
     /// The `check --games` facts and the game's name.

@@ -8,7 +8,7 @@ use pgnkit_notation::Style;
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, Reader};
-use pgnkit_replay::{Code, GameReport, MoveWriter, Options, replay_game_with};
+use pgnkit_replay::{Code, Encoding, GameReport, MoveWriter, Options, replay_game_with};
 use pgnkit_report::{Format, Located, Locator};
 use pgnkit_source::Chunk;
 use shakmaty::{Chess, Move, Position};
@@ -108,11 +108,19 @@ impl Replayed<'_, '_> {
 
     /// The game's tags, names and values decoded as its text is.
     pub fn tags(&self) -> impl Iterator<Item = (String, String)> + '_ {
-        self.game.tags.iter().map(|t| {
-            let decode = |b: &[u8]| self.report.encoding.decode(b).into_owned();
-            (decode(t.name), decode(&t.value()))
-        })
+        tags(self.game, self.report.encoding)
     }
+}
+
+/// The tags of `game`, names and values decoded from `encoding`.
+pub fn tags<'g>(
+    game: &'g Game<'_>,
+    encoding: Encoding,
+) -> impl Iterator<Item = (String, String)> + 'g {
+    game.tags.iter().map(move |t| {
+        let decode = |b: &[u8]| encoding.decode(b).into_owned();
+        (decode(t.name), decode(&t.value()))
+    })
 }
 
 /// What a chunk held besides its games: what numbers the next chunk's.
