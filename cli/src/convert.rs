@@ -124,7 +124,7 @@ impl Sink<io::Result<ChunkOut>> for Printer<'_> {
 pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let positions = args.positions();
     let style = args.style()?;
-    if style.notation == Notation::Spoken && args.format == OutputFormat::Pgn {
+    if style.notation == Notation::Spoken && args.format() == OutputFormat::Pgn {
         eprintln!(
             "pgnkit: error: spoken moves are several words and cannot be PGN movetext; use `--format text` or `--format json`"
         );
@@ -137,7 +137,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_FAILURE);
     }
-    if args.add_opening && args.format != OutputFormat::Pgn {
+    if args.add_opening && args.format() != OutputFormat::Pgn {
         anyhow::bail!("--add-opening writes tags: it needs `--format pgn`");
     }
     let config = Config {
@@ -159,7 +159,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 Detail::Errors
             },
         },
-        format: args.format,
+        format: args.format(),
         skip_invalid: args.skip_invalid,
         diagnostics: args.diagnostics,
         opening: args.add_opening.then_some(args.replace_eco),

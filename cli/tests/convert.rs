@@ -338,10 +338,17 @@ fn each_target_notation() {
         "{ru}"
     );
     assert!(ru.contains("7. 0-0-0 *"), "{ru}");
-    // Spoken moves are several words: JSON only.
-    let spoken = pgnkit(&["convert", "-q", "--to", "spoken"], Some(pgn));
+    // Spoken moves are several words: never PGN; without `--format`, JSON
+    // away from a terminal (text on one: cli/tests/spoken.rs).
+    let spoken = pgnkit(
+        &["convert", "-q", "--to", "spoken", "--format", "pgn"],
+        Some(pgn),
+    );
     assert_eq!(spoken.code, 2);
     assert!(spoken.stderr.contains("--format json"));
+    let spoken = pgnkit(&["convert", "-q", "--to", "spoken"], Some(pgn));
+    assert_eq!(spoken.code, 0);
+    assert!(spoken.text().starts_with("{\"type\":\"game\""));
     let json = pgnkit(
         &[
             "convert", "-q", "--to", "spoken", "--lang", "de", "--format", "json",
@@ -824,4 +831,63 @@ fn real_count(pgn: &[u8], lan: &str) -> usize {
         .text()
         .matches(lan)
         .count()
+}
+
+/// Descriptive games as books print them (testdata/notation/books, see its
+/// README.md): check, mate and en passant as words of their own (`RxR ch`,
+/// `P-K4 dis ch`, `dbl. ch.`, `mate`, `PxP e.p.`) or glued (`QxQch`),
+/// `Kt`, `Castles`, `Castles(QR)`, full file names, `N/1-Q2`. Every game
+/// reads, without a warning on its marks, and its moves are exactly those
+/// an independent reader (python-chess) took from the source games.
+#[test]
+fn descriptive_games_as_books_print_them_read() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/notation/books");
+    let book = dir.join("book-games.pgn").to_string_lossy().into_owned();
+    let run = pgnkit(&["check", "--format", "json", &book], None);
+    let summary = run
+        .text()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "summary")
+        .expect("a summary");
+    assert_eq!(summary["games"], 150, "{}", run.text());
+    assert_eq!(summary["games_with_errors"], 0, "{}", run.text());
+    assert!(!run.text().contains("check-mark"), "{}", run.text());
+
+    let uci = |file: &str| -> Vec<String> {
+        let run = pgnkit(
+            &["convert", "-q", "--to", "uci", "--format", "json", file],
+            None,
+        );
+        run.text()
+            .lines()
+            .map(|l| {
+                let game: serde_json::Value = serde_json::from_str(l).expect("JSON");
+                let moves = game["moves"].as_array().expect("moves");
+                let uci: Vec<&str> = moves.iter().filter_map(|m| m["uci"].as_str()).collect();
+                uci.join(" ")
+            })
+            .collect()
+    };
+    let expected = std::fs::read_to_string(dir.join("book-games.uci")).expect("book-games.uci");
+    let got = uci(&book);
+    let read = got
+        .iter()
+        .zip(expected.lines())
+        .filter(|(g, e)| g.as_str() == *e)
+        .count();
+    assert_eq!((read, got.len()), (150, 150), "games read as played");
+
+    // Two famous games typed as books print them.
+    let classics = dir.join("classics.pgn").to_string_lossy().into_owned();
+    let run = pgnkit(&["convert", "--to", "san", &classics], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let san = run.text();
+    // `Q-B6 ch!!`: the mark written again by the writer, the glyph kept.
+    assert!(
+        san.contains("21. Nxg7+ Kd8 22. Qf6+ $3 22... Nxf6 23. Be7# 1-0"),
+        "{san}"
+    );
+    assert!(san.contains("12. O-O-O Rd8"), "{san}");
+    assert!(san.contains("16. Qb8+ Nxb8 17. Rd8# 1-0"), "{san}");
 }

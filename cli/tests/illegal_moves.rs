@@ -185,3 +185,43 @@ fn show_draws_the_board_after_the_move_that_stood() {
     );
     assert!(run.stdout.contains("error[illegal-move]"), "{}", run.stdout);
 }
+
+#[test]
+fn a_game_sent_again_with_more_moves_is_told_on_the_later_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("feed.pgn");
+    let game = std::fs::read_to_string(fixture("broadcast.pgn")).unwrap();
+    // The feed's copy after 20 plies, then the finished game.
+    let head: String = game.lines().take(10).collect::<Vec<_>>().join("\n");
+    let early = head.replace("[Result \"0-1\"]", "[Result \"*\"]");
+    let early = early.split("1. e4").next().unwrap().to_owned()
+        + "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 e5 7. Nb3 Be7\n8. f3 Be6 9. Qd2 O-O 10. O-O-O *\n\n";
+    let later = early.replace("10. O-O-O *", "10. O-O-O Nbd7 11. g4 *");
+    std::fs::write(&path, format!("{early}{later}")).unwrap();
+    let file = path.to_string_lossy();
+    let run = pgnkit(&[
+        "check",
+        "--illegal-moves",
+        "stand",
+        "--format",
+        "json",
+        &file,
+    ]);
+    let found: Vec<(String, u64)> = records(&run.stdout, "diagnostic")
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["game"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found, vec![("resent-game".to_owned(), 2)], "{}", run.stdout);
+    // Not without the flag: the default output is as before.
+    let run = pgnkit(&["check", "--format", "json", &file]);
+    assert!(
+        records(&run.stdout, "diagnostic").is_empty(),
+        "{}",
+        run.stdout
+    );
+}

@@ -57,6 +57,16 @@ const LANGUAGES: &[Words] = &[
     Words { lang: "sl", pawn: "kmet", knight: "skakač", numbers: ["ena", "dve", "tri", "štiri", "pet"], takes: "vzame", short: "kratka rokada", long: "dolga rokada", files: LATIN },
 ];
 
+/// Runs `pgnkit convert -q ARGS FILE`.
+fn convert(args: &[&str], file: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(["convert", "-q"])
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("pgnkit runs")
+}
+
 /// The spoken moves of the first game of a real game file (Capablanca's
 /// 1901 game: 1. e4 e5 2. Nf3 Nc6 3. d4 exd4 … 7... O-O … 12. O-O-O).
 fn spoken_moves(lang: &str) -> Vec<String> {
@@ -154,13 +164,137 @@ fn spoken_moves_as_plain_text_are_one_numbered_move_a_line() {
         assert!(["1-0", "0-1", "1/2-1/2", "*"].contains(game.last().expect("result")));
     }
     // PGN movetext cannot hold words with spaces: refused, with the way out.
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(["convert", "-q", "--to", "spoken"])
-        .arg(&file)
-        .output()
-        .expect("pgnkit runs");
+    let out = convert(&["--to", "spoken", "--format", "pgn"], &file);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format text"));
+    // Without `--format`, away from a terminal: the JSON records.
+    let out = convert(&["--to", "spoken"], &file);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.starts_with(b"{\"type\":\"game\""));
+}
+
+/// Without `--format`, on a terminal, spoken moves are text: one numbered
+/// move a line, to be read aloud (run under `script`, which gives the
+/// command a terminal; skipped where there is none).
+#[test]
+fn spoken_moves_are_text_on_a_terminal() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/repair/white.pgn");
+    let command = format!(
+        "{} convert -q --to spoken --lang de {}",
+        env!("CARGO_BIN_EXE_pgnkit"),
+        file.display()
+    );
+    let Ok(out) = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+    else {
+        eprintln!("no `script` here: skipped");
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 3, "{text}");
+    assert!(lines[0].contains(" - "), "the players first: {text}");
+    assert_eq!(lines[1], "1. Bauer Eva zwei Eva vier", "{text}");
+    assert_eq!(lines[2], "1... Bauer Eva sieben Eva fünf", "{text}");
+}
+
+/// The names of the six pieces in each language, as an independent source
+/// gives them (`None`: the source does not name that piece), with the
+/// source: the seed documents (shared/seeds, see their README) and the
+/// notation reference (shared/notation/REFERENCE.md: §1 the letter table
+/// and the names it quotes, §3.1 the letter collisions, which name the
+/// piece behind each letter).
+struct Names {
+    lang: &'static str,
+    source: &'static str,
+    /// Pawn, knight, bishop, rook, queen, king.
+    pieces: [Option<&'static str>; 6],
+}
+
+#[rustfmt::skip]
+const NAMES: &[Names] = &[
+    Names { lang: "de", source: "seed 000, FIDE Laws, rules for visually impaired players: König, Dame, Turm, Läufer, Springer, Bauer", pieces: [Some("Bauer"), Some("Springer"), Some("Läufer"), Some("Turm"), Some("Dame"), Some("König")] },
+    Names { lang: "pl", source: "seed 003, the Polish rules: król, hetman, wieża, goniec, skoczek, pionek", pieces: [Some("pionek"), Some("skoczek"), Some("goniec"), Some("wieża"), Some("hetman"), Some("król")] },
+    Names { lang: "da", source: "seed 002, the Danish rules: konge, dronning, tårn, bonde; §3.1 S: Springer", pieces: [Some("bonde"), Some("springer"), None, Some("tårn"), Some("dronning"), Some("konge")] },
+    Names { lang: "ru", source: "seed 004, FIDE Laws in Russian: король, ладья", pieces: [None, None, None, Some("ладья"), None, Some("король")] },
+    Names { lang: "fr", source: "REFERENCE §1 FIDE-E(old) `F = fou`; §3.1 R: Roi", pieces: [None, None, Some("fou"), None, None, Some("roi")] },
+    Names { lang: "es", source: "REFERENCE §3.1 R: Rey; A: Alfil", pieces: [None, None, Some("alfil"), None, None, Some("rey")] },
+    Names { lang: "it", source: "REFERENCE §3.1 R: Re; A: Alfiere", pieces: [None, None, Some("alfiere"), None, None, Some("re")] },
+    Names { lang: "pt", source: "REFERENCE §3.1 R: Rei", pieces: [None, None, None, None, None, Some("rei")] },
+    Names { lang: "ca", source: "REFERENCE §1 Catalan row (WPold): rei, dama, torre, alfil, cavall, peó", pieces: [Some("peó"), Some("cavall"), Some("alfil"), Some("torre"), Some("dama"), Some("rei")] },
+    Names { lang: "nl", source: "REFERENCE §1 FIDE-E(old) `L = loper`; §3.1 P: Paard", pieces: [None, Some("paard"), Some("loper"), None, None, None] },
+    Names { lang: "no", source: "REFERENCE §3.1 B: Bonde (the pawn slot)", pieces: [Some("bonde"), None, None, None, None, None] },
+    Names { lang: "sv", source: "REFERENCE §3.1 B: Bonde (the pawn slot)", pieces: [Some("bonde"), None, None, None, None, None] },
+    Names { lang: "fi", source: "REFERENCE §1 Finnish row: kuningas, kuningatar/daami, torni, lähetti, ratsu, sotilas", pieces: [Some("sotilas"), Some("ratsu"), Some("lähetti"), Some("torni"), Some("daami"), Some("kuningas")] },
+    Names { lang: "is", source: "REFERENCE §1 Icelandic row (ER): kóngur, drottning, hrókur; §3.1 R: Riddari", pieces: [None, Some("riddari"), None, Some("hrókur"), Some("drottning"), Some("kóngur")] },
+    Names { lang: "et", source: "REFERENCE §1 Estonian row (ER): kuningas, lipp, vanker; §3.1 O: Oda, R: Ratsu", pieces: [None, Some("ratsu"), Some("oda"), Some("vanker"), Some("lipp"), Some("kuningas")] },
+    Names { lang: "cs", source: "REFERENCE §3.1 S: Střelec; J: Jezdec; V: Věž", pieces: [None, Some("jezdec"), Some("střelec"), Some("věž"), None, None] },
+    Names { lang: "sk", source: "REFERENCE §1 Slovak row (soks.sk 1939): kráľ, dáma, strelec, jazdec, veža, pešiak", pieces: [Some("pešiak"), Some("jazdec"), Some("strelec"), Some("veža"), Some("dáma"), Some("kráľ")] },
+    Names { lang: "hu", source: "REFERENCE §3.1 G: Gyalog; H: Huszár; F: Futó; B: Bástya; V: Vezér", pieces: [Some("gyalog"), Some("huszár"), Some("futó"), Some("bástya"), Some("vezér"), None] },
+    Names { lang: "ro", source: "REFERENCE §3.1 R: Rege", pieces: [None, None, None, None, None, Some("rege")] },
+    Names { lang: "uk", source: "REFERENCE §1 Ukrainian row (FIDE Appendix E in Ukrainian): король, ферзь, тура, слон, кінь", pieces: [None, Some("кінь"), Some("слон"), Some("тура"), Some("ферзь"), Some("король")] },
+    Names { lang: "bg", source: "REFERENCE §1 Bulgarian row (WPold): цар, дама, топ, офицер, кон, пешка", pieces: [Some("пешка"), Some("кон"), Some("офицер"), Some("топ"), Some("дама"), Some("цар")] },
+    Names { lang: "sr", source: "REFERENCE §1 Serbian/Croatian row (WPold): kralj, dama, top, lovac, skakač", pieces: [None, Some("skakač"), Some("lovac"), Some("top"), Some("dama"), Some("kralj")] },
+    Names { lang: "sl", source: "REFERENCE §1 Slovene row: kralj, dama, trdnjava, lovec, skakač, kmet", pieces: [Some("kmet"), Some("skakač"), Some("lovec"), Some("trdnjava"), Some("dama"), Some("kralj")] },
+    Names { lang: "tr", source: "REFERENCE §1 Turkish row: Şah, Vezir, Kale, Fil, At, piyon", pieces: [Some("piyon"), Some("at"), Some("fil"), Some("kale"), Some("vezir"), Some("şah")] },
+    Names { lang: "el", source: "REFERENCE §1 Greek row: Ίππος, Αξιωματικός, Πύργος, Βασίλισσα, Βασιλιάς", pieces: [None, Some("ίππος"), Some("αξιωματικός"), Some("πύργος"), Some("βασίλισσα"), Some("βασιλιάς")] },
+    Names { lang: "lt", source: "REFERENCE §1 Lithuanian row (a64.puslapiai.lt): Karalius Valdovė Bokštas Rikis Žirgas Pėstininkas", pieces: [Some("pėstininkas"), Some("žirgas"), Some("rikis"), Some("bokštas"), Some("valdovė"), Some("karalius")] },
+    Names { lang: "lv", source: "REFERENCE §1 Latvian row (ER; lichess forum): karalis, dāma, tornis, laidnis, zirgs, bandinieks", pieces: [Some("bandinieks"), Some("zirgs"), Some("laidnis"), Some("tornis"), Some("dāma"), Some("karalis")] },
+    Names { lang: "id", source: "REFERENCE §1 Indonesian row: Raja, Menteri, Benteng, Gajah, Kuda", pieces: [None, Some("kuda"), Some("gajah"), Some("benteng"), Some("menteri"), Some("raja")] },
+    Names { lang: "af", source: "REFERENCE §3.1 R: Ruiter", pieces: [None, Some("ruiter"), None, None, None, None] },
+];
+
+/// Each language's spoken text names every piece in that language's own
+/// word, as its source gives it: the Immortal Game (testdata/notation/
+/// books/classics.pgn, game 1), where every kind of piece moves, said in
+/// each language, one numbered move a line, each line's first word after
+/// the number being the piece that moves (the SAN of the same move says
+/// which).
+#[test]
+fn every_language_names_the_pieces_as_its_sources_do() {
+    assert_eq!(NAMES.len(), 29, "every language of --lang but English");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/notation/books/classics.pgn");
+    let run = |args: &[&str]| {
+        let out = convert(args, &file);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    let json = run(&["--to", "san", "--format", "json"]);
+    let first = json.lines().next().expect("a game");
+    let game: serde_json::Value = serde_json::from_str(first).expect("JSON");
+    let roles: Vec<usize> = game["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| {
+            let san = m["move"].as_str().expect("SAN");
+            "PNBRQK".find(&san[..1]).unwrap_or(0)
+        })
+        .collect();
+    for n in NAMES {
+        let text = run(&["--to", "spoken", "--format", "text", "--lang", n.lang]);
+        let game = text.split("\n\n").next().expect("a game");
+        let mut said: [Option<String>; 6] = Default::default();
+        for (line, &role) in game.lines().skip(1).zip(&roles) {
+            let mut words = line.split(' ');
+            let number = words.next().expect("a number");
+            assert!(number.ends_with('.'), "{}: {line}", n.lang);
+            let piece = words.next().expect("a piece").to_lowercase();
+            let first = said[role].get_or_insert_with(|| piece.clone());
+            assert_eq!(*first, piece, "{}: one word a piece ({line})", n.lang);
+        }
+        for (role, expected) in n.pieces.iter().enumerate() {
+            let Some(expected) = expected else { continue };
+            assert_eq!(
+                said[role].as_deref(),
+                Some(expected.to_lowercase().as_str()),
+                "{}: piece {role} ({})",
+                n.lang,
+                n.source
+            );
+        }
+    }
 }
 
 /// A language read and written in letters but without spoken words
@@ -183,11 +317,7 @@ fn a_language_without_spoken_words_is_refused() {
         assert!(stderr.contains("no spoken words for Arabic"), "{stderr}");
     }
     // Its letters are written all the same.
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(["convert", "-q", "--lang", "ar"])
-        .arg(&file)
-        .output()
-        .expect("pgnkit runs");
+    let out = convert(&["--lang", "ar"], &file);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("حf3"));
 }

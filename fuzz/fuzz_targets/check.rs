@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use pgnkit_notation::Language;
-use pgnkit_replay::Options;
+use pgnkit_replay::{IllegalMoves, Options};
 use pgnkit_report::{Format, render};
 use pgnkit_work::check::check_chunk;
 
@@ -20,9 +20,17 @@ fuzz_target!(|data: &[u8]| {
         .last()
         .and_then(|&b| Language::ALL.get(usize::from(b.wrapping_sub(0xc0))))
         .copied();
+    // The first byte's low bit: illegal moves stand (`--illegal-moves
+    // stand`), whose positions may hold a king left in check.
+    let illegal_moves = if data.first().is_some_and(|b| b & 1 == 1) {
+        IllegalMoves::Stand
+    } else {
+        IllegalMoves::Stop
+    };
     let options = Options {
         language,
         suggestions: true,
+        illegal_moves,
         ..Options::default()
     };
     let chunk = pgnkit_work::whole_chunk(data.to_vec());

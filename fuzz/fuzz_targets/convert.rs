@@ -51,6 +51,12 @@ fuzz_target!(|data: &[u8]| {
             language: input_lang,
             suggestions: true,
             detail: if fast { Detail::Errors } else { Detail::Full },
+            // Illegal moves stand in every other run (written as played).
+            illegal_moves: if last & 4 == 4 {
+                pgnkit_replay::IllegalMoves::Stand
+            } else {
+                pgnkit_replay::IllegalMoves::Stop
+            },
         },
         format,
         skip_invalid: last & 1 == 1,

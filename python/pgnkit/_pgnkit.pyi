@@ -100,8 +100,9 @@ class Game:
     """The piece-letter language the moves were read in."""
     chess960: bool
     """Played under Chess960 castling rules."""
-    fen: str
-    """FEN of the main line's last position (the game record's ``fen``)."""
+    fen: Optional[str]
+    """FEN of the main line's last position (the game record's ``fen``; None
+    for a game whose FEN tag could not be set up)."""
     claims: list[dict[str, Any]]
     """Draws that became claimable (threefold repetition, 50-move rule),
     as in the ``check --games`` record."""

@@ -307,7 +307,7 @@ impl Game {
 
     /// The FEN of the last position of the main line replayed.
     #[getter]
-    fn fen(&self) -> String {
+    fn fen(&self) -> Option<String> {
         replay::final_fen(&self.data.report)
     }
 
@@ -371,8 +371,8 @@ impl Game {
     /// none: the last replayed). `ValueError` beyond the last ply replayed.
     #[pyo3(signature = (ply=None))]
     fn fen_at(&self, ply: Option<u32>) -> PyResult<String> {
-        if ply.is_none() {
-            return Ok(replay::final_fen(&self.data.report));
+        if let (None, Some(fen)) = (ply, replay::final_fen(&self.data.report)) {
+            return Ok(fen);
         }
         let plies = ply.map_or(self.data.line.len(), |p| p as usize);
         replay::position_after(&self.data.report.start, &self.data.line, plies)

@@ -8,9 +8,11 @@ use pgnkit_notation::Style;
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::broadcast::Resent;
 use pgnkit_replay::{Code, Encoding, GameReport, MoveWriter, Options, replay_game_with};
 use pgnkit_report::{Format, Located, Locator};
 use pgnkit_source::Chunk;
+use pgnkit_work::check::see_resent;
 use shakmaty::{Chess, Move, Position};
 
 /// One game of a chunk, replayed.
@@ -145,12 +147,14 @@ pub fn each_game(
     let mut moves = Moves::new(true);
     let mut locator = Locator::new(data, chunk.range.start, chunk.base, Format::Json);
     let mut index = 0u64;
+    let mut resent = Resent::default();
     while reader.read_game(&mut game) {
         if game.is_comment_only() {
             continue;
         }
         let mut writer = MoveWriter::new(Style::SAN, true, &mut moves);
-        let report = replay_game_with(data, &game, options, &mut writer);
+        let mut report = replay_game_with(data, &game, options, &mut writer);
+        see_resent(options, &mut resent, &game, &mut report);
         let located = locator.locate(&game, &report, index, |_| true);
         each(Replayed {
             game: &game,
@@ -185,8 +189,9 @@ pub fn position_after(start: &Chess, line: &[Option<Move>], plies: usize) -> Opt
     Some(position)
 }
 
-/// The FEN of the main line's last position (as the game record says it).
-pub fn final_fen(report: &GameReport) -> String {
+/// The FEN of the main line's last position (as the game record says it;
+/// `None` for a game that could not be set up).
+pub fn final_fen(report: &GameReport) -> Option<String> {
     report.fen()
 }
 

@@ -166,7 +166,7 @@ impl Batch {
             .push(first.and_then(|l| l.diagnostic.ply));
         self.first_error_code
             .push(first.map(|l| l.diagnostic.code.as_str()));
-        self.fen.push(Some(&replay::final_fen(report)));
+        self.fen.push(replay::final_fen(report).as_deref());
         self.rows += 1;
     }
 }

@@ -131,3 +131,16 @@ def test_illegal_moves_that_stood():
     table = pgnkit.to_arrow(pgn, illegal_moves="stand")
     assert table.column("moves").to_pylist() == [stood.moves]
     assert pgnkit.check([TESTDATA / "illegal" / "broadcast.pgn"], illegal_moves="stand").games == []
+
+
+def test_a_broadcast_game_sent_again_as_check_says(pgnkit_bin, tmp_path):
+    path = tmp_path / "broadcast.pgn"
+    path.write_bytes(b'[White "A"]\n\n1. e4 e5 *\n\n[White "A"]\n\n1. e4 e5 2. Nf3 *\n')
+    cli = run_cli(pgnkit_bin, "check", "--illegal-moves", "stand", "--format", "json",
+                  "--no-config", path.name, cwd=tmp_path)
+    expected = [r for r in cli if r["type"] == "diagnostic"]
+    assert [r["code"] for r in expected] == ["resent-game"]
+    games = list(pgnkit.read(path, illegal_moves="stand"))
+    mine = [d.record for g in games for d in g.diagnostics]
+    assert [dict(r, file=path.name) for r in mine] == expected
+    assert not [d for g in pgnkit.read(path) for d in g.diagnostics]

@@ -3,6 +3,7 @@
 //! ([`Layout`]), the long algebraic style ([`Style`]), positions instead of
 //! games, which games by number, and output in files of N games).
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -22,8 +23,9 @@ pub struct ConvertArgs {
     pub input: InputArgs,
     /// Target notation: `san` (PGN SAN), `lan` (`Ng1-f3`, `e4xd5`), `uci`
     /// (`g1f3`, `e7e8q`), `iccf` (ICCF numeric: `7163`, `27281`), `figurine`
-    /// or `fan` (`♘f3`), `spoken` (`--format
-    /// text` or `json` only: the words have spaces), or `ru-scoresheet` (the Russian
+    /// or `fan` (`♘f3`), `spoken` (the words of the Laws' rules for
+    /// visually impaired players, `Springer Gustav eins Felix drei`; text
+    /// or JSON only: the words have spaces), or `ru-scoresheet` (the Russian
     /// scoresheet preset: Russian letters, `:` for captures, `0-0`, `e8Ф`;
     /// ignores `--lang`); or positions, one a line: `fen` or `epd` (each
     /// game's last position, every one with `--all-positions`).
@@ -33,9 +35,10 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang,
           help = output_lang_help())]
     pub lang: Language,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Pgn)]
-    pub format: OutputFormat,
+    /// Output format (default: `pgn`; with `--to spoken`, `text` on a
+    /// terminal and `json` otherwise).
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
     /// Leave games with an error out of the output (they are still counted).
     #[arg(long)]
     pub skip_invalid: bool,
@@ -92,6 +95,20 @@ impl ConvertArgs {
     /// `--all-positions`.
     pub fn positions(&self) -> Option<(PositionFormat, bool)> {
         position_format(&self.to).map(|f| (f, self.shape.all_positions))
+    }
+
+    /// The output format: `--format`, else PGN; spoken moves, which PGN
+    /// movetext cannot hold, are text on a terminal (one numbered move a
+    /// line, to read aloud) and JSON otherwise.
+    pub fn format(&self) -> OutputFormat {
+        let spoken =
+            Style::from_name(&self.to, self.lang).is_some_and(|s| s.notation == Notation::Spoken);
+        match self.format {
+            Some(format) => format,
+            None if spoken && std::io::stdout().is_terminal() => OutputFormat::Text,
+            None if spoken => OutputFormat::Json,
+            None => OutputFormat::Pgn,
+        }
     }
 
     /// The style `--to` and `--lang` name, with the marks the shaping flags
@@ -384,7 +401,7 @@ impl GameSet {
 fn check_shape(args: &ConvertArgs, style: &Style, positions: bool) -> anyhow::Result<()> {
     let shape = &args.shape;
     if positions {
-        if shape.shapes_pgn() || args.add_opening || args.format != OutputFormat::Pgn {
+        if shape.shapes_pgn() || args.add_opening || args.format() != OutputFormat::Pgn {
             anyhow::bail!(
                 "--to {} writes positions, one a line: it takes no --format and no flag that shapes PGN",
                 args.to
@@ -393,10 +410,10 @@ fn check_shape(args: &ConvertArgs, style: &Style, positions: bool) -> anyhow::Re
     } else if shape.all_positions {
         anyhow::bail!("--all-positions needs `--to fen` or `--to epd`");
     }
-    if args.format == OutputFormat::Line && style.notation != Notation::Uci {
+    if args.format() == OutputFormat::Line && style.notation != Notation::Uci {
         anyhow::bail!("--format line writes UCI commands: it needs `--to uci`");
     }
-    if shape.shapes_pgn() && args.format != OutputFormat::Pgn {
+    if shape.shapes_pgn() && args.format() != OutputFormat::Pgn {
         anyhow::bail!("the flags that shape PGN output need `--format pgn`");
     }
     if style.notation != Notation::Lan

@@ -26,7 +26,7 @@
 //! let pgn = "[White \"A\"]\n\n1. e4 e5 2. Nf3 *\n\n\
 //!            [White \"A\"]\n[Black \"B\"]\n\n1. e2-e4 e7-e5 2. Sg1-f3 {de} *\n\n\
 //!            1. d4 *\n";
-//! let options = Replay { language: None, suggestions: false, detail: Detail::Keys };
+//! let options = Replay { language: None, suggestions: false, detail: Detail::Keys, ..Replay::default() };
 //! let mut records = Vec::new();
 //! let mut reader = Reader::new(pgn.as_bytes());
 //! let mut game = Game::default();

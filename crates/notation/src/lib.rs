@@ -52,7 +52,8 @@ pub use language::{Language, LanguageSet, UnknownLanguage};
 pub use line::Line;
 pub use read::{ReadError, ResolveError, read_move};
 pub use token::{
-    Annotation, MoveToken, ParseError, Suffix, parse_annotation, parse_move, with_suffix,
+    Annotation, MoveToken, ParseError, Suffix, annotation_glyph, parse_annotation, parse_move,
+    with_suffix,
 };
 pub use write::{
     CaptureMark, CastlingMark, Notation, Style, move_to_string, write_move, write_move_after,

@@ -349,6 +349,8 @@ impl MoveToken {
                 }
             }
             Body::Castle(side) => castle(pos, side),
+            Body::Castles => castle(pos, CastlingSide::KingSide)
+                .or_else(|_| castle(pos, CastlingSide::QueenSide)),
             Body::Coords(c) => self.resolve_coords(pos, lang, c),
             Body::Null => Err(ResolveError::Illegal),
             Body::Descriptive(r) => match r.get(lang) {

@@ -31,9 +31,10 @@
 //! let m = token.resolve_as_played(&pos, Language::En)?;
 //! assert_eq!(m.from(), Some(Square::F1));
 //!
+//! // Written to read back: the c1 bishop is on the board too.
 //! let mut san = String::new();
 //! write_stood(&pos, &m, &Style::new(Notation::San, Language::En), &mut san);
-//! assert_eq!(san, "Bc4");
+//! assert_eq!(san, "Bf1c4");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -64,6 +65,8 @@ impl MoveToken {
             Body::Castle(side) | Body::San(San::Castle(side), _) => {
                 return castle_as_played(pos, side);
             }
+            // A book's `Castles`: the king's side, as played.
+            Body::Castles => return castle_as_played(pos, CastlingSide::KingSide),
             Body::San(san, _) => {
                 let c = san_coords(san).ok_or(ResolveError::Illegal)?;
                 self.query(lang, c)?
@@ -263,7 +266,7 @@ fn castle_as_played(pos: &Chess, side: CastlingSide) -> Result<Move, ResolveErro
         .rook(turn, side)
         .filter(|r| rooks.contains(*r));
     let outermost = match side {
-        CastlingSide::KingSide => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
+        CastlingSide::KingSide => rooks.into_iter().rev().find(|r| r.file() > king.file()),
         CastlingSide::QueenSide => rooks.into_iter().find(|r| r.file() < king.file()),
     };
     let rook = named.or(outermost).ok_or(ResolveError::Illegal)?;
@@ -328,15 +331,7 @@ pub fn write_stood(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
     };
     crate::write::write_san_form(pos, &san, style, out);
     if style.check_marks {
-        let mut after = pos.clone();
-        after.play_unchecked(*m);
-        if after.is_check() {
-            out.push(if crate::write::has_evasion(&after) {
-                '+'
-            } else {
-                '#'
-            });
-        }
+        crate::write::push_suffix(pos, m, out);
     }
 }
 

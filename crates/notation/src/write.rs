@@ -295,7 +295,8 @@ fn push_promotion(style: &Style, role: Role, color: Color, out: &mut String) {
     push_piece(style, role, color, out);
 }
 
-fn push_suffix(pos: &Chess, m: &Move, out: &mut String) {
+/// Appends the check or mate mark of `m` played in `pos`.
+pub(crate) fn push_suffix(pos: &Chess, m: &Move, out: &mut String) {
     let mut after = pos.clone();
     after.play_unchecked(*m);
     if after.is_checkmate() {

@@ -70,7 +70,9 @@
 //! - A `(` attached to a word that looks like a descriptive move (`R(KB1)-K1`, `NxP(Q5)`,
 //!   `N(KB3)xP(K5)`, `P-K8(Q)`), holding a descriptive square or a promotion piece and closed at
 //!   once, is part of that Word (`pgnkit_notation::descriptive::attached_parenthesis`); every other
-//!   `(` opens a variation, also one attached to an algebraic move (`Nf3(Nc3)`).
+//!   `(` opens a variation, also one attached to an algebraic move (`Nf3(Nc3)`). A book's `Castles`
+//!   keeps the side written after it, glued or after spaces (`Castles(QR)`, `Castles QR`,
+//!   `Castles (Q)`: `pgnkit_notation::descriptive::castles_end`).
 //! - A word starting with digits then dots or `…` is a move number (`12.`, `12...`, `12…`; the rest of
 //!   the word is lexed again: `1.e4` is `1.` and `e4`, `1.e4e5` is `1.` and `e4e5`). A word of digits
 //!   only is a bare move number. A bare or single-dot move number followed by a word made only of dots

@@ -545,10 +545,19 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
 
 /// The end of the word `buf[ws..we]` with the parentheses attached to it
 /// that belong to a descriptive move (`R(KB1)-K1`, `N(KB3)xP(K5)`,
-/// `P-K8(Q)`: [`pgnkit_notation::descriptive::attached_parenthesis`]);
-/// `we` for every other word, whose `(` opens a variation.
+/// `P-K8(Q)`: [`pgnkit_notation::descriptive::attached_parenthesis`]), and
+/// a book's `Castles` with the side written after it (`Castles QR`:
+/// [`pgnkit_notation::descriptive::castles_end`]); `we` for every other
+/// word, whose `(` opens a variation.
 #[inline(always)]
 fn descriptive_end(buf: &[u8], ws: usize, we: usize) -> usize {
+    if we - ws == 7
+        && buf
+            .get(ws..we)
+            .is_some_and(pgnkit_notation::descriptive::is_castles)
+    {
+        return pgnkit_notation::descriptive::castles_end(buf, we);
+    }
     if buf.get(we) != Some(&b'(') {
         return we;
     }

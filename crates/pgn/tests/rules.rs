@@ -421,6 +421,35 @@ fn buffers_are_reused() {
 }
 
 #[test]
+fn a_books_castles_keeps_the_side_written_after_it() {
+    let g = one(
+        b"12. Castles(QR) R-Q1 13. Castles QR Castles (Q) 14. Castles KR-Q1 \
+                  Castles (P-K4) castles K *",
+    );
+    assert_eq!(
+        tokens(&g),
+        [
+            "N12:12.",
+            "W:Castles(QR)",
+            "W:R-Q1",
+            "N13:13.",
+            "W:Castles QR",
+            "W:Castles (Q)",
+            "N14:14.",
+            "W:Castles",
+            "W:KR-Q1",
+            "W:Castles",
+            "(:(",
+            "W:P-K4",
+            "):)",
+            "W:castles K",
+            "R*:*",
+        ]
+    );
+    assert!(errors(&g).is_empty());
+}
+
+#[test]
 fn a_descriptive_move_keeps_its_parentheses_and_variations_stay_variations() {
     let g = one(
         b"1. P-K4 P-K4 2. R(KB1)-K1 NxP(Q5) 3. N(KB3)xP(K5)(3. PxP) P-K8(Q)ch \

@@ -94,11 +94,14 @@ pub enum Code {
     /// A board-fed broadcast's result signal: kings put on the centre
     /// squares at the end of a game, which no move reaches.
     ResultSignal,
+    /// A board-fed broadcast's game sent again with more moves: the game
+    /// before is an earlier copy of it.
+    ResentGame,
 }
 
 impl Code {
     /// Every code, in the order of the contract's table.
-    pub const ALL: [Code; 25] = [
+    pub const ALL: [Code; 26] = [
         Code::UnparsableMove,
         Code::IllegalMove,
         Code::AmbiguousMove,
@@ -124,6 +127,7 @@ impl Code {
         Code::ClockPeriod,
         Code::RepeatedMove,
         Code::ResultSignal,
+        Code::ResentGame,
     ];
 
     /// The code's place in [`Code::ALL`].
@@ -154,6 +158,7 @@ impl Code {
             Code::ClockPeriod => 22,
             Code::RepeatedMove => 23,
             Code::ResultSignal => 24,
+            Code::ResentGame => 25,
         }
     }
 
@@ -210,6 +215,7 @@ impl Code {
             Code::ResultSignal => {
                 "Kings put on the centre squares at the end of a board-fed game: the board's result signal, not moves."
             }
+            Code::ResentGame => "A broadcast sent the game before again, with more moves.",
         }
     }
 
@@ -241,6 +247,7 @@ impl Code {
             Code::ClockPeriod => "clock-period",
             Code::RepeatedMove => "repeated-move",
             Code::ResultSignal => "result-signal",
+            Code::ResentGame => "resent-game",
         }
     }
 
@@ -262,7 +269,8 @@ impl Code {
             | Code::ClockZero
             | Code::ClockPeriod
             | Code::RepeatedMove
-            | Code::ResultSignal => Severity::Warning,
+            | Code::ResultSignal
+            | Code::ResentGame => Severity::Warning,
             _ => Severity::Error,
         }
     }

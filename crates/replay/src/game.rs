@@ -123,8 +123,9 @@ pub struct GameReport {
     /// The clock commands after the main-line moves, one entry a ply.
     pub clocks: crate::clock::Clocks,
     /// The last main-line position reached: after the last move, or
-    /// before the first error that ended the main line.
-    pub end: Chess,
+    /// before the first error that ended the main line; `None` for a game
+    /// whose start could not be set up (a bad FEN, a variant not played).
+    pub end: Option<Chess>,
     /// The Laws' rulings on the illegal moves that stood, in ply order
     /// (`--illegal-moves stand`).
     pub rulings: Vec<LawRuling>,
@@ -179,7 +180,8 @@ impl GameReport {
         }
     }
 
-    /// The FEN of [`GameReport::end`], the last main-line position.
+    /// The FEN of [`GameReport::end`], the last main-line position (`None`
+    /// where the game could not be set up).
     ///
     /// ```
     /// use pgnkit_pgn::{Game, Reader};
@@ -190,18 +192,19 @@ impl GameReport {
     /// assert!(Reader::new(pgn).read_game(&mut game));
     /// let report = replay_game(pgn, &game, &Options::default());
     /// assert_eq!(
-    ///     report.fen(),
-    ///     "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    ///     report.fen().as_deref(),
+    ///     Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
     /// );
     /// ```
-    pub fn fen(&self) -> String {
+    pub fn fen(&self) -> Option<String> {
+        let end = self.end.as_ref()?;
         let mut fen = String::with_capacity(90);
         crate::position_text::write_position(
-            &self.end,
+            end,
             crate::position_text::PositionFormat::Fen,
             &mut fen,
         );
-        fen
+        Some(fen)
     }
 
     /// Number of errors, kept or omitted.

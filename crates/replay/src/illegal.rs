@@ -40,7 +40,7 @@
 //! let report = replay_game(pgn, &game, &options);
 //! assert_eq!(report.plies, 4);
 //! assert!(report.diagnostics[0].stood);
-//! assert_eq!(report.rulings[0].article, "A.4.2");
+//! assert_eq!(report.rulings[0].article, "B.3"); // 180+2 is blitz
 //! ```
 
 use std::fmt;
@@ -48,13 +48,14 @@ use std::str::FromStr;
 
 use pgnkit_notation::LanguageSet;
 use serde::Serialize;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color};
 
 use crate::clock::checks::capitalized;
 use crate::clock::{Kind, TimeControl};
 use crate::dead;
 use crate::diagnostic::side_name;
 use crate::outcome::GameResult;
+pub use crate::outcome::regular;
 
 /// What the replay does with an illegal move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -173,24 +174,6 @@ pub(crate) struct Decided {
     pub reason: String,
 }
 
-/// Whether the analyses that play moves may look at `pos`: one king a side
-/// and the side that just moved not in check (a move that stood may leave
-/// its own king attacked; from there a king could be taken).
-pub fn regular(pos: &Chess) -> bool {
-    let board = pos.board();
-    let kings = |c: Color| board.king_of(c);
-    match (kings(Color::White), kings(Color::Black)) {
-        (Some(_), Some(_)) => {}
-        _ => return false,
-    }
-    let Some(theirs) = kings(!pos.turn()) else {
-        return false;
-    };
-    board
-        .attacks_to(theirs, pos.turn(), board.occupied())
-        .is_empty()
-}
-
 /// The rulings on the moves that stood, each from the position before it
 /// (`before`, in the same order), under `pace`; and, where the rules end
 /// the game (the second completed illegal move by one player in standard
@@ -203,14 +186,11 @@ pub(crate) fn rule(
     let mut rulings = Vec::with_capacity(stood.len());
     let mut decided = None;
     let mut count = [0u32; 2];
-    // The opponent cannot checkmate the player's king: then drawn. A queen
-    // or a rook mates with the other side's help: no search is needed.
+    // The opponent cannot checkmate the player's king: then drawn (as
+    // after a flag fall, Law 6.9).
     let unwinnable = |i: usize, winner: Color| {
         before.get(i).is_some_and(|pos| {
-            let board = pos.board();
-            let heavy = (board.queens() | board.rooks()) & board.by_color(winner);
-            heavy.is_empty()
-                && regular(pos)
+            regular(pos)
                 && matches!(
                     dead::after_time_forfeit(pos, winner, false),
                     dead::Verdict::Unwinnable
@@ -289,6 +269,7 @@ pub(crate) fn rule(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
 
     // The articles and their outcomes are the FIDE Laws' (7.5.5, A.4.2,
     // B.3), as the module docs quote them; positions are the start.

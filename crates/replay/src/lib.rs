@@ -29,6 +29,7 @@
 //! assert!(report.diagnostics.is_empty());
 //! ```
 
+pub mod broadcast;
 pub mod clock;
 mod clock_verdict;
 pub mod dead;

@@ -445,7 +445,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                                     .and_then(|i| pass.main_tokens.get(i))
                                     .and_then(|&i| game.tokens.get(i as usize))
                                     .map(|t| t.text);
-                                broadcast_artifact(
+                                crate::broadcast::artifact(
                                     game,
                                     index,
                                     signalled,
@@ -465,7 +465,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                         if let Some(code) = artifact {
                             settle(&mut previous, &mut pass, Some(play))?;
                             signalled |= code == Code::ResultSignal;
-                            let mut d = artifact_warning(code, token.span.clone(), word);
+                            let mut d = crate::broadcast::warning(code, token.span.clone(), word);
                             d.ply = Some(ply);
                             d.move_number = Some(move_number);
                             d.side = Some(side);
@@ -634,10 +634,9 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                             pass.book.problem()?;
                         }
                     } else {
-                        // Only `++` needs to know about double check.
-                        let double = check
-                            && written == Suffix::DoubleCheck
-                            && play.position().checkers().count() > 1;
+                        // Double check, for `++` in the word or `dbl ch`
+                        // as a word of its own after it.
+                        let double = check && play.position().checkers().count() > 1;
                         pending = Some(Mark {
                             text: token.text,
                             span: token.span.clone(),
@@ -1064,70 +1063,6 @@ impl Book for Probe {
     }
 
     fn passed(&mut self, _after: &Chess, _ply: u32) {}
-}
-
-/// What a board-fed broadcast added at main-line word `index` (which
-/// resolves to no legal move; `king_to` is where it puts a king, if it is
-/// a king's move): the move before sent again (`repeated`), or a king put
-/// on a centre square in the last two words of the main line, after which
-/// (once `signalled`) every word is part of the signal.
-fn broadcast_artifact(
-    game: &Game<'_>,
-    index: usize,
-    signalled: bool,
-    repeated: bool,
-    king_to: Option<shakmaty::Square>,
-) -> Option<Code> {
-    if signalled {
-        return Some(Code::ResultSignal);
-    }
-    if repeated {
-        return Some(Code::RepeatedMove);
-    }
-    if !king_to.is_some_and(|to| shakmaty::Bitboard::CENTER.contains(to)) {
-        return None;
-    }
-    // At most one more main-line word follows: a scan that stops at the
-    // second, so that it costs no more than the words it passes.
-    let mut depth = 0u32;
-    let mut words = 0;
-    for kind in game.tokens.kinds().skip(index.saturating_add(1)) {
-        match kind {
-            TokenKind::OpenVariation => depth += 1,
-            TokenKind::CloseVariation => depth = depth.saturating_sub(1),
-            TokenKind::Word if depth == 0 => {
-                words += 1;
-                if words > 1 {
-                    return None;
-                }
-            }
-            _ => {}
-        }
-    }
-    Some(Code::ResultSignal)
-}
-
-/// The warning of a broadcast's artifact `code` at `word`.
-fn artifact_warning(code: Code, span: Range<usize>, word: &str) -> Diagnostic {
-    let shown = brief(word);
-    let (message, help) = if code == Code::RepeatedMove {
-        (
-            format!(
-                "`{shown}` repeats the move before it: a move taken back and played again, sent twice by the broadcast"
-            ),
-            "the second copy was passed over; the game goes on from the move played once",
-        )
-    } else {
-        (
-            format!(
-                "`{shown}` puts a king on a centre square at the end of the game: a board-fed broadcast's result signal, not a move"
-            ),
-            "a DGT board reads both kings put on the four centre squares as the result; the game ended before it",
-        )
-    };
-    let mut d = Diagnostic::new(code, span, message);
-    d.help.push(help.to_owned());
-    d
 }
 
 /// The `illegal-move` error of `m`, a move that stood though illegal in

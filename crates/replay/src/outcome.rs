@@ -338,6 +338,24 @@ pub(crate) fn static_dead_status(pos: &Chess) -> Option<Status> {
     }
 }
 
+/// Whether the analyses that play moves may look at `pos`: one king a side
+/// and the side that just moved not in check (a move that stood may leave
+/// its own king attacked; from there a king could be taken).
+pub fn regular(pos: &Chess) -> bool {
+    let board = pos.board();
+    let kings = |c: Color| board.king_of(c);
+    match (kings(Color::White), kings(Color::Black)) {
+        (Some(_), Some(_)) => {}
+        _ => return false,
+    }
+    let Some(theirs) = kings(!pos.turn()) else {
+        return false;
+    };
+    board
+        .attacks_to(theirs, pos.turn(), board.occupied())
+        .is_empty()
+}
+
 /// What the rules give for a status reached with `loser_to_move` to move.
 pub(crate) fn rule_result(status: Status, side_to_move: Color) -> Option<GameResult> {
     match status {
@@ -397,10 +415,10 @@ pub(crate) struct Tracker {
     /// dead ([`static_dead_status`], looked at in the start position and
     /// after every capture or pawn move), with its ply.
     dead: Option<(Status, u32)>,
-    /// Illegal main-line moves stand ([`IllegalMoves::Stand`](crate::IllegalMoves::Stand)).
+    /// Illegal main-line moves stand (`--illegal-moves stand`).
     pub(crate) stand: bool,
     /// A move stood: positions from there on may not be
-    /// [`regular`](crate::illegal::regular), and the claims that play
+    /// [`regular`], and the claims that play
     /// moves from a position look at regular ones only.
     pub(crate) irregular: bool,
 }
@@ -524,8 +542,7 @@ impl Tracker {
         };
         let look =
             !self.twice.is_empty() && self.threefold_declared.is_none() && self.threefold.is_none();
-        if (same == 2 || clock == 99 || look) && (!self.irregular || crate::illegal::regular(after))
-        {
+        if (same == 2 || clock == 99 || look) && (!self.irregular || regular(after)) {
             self.declared_claims(after, key, window, ply, same);
         }
         if same >= 3 && self.threefold.is_none() {

@@ -75,7 +75,7 @@ pub fn replay_game_text<V: Visitor>(
         dead_undecided: false,
         time_control: None,
         clocks: crate::clock::Clocks::default(),
-        end: Chess::default(),
+        end: None,
         rulings: Vec::new(),
     };
     let start = match setup::start(tag("Variant").as_deref(), tag("FEN").as_deref()) {
@@ -88,7 +88,7 @@ pub fn replay_game_text<V: Visitor>(
     };
     report.chess960 = start.chess960;
     report.start = start.position.clone();
-    report.end = start.position.clone();
+    report.end = Some(start.position.clone());
 
     let mut lang = options.language.unwrap_or(Language::En);
     // Keys are reported only where they are asked for.
@@ -221,7 +221,7 @@ fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> Gam
         dead_undecided: fast.undecided,
         time_control: fast.time_control,
         clocks: fast.clocks,
-        end: fast.end,
+        end: Some(fast.end),
         rulings: Vec::new(),
     }
 }

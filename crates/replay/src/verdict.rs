@@ -163,7 +163,7 @@ pub(crate) fn finish(
     if !irregular {
         time_forfeit(game, report, pos, judged, &mut head);
     }
-    report.end = end;
+    report.end = Some(end);
     (report.diagnostics, report.omitted) = head.into_parts();
     report.diagnostics.sort_by_key(|d| d.span.start);
 }

@@ -37,7 +37,7 @@ pub struct GameFacts {
     /// How each player used their time ([`pgnkit_replay::clock::usage`]).
     pub usage: Option<Usage>,
     /// The FEN of the last main-line position ([`pgnkit_replay::GameReport::fen`]).
-    pub fen: String,
+    pub fen: Option<String>,
     /// The Laws' rulings on the illegal moves that stood.
     pub rulings: Vec<LawRuling>,
 }
@@ -71,7 +71,7 @@ struct JsonGame<'a> {
     emt: Option<Vec<Option<Time>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_use: Option<&'a Usage>,
-    fen: &'a str,
+    fen: Option<&'a str>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     rulings: &'a [LawRuling],
 }
@@ -121,7 +121,7 @@ pub fn write_game(
                 emt: (!f.clocks.emt().is_empty())
                     .then(|| (1..=f.plies).map(|p| f.clocks.emt_at(p)).collect()),
                 time_use: f.usage.as_ref(),
-                fen: &f.fen,
+                fen: f.fen.as_deref(),
                 rulings: &f.rulings,
             };
             serde_json::to_writer(&mut *out, &record)?;

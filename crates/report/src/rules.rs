@@ -90,6 +90,9 @@ pub fn explanation(code: Code) -> &'static str {
         Code::ResultSignal => {
             "With `--illegal-moves stand` (board-fed broadcasts): in the last two words of the main line, a king put on a centre square (d4, e4, d5, e5) where no move takes it. Arbiters signal a game's result to a DGT board by putting both kings on the four centre squares; the broadcast records the signal as moves. They are passed over: the game ended before them; a warning."
         }
+        Code::ResentGame => {
+            "With `--illegal-moves stand` (board-fed broadcasts): the game before has the same Event, Site, Date, Round, White and Black, and its moves are the start of this game's, up to four plies shorter. A broadcast sends a game again as it goes on; a file that collects the copies holds the same game twice. Keep the last copy; `pgnkit dedup` finds such copies across files. The game before is looked for in the same part of the file as the game (a file is read in parts of several megabytes, in parallel). A warning."
+        }
     }
 }
 
@@ -136,6 +139,9 @@ pub fn example(code: Code) -> &'static [u8] {
         }
         Code::RepeatedMove => b"1. e4 e5 2. Nf3 Nf3 Nc6 3. Bb5 a6 *\n",
         Code::ResultSignal => b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ke4 Kd5 1/2-1/2\n",
+        Code::ResentGame => {
+            b"[Round \"4.2\"]\n[White \"Lindqvist\"]\n[Black \"Moreau\"]\n\n1. e4 c5 2. Nf3 *\n\n[Round \"4.2\"]\n[White \"Lindqvist\"]\n[Black \"Moreau\"]\n\n1. e4 c5 2. Nf3 d6 *\n"
+        }
     }
 }
 
@@ -275,10 +281,14 @@ pub fn diagnostics_of(pgn: &[u8], code: Code) -> Vec<render::Located> {
     let mut found = Vec::new();
     let mut index = 0;
     let mut locator = Locator::new(pgn, 0, 0, Format::Human);
+    let mut resent = pgnkit_replay::broadcast::Resent::default();
     while reader.read_game(&mut game) {
         // The broadcasts' codes are told with illegal moves that stand.
         let options = Options {
-            illegal_moves: if matches!(code, Code::RepeatedMove | Code::ResultSignal) {
+            illegal_moves: if matches!(
+                code,
+                Code::RepeatedMove | Code::ResultSignal | Code::ResentGame
+            ) {
                 pgnkit_replay::IllegalMoves::Stand
             } else {
                 pgnkit_replay::IllegalMoves::Stop
@@ -286,6 +296,11 @@ pub fn diagnostics_of(pgn: &[u8], code: Code) -> Vec<render::Located> {
             ..Options::default()
         };
         let mut report = replay_game(pgn, &game, &options);
+        if code == Code::ResentGame
+            && let Some(d) = resent.see(&game, &report)
+        {
+            report.diagnostics.push(d);
+        }
         if code == Code::EcoMismatch
             && let Some(d) = pgnkit_opening::classify(&game, &report)
                 .and_then(|o| pgnkit_opening::eco_mismatch(&game, &o))

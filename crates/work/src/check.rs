@@ -4,8 +4,9 @@
 
 use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
+use pgnkit_replay::broadcast::Resent;
 use pgnkit_replay::fix::{Fixed, fix_game};
-use pgnkit_replay::{GameReport, Options, Selection, replay_game};
+use pgnkit_replay::{GameReport, IllegalMoves, Options, Selection, replay_game};
 use pgnkit_report::fingerprint::GameIdentity;
 use pgnkit_report::games::GameFacts;
 use pgnkit_report::summary::Totals;
@@ -66,6 +67,7 @@ pub fn check_chunk(
     // megabytes) is named by its line and column only.
     let mut locator = Locator::new(data, chunk.range.start, chunk.base, format);
     let mut index = 0u64;
+    let mut resent = Resent::default();
     while reader.read_game(&mut game) {
         if game.is_comment_only() {
             // `%` lines or a lone comment between games: no game, but kept
@@ -79,6 +81,7 @@ pub fn check_chunk(
             continue;
         }
         let mut report = replay_game(data, &game, options);
+        see_resent(options, &mut resent, &game, &mut report);
         selection.apply(&mut report.diagnostics, &mut report.omitted);
         if fix {
             fix_game(data, &game, &report, &mut out.fixed);
@@ -107,6 +110,22 @@ pub fn check_chunk(
         index += 1;
     }
     out
+}
+
+/// With illegal moves that stand, a broadcast's game sent again (the game
+/// before in the chunk, [`Resent`]): its diagnostic first in `report`.
+/// `resent` sees the games of a chunk in order.
+pub fn see_resent(
+    options: &Options,
+    resent: &mut Resent,
+    game: &Game<'_>,
+    report: &mut GameReport,
+) {
+    if options.illegal_moves == IllegalMoves::Stand
+        && let Some(d) = resent.see(game, report)
+    {
+        report.diagnostics.insert(0, d);
+    }
 }
 
 /// The `--games` record of a replayed game (`errors` and `warnings` counted

@@ -8,9 +8,10 @@ use super::family::ENGLISH;
 /// (`rest`, starting with `(`) are one descriptive move whose parenthesis
 /// belongs to it: the word looks like the start of a descriptive move
 /// (its first letter a piece, then only descriptive characters), and the
-/// parenthesis, attached to it, holds a descriptive square or a promotion
-/// piece and closes at once (`R(KB1)-K1`, `NxP(Q5)`, `P-K8(Q)`). Gives the
-/// length of the parenthesised part, `(` to `)`. Any other `(` opens a
+/// parenthesis, attached to it, holds a descriptive square, a rank or a
+/// promotion piece and closes at once (`R(KB1)-K1`, `NxP(Q5)`, `N(5)-B3`,
+/// `P-K8(Q)`); after `Castles`, the side castled to (`Castles(QR)`). Gives
+/// the length of the parenthesised part, `(` to `)`. Any other `(` opens a
 /// variation, as in PGN.
 ///
 /// ```
@@ -19,16 +20,76 @@ use super::family::ENGLISH;
 /// assert_eq!(attached_parenthesis(b"R", b"(KB1)-K1"), Some(5));
 /// assert_eq!(attached_parenthesis(b"NxP", b"(Q5) N-B3"), Some(4));
 /// assert_eq!(attached_parenthesis(b"P-K8", b"(Q)"), Some(3));
+/// assert_eq!(attached_parenthesis(b"N", b"(5)-B3"), Some(3));
+/// assert_eq!(attached_parenthesis(b"Castles", b"(QR) R-Q1"), Some(4));
 /// assert_eq!(attached_parenthesis(b"Nf3", b"(Nc3)"), None);
 /// assert_eq!(attached_parenthesis(b"P-K4", b"(P-Q4)"), None);
 /// ```
 pub fn attached_parenthesis(word: &[u8], rest: &[u8]) -> Option<usize> {
+    if is_castles(word) {
+        return castling_side(rest);
+    }
     if !matches!(word.first(), Some(b'K' | b'Q' | b'R' | b'B' | b'N' | b'P'))
         || !descriptive_characters(word)
     {
         return None;
     }
     parenthesis(rest)
+}
+
+/// The length of the castling side `rest` starts with, as books print it
+/// after `Castles`: `(K)`, `(KR)`, `(Q)`, `(QR)`.
+fn castling_side(rest: &[u8]) -> Option<usize> {
+    [&b"(K)"[..], b"(KR)", b"(Q)", b"(QR)"]
+        .into_iter()
+        .find(|side| rest.starts_with(side))
+        .map(<[u8]>::len)
+}
+
+/// Whether the movetext word `word` is a book's `Castles`, which the side
+/// castled to may follow ([`castles_end`]).
+#[inline(always)]
+pub fn is_castles(word: &[u8]) -> bool {
+    matches!(word, b"Castles" | b"castles")
+}
+
+/// The end of a book's `Castles` whose word ends at `end` in `text`, with
+/// the side castled to when it is written after it, glued or after spaces:
+/// `Castles(QR)`, `Castles QR`, `Castles (Q)`, `Castles KR`. The side is a
+/// word of its own (`Castles KR-Q1` is castling, then the rook's move).
+///
+/// ```
+/// use pgnkit_notation::descriptive::castles_end;
+///
+/// assert_eq!(castles_end(b"Castles QR R-Q1", 7), 10);
+/// assert_eq!(castles_end(b"Castles (QR) R-Q1", 7), 12);
+/// assert_eq!(castles_end(b"Castles(K)", 7), 10);
+/// assert_eq!(castles_end(b"Castles KR-Q1", 7), 7);
+/// assert_eq!(castles_end(b"Castles R-Q1", 7), 7);
+/// ```
+pub fn castles_end(text: &[u8], end: usize) -> usize {
+    let Some(rest) = text.get(end..) else {
+        return end;
+    };
+    let spaces = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let side = &rest[spaces..];
+    let n = castling_side(side).or_else(|| {
+        [&b"KR"[..], b"QR", b"K", b"Q"]
+            .into_iter()
+            .find(|word| side.starts_with(word))
+            .map(<[u8]>::len)
+            .filter(|&n| {
+                side.get(n)
+                    .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b')' | b'{' | b';'))
+            })
+    });
+    match n {
+        Some(n) if spaces > 0 || side.first() == Some(&b'(') => end + spaces + n,
+        _ => end,
+    }
 }
 
 /// Whether every byte is one a descriptive move is written with.
@@ -43,7 +104,8 @@ fn descriptive_characters(bytes: &[u8]) -> bool {
 }
 
 /// The length of the parenthesis `rest` starts with (`(` to `)`), when it
-/// holds a descriptive square or a promotion piece and closes at once.
+/// holds a descriptive square, a rank or a promotion piece and closes at
+/// once.
 fn parenthesis(rest: &[u8]) -> Option<usize> {
     if rest.first() != Some(&b'(') {
         return None;
@@ -51,6 +113,12 @@ fn parenthesis(rest: &[u8]) -> Option<usize> {
     let close = |j: usize| (rest.get(j) == Some(&b')')).then_some(j + 1);
     if let Some((_, j)) = ENGLISH.place::<false>(rest, 1, false)
         && let Some(n) = close(j)
+    {
+        return Some(n);
+    }
+    // The mover's rank, as in `N(5)-B3`.
+    if rest.get(1).is_some_and(|b| (b'1'..=b'8').contains(b))
+        && let Some(n) = close(2)
     {
         return Some(n);
     }

@@ -325,6 +325,28 @@ impl Family {
         (s.get(j) == Some(&b')')).then_some((p, j + 1))
     }
 
+    /// The mover's square or rank as books also print it: after a slash
+    /// (`N/1-B3`, `R/Q1-Q2`, `N/KB3xP`) or a rank in parentheses
+    /// (`N(5)-B3`); the square and the index after it.
+    #[inline(always)]
+    fn book_origin<const L: bool>(&self, s: &[u8], i: usize) -> Option<(Place, usize)> {
+        let any_file = |r| Place {
+            files: ALL_FILES,
+            rank: Some(r),
+        };
+        match s.get(i)? {
+            b'/' => match rank_at(s, i + 1) {
+                Some(r) => Some((any_file(r), i + 2)),
+                None => self.place::<L>(s, i + 1, true),
+            },
+            b'(' => {
+                let r = rank_at(s, i + 1)?;
+                (s.get(i + 2) == Some(&b')')).then_some((any_file(r), i + 3))
+            }
+            _ => None,
+        }
+    }
+
     /// Parses the body of a descriptive move (marks already peeled off).
     #[inline]
     pub(crate) fn parse(&self, s: &[u8]) -> Option<Descriptive> {
@@ -352,6 +374,9 @@ impl Family {
         };
         let mut from = None;
         if let Some((p, j)) = self.paren_place::<L>(s, i) {
+            from = Some(p);
+            i = j;
+        } else if !L && let Some((p, j)) = self.book_origin::<L>(s, i) {
             from = Some(p);
             i = j;
         } else if L {
@@ -382,6 +407,7 @@ impl Family {
                 i = j;
                 let to = match self.paren_place::<L>(s, i) {
                     Some(found) => Some(found),
+                    None if !L && s.get(i) == Some(&b'/') => self.place::<L>(s, i + 1, true),
                     None if L => self.place::<L>(s, i, false),
                     None => None,
                 }

@@ -67,7 +67,7 @@ mod resolve;
 mod tests;
 mod write;
 
-pub use attached::{attached_end, attached_parenthesis};
+pub use attached::{attached_end, attached_parenthesis, castles_end, is_castles};
 pub(crate) use origins::Origins;
 pub(crate) use readings::{Readings, may_start};
 pub(crate) use write::write;

@@ -31,11 +31,21 @@ fn forms_parse() {
         "QxQ",
         "PxR=Q",
         "P-QN8(Kt)",
+        // As books also print the mover's square: after a slash, or its
+        // rank in parentheses; the captured man's square after a slash.
+        "N/1-B3",
+        "Kt/5-B3",
+        "R/Q1-Q3",
+        "N/KB3xP",
+        "NxP/K4",
+        "N(5)-B3",
+        "P-K8/Q",
     ] {
         assert!(ENGLISH.parse(s.as_bytes()).is_some(), "{s}");
     }
     for s in [
-        "P-K9", "P-", "PxP(Q9)", "N-K8=Q", "K4", "P-K4Q3", "e4", "Nf3", "PxK4",
+        "P-K9", "P-", "PxP(Q9)", "N-K8=Q", "K4", "P-K4Q3", "e4", "Nf3", "PxK4", "N/9-B3",
+        "N(9)-B3", "N/-B3", "NxP/K9", "N(5-B3",
     ] {
         assert!(ENGLISH.parse(s.as_bytes()).is_none(), "{s}");
     }
@@ -94,6 +104,14 @@ fn forms_parse() {
     let d = ENGLISH.parse(b"QBPxP").expect("parses");
     assert_eq!(d.man.role, Role::Pawn);
     assert_eq!(d.man.files, 1 << 2);
+    let d = ENGLISH.parse(b"N/1-B3").expect("parses");
+    assert_eq!(d.from.and_then(|p| p.rank), Some(0));
+    assert_eq!(d.from.map(|p| p.files), Some(ALL_FILES));
+    let d = ENGLISH.parse(b"R/Q1-Q3").expect("parses");
+    assert_eq!(d.from.map(|p| p.files), Some(1 << 3));
+    let d = ENGLISH.parse(b"NxP/K4").expect("parses");
+    assert_eq!(d.to.map(|p| p.files), Some(1 << 4));
+    assert_eq!(ENGLISH.parse(b"N(5)-B3"), ENGLISH.parse(b"N5-B3"));
     let d = ENGLISH.parse(b"PxQP").expect("parses");
     assert_eq!(d.captured.map(|c| c.files), Some(1 << 3));
 }

@@ -102,6 +102,33 @@ fn parse_castling(s: &[char]) -> Option<CastlingSide> {
     }
 }
 
+/// Castling as books print it in descriptive notation: `Castles` (either
+/// side), with the side after it (`Castles(QR)`, `Castles QR`,
+/// `Castles (Q)`, `CastlesQR`, `Castles-Q`, `Castles(K)`).
+fn parse_castles(s: &[char]) -> Option<Body> {
+    let rest = match s {
+        ['C' | 'c', 'a', 's', 't', 'l', 'e', rest @ ..] => rest,
+        _ => return None,
+    };
+    let side = match rest {
+        [] | ['s'] => return Some(Body::Castles),
+        ['s', side @ ..] => side,
+        _ => return None,
+    };
+    // `Castles QR`: the side may follow after spaces.
+    let spaces = side.iter().take_while(|c| c.is_whitespace()).count();
+    let side = &side[spaces..];
+    let side = match side {
+        ['(', inner @ .., ')'] | ['-', inner @ ..] => inner,
+        side => side,
+    };
+    match side {
+        ['K'] | ['K', 'R'] => Some(Body::Castle(CastlingSide::KingSide)),
+        ['Q'] | ['Q', 'R'] => Some(Body::Castle(CastlingSide::QueenSide)),
+        _ => None,
+    }
+}
+
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Elem {
     File(File),
@@ -128,6 +155,9 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
     }
     if let Some(side) = parse_castling(s) {
         return Ok(MoveToken::new(Body::Castle(side)));
+    }
+    if let Some(body) = parse_castles(s) {
+        return Ok(MoveToken::new(body));
     }
     if matches!(s, ['-', '-'] | ['Z', '0'] | ['0', '0', '0', '0']) {
         return Ok(MoveToken::new(Body::Null));
@@ -218,8 +248,12 @@ fn parse_body(s: &[char]) -> Result<MoveToken, ParseError> {
             to_file: tf,
             to_rank: Some(tr),
         },
+        // A pawn captures on a neighbouring file: `ed`, never `ch` (a
+        // book's check written as a word of its own).
         [F(ff), F(tf)]
-            if piece == PieceMark::None && (sep_at.is_none() || (sep_at == Some(1) && capture)) =>
+            if piece == PieceMark::None
+                && ff.distance(tf) == 1
+                && (sep_at.is_none() || (sep_at == Some(1) && capture)) =>
         {
             Coords {
                 from_file: Some(ff),

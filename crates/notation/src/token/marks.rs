@@ -26,6 +26,19 @@ pub(super) fn glyph_nag<T: Copy + Into<u32>>(glyph: &[T]) -> Option<u8> {
     })
 }
 
+/// The check and mate marks of descriptive notation glued to the move
+/// (`Q-R5ch`, `QxPch.`, `P-Q4dis.ch.`, `R-Q8mate`), in the order they are
+/// tried; all ASCII, so a word's length is its number of characters.
+const BOOK_MARKS: [(&str, Suffix); 7] = [
+    ("ch", Suffix::Check),
+    ("ch.", Suffix::Check),
+    ("dis.ch.", Suffix::Check),
+    ("dbl.ch.", Suffix::DoubleCheck),
+    ("disch", Suffix::Check),
+    ("dblch", Suffix::DoubleCheck),
+    ("mate", Suffix::Mate),
+];
+
 /// The marks after a move's body, peeled off its end.
 pub(super) struct Peeled {
     /// Characters of the body (the move without its marks).
@@ -82,18 +95,12 @@ pub(super) fn peel_marks(mut s: &[char]) -> Result<Peeled, ParseError> {
         } else if n > 0 && matches!(s[n - 1], '#' | '‡') && unmarked {
             found = Some(mark(Suffix::Mate, 1));
             n - 1
-        } else if ends_with(s, "ch") && before(2) && unmarked {
-            found = Some(mark(Suffix::Check, 2));
-            n - 2
-        } else if ends_with(s, "disch") && before(5) && unmarked {
-            found = Some(mark(Suffix::Check, 5));
-            n - 5
-        } else if ends_with(s, "dblch") && before(5) && unmarked {
-            found = Some(mark(Suffix::DoubleCheck, 5));
-            n - 5
-        } else if ends_with(s, "mate") && before(4) && unmarked {
-            found = Some(mark(Suffix::Mate, 4));
-            n - 4
+        } else if let Some(&(word, suffix)) = BOOK_MARKS
+            .iter()
+            .find(|(word, _)| unmarked && ends_with(s, word) && before(word.len()))
+        {
+            found = Some(mark(suffix, word.len()));
+            n - word.len()
         } else if ends_with(s, "e.p.") && !p.en_passant {
             p.en_passant = true;
             n - 4
@@ -198,7 +205,55 @@ pub fn with_suffix(text: &str, suffix: Suffix) -> Option<String> {
 }
 
 /// Reads a mark written as its own word after a move: `e.p.`, `+`, `#`, `!?`, `(=)`, old-Russian `х`...
+/// A check, mate or en passant mark with a move glyph after it (`ch!`,
+/// `mate!!`, as books print `RxP ch!`) is that mark; its glyph is
+/// [`annotation_glyph`]'s.
+///
+/// ```
+/// use pgnkit_notation::{Annotation, parse_annotation};
+///
+/// assert_eq!(parse_annotation("ch."), Some(Annotation::Check));
+/// assert_eq!(parse_annotation("ch!"), Some(Annotation::Check));
+/// assert_eq!(parse_annotation("!?"), Some(Annotation::Nag(5)));
+/// ```
 pub fn parse_annotation(text: &str) -> Option<Annotation> {
+    match word_annotation(text) {
+        Some(a) => Some(a),
+        None => glyph_after_mark(text).map(|(mark, _)| mark),
+    }
+}
+
+/// The move glyph written after a check, mate or en passant mark in the
+/// same word (`ch!` 1, `mate!!` 3): the NAG it stands for.
+///
+/// ```
+/// use pgnkit_notation::annotation_glyph;
+///
+/// assert_eq!(annotation_glyph("ch!"), Some(1));
+/// assert_eq!(annotation_glyph("dis.ch.?!"), Some(6));
+/// assert_eq!(annotation_glyph("ch"), None);
+/// ```
+pub fn annotation_glyph(text: &str) -> Option<u8> {
+    glyph_after_mark(text).map(|(_, nag)| nag)
+}
+
+/// A check, mate or en passant mark followed by a move glyph in one word:
+/// the mark and the glyph's NAG.
+fn glyph_after_mark(text: &str) -> Option<(Annotation, u8)> {
+    let text = text.trim();
+    let mark = text.trim_end_matches(['!', '?']);
+    let nag = glyph_nag(text.get(mark.len()..)?.as_bytes())?;
+    match word_annotation(mark)? {
+        a @ (Annotation::Check
+        | Annotation::DoubleCheck
+        | Annotation::Mate
+        | Annotation::EnPassant) => Some((a, nag)),
+        _ => None,
+    }
+}
+
+/// [`parse_annotation`] of a word that is one mark.
+fn word_annotation(text: &str) -> Option<Annotation> {
     // The longest annotation word is six characters (`Schach`): a longer
     // word is none, and no buffer is filled for it.
     const MAX_CHARS: usize = 8;
@@ -227,10 +282,10 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
         "jaque" | "échec" | "scacco" => Annotation::Check,
         // Descriptive notation's discovered and double check, whole or as
         // their first word (`dis ch`, `dbl ch`: the `ch` adds nothing).
-        "dis ch" | "dis. ch." | "disch" | "dis" | "dis." => Annotation::Check,
-        "dbl ch" | "dbl. ch." | "dblch" | "dbl" | "dbl." => Annotation::DoubleCheck,
+        "dis ch" | "dis. ch." | "disch" | "dis.ch." | "dis" | "dis." => Annotation::Check,
+        "dbl ch" | "dbl. ch." | "dblch" | "dbl.ch." | "dbl" | "dbl." => Annotation::DoubleCheck,
         "++" => Annotation::DoubleCheck,
-        "#" | "‡" | "x" | "X" | "mate" | "Matt" | "мат" => Annotation::Mate,
+        "#" | "‡" | "x" | "X" | "mate" | "mate." | "Matt" | "мат" => Annotation::Mate,
         "(=)" | "=" => Annotation::DrawOffer,
         // Evaluation symbols written out (PGN NAGs 13-19).
         "∞" => Annotation::Nag(13),

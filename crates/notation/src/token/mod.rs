@@ -28,7 +28,7 @@ mod tests;
 
 pub(crate) use body::spoken_token;
 pub use iccf::is_iccf;
-pub use marks::{parse_annotation, with_suffix};
+pub use marks::{annotation_glyph, parse_annotation, with_suffix};
 pub use move_token::MoveToken;
 pub(crate) use move_token::{Body, Coords, PieceMark};
 pub(crate) use san::{parse_plain_san, plain_san};

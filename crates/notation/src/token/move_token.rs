@@ -87,8 +87,11 @@ pub(crate) enum Body {
     /// uppercase (`N B R Q K`, promotion letters) and the flag says whether a
     /// `P` was written before a pawn move.
     San(San, bool),
-    /// `O-O`, `0-0-0`, `kurze Rochade`, ...
+    /// `O-O`, `0-0-0`, `kurze Rochade`, `Castles QR`...
     Castle(CastlingSide),
+    /// A book's `Castles` with no side written: the king's side, or the
+    /// queen's when only it is legal.
+    Castles,
     /// Everything else with coordinates.
     Coords(Coords),
     /// A null move (`--`, `Z0`, `0000`): never legal.
@@ -229,9 +232,12 @@ impl MoveToken {
         }
     }
 
-    /// Whether the token is castling written as such (`O-O`, `0-0-0`, `lange Rochade`).
+    /// Whether the token is castling written as such (`O-O`, `0-0-0`, `lange Rochade`, `Castles`).
     pub fn is_castling(&self) -> bool {
-        matches!(self.body, Body::Castle(_) | Body::San(San::Castle(_), _))
+        matches!(
+            self.body,
+            Body::Castle(_) | Body::Castles | Body::San(San::Castle(_), _)
+        )
     }
 
     /// Languages under which this token's piece letters (if any) mean some

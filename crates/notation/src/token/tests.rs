@@ -110,3 +110,88 @@ fn annotations() {
     assert_eq!(parse_annotation("!!!"), None);
     assert_eq!(parse_annotation("Nf3"), None);
 }
+
+/// The marks of descriptive notation as books print them: a word of its
+/// own after the move is no move (`ch` is no pawn capture from the c- to the
+/// h-file: a pawn captures on a neighbouring file), and a mark glued to
+/// the move, with or without its dots, is the move's.
+#[test]
+fn book_marks_are_marks() {
+    for word in [
+        "ch", "ch.", "dis", "dis.", "dis.ch.", "dbl", "dbl.", "dbl.ch.", "mate", "mate.", "e.p.",
+    ] {
+        assert!(parse_move(word).is_err(), "{word} is no move");
+        assert!(parse_annotation(word).is_some(), "{word} is a mark");
+    }
+    // A glyph after the mark (`RxP ch!`): the mark, and the glyph apart.
+    assert_eq!(parse_annotation("ch!"), Some(Annotation::Check));
+    assert_eq!(parse_annotation("dbl.ch.??"), Some(Annotation::DoubleCheck));
+    assert_eq!(parse_annotation("mate!!"), Some(Annotation::Mate));
+    assert_eq!(annotation_glyph("ch!"), Some(1));
+    assert_eq!(annotation_glyph("mate!!"), Some(3));
+    assert_eq!(annotation_glyph("!!"), None);
+    assert_eq!(parse_annotation("(=)!"), None);
+    assert_eq!(parse_annotation("ch!!!"), None);
+    for files in ["ae", "ch", "ah", "bd"] {
+        assert!(parse_move(files).is_err(), "{files}");
+    }
+    assert!(parse_move("cd").is_ok() && parse_move("hg").is_ok());
+    for (word, suffix) in [
+        ("QxQch", Suffix::Check),
+        ("QxPch.", Suffix::Check),
+        ("P-Q4dis.ch.", Suffix::Check),
+        ("N-B6dbl.ch.", Suffix::DoubleCheck),
+        ("N-B6dblch", Suffix::DoubleCheck),
+        ("R-Q8mate", Suffix::Mate),
+    ] {
+        let t = parse_move(word).unwrap_or_else(|e| panic!("{word}: {e}"));
+        assert!(t.is_descriptive(), "{word}");
+        assert_eq!(t.suffix(), suffix, "{word}");
+    }
+}
+
+/// `Castles` as books print it: the side after it when written, else the
+/// king's side, or the queen's where only it is legal.
+#[test]
+fn castles_as_books_print_it() {
+    use shakmaty::{Chess, Move, fen::Fen};
+    let both: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+        .parse::<Fen>()
+        .expect("FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("legal");
+    let queen_only: Chess = "r3k2r/8/8/8/8/8/8/R3K1NR w KQkq - 0 1"
+        .parse::<Fen>()
+        .expect("FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("legal");
+    let side = |m: Move| match m {
+        Move::Castle { king, rook } if rook.file() > king.file() => Some(CastlingSide::KingSide),
+        Move::Castle { .. } => Some(CastlingSide::QueenSide),
+        _ => None,
+    };
+    let read = |word: &str, pos: &Chess| {
+        parse_move(word)
+            .ok()
+            .and_then(|t| t.resolve(pos, crate::Language::En).ok())
+            .and_then(side)
+    };
+    use CastlingSide::{KingSide, QueenSide};
+    for (word, on_both, on_queen_only) in [
+        ("Castles", Some(KingSide), Some(QueenSide)),
+        ("castles", Some(KingSide), Some(QueenSide)),
+        ("Castles(QR)", Some(QueenSide), Some(QueenSide)),
+        ("Castles QR", Some(QueenSide), Some(QueenSide)),
+        ("Castles (Q)", Some(QueenSide), Some(QueenSide)),
+        ("Castles KR", Some(KingSide), None),
+        ("CastlesQR", Some(QueenSide), Some(QueenSide)),
+        ("Castles(Q)", Some(QueenSide), Some(QueenSide)),
+        ("Castles(KR)", Some(KingSide), None),
+        ("Castles(K)", Some(KingSide), None),
+    ] {
+        assert_eq!(read(word, &both), on_both, "{word}");
+        assert_eq!(read(word, &queen_only), on_queen_only, "{word}");
+        assert!(parse_move(word).is_ok_and(|t| t.is_castling()), "{word}");
+    }
+    assert!(parse_move("Castled").is_err() && parse_move("Castles(B)").is_err());
+}

@@ -2,7 +2,7 @@
 //! glyphs and draw offers (attached to a move or as words), check marks,
 //! null moves, comments.
 
-use pgnkit_notation::{Annotation, parse_annotation, parse_move};
+use pgnkit_notation::{Annotation, annotation_glyph, parse_annotation, parse_move};
 
 use crate::text::GameText;
 use crate::{Game, Token, TokenKind};
@@ -34,7 +34,9 @@ pub fn classify_word(text: &str) -> Word {
     match parse_annotation(text) {
         Some(Annotation::Nag(n)) => Word::Nag(n),
         Some(Annotation::DrawOffer) => Word::DrawOffer,
-        Some(_) => Word::Mark,
+        // A mark with a glyph after it (`ch!`): the mark is recomputed,
+        // the glyph kept.
+        Some(_) => annotation_glyph(text).map_or(Word::Mark, Word::Nag),
         None => Word::Dead,
     }
 }

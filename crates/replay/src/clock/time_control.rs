@@ -456,9 +456,14 @@ mod tests {
 
     #[test]
     fn kinds_follow_the_appendices() {
+        // Laws of Chess (2023), A.1 and B.1: blitz is 10 minutes or less a
+        // player counting 60 moves of increment, rapid more than 10 and
+        // less than 60.
         assert_eq!(tc("180+2").kind(), Some(Kind::Blitz));
-        assert_eq!(tc("600+4").kind(), Some(Kind::Blitz));
-        assert_eq!(tc("600+5").kind(), Some(Kind::Rapid));
+        assert_eq!(tc("600+0").kind(), Some(Kind::Blitz));
+        assert_eq!(tc("480+2").kind(), Some(Kind::Blitz));
+        assert_eq!(tc("600+1").kind(), Some(Kind::Rapid));
+        assert_eq!(tc("300+8").kind(), Some(Kind::Rapid));
         assert_eq!(tc("840+1").kind(), Some(Kind::Rapid));
         assert_eq!(tc("900+0").kind(), Some(Kind::Rapid));
         assert_eq!(tc("1500+10").kind(), Some(Kind::Rapid));

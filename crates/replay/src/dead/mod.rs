@@ -344,18 +344,27 @@ pub fn may_be_dead(pos: &Chess) -> bool {
 /// checkmate by any series of legal moves: insufficient material never;
 /// a position to judge (`judged`: a game of no moves) gets the full
 /// analysis; a played game the quick search where the winner has no pawn
-/// free to run or take ([`may_be_unwinnable`]), else the win stands (such
-/// a player can nearly always mate).
+/// free to run or take ([`may_be_unwinnable`]) and no queen or rook free
+/// to roam (with no locked pawn wall, [`may_be_dead`]), else the win
+/// stands (such a player can nearly always mate).
 pub fn after_time_forfeit(pos: &Chess, winner: Color, judged: bool) -> Verdict {
     if pos.has_insufficient_material(winner) {
         Verdict::Unwinnable
     } else if judged {
         can_checkmate(pos, winner, Budget::FULL)
-    } else if may_be_unwinnable(pos, winner) {
+    } else if may_be_unwinnable(pos, winner) && !heavy_and_open(pos, winner) {
         can_checkmate(pos, winner, Budget::QUICK)
     } else {
         Verdict::Winnable(Vec::new())
     }
+}
+
+/// Whether `winner` has a queen or a rook and no locked pawn wall stands
+/// ([`may_be_dead`]): with the other side's help such a piece reaches
+/// the king and mates. A few bitboard operations.
+fn heavy_and_open(pos: &Chess, winner: Color) -> bool {
+    let board = pos.board();
+    ((board.queens() | board.rooks()) & board.by_color(winner)).any() && !may_be_dead(pos)
 }
 
 /// Whether the question "can `winner` still checkmate?" (Law 6.9, for a
