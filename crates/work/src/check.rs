@@ -6,7 +6,7 @@ use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::broadcast::Resent;
 use pgnkit_replay::fix::{Fixed, fix_game};
-use pgnkit_replay::{IllegalMoves, Options, Selection, replay_game};
+use pgnkit_replay::{GameReport, IllegalMoves, Options, Selection, replay_game};
 use pgnkit_report::fingerprint::GameIdentity;
 use pgnkit_report::games::GameFacts;
 use pgnkit_report::summary::Totals;
@@ -81,12 +81,7 @@ pub fn check_chunk(
             continue;
         }
         let mut report = replay_game(data, &game, options);
-        // A broadcast's game sent again: the game before in the chunk.
-        if options.illegal_moves == IllegalMoves::Stand
-            && let Some(d) = resent.see(&game, &report)
-        {
-            report.diagnostics.insert(0, d);
-        }
+        see_resent(options, &mut resent, &game, &mut report);
         selection.apply(&mut report.diagnostics, &mut report.omitted);
         if fix {
             fix_game(data, &game, &report, &mut out.fixed);
@@ -101,28 +96,7 @@ pub fn check_chunk(
                 || pgnkit_report::game_name(&game, &report),
                 |l| l.game_name.clone(),
             );
-            let facts = with_games.then(|| {
-                Box::new(GameFacts {
-                    plies: report.plies,
-                    result_tag: report.result_tag.clone(),
-                    status: report.status,
-                    result: report.result.map(|r| r.as_str()),
-                    claims: report.claims.clone(),
-                    errors,
-                    warnings,
-                    language: report.language.code(),
-                    opening: pgnkit_opening::classify(&game, &report),
-                    usage: pgnkit_replay::clock::usage(
-                        report.time_control.as_ref(),
-                        &report.clocks,
-                        pgnkit_replay::clock::Start::of(&report.start),
-                    ),
-                    time_control: report.time_control.clone(),
-                    clocks: report.clocks.clone(),
-                    fen: report.fen(),
-                    rulings: std::mem::take(&mut report.rulings),
-                })
-            });
+            let facts = with_games.then(|| Box::new(game_facts(&game, &report, errors, warnings)));
             out.games.push(GameOut {
                 index,
                 byte: chunk.base.saturating_add(game.span.start),
@@ -136,4 +110,52 @@ pub fn check_chunk(
         index += 1;
     }
     out
+}
+
+/// With illegal moves that stand, a broadcast's game sent again (the game
+/// before in the chunk, [`Resent`]): its diagnostic first in `report`.
+/// `resent` sees the games of a chunk in order.
+pub fn see_resent(
+    options: &Options,
+    resent: &mut Resent,
+    game: &Game<'_>,
+    report: &mut GameReport,
+) {
+    if options.illegal_moves == IllegalMoves::Stand
+        && let Some(d) = resent.see(game, report)
+    {
+        report.diagnostics.insert(0, d);
+    }
+}
+
+/// The `--games` record of a replayed game (`errors` and `warnings` counted
+/// after the selection): what `check --games` prints and what the Python
+/// package's `Game.record()` gives.
+pub fn game_facts(
+    game: &Game<'_>,
+    report: &GameReport,
+    errors: usize,
+    warnings: usize,
+) -> GameFacts {
+    GameFacts {
+        plies: report.plies,
+        result_tag: report.result_tag.clone(),
+        status: report.status,
+        result: report.result.map(|r| r.as_str()),
+        claims: report.claims.clone(),
+        errors,
+        warnings,
+        language: report.language.code(),
+        opening: pgnkit_opening::classify(game, report),
+        usage: pgnkit_replay::clock::usage(
+            report.time_control.as_ref(),
+            &report.clocks,
+            pgnkit_replay::clock::Start::of(&report.start),
+        ),
+        time_control: report.time_control.clone(),
+        clocks: report.clocks.clone(),
+        fen: report.fen(),
+        // Only games with illegal moves that stood have rulings.
+        rulings: report.rulings.clone(),
+    }
 }
