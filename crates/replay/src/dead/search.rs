@@ -3,7 +3,8 @@
 //! an exhaustive search of the positions reachable from it that proves it
 //! unwinnable, pruned where the static rules already do.
 
-use std::collections::{HashMap, HashSet};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
@@ -77,6 +78,71 @@ struct Node {
     kept: u32,
 }
 
+/// How far a position looks from a mate by one of the winners, in rough
+/// moves: the exhaustive search expands the nearest first, so that it
+/// meets a mate early where there is one (the order of expansion does not
+/// change what the search proves when it runs to its end).
+#[derive(Copy, Clone, Debug)]
+struct Guide {
+    /// The corner of the mate, per winner.
+    corners: [Option<Corner>; 2],
+}
+
+impl Guide {
+    fn new(pos: &Chess, winners: Winners) -> Guide {
+        let corner_for = |c: Color| winners.has(c).then(|| corner(pos, c));
+        Guide {
+            corners: [corner_for(Color::White), corner_for(Color::Black)],
+        }
+    }
+
+    /// The nearest of the winners' estimates.
+    fn estimate(&self, pos: &Chess) -> u32 {
+        [Color::White, Color::Black]
+            .into_iter()
+            .zip(self.corners)
+            .filter_map(|(c, corner)| Some(distance_to_mate(pos, c, corner?)))
+            .min()
+            .unwrap_or(0)
+    }
+}
+
+/// A rough count of the moves before `winner` mates in `pos` with the
+/// loser's king in `corner` (CHA's picture of a helpmate, made a distance):
+/// the loser's king to the corner, the winner's king beside it, its knights
+/// within a jump, its pawns forward, a loser's piece to the blocking square.
+fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
+    let board = pos.board();
+    let (Some(loser_king), Some(king)) = (board.king_of(!winner), board.king_of(winner)) else {
+        return 0;
+    };
+    let mut h =
+        2 * u32::from(loser_king.distance(corner.king)) + u32::from(king.distance(corner.guard));
+    for sq in board.by_color(winner) & !board.kings() {
+        h += match board.role_at(sq) {
+            Some(Role::Pawn) => {
+                let rank = u32::from(sq.rank());
+                match winner {
+                    Color::White => 7 - rank,
+                    Color::Black => rank,
+                }
+            }
+            Some(Role::Knight) => u32::from(knight_distance(sq, corner.king)),
+            Some(Role::Bishop) => u32::from(
+                !shakmaty::attacks::bishop_attacks(sq, Bitboard::EMPTY).contains(corner.king),
+            ),
+            _ => 0,
+        };
+    }
+    let blockers = board.by_color(!winner) & !board.kings() & !board.pawns();
+    h += blockers
+        .into_iter()
+        .map(|sq| u32::from(sq.distance(corner.block)))
+        .min()
+        .unwrap_or(0);
+    h
+}
+
 /// Every position reachable from a start, breadth first, until a
 /// checkmate by one of the winners turns up; positions where the static
 /// rules show that none of them can mate are not expanded. Resumable: each
@@ -87,7 +153,10 @@ pub(crate) struct Exploration {
     nodes: Vec<Node>,
     kept: Vec<Chess>,
     seen: HashSet<u64, Keyed>,
-    next: usize,
+    /// The nodes still to expand, nearest to a mate first ([`Guide`]),
+    /// then in the order they were met.
+    open: BinaryHeap<Reverse<(u32, u32)>>,
+    guide: Guide,
 }
 
 /// Positions generated per node of budget, besides the one expanded.
@@ -109,7 +178,8 @@ impl Exploration {
             }],
             kept: vec![pos.clone()],
             seen,
-            next: 0,
+            open: BinaryHeap::from([Reverse((0, 0))]),
+            guide: Guide::new(pos, winners),
         }
     }
 
@@ -118,13 +188,13 @@ impl Exploration {
     pub(crate) fn run(&mut self, nodes: &mut u32) -> Explored {
         let winners = self.winners;
         let mut generated = 0u32;
-        while self.next < self.nodes.len() {
+        while let Some(&Reverse((_, at))) = self.open.peek() {
             if *nodes == 0 {
                 return Explored::OutOfBudget;
             }
             *nodes -= 1;
-            let at = self.next;
-            self.next += 1;
+            self.open.pop();
+            let at = at as usize;
             let node = &self.nodes[at];
             let (key, judge) = (node.key, node.judge);
             let p = match node.by {
@@ -163,6 +233,10 @@ impl Exploration {
                 }
                 let zeroing = m.is_zeroing()
                     || after.castles().castling_rights() != p.castles().castling_rights();
+                self.open.push(Reverse((
+                    self.guide.estimate(&after),
+                    self.nodes.len() as u32,
+                )));
                 self.nodes.push(Node {
                     key: k,
                     parent: at as u32,
