@@ -23,13 +23,18 @@
 //!    the loser's king steered to a corner of the right colour).
 //! 5. An exhaustive search of the positions reachable from this one, each
 //!    judged by steps 2 and 3 first: when every line ends in a position
-//!    they settle, nobody (or the winner in question) can mate.
-//! 6. A deeper helpmate search with what is left of the node budget.
+//!    they settle, nobody (or the winner in question) can mate. It expands
+//!    the positions that look nearest to a mate first (a distance built on
+//!    CHA's picture of a helpmate: the loser's king in the corner, a piece
+//!    of its own beside it, the winner's pieces around), so that it is
+//!    also the search that finds the long helpmates. (CHA runs a depth-first
+//!    helpmate search with rewards instead; the ideas are CHA's, the code
+//!    is not.)
 //!
 //! Every step is sound: a position is [`Verdict::Winnable`] only with a
 //! mating line ([`Verdict::Winnable`] carries it, checked move by move by
-//! the tests), and [`Verdict::Unwinnable`] only by steps 1-3 or step 5
-//! running to its end. When the node budget runs out first, the answer is
+//! the tests), and [`Verdict::Unwinnable`] only by steps 1-3, a helpmate search
+//! that ran to its end without a depth cut, or step 5 running to its end. When the node budget runs out first, the answer is
 //! [`Verdict::Undecided`]. (Step 5 identifies positions by 64-bit Zobrist
 //! keys, as repetition detection does; a collision could hide a position,
 //! with a probability far below one in a billion per search.)
@@ -170,74 +175,35 @@ enum Settled {
 }
 
 /// Whether one of `winners` can mate from `pos`, by the searches: a quick
-/// helpmate search, then the exhaustive search and the helpmate searches
-/// in turns, each turn twice as long as the last, until `nodes` run out.
+/// helpmate search (a mate in a few moves toward it), then the exhaustive
+/// search, nearest positions to a mate first, until `nodes` run out.
 fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
-    let colors: Vec<Color> = [!pos.turn(), pos.turn()]
-        .into_iter()
-        .filter(|&c| winners.has(c))
-        .collect();
-    let mut helpmates: Vec<Helpmate> = colors.iter().map(|&c| Helpmate::new(pos, c)).collect();
     let mut open = winners;
-    for h in &mut helpmates {
-        if let Some(line) = helpmate_turn(h, &mut nodes, 400, true, &mut open) {
-            return Settled::Mate(line);
+    for winner in [!pos.turn(), pos.turn()] {
+        if !winners.has(winner) {
+            continue;
         }
+        let mut slice = QUICK_HELPMATE.min(nodes);
+        nodes -= slice;
+        match Helpmate::new(pos, winner).quick(&mut slice) {
+            Helped::Mate(line) => return Settled::Mate(line),
+            Helped::NoMate => open = open.without(winner),
+            Helped::Unknown => {}
+        }
+        nodes += slice;
     }
     if !open.white && !open.black {
         return Settled::NoMate;
     }
-    let mut exploration = Exploration::new(pos, open);
-    let mut turn = 1_000u32;
-    while nodes > 0 {
-        let mut slice = turn.min(nodes);
-        nodes -= slice;
-        match exploration.run(&mut slice) {
-            Explored::Mate(line) => return Settled::Mate(line),
-            Explored::NoMate => return Settled::NoMate,
-            Explored::OutOfBudget => {}
-        }
-        nodes += slice;
-        for h in &mut helpmates {
-            if open.has(h.winner())
-                && let Some(line) = helpmate_turn(h, &mut nodes, turn, false, &mut open)
-            {
-                return Settled::Mate(line);
-            }
-        }
-        if !open.white && !open.black {
-            return Settled::NoMate;
-        }
-        turn = turn.saturating_mul(2);
+    match Exploration::new(pos, open).run(&mut nodes) {
+        Explored::Mate(line) => Settled::Mate(line),
+        Explored::NoMate => Settled::NoMate,
+        Explored::OutOfBudget => Settled::Unknown,
     }
-    Settled::Unknown
 }
 
-/// Runs `h` for at most `cap` of `nodes` (its quick round, or its next
-/// rounds): the mating line if it finds one; a proof that its winner
-/// cannot mate takes that winner out of `open`.
-fn helpmate_turn(
-    h: &mut Helpmate,
-    nodes: &mut u32,
-    cap: u32,
-    quick: bool,
-    open: &mut Winners,
-) -> Option<Vec<Move>> {
-    let mut slice = cap.min(*nodes);
-    *nodes -= slice;
-    let helped = if quick {
-        h.quick(&mut slice)
-    } else {
-        h.run(&mut slice)
-    };
-    *nodes += slice;
-    match helped {
-        Helped::Mate(line) => return Some(line),
-        Helped::NoMate => *open = open.without(h.winner()),
-        Helped::Unknown => {}
-    }
-    None
-}
+/// The nodes of the quick helpmate search, per winner.
+const QUICK_HELPMATE: u32 = 400;
 
 /// Whether `pos` is dead: neither player can checkmate by any series of
 /// legal moves (Law 5.2.2).

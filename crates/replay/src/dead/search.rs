@@ -53,6 +53,16 @@ pub(crate) fn hopeless(pos: &Chess, winner: Color, mobility: Option<&Mobility>) 
     pos.has_insufficient_material(winner) || mobility.is_some_and(|m| !m.can_mate(winner))
 }
 
+/// Whether `color` looks free to mate in `pos`, so that the semi-static
+/// analysis (tens of times the cost of a move) would not conclude and the
+/// exhaustive search skips it (skipping it is always sound: it only
+/// prunes): a queen or rook with no locked pawn wall, or a pawn that can
+/// take or has no enemy pawn ahead of it ([`super::may_be_unwinnable`]).
+/// On CHA's test vectors this prunes as much and saves a tenth of the time.
+fn free_to_mate(pos: &Chess, color: Color) -> bool {
+    super::heavy_and_open(pos, color) || !super::may_be_unwinnable(pos, color)
+}
+
 /// What the exhaustive search found.
 pub(crate) enum Explored {
     /// A checkmate by one of the winners is reachable by this line.
@@ -116,16 +126,23 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
     let (Some(loser_king), Some(king)) = (board.king_of(!winner), board.king_of(winner)) else {
         return 0;
     };
+    // Weights measured on CHA's test vectors: the loser's king weighs most.
     let mut h =
-        2 * u32::from(loser_king.distance(corner.king)) + u32::from(king.distance(corner.guard));
+        3 * u32::from(loser_king.distance(corner.king)) + u32::from(king.distance(corner.guard));
+    let promotion = |sq: Square, color: Color| -> u32 {
+        let rank = u32::from(sq.rank());
+        match color {
+            Color::White => 7 - rank,
+            Color::Black => rank,
+        }
+    };
+    let mut pawn_min = None::<u32>;
     for sq in board.by_color(winner) & !board.kings() {
         h += match board.role_at(sq) {
             Some(Role::Pawn) => {
-                let rank = u32::from(sq.rank());
-                match winner {
-                    Color::White => 7 - rank,
-                    Color::Black => rank,
-                }
+                let d = promotion(sq, winner);
+                pawn_min = Some(pawn_min.map_or(d, |m| m.min(d)));
+                0
             }
             Some(Role::Knight) => u32::from(knight_distance(sq, corner.king)),
             Some(Role::Bishop) => u32::from(
@@ -134,17 +151,25 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
             _ => 0,
         };
     }
+    h += pawn_min.unwrap_or(0);
     let blockers = board.by_color(!winner) & !board.kings() & !board.pawns();
     h += blockers
         .into_iter()
         .map(|sq| u32::from(sq.distance(corner.block)))
         .min()
         .unwrap_or(0);
+    if blockers.is_empty() {
+        h += (board.by_color(!winner) & board.pawns())
+            .into_iter()
+            .map(|sq| promotion(sq, !winner))
+            .min()
+            .unwrap_or(0);
+    }
     h
 }
 
-/// Every position reachable from a start, breadth first, until a
-/// checkmate by one of the winners turns up; positions where the static
+/// Every position reachable from a start, those nearest to a mate first
+/// ([`Guide`]), until a checkmate by one of the winners turns up; positions where the static
 /// rules show that none of them can mate are not expanded. Resumable: each
 /// [`Exploration::run`] goes on where the last one stopped. Only the
 /// positions expanded are kept whole; the others are a move from one.
@@ -196,7 +221,7 @@ impl Exploration {
             self.open.pop();
             let at = at as usize;
             let node = &self.nodes[at];
-            let (key, judge) = (node.key, node.judge);
+            let (key, mut judge) = (node.key, node.judge);
             let p = match node.by {
                 None => self.kept[node.kept as usize].clone(),
                 Some(m) => {
@@ -209,6 +234,11 @@ impl Exploration {
                 if winners.colors().all(|c| p.has_insufficient_material(c)) {
                     continue;
                 }
+                if winners.colors().any(|c| free_to_mate(&p, c)) {
+                    judge = false;
+                }
+            }
+            if judge {
                 let mobility = Mobility::new(&p);
                 if winners.colors().all(|c| hopeless(&p, c, mobility.as_ref())) {
                     continue;
@@ -280,20 +310,17 @@ pub(crate) enum Helped {
     Unknown,
 }
 
-/// The depths of the helpmate search's rounds (moves toward the mate do
-/// not count).
-const DEPTHS: [i32; 20] = [
-    2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100,
-];
+/// The depth of the quick helpmate search (moves toward the mate do not
+/// count).
+const QUICK_DEPTH: i32 = 2;
 
-/// A helpmate search for one winner by iterative deepening. Resumable:
-/// each [`Helpmate::run`] goes on with the round where the last stopped.
+/// A depth-first helpmate search for one winner, to a small depth where
+/// moves toward the mate are free (CHA's rewards): the short mates, found
+/// before the exhaustive search starts.
 pub(crate) struct Helpmate {
     root: Chess,
     key: u64,
     winner: Color,
-    /// The next round (an index in [`DEPTHS`]).
-    round: usize,
     /// Nodes left in this round.
     nodes: u32,
     /// Positions searched without a mate, with the depth left then.
@@ -312,7 +339,6 @@ impl Helpmate {
             root: pos.clone(),
             key: position_key(pos),
             winner,
-            round: 0,
             nodes: 0,
             tt: HashMap::default(),
             line: Vec::with_capacity(64),
@@ -321,32 +347,9 @@ impl Helpmate {
         }
     }
 
-    /// The colour that is to mate.
-    pub(crate) fn winner(&self) -> Color {
-        self.winner
-    }
-
-    /// The first round alone (a mate in a few moves toward it), spending at
-    /// most `nodes`.
+    /// The search, spending at most `nodes`.
     pub(crate) fn quick(&mut self, nodes: &mut u32) -> Helped {
-        self.round(nodes, DEPTHS[0], *nodes)
-    }
-
-    /// The next rounds, while `nodes` lasts. Each round may spend at most a
-    /// share that grows with its depth (CHA: 10,000 nodes a ply); a round
-    /// the nodes ran out in is played again next time.
-    pub(crate) fn run(&mut self, nodes: &mut u32) -> Helped {
-        while self.round < DEPTHS.len() && *nodes > 0 {
-            let depth = DEPTHS[self.round];
-            let share = depth as u32 * 4_000;
-            let before = *nodes;
-            match self.round(nodes, depth, share) {
-                Helped::Unknown if *nodes == 0 && before < share => return Helped::Unknown,
-                Helped::Unknown => self.round += 1,
-                done => return done,
-            }
-        }
-        Helped::Unknown
+        self.round(nodes, QUICK_DEPTH, *nodes)
     }
 
     /// One round to `depth`, at most `share` of `nodes`.
