@@ -310,17 +310,21 @@ pub(crate) enum Helped {
     Unknown,
 }
 
-/// The depth of the quick helpmate search (moves toward the mate do not
-/// count).
-const QUICK_DEPTH: i32 = 2;
+/// The depths of the helpmate search's rounds (moves toward the mate do
+/// not count).
+const DEPTHS: [i32; 20] = [
+    2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 80, 100,
+];
 
-/// A depth-first helpmate search for one winner, to a small depth where
-/// moves toward the mate are free (CHA's rewards): the short mates, found
-/// before the exhaustive search starts.
+/// A depth-first helpmate search for one winner by iterative deepening,
+/// where moves toward the mate are free (CHA's rewards). Resumable: each
+/// [`Helpmate::run`] goes on with the round where the last stopped.
 pub(crate) struct Helpmate {
     root: Chess,
     key: u64,
     winner: Color,
+    /// The next round (an index in [`DEPTHS`]).
+    round: usize,
     /// Nodes left in this round.
     nodes: u32,
     /// Positions searched without a mate, with the depth left then.
@@ -339,6 +343,7 @@ impl Helpmate {
             root: pos.clone(),
             key: position_key(pos),
             winner,
+            round: 0,
             nodes: 0,
             tt: HashMap::default(),
             line: Vec::with_capacity(64),
@@ -347,9 +352,32 @@ impl Helpmate {
         }
     }
 
-    /// The search, spending at most `nodes`.
+    /// The colour that is to mate.
+    pub(crate) fn winner(&self) -> Color {
+        self.winner
+    }
+
+    /// The first round alone (a mate in a few moves toward it), spending at
+    /// most `nodes`.
     pub(crate) fn quick(&mut self, nodes: &mut u32) -> Helped {
-        self.round(nodes, QUICK_DEPTH, *nodes)
+        self.round(nodes, DEPTHS[0], *nodes)
+    }
+
+    /// The next rounds, while `nodes` lasts. Each round may spend at most a
+    /// share that grows with its depth (CHA: 10,000 nodes a ply); a round
+    /// the nodes ran out in is played again next time.
+    pub(crate) fn run(&mut self, nodes: &mut u32) -> Helped {
+        while self.round < DEPTHS.len() && *nodes > 0 {
+            let depth = DEPTHS[self.round];
+            let share = depth as u32 * 4_000;
+            let before = *nodes;
+            match self.round(nodes, depth, share) {
+                Helped::Unknown if *nodes == 0 && before < share => return Helped::Unknown,
+                Helped::Unknown => self.round += 1,
+                done => return done,
+            }
+        }
+        Helped::Unknown
     }
 
     /// One round to `depth`, at most `share` of `nodes`.
