@@ -127,8 +127,7 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
         return 0;
     };
     // Weights measured on CHA's test vectors: the loser's king weighs most.
-    let mut h =
-        3 * u32::from(loser_king.distance(corner.king)) + u32::from(king.distance(corner.guard));
+    let mut h = 3 * loser_king.distance(corner.king) + king.distance(corner.guard);
     let promotion = |sq: Square, color: Color| -> u32 {
         let rank = u32::from(sq.rank());
         match color {
@@ -155,7 +154,7 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
     let blockers = board.by_color(!winner) & !board.kings() & !board.pawns();
     h += blockers
         .into_iter()
-        .map(|sq| u32::from(sq.distance(corner.block)))
+        .map(|sq| sq.distance(corner.block))
         .min()
         .unwrap_or(0);
     if blockers.is_empty() {
