@@ -120,7 +120,8 @@ impl Guide {
 /// A rough count of the moves before `winner` mates in `pos` with the
 /// loser's king in `corner` (CHA's picture of a helpmate, made a distance):
 /// the loser's king to the corner, the winner's king beside it, its knights
-/// within a jump, its pawns forward, a loser's piece to the blocking square.
+/// within a jump, its pawns forward, a loser's piece to the blocking square,
+/// the loser's pawns taken.
 fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
     let board = pos.board();
     let (Some(loser_king), Some(king)) = (board.king_of(!winner), board.king_of(winner)) else {
@@ -151,6 +152,8 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
         };
     }
     h += pawn_min.unwrap_or(0);
+    // Each of the loser's pawns counts two: pawn walls open by captures.
+    h += 2 * (board.by_color(!winner) & board.pawns()).count() as u32;
     let blockers = board.by_color(!winner) & !board.kings() & !board.pawns();
     h += blockers
         .into_iter()
