@@ -118,7 +118,8 @@ impl Guide {
 }
 
 /// A rough count of the moves before `winner` mates in `pos` with the
-/// loser's king in `corner` (CHA's picture of a helpmate, made a distance):
+/// loser's king in `corner` (CHA's picture of a helpmate, made a distance;
+/// the idea is CHA's, the code is not):
 /// the loser's king to the corner, the winner's king beside it, its knights
 /// within a jump, its pawns forward, a loser's piece to the blocking square,
 /// the loser's pawns taken.
@@ -171,8 +172,8 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
 }
 
 /// Every position reachable from a start, those nearest to a mate first
-/// ([`Guide`]), until a checkmate by one of the winners turns up; positions where the static
-/// rules show that none of them can mate are not expanded. Resumable: each
+/// ([`Guide`]), until a checkmate by one of the winners turns up;
+/// positions where the static rules show that none of them can mate are not expanded. Resumable: each
 /// [`Exploration::run`] goes on where the last one stopped. Only the
 /// positions expanded are kept whole; the others are a move from one.
 pub(crate) struct Exploration {
