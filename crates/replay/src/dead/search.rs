@@ -173,9 +173,10 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
 
 /// Every position reachable from a start, those nearest to a mate first
 /// ([`Guide`]), until a checkmate by one of the winners turns up;
-/// positions where the static rules show that none of them can mate are not expanded. Resumable: each
-/// [`Exploration::run`] goes on where the last one stopped. Only the
-/// positions expanded are kept whole; the others are a move from one.
+/// positions where the static rules show that none of them can mate are
+/// not expanded. Resumable: each [`Exploration::run`] goes on where the
+/// last one stopped. Only the positions expanded are kept whole; the
+/// others are a move from one.
 pub(crate) struct Exploration {
     winners: Winners,
     nodes: Vec<Node>,
