@@ -33,9 +33,6 @@ use shakmaty::{Bitboard, ByColor, Chess, Color, Position, Role, Square, attacks}
 
 /// The most pieces a legal position holds.
 const MAX_PIECES: usize = 32;
-#[allow(missing_docs)]
-pub static ROUNDS_HIST: [std::sync::atomic::AtomicU32; 64] =
-    [const { std::sync::atomic::AtomicU32::new(0) }; 64];
 
 /// Files A and H, to keep steps from wrapping around the board.
 const NOT_A: u64 = !0x0101_0101_0101_0101;
@@ -148,11 +145,7 @@ impl Mobility {
     /// until no rule adds anything.
     fn saturate(&mut self, white: Bitboard, black: Bitboard) {
         let occupied = ByColor { white, black };
-        let mut rounds = 0u32;
         loop {
-            rounds += 1;
-            ROUNDS_HIST[(rounds as usize).min(63)]
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             self.passable = self.clear.white & self.clear.black;
             let mut all = ByColor::<Bitboard>::default();
             let mut visits = ByColor::<Bitboard>::default();

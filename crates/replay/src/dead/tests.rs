@@ -139,3 +139,25 @@ fn explain() {
         m.can_mate(Color::Black)
     );
 }
+
+#[test]
+fn the_guided_exhaustive_search_proves_a_closed_position_dead() {
+    // From CHA's test vectors, labelled dead: the static rules leave it
+    // open, and the exhaustive search visits every reachable position
+    // within the full budget (it ran out when it went breadth first).
+    let p = pos("8/3p1p1p/1p6/1P6/KP6/PP1P4/5P1P/k7 w - - 0 1");
+    assert!(!statically_dead(&p));
+    assert_eq!(is_dead(&p, Budget::FULL), Life::Dead);
+    for winner in [Color::White, Color::Black] {
+        assert_eq!(can_checkmate(&p, winner, Budget::FULL), Verdict::Unwinnable);
+    }
+}
+
+#[test]
+fn the_guided_search_finds_a_long_helpmate_through_a_wall() {
+    // From CHA's test vectors: bishops on both sides of a locked wall;
+    // White can mate (undecided within the full budget before the search
+    // was guided toward the mate). The line is played and checked.
+    let p = pos("8/4k3/3b1b2/p1pBp1p1/P1P1P1P1/8/4K3/8 w - - 0 1");
+    assert_mates(&p, Color::White, Budget::FULL);
+}
