@@ -543,6 +543,17 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
     }
 }
 
+/// The end of a book's `Castles` word `buf[ws..we]` with the side written
+/// after it; `None` for any other word of seven letters. Out of line: the
+/// lexer's loop stays as small as it was.
+#[cold]
+#[inline(never)]
+fn castles_end(buf: &[u8], ws: usize, we: usize) -> Option<usize> {
+    buf.get(ws..we)
+        .is_some_and(pgnkit_notation::descriptive::is_castles)
+        .then(|| pgnkit_notation::descriptive::castles_end(buf, we))
+}
+
 /// The end of the word `buf[ws..we]` with the parentheses attached to it
 /// that belong to a descriptive move (`R(KB1)-K1`, `N(KB3)xP(K5)`,
 /// `P-K8(Q)`: [`pgnkit_notation::descriptive::attached_parenthesis`]), and
@@ -552,11 +563,9 @@ fn word_end(buf: &[u8], mut i: usize) -> usize {
 #[inline(always)]
 fn descriptive_end(buf: &[u8], ws: usize, we: usize) -> usize {
     if we - ws == 7
-        && buf
-            .get(ws..we)
-            .is_some_and(pgnkit_notation::descriptive::is_castles)
+        && let Some(end) = castles_end(buf, ws, we)
     {
-        return pgnkit_notation::descriptive::castles_end(buf, we);
+        return end;
     }
     if buf.get(we) != Some(&b'(') {
         return we;
