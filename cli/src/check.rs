@@ -1,6 +1,7 @@
 //! `pgnkit check`: replay every game of every input, report every problem,
 //! compute each game's true result. The work on each chunk is
-//! [`pgnkit_work::check::check_chunk`]; here: the settings, the printer
+//! [`pgnkit_work::check::check_part`] (a part of a chunk at a time, so
+//! that the records waiting for the printer stay bounded); here: the settings, the printer
 //! of each chunk's findings (less what the baseline knows), the fixed
 //! games' output, and the summary.
 
@@ -19,7 +20,7 @@ use pgnkit_report::printer::{CheckFormat, DEFAULT_MAX_ANNOTATIONS, ReportFormat,
 use pgnkit_report::render::Suggestions;
 use pgnkit_report::summary::{self, Summary, Totals};
 use pgnkit_source::{Chunk, Input};
-use pgnkit_work::check::{ChunkOut, GameOut, check_chunk};
+use pgnkit_work::check::{ChunkOut, GameOut, PART_BUDGET, Work, check_part};
 use pgnkit_work::fix::{Finished, FixOutput};
 
 use crate::exit::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
@@ -390,9 +391,18 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     }
     let work = |chunk: &Chunk| {
         let selection = *selection.read().unwrap_or_else(PoisonError::into_inner);
-        check_chunk(chunk, &options, &selection, stream, args.games, fix)
+        let what = Work {
+            options: &options,
+            selection: &selection,
+            format: stream,
+            with_games: args.games,
+            fix,
+        };
+        let out = check_part(chunk, &what, PART_BUDGET);
+        let rest = out.rest;
+        (out, rest)
     };
-    let run = pgnkit_driver::files::run(&args.input.inputs(), work, &mut printer)?;
+    let run = pgnkit_driver::files::run_parts(&args.input.inputs(), work, &mut printer)?;
     printer.finish(args, &run, diff)?;
     let totals = &run.totals;
     Ok(if run.failed {

@@ -91,7 +91,25 @@ impl Driver {
     /// workers, at most `4 × threads` in flight, and gives finished results
     /// to `sink` as soon as every chunk before them is done, while the
     /// workers go on (no batch waits for its slowest chunk).
-    pub fn run<T, W, S>(
+    pub fn run<T, W, S>(&self, input: Input, progress: &Progress, work: W, sink: S) -> anyhow::Result<()>
+    where
+        T: Send,
+        W: Fn(&Chunk) -> T + Sync,
+        S: FnMut(&Chunk, T) -> anyhow::Result<()>,
+    {
+        self.run_parts(input, progress, |chunk| (work(chunk), None), sink)
+    }
+
+    /// [`Driver::run`] for work whose results may be large: `work` may stop
+    /// early in a chunk and say where the rest starts (an offset in
+    /// `chunk.data`, at a game start: [`pgnkit_pgn::game_starts_near`]).
+    /// Its result is then given to `sink` with the part of the chunk it
+    /// covers, and the rest is worked on as a chunk of its own, next in
+    /// order. What waits for the sink is at most `4 × threads` parts (one
+    /// more while the part the sink waits for is being redone), so a work
+    /// that stops once its result reaches a budget keeps memory bounded
+    /// by the window, however much it finds per byte of input.
+    pub fn run_parts<T, W, S>(
         &self,
         input: Input,
         progress: &Progress,
@@ -100,27 +118,43 @@ impl Driver {
     ) -> anyhow::Result<()>
     where
         T: Send,
-        W: Fn(&Chunk) -> T + Sync,
+        W: Fn(&Chunk) -> (T, Option<usize>) + Sync,
         S: FnMut(&Chunk, T) -> anyhow::Result<()>,
     {
         let mut chunks = input.chunks(CHUNK_SIZE);
+        // Gives one finished part to the sink.
+        let mut sink_part = |part: &Chunk, result: T| -> anyhow::Result<()> {
+            sink(part, result)?;
+            part.release();
+            progress.advance(part.range.len() as u64);
+            Ok(())
+        };
         if self.threads == 1 {
             for c in chunks {
-                let chunk = c?;
-                let result = work(&chunk);
-                sink(&chunk, result)?;
-                chunk.release();
-                progress.advance(chunk.range.len() as u64);
+                let mut chunk = c?;
+                loop {
+                    let (result, rest) = work(&chunk);
+                    let rest = split(&mut chunk, rest);
+                    sink_part(&chunk, result)?;
+                    match rest {
+                        Some(r) => chunk = r,
+                        None => break,
+                    }
+                }
             }
             return Ok(());
         }
         let window = self.threads * 4;
-        let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Chunk)>(window);
+        // Parts are numbered (chunk, part): the rest of a chunk comes right
+        // after the part before it.
+        type Key = (usize, usize);
+        let (job_tx, job_rx) = mpsc::sync_channel::<(Key, Chunk)>(window + 1);
         let job_rx = Mutex::new(job_rx);
         // A worker that panics on a chunk sends the panic's message in
         // place of the result: the run then stops with an error instead of
         // waiting forever for that chunk.
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk, Result<T, String>)>();
+        type Done<T> = (Key, Chunk, Result<(T, Option<usize>), String>);
+        let (done_tx, done_rx) = mpsc::channel::<Done<T>>();
         let work = &work;
         let job_rx = &job_rx;
         self.pool.in_place_scope(|scope| {
@@ -133,33 +167,54 @@ impl Driver {
                             Ok(rx) => rx.recv(),
                             Err(_) => break,
                         };
-                        let Ok((seq, chunk)) = job else { break };
+                        let Ok((key, chunk)) = job else { break };
                         let result =
                             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&chunk)))
                                 .map_err(|payload| panic_message(payload.as_ref()));
-                        if done_tx.send((seq, chunk, result)).is_err() {
+                        if done_tx.send((key, chunk, result)).is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(done_tx);
-            // Feed the workers and hand finished chunks to the sink in order.
+            // Feed the workers and hand finished parts to the sink in order.
             // Dropping `job_tx` (at the end, or on an error) stops the workers.
             let job_tx = job_tx;
-            let mut finished: BTreeMap<usize, (Chunk, T)> = BTreeMap::new();
-            let (mut sent, mut sunk) = (0usize, 0usize);
+            let mut finished: BTreeMap<Key, (Chunk, T, bool)> = BTreeMap::new();
+            // The rests of chunks waiting for room in the window.
+            let mut rests: BTreeMap<Key, Chunk> = BTreeMap::new();
+            // The next part for the sink, parts sent and not yet sunk, and
+            // chunks read.
+            let (mut next, mut in_flight, mut read) = ((0usize, 0usize), 0usize, 0usize);
             let mut reading = true;
             let mut failed = None;
             loop {
-                while reading && sent - sunk < window {
+                // The rest the sink waits for goes whatever the window.
+                let send = |key: Key, rest: Chunk| {
+                    job_tx
+                        .send((key, rest))
+                        .map_err(|_| anyhow::anyhow!("the workers stopped"))
+                };
+                if let Some(rest) = rests.remove(&next) {
+                    send(next, rest)?;
+                    in_flight += 1;
+                }
+                while in_flight < window
+                    && let Some((key, rest)) = rests.pop_first()
+                {
+                    send(key, rest)?;
+                    in_flight += 1;
+                }
+                while reading && in_flight < window {
                     match chunks.next() {
                         Some(Ok(chunk)) => {
-                            if job_tx.send((sent, chunk)).is_err() {
+                            if job_tx.send(((read, 0), chunk)).is_err() {
                                 reading = false;
                                 break;
                             }
-                            sent += 1;
+                            read += 1;
+                            in_flight += 1;
                         }
                         // A read error ends the input after the chunks read
                         // before it are done.
@@ -170,13 +225,13 @@ impl Driver {
                         None => reading = false,
                     }
                 }
-                if sunk == sent {
+                if in_flight == 0 && rests.is_empty() {
                     break;
                 }
-                let Ok((seq, chunk, result)) = done_rx.recv() else {
+                let Ok((key, mut chunk, result)) = done_rx.recv() else {
                     anyhow::bail!("a worker stopped before finishing its chunk");
                 };
-                let result = match result {
+                let (result, rest) = match result {
                     Ok(r) => r,
                     Err(message) => anyhow::bail!(
                         "internal error: a worker panicked on the chunk at byte {} ({message}); \
@@ -184,18 +239,40 @@ impl Driver {
                         chunk.base + chunk.range.start
                     ),
                 };
-                finished.insert(seq, (chunk, result));
-                while let Some((chunk, result)) = finished.remove(&sunk) {
-                    sink(&chunk, result)?;
-                    chunk.release();
-                    progress.advance(chunk.range.len() as u64);
-                    sunk += 1;
+                let rest = split(&mut chunk, rest);
+                let more = rest.is_some();
+                if let Some(rest) = rest {
+                    rests.insert((key.0, key.1 + 1), rest);
+                }
+                finished.insert(key, (chunk, result, more));
+                while let Some((chunk, result, more)) = finished.remove(&next) {
+                    sink_part(&chunk, result)?;
+                    in_flight -= 1;
+                    next = if more {
+                        (next.0, next.1 + 1)
+                    } else {
+                        (next.0 + 1, 0)
+                    };
                 }
             }
             drop(job_tx);
             failed.map_or(Ok(()), |e| Err(e.into()))
         })
     }
+}
+
+/// Cuts `chunk` at `rest` (an offset in its data, strictly inside its
+/// range) and gives the part after the cut; `chunk` keeps the part before.
+/// A cut outside the range is none.
+fn split(chunk: &mut Chunk, rest: Option<usize>) -> Option<Chunk> {
+    let at = rest.filter(|&at| at > chunk.range.start && at < chunk.range.end)?;
+    let tail = Chunk {
+        data: chunk.data.clone(),
+        range: at..chunk.range.end,
+        base: chunk.base,
+    };
+    chunk.range.end = at;
+    Some(tail)
 }
 
 /// The message of a panic's payload (`panic!` gives a `&str` or a `String`).
