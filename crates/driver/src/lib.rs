@@ -91,7 +91,13 @@ impl Driver {
     /// workers, at most `4 × threads` in flight, and gives finished results
     /// to `sink` as soon as every chunk before them is done, while the
     /// workers go on (no batch waits for its slowest chunk).
-    pub fn run<T, W, S>(&self, input: Input, progress: &Progress, work: W, sink: S) -> anyhow::Result<()>
+    pub fn run<T, W, S>(
+        &self,
+        input: Input,
+        progress: &Progress,
+        work: W,
+        sink: S,
+    ) -> anyhow::Result<()>
     where
         T: Send,
         W: Fn(&Chunk) -> T + Sync,
@@ -386,6 +392,89 @@ mod tests {
         let driver = Driver::new(Some(100_000)).expect("a driver");
         assert_eq!(driver.threads, cores * JOBS_PER_CORE);
         assert!(started.elapsed().as_secs() < 5);
+    }
+
+    /// A result that counts how many of its kind are alive, and the most
+    /// there ever were.
+    struct Live<'a> {
+        alive: &'a std::sync::atomic::AtomicUsize,
+        bytes: Vec<u8>,
+    }
+
+    impl<'a> Live<'a> {
+        fn new(
+            alive: &'a std::sync::atomic::AtomicUsize,
+            most: &std::sync::atomic::AtomicUsize,
+            bytes: &[u8],
+        ) -> Live<'a> {
+            use std::sync::atomic::Ordering::SeqCst;
+            let now = alive.fetch_add(1, SeqCst) + 1;
+            most.fetch_max(now, SeqCst);
+            Live {
+                alive,
+                bytes: bytes.to_vec(),
+            }
+        }
+    }
+
+    impl Drop for Live<'_> {
+        fn drop(&mut self) {
+            self.alive.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn parts_waiting_for_the_sink_are_bounded_by_the_window_not_by_the_input() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        // Games of 16 KiB: four chunks of 128 games.
+        let games = 512;
+        let game = format!("[Event \"e\"]\n\n1. e4 {{{}}} e5 *\n\n", "x".repeat(16_356));
+        assert_eq!(game.len(), 16 << 10);
+        let pgn = game.repeat(games).into_bytes();
+        for jobs in [1, 2, 3] {
+            let input = Input::stream("games".to_owned(), None, std::io::Cursor::new(pgn.clone()))
+                .expect("a stream");
+            let driver = Driver::new(Some(jobs)).expect("a driver");
+            let (alive, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let mut parts = 0;
+            let mut out = Vec::new();
+            // Each part is one game: the work stops after the first and
+            // says where the next starts.
+            let work = |chunk: &Chunk| {
+                let first = pgnkit_pgn::game_starts_near(
+                    &chunk.data[..chunk.range.end],
+                    chunk.range.start + 1,
+                );
+                let end = first.unwrap_or(chunk.range.end);
+                (
+                    Live::new(&alive, &most, &chunk.data[chunk.range.start..end]),
+                    first,
+                )
+            };
+            driver
+                .run_parts(input, &Progress::new(true, None), work, |chunk, live| {
+                    assert_eq!(
+                        live.bytes,
+                        chunk.bytes(),
+                        "the sink gets the part worked on"
+                    );
+                    // A slow printer: the workers are ahead as far as they may go.
+                    std::thread::sleep(Duration::from_micros(200));
+                    out.extend_from_slice(&live.bytes);
+                    parts += 1;
+                    Ok(())
+                })
+                .expect("a run");
+            assert_eq!(out, pgn, "every byte once, in order (-j{jobs})");
+            assert_eq!(parts, games, "one part a game (-j{jobs})");
+            assert_eq!(alive.load(SeqCst), 0);
+            let window = if jobs == 1 { 1 } else { 4 * jobs + 1 };
+            assert!(
+                most.load(SeqCst) <= window,
+                "-j{jobs}: {} results alive at once, for a window of {window}",
+                most.load(SeqCst)
+            );
+        }
     }
 
     #[test]

@@ -69,7 +69,10 @@ impl GameOut {
                 + d.message.len()
                 + d.token.as_ref().map_or(0, String::len)
                 + d.rewrite.as_ref().map_or(0, String::len)
-                + d.help.iter().map(|h| size_of::<String>() + h.len()).sum::<usize>()
+                + d.help
+                    .iter()
+                    .map(|h| size_of::<String>() + h.len())
+                    .sum::<usize>()
                 + d.suggestions.len() * (size_of::<pgnkit_replay::Suggestion>() + 64)
                 + l.source.as_ref().map_or(0, |(text, _)| text.len())
                 + l.game_name.as_ref().map_or(0, String::len)
@@ -83,7 +86,10 @@ impl GameOut {
             + self.diagnostics.iter().map(located).sum::<usize>()
             + facts
             + self.name.as_ref().map_or(0, String::len)
-            + self.omitted.as_ref().map_or(0, |_| size_of::<pgnkit_replay::Omitted>())
+            + self
+                .omitted
+                .as_ref()
+                .map_or(0, |_| size_of::<pgnkit_replay::Omitted>())
     }
 }
 
@@ -237,4 +243,79 @@ pub fn check_part(chunk: &Chunk, what: &Work<'_>, budget: usize) -> ChunkOut {
     let end = out.rest.unwrap_or(chunk.range.end);
     out.lines = count_lines(data.get(chunk.range.start..end).unwrap_or_default());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::whole_chunk;
+
+    /// Where each diagnostic of `out` is in its file, for a part whose
+    /// games and lines start after `games` and `lines`.
+    fn placed(out: &ChunkOut, games: u64, lines: usize) -> Vec<(u64, usize, usize, &'static str)> {
+        out.games
+            .iter()
+            .flat_map(|g| {
+                g.diagnostics.iter().map(move |l| {
+                    (
+                        games + g.index,
+                        lines + l.line,
+                        l.column,
+                        l.diagnostic.code.as_str(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_part_holds_a_budget_of_records_however_many_problems_the_chunk_has() {
+        // Short games with one error each: records weigh more than the text.
+        let game = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n";
+        let chunk = whole_chunk(game.repeat(2_000).into_bytes());
+        let (options, selection) = (Options::default(), Selection::default());
+        let what = Work {
+            options: &options,
+            selection: &selection,
+            format: Format::Human,
+            with_games: true,
+            fix: true,
+        };
+        let whole = check_part(&chunk, &what, usize::MAX);
+        assert_eq!(whole.rest, None);
+        assert_eq!(whole.totals.errors, 2_000);
+        let heaviest = whole.games.iter().map(GameOut::weight).max().unwrap_or(0);
+        let budget = 16 << 10;
+        assert!(whole.weight() > 50 * budget, "{}", whole.weight());
+        // Part after part: each under the budget and one game, together
+        // the whole chunk's diagnostics, lines and counts.
+        let mut part = Chunk {
+            data: chunk.data.clone(),
+            range: chunk.range.clone(),
+            base: 0,
+        };
+        let (mut games, mut lines, mut parts, mut found, mut fixed) =
+            (0, 0, 0, Vec::new(), Vec::new());
+        loop {
+            let out = check_part(&part, &what, budget);
+            assert!(
+                out.weight() <= budget + heaviest + game.len(),
+                "a part of {} bytes of records",
+                out.weight()
+            );
+            found.extend(placed(&out, games, lines));
+            fixed.extend_from_slice(&out.fixed.bytes);
+            games += out.totals.games;
+            lines += out.lines;
+            parts += 1;
+            match out.rest {
+                Some(rest) => part.range.start = rest,
+                None => break,
+            }
+        }
+        assert!(parts > 50, "{parts} parts");
+        assert_eq!(found, placed(&whole, 0, 0));
+        assert_eq!((games, lines), (whole.totals.games, whole.lines));
+        assert_eq!(fixed, whole.fixed.bytes);
+    }
 }
