@@ -43,7 +43,7 @@ struct Printer<'a> {
     /// Problems left unreported because the baseline knows them.
     known: u64,
     /// `--write-baseline`: the problems found.
-    written: Option<Baseline>,
+    written: Option<baseline::Writer>,
 }
 
 impl Printer<'_> {
@@ -92,7 +92,8 @@ impl Sink<ChunkOut> for Printer<'_> {
                     g.identity,
                     &g.diagnostics,
                     g.omitted.as_deref().copied().unwrap_or_default(),
-                );
+                )
+                .context("cannot keep the problems for --write-baseline")?;
             }
         }
         self.file_totals.add(&totals);
@@ -166,7 +167,7 @@ impl Printer<'_> {
         if !diff {
             report.finish(&mut out, run.seconds)?;
         }
-        if let (Some(path), Some(w)) = (&args.write_baseline, &written) {
+        if let (Some(path), Some(w)) = (&args.write_baseline, written) {
             write_baseline(path, w, args.input.quiet())?;
         }
         let stale: Vec<&Problem> = baseline.as_ref().map(Baseline::stale).unwrap_or_default();
@@ -338,16 +339,13 @@ fn read_baseline(path: &Path) -> anyhow::Result<Baseline> {
 
 /// Writes the baseline `w` of the problems found to `path` (`--write-baseline`)
 /// and says so on standard error unless `quiet`.
-fn write_baseline(path: &Path, w: &Baseline, quiet: bool) -> anyhow::Result<()> {
-    let mut bytes = Vec::new();
-    w.write(&mut bytes)?;
+fn write_baseline(path: &Path, w: baseline::Writer, quiet: bool) -> anyhow::Result<()> {
     let mut file = pgnkit_driver::output::OutputFile::create(path)?;
-    file.write_all(&bytes)?;
+    let problems = w.write(&mut file)?;
     file.commit()?;
     if !quiet {
         eprintln!(
-            "pgnkit: wrote {} problems to the baseline `{}`",
-            w.len(),
+            "pgnkit: wrote {problems} problems to the baseline `{}`",
             path.display()
         );
     }
@@ -384,7 +382,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         selection: &selection,
         baseline,
         known: 0,
-        written: args.write_baseline.as_ref().map(|_| Baseline::default()),
+        written: match args.write_baseline {
+            Some(_) => Some(
+                baseline::Writer::new(baseline::WRITER_MEMORY)
+                    .context("cannot make a temporary file for --write-baseline")?,
+            ),
+            None => None,
+        },
     };
     if !diff {
         printer.report.begin(&mut printer.out)?;

@@ -33,6 +33,7 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
+use pgnkit_extsort::{Record, Sorter};
 use pgnkit_replay::{Omitted, Severity};
 use serde::{Deserialize, Serialize};
 
@@ -224,26 +225,9 @@ impl Baseline {
         diagnostics: &[Located],
         omitted: Omitted,
     ) {
-        for l in diagnostics {
-            let d = &l.diagnostic;
-            self.add(Problem::new(
-                file,
-                l.fingerprint,
-                d.code.as_str(),
-                number,
-                &d.message,
-            ));
-        }
-        if !omitted.is_empty() {
-            let mut p = Problem::new(
-                file,
-                crate::fingerprint::omitted(game),
-                "omitted",
-                number,
-                "problems past the ones a game keeps",
-            );
-            p.count =
-                u32::try_from(omitted.errors.saturating_add(omitted.warnings)).unwrap_or(u32::MAX);
+        for (fingerprint, code, message, count) in game_problems(game, diagnostics, omitted) {
+            let mut p = Problem::new(file, fingerprint, code, number, message);
+            p.count = count;
             self.add(p);
         }
     }
@@ -272,12 +256,380 @@ impl Baseline {
         sorted.sort_by(|a, b| {
             (&a.file, a.game, &a.fingerprint).cmp(&(&b.file, b.game, &b.fingerprint))
         });
-        write!(out, "{{\"pgnkit_baseline\":{VERSION},\"problems\":[")?;
-        for (i, p) in sorted.iter().enumerate() {
-            out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
-            serde_json::to_writer(&mut *out, p)?;
+        write_problems(out, sorted.into_iter().map(Ok)).map(|_| ())
+    }
+}
+
+/// The problems of one game as a baseline holds them: (fingerprint, code,
+/// message, count) for each one it kept, and one entry for those it
+/// counted past them.
+fn game_problems<'a>(
+    game: GameIdentity,
+    diagnostics: &'a [Located],
+    omitted: Omitted,
+) -> impl Iterator<Item = (u64, &'static str, &'a str, u32)> {
+    let kept = diagnostics.iter().map(|l| {
+        let d = &l.diagnostic;
+        (l.fingerprint, d.code.as_str(), d.message.as_str(), 1)
+    });
+    let past = (!omitted.is_empty()).then(|| {
+        (
+            crate::fingerprint::omitted(game),
+            "omitted",
+            "problems past the ones a game keeps",
+            u32::try_from(omitted.errors.saturating_add(omitted.warnings)).unwrap_or(u32::MAX),
+        )
+    });
+    kept.chain(past)
+}
+
+/// Writes a baseline file of `problems`, in the order given, and says how
+/// many problems they count.
+fn write_problems<P: std::borrow::Borrow<Problem>>(
+    out: &mut dyn Write,
+    problems: impl Iterator<Item = io::Result<P>>,
+) -> io::Result<u64> {
+    write!(out, "{{\"pgnkit_baseline\":{VERSION},\"problems\":[")?;
+    let mut counted = 0u64;
+    for (i, p) in problems.enumerate() {
+        let p = p?;
+        out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+        serde_json::to_writer(&mut *out, p.borrow())?;
+        counted += u64::from(p.borrow().count);
+    }
+    writeln!(out, "\n]}}")?;
+    Ok(counted)
+}
+
+/// A baseline being written (`check --write-baseline`) in a fixed budget
+/// of memory, whatever the number of problems: what [`Baseline::add_game`]
+/// and [`Baseline::write`] do, with the problems kept in an external sort
+/// ([`pgnkit_extsort`]) and their codes and messages in a temporary file.
+/// The file written is the same, byte for byte.
+///
+/// ```
+/// use pgnkit_report::baseline::{Baseline, Problem, Writer};
+///
+/// let mut held = Baseline::default();
+/// let mut sorted = Writer::new(0).unwrap(); // a run to disk every few problems
+/// for (file, fingerprint, game) in [("b.pgn", 7, 1), ("a.pgn", 9, 2), ("a.pgn", 3, 5), ("a.pgn", 9, 8)] {
+///     held.add(Problem::new(file, fingerprint, "illegal-move", game, "no king reaches e3"));
+///     sorted.add(file, fingerprint, "illegal-move", game, "no king reaches e3", 1).unwrap();
+/// }
+/// let (mut a, mut b) = (Vec::new(), Vec::new());
+/// held.write(&mut a).unwrap();
+/// assert_eq!(sorted.write(&mut b).unwrap(), 4);
+/// assert_eq!(a, b);
+/// ```
+pub struct Writer {
+    /// The files' names (without a leading `./`), by number.
+    files: Vec<String>,
+    numbers: HashMap<String, u32>,
+    /// Every problem's code and message, one after the other.
+    texts: io::BufWriter<std::fs::File>,
+    texts_len: u64,
+    found: Sorter<Found>,
+    /// Problems added so far: the first of identical ones wins.
+    added: u64,
+    dir: std::path::PathBuf,
+}
+
+/// The bytes of problems sorted in memory before a run goes to disk.
+pub const WRITER_MEMORY: u64 = 4 << 20;
+
+/// A problem as added: sorted by file and fingerprint, then in the order
+/// added, so that identical problems come together, the first one first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Found {
+    file: u32,
+    fingerprint: u64,
+    added: u64,
+    game: u64,
+    count: u32,
+    text: Text,
+}
+
+/// A problem as written: sorted by the file's name, the game and the
+/// fingerprint, as [`Baseline::write`] sorts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    /// The file's place among the names in order.
+    file: u32,
+    game: u64,
+    fingerprint: u64,
+    count: u32,
+    text: Text,
+}
+
+/// Where a problem's code and message are in the temporary file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Text {
+    at: u64,
+    code: u32,
+    message: u32,
+}
+
+/// Fields read and written one after the other, little-endian.
+struct Fields<'a>(&'a [u8]);
+
+impl Fields<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let mut field = [0u8; N];
+        if let Some((head, tail)) = self.0.split_at_checked(N) {
+            field.copy_from_slice(head);
+            self.0 = tail;
         }
-        writeln!(out, "\n]}}")
+        field
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+    fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.take())
+    }
+    fn text(&mut self) -> Text {
+        Text {
+            at: self.u64(),
+            code: self.u32(),
+            message: self.u32(),
+        }
+    }
+}
+
+/// Writes `fields` into `out`, one after the other.
+fn put(out: &mut [u8], fields: &[&[u8]]) {
+    let mut at = 0;
+    for f in fields {
+        if let Some(place) = out.get_mut(at..at + f.len()) {
+            place.copy_from_slice(f);
+        }
+        at += f.len();
+    }
+}
+
+impl Text {
+    const SIZE: usize = 16;
+    fn bytes(&self) -> [u8; Text::SIZE] {
+        let mut b = [0u8; Text::SIZE];
+        put(
+            &mut b,
+            &[
+                &self.at.to_le_bytes(),
+                &self.code.to_le_bytes(),
+                &self.message.to_le_bytes(),
+            ],
+        );
+        b
+    }
+}
+
+impl Record for Found {
+    const SIZE: usize = 32 + Text::SIZE;
+    fn encode(&self, out: &mut [u8]) {
+        put(
+            out,
+            &[
+                &self.file.to_le_bytes(),
+                &self.fingerprint.to_le_bytes(),
+                &self.added.to_le_bytes(),
+                &self.game.to_le_bytes(),
+                &self.count.to_le_bytes(),
+                &self.text.bytes(),
+            ],
+        );
+    }
+    fn decode(b: &[u8]) -> Found {
+        let mut f = Fields(b);
+        Found {
+            file: f.u32(),
+            fingerprint: f.u64(),
+            added: f.u64(),
+            game: f.u64(),
+            count: f.u32(),
+            text: f.text(),
+        }
+    }
+}
+
+impl Record for Entry {
+    const SIZE: usize = 24 + Text::SIZE;
+    fn encode(&self, out: &mut [u8]) {
+        put(
+            out,
+            &[
+                &self.file.to_le_bytes(),
+                &self.game.to_le_bytes(),
+                &self.fingerprint.to_le_bytes(),
+                &self.count.to_le_bytes(),
+                &self.text.bytes(),
+            ],
+        );
+    }
+    fn decode(b: &[u8]) -> Entry {
+        let mut f = Fields(b);
+        Entry {
+            file: f.u32(),
+            game: f.u64(),
+            fingerprint: f.u64(),
+            count: f.u32(),
+            text: f.text(),
+        }
+    }
+}
+
+impl Writer {
+    /// A writer that sorts about `memory` bytes of problems at a time
+    /// ([`WRITER_MEMORY`] in `check`), in the temporary folder.
+    ///
+    /// # Errors
+    /// When the temporary file cannot be made.
+    pub fn new(memory: u64) -> io::Result<Writer> {
+        let dir = std::env::temp_dir();
+        Ok(Writer {
+            files: Vec::new(),
+            numbers: HashMap::new(),
+            texts: io::BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(&dir)?),
+            texts_len: 0,
+            found: Sorter::new(memory, &dir),
+            added: 0,
+            dir,
+        })
+    }
+
+    /// Adds `count` identical problems of `file` with `fingerprint`, found
+    /// in game `game` (what [`Baseline::add`] does with a [`Problem`]).
+    ///
+    /// # Errors
+    /// Those of writing the temporary files.
+    pub fn add(
+        &mut self,
+        file: &str,
+        fingerprint: u64,
+        code: &str,
+        game: u64,
+        message: &str,
+        count: u32,
+    ) -> io::Result<()> {
+        let name = normal(file);
+        let file = match self.numbers.get(name) {
+            Some(&n) => n,
+            None => {
+                let n = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
+                self.files.push(name.to_owned());
+                self.numbers.insert(name.to_owned(), n);
+                n
+            }
+        };
+        let text = Text {
+            at: self.texts_len,
+            code: u32::try_from(code.len()).unwrap_or(u32::MAX),
+            message: u32::try_from(message.len()).unwrap_or(u32::MAX),
+        };
+        self.texts.write_all(code.as_bytes())?;
+        self.texts.write_all(message.as_bytes())?;
+        self.texts_len += (code.len() + message.len()) as u64;
+        self.found.push(Found {
+            file,
+            fingerprint,
+            added: self.added,
+            game,
+            count,
+            text,
+        })?;
+        self.added += 1;
+        Ok(())
+    }
+
+    /// Adds the problems of game number `number` of `file` (named `game`),
+    /// as [`Baseline::add_game`] does.
+    ///
+    /// # Errors
+    /// Those of writing the temporary files.
+    pub fn add_game(
+        &mut self,
+        file: &str,
+        number: u64,
+        game: GameIdentity,
+        diagnostics: &[Located],
+        omitted: Omitted,
+    ) -> io::Result<()> {
+        for (fingerprint, code, message, count) in game_problems(game, diagnostics, omitted) {
+            self.add(file, fingerprint, code, number, message, count)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the baseline file, as [`Baseline::write`] would have, and
+    /// says how many problems it holds (identical ones counted).
+    ///
+    /// # Errors
+    /// Those of writing `out` and of the temporary files.
+    pub fn write(self, out: &mut dyn Write) -> io::Result<u64> {
+        let Writer {
+            files,
+            texts,
+            found,
+            dir,
+            ..
+        } = self;
+        let texts = texts.into_inner().map_err(io::IntoInnerError::into_error)?;
+        // Each file's place among the names in order.
+        let mut by_name: Vec<usize> = (0..files.len()).collect();
+        by_name.sort_by(|&a, &b| files[a].cmp(&files[b]));
+        let mut place = vec![0u32; files.len()];
+        for (k, &n) in by_name.iter().enumerate() {
+            place[n] = u32::try_from(k).unwrap_or(u32::MAX);
+        }
+        // Identical problems as one entry: the first one's game and
+        // message, their counts added.
+        let found = found.finish()?;
+        let mut reader = found.reader()?;
+        let mut entries = Sorter::<Entry>::new(WRITER_MEMORY, &dir);
+        let mut last: Option<(Found, Entry)> = None;
+        let mut keep = |e: Entry| if e.count > 0 { entries.push(e) } else { Ok(()) };
+        while let Some(f) = reader.next()? {
+            match &mut last {
+                Some((first, e)) if (first.file, first.fingerprint) == (f.file, f.fingerprint) => {
+                    e.count = e.count.saturating_add(f.count);
+                }
+                _ => {
+                    let entry = Entry {
+                        file: place.get(f.file as usize).copied().unwrap_or(u32::MAX),
+                        game: f.game,
+                        fingerprint: f.fingerprint,
+                        count: f.count,
+                        text: f.text,
+                    };
+                    if let Some((_, e)) = last.replace((f, entry)) {
+                        keep(e)?;
+                    }
+                }
+            }
+        }
+        if let Some((_, e)) = last {
+            keep(e)?;
+        }
+        let entries = entries.finish()?;
+        let mut reader = entries.reader()?;
+        let problems = std::iter::from_fn(|| reader.next().transpose()).map(|e| {
+            let e = e?;
+            let mut text = vec![0u8; e.text.code as usize + e.text.message as usize];
+            std::os::unix::fs::FileExt::read_exact_at(&texts, &mut text, e.text.at)?;
+            let (code, message) = text.split_at(e.text.code as usize);
+            Ok(Problem {
+                file: by_name
+                    .get(e.file as usize)
+                    .and_then(|&n| files.get(n))
+                    .cloned()
+                    .unwrap_or_default(),
+                fingerprint: crate::fingerprint::hex(e.fingerprint),
+                code: String::from_utf8_lossy(code).into_owned(),
+                game: e.game,
+                count: e.count,
+                message: String::from_utf8_lossy(message).into_owned(),
+            })
+        });
+        write_problems(out, problems)
     }
 }
 
@@ -371,6 +723,37 @@ mod tests {
         );
         assert_eq!((now.errors, now.warnings), (10, 2));
         assert!(known.stale().is_empty());
+    }
+
+    #[test]
+    fn the_writer_writes_what_the_baseline_held_in_a_budget_of_memory() {
+        use pgnkit_replay::Code;
+        let game = GameIdentity::of(&pgnkit_pgn::Game::default());
+        let mut held = Baseline::default();
+        // Runs of a few problems each: hundreds of them, merged.
+        let mut sorted = Writer::new(0).unwrap();
+        let files = ["./b.pgn", "a.pgn", "c/d.pgn", "a.pgn", "b.pgn"];
+        for k in 0..3_000u64 {
+            let file = files[(k % 5) as usize];
+            // Identical problems in far-apart games, a few messages.
+            let fingerprint = (k * 7919) % 1_000;
+            let message = format!("message {}", k % 3);
+            held.add(Problem::new(file, fingerprint, "illegal-move", k, &message));
+            sorted
+                .add(file, fingerprint, "illegal-move", k, &message, 1)
+                .unwrap();
+            if k % 500 == 0 {
+                let mut omitted = Omitted::default();
+                omitted.add(Code::CheckMark, Severity::Warning, k + 1);
+                held.add_game(file, k, game, &[], omitted);
+                sorted.add_game(file, k, game, &[], omitted).unwrap();
+            }
+        }
+        assert!(sorted.found.runs() > 100, "the problems went to disk");
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        held.write(&mut a).unwrap();
+        assert_eq!(sorted.write(&mut b).unwrap(), held.len());
+        assert_eq!(String::from_utf8(b).unwrap(), String::from_utf8(a).unwrap());
     }
 
     #[test]
