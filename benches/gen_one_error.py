@@ -2,7 +2,8 @@
 """Short games with one error each, for measuring `pgnkit check`'s memory
 per diagnostic (benches/check_memory.sh).
 
-usage: benches/gen_one_error.py [--games N | --size SIZE] [--short] [--seed S] [-o FILE]
+usage: benches/gen_one_error.py [--games N | --size SIZE] [--short] [--warnings]
+                                [--seed S] [-o FILE]
 
 Each game has a few tags and a short opening line, and exactly one error,
 taken in turn from four kinds:
@@ -11,6 +12,10 @@ taken in turn from four kinds:
 - an ambiguous move (`Ng5` with knights on e4 and f3),
 - a Result tag that the termination marker contradicts (`1-0` and `0-1`),
 - a word that is no move (`zz`).
+
+With --warnings, each game has instead a check mark on each of its 60
+moves where none gives check: 60 warnings a game, no error, about 470
+bytes a game.
 
 The players and events are numbered, so no two games are alike. SIZE
 takes a K, M or G suffix (powers of 1024): games are written until the
@@ -43,10 +48,20 @@ def parse_size(text):
     return int(text)
 
 
-def game(k, rng, short):
+# Knights out and back, each move marked as check: a warning a move.
+WARNINGS = " ".join(
+    (f"{ply // 2 + 1}. {m}+" if ply % 2 == 0 else f"{m}+")
+    for ply, m in enumerate(["Nf3", "Nf6", "Ng1", "Ng8"] * 15)
+)
+
+
+def game(k, rng, short, warnings=False):
     """The text of game `k` (0-based), with its error of kind k mod 4;
-    `short`: the players and the result only (about 110 bytes a game)."""
+    `short`: the players and the result only (about 110 bytes a game);
+    `warnings`: a warning at every move instead."""
     moves, marker, result = KINDS[k % len(KINDS)]
+    if warnings:
+        moves, marker, result = WARNINGS, "*", "*"
     if short:
         return (
             f'[White "Player {rng.randrange(100000)}"]\n'
@@ -75,6 +90,9 @@ def main():
     parser.add_argument(
         "--short", action="store_true", help="three tags a game, not seven (about 110 bytes)"
     )
+    parser.add_argument(
+        "--warnings", action="store_true", help="a warning at every move instead of one error"
+    )
     parser.add_argument("-o", "--output", help="output file (default: standard output)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -84,7 +102,7 @@ def main():
         while (args.games is not None and k < args.games) or (
             args.size is not None and written < args.size
         ):
-            text = game(k, rng, args.short)
+            text = game(k, rng, args.short, args.warnings)
             out.write(text)
             written += len(text)
             k += 1
