@@ -15,7 +15,7 @@ use clap::ValueEnum;
 use pgnkit_config::{Config, Rules};
 use pgnkit_driver::files::{At, Run, Sink};
 use pgnkit_replay::{Detail, Options, Selection};
-use pgnkit_report::baseline::{self, Baseline, Problem};
+use pgnkit_report::baseline::{self, Problem};
 use pgnkit_report::printer::{CheckFormat, DEFAULT_MAX_ANNOTATIONS, ReportFormat, Settings};
 use pgnkit_report::render::Suggestions;
 use pgnkit_report::summary::{self, Summary, Totals};
@@ -39,7 +39,7 @@ struct Printer<'a> {
     flags: Rules,
     selection: &'a RwLock<Selection>,
     /// `--baseline`: the problems not to report.
-    baseline: Option<Baseline>,
+    baseline: Option<baseline::Index>,
     /// Problems left unreported because the baseline knows them.
     known: u64,
     /// `--write-baseline`: the problems found.
@@ -158,7 +158,7 @@ impl Printer<'_> {
             mut out,
             mut report,
             fixed,
-            baseline,
+            mut baseline,
             known,
             written,
             ..
@@ -170,7 +170,13 @@ impl Printer<'_> {
         if let (Some(path), Some(w)) = (&args.write_baseline, written) {
             write_baseline(path, w, args.input.quiet())?;
         }
-        let stale: Vec<&Problem> = baseline.as_ref().map(Baseline::stale).unwrap_or_default();
+        let stale = match baseline.as_mut() {
+            Some(b) => b
+                .stale()
+                .map_err(|e| anyhow::anyhow!("cannot read the baseline again: {e}"))?,
+            None => Vec::new(),
+        };
+        let stale: Vec<&Problem> = stale.iter().collect();
         if let Some(md) = report.job_summary(run.files, totals) {
             write_job_summary(&md)?;
         }
@@ -320,7 +326,7 @@ fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutp
 ///
 /// # Errors
 /// Those of reading it.
-fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<Baseline>> {
+fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<baseline::Index>> {
     Ok(match (&args.baseline, &config.baseline) {
         (Some(path), _) => Some(read_baseline(path)?),
         (None, Some(path)) if args.write_baseline.is_none() => {
@@ -330,11 +336,14 @@ fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<Ba
     })
 }
 
-/// Reads the baseline at `path`.
-fn read_baseline(path: &Path) -> anyhow::Result<Baseline> {
-    let bytes = std::fs::read(path)
+/// Reads the baseline at `path` (kept open: the stale problems are read
+/// from it again at the end).
+fn read_baseline(path: &Path) -> anyhow::Result<baseline::Index> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut [0u8; 1]).map(|_| f))
         .with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
-    Baseline::read(&bytes).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))
+    baseline::Index::read(file).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))
 }
 
 /// Writes the baseline `w` of the problems found to `path` (`--write-baseline`)

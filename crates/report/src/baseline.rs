@@ -124,12 +124,7 @@ impl Baseline {
     pub fn read(bytes: &[u8]) -> Result<Baseline, String> {
         let file: BaselineFile =
             serde_json::from_slice(bytes).map_err(|e| format!("not a pgnkit baseline: {e}"))?;
-        if file.pgnkit_baseline != VERSION {
-            return Err(format!(
-                "a baseline of version {}, and this pgnkit reads version {VERSION}: write it again with --write-baseline",
-                file.pgnkit_baseline
-            ));
-        }
+        check_version(file.pgnkit_baseline)?;
         let mut b = Baseline::default();
         for p in file.problems {
             b.add(p);
@@ -187,32 +182,12 @@ impl Baseline {
         diagnostics: &mut Vec<Located>,
         omitted: &mut Omitted,
     ) -> Known {
-        let mut known = Known::default();
-        diagnostics.retain(|l| {
-            if !self.take(file, l.fingerprint) {
-                return true;
-            }
-            match l.diagnostic.severity {
-                Severity::Error => known.errors += 1,
-                Severity::Warning => known.warnings += 1,
-            }
-            false
-        });
-        if !omitted.is_empty() {
-            let all = omitted.errors.saturating_add(omitted.warnings);
-            let n = u64::from(self.take_many(
-                file,
-                crate::fingerprint::omitted(game),
-                u32::try_from(all).unwrap_or(u32::MAX),
-            ));
-            let errors = n.min(omitted.errors);
-            let warnings = (n - errors).min(omitted.warnings);
-            omitted.errors -= errors;
-            omitted.warnings -= warnings;
-            known.errors += errors;
-            known.warnings += warnings;
-        }
-        known
+        drop_known(
+            |fingerprint, n| self.take_many(file, fingerprint, n),
+            game,
+            diagnostics,
+            omitted,
+        )
     }
 
     /// Adds the problems of game number `number` of `file` (named `game`):
@@ -258,6 +233,53 @@ impl Baseline {
         });
         write_problems(out, sorted.into_iter().map(Ok)).map(|_| ())
     }
+}
+
+/// Leaves out of one game's problems (`diagnostics`, those it kept, and
+/// `omitted`, those it counted; `game` names it) the ones `take` (up to
+/// `n` known problems of a fingerprint in the file, taken) knows, and
+/// says how many of each severity.
+fn drop_known(
+    mut take: impl FnMut(u64, u32) -> u32,
+    game: GameIdentity,
+    diagnostics: &mut Vec<Located>,
+    omitted: &mut Omitted,
+) -> Known {
+    let mut known = Known::default();
+    diagnostics.retain(|l| {
+        if take(l.fingerprint, 1) != 1 {
+            return true;
+        }
+        match l.diagnostic.severity {
+            Severity::Error => known.errors += 1,
+            Severity::Warning => known.warnings += 1,
+        }
+        false
+    });
+    if !omitted.is_empty() {
+        let all = omitted.errors.saturating_add(omitted.warnings);
+        let n = u64::from(take(
+            crate::fingerprint::omitted(game),
+            u32::try_from(all).unwrap_or(u32::MAX),
+        ));
+        let errors = n.min(omitted.errors);
+        let warnings = (n - errors).min(omitted.warnings);
+        omitted.errors -= errors;
+        omitted.warnings -= warnings;
+        known.errors += errors;
+        known.warnings += warnings;
+    }
+    known
+}
+
+/// The error of a baseline of another version than [`VERSION`].
+fn check_version(version: u32) -> Result<(), String> {
+    if version == VERSION {
+        return Ok(());
+    }
+    Err(format!(
+        "a baseline of version {version}, and this pgnkit reads version {VERSION}: write it again with --write-baseline"
+    ))
 }
 
 /// The problems of one game as a baseline holds them: (fingerprint, code,
@@ -633,6 +655,273 @@ impl Writer {
     }
 }
 
+/// A baseline file read for `check --baseline`, in little memory whatever
+/// its size: the count of each known problem by file and fingerprint (24
+/// bytes a problem), the rest read again from the file, which is kept
+/// open, when the stale problems are listed ([`Index::stale`]). It knows
+/// what [`Baseline::read`] knows, and refuses what it refuses with the
+/// same message.
+///
+/// ```
+/// use std::io::{Seek, Write};
+/// use pgnkit_report::baseline::{Baseline, Index, Problem};
+///
+/// let mut written = Baseline::default();
+/// written.add(Problem::new("a.pgn", 0xabc, "illegal-move", 3, "no knight reaches f3"));
+/// written.add(Problem::new("a.pgn", 0xdef, "check-mark", 4, "no check"));
+/// let mut file = tempfile::tempfile().unwrap();
+/// written.write(&mut file).unwrap();
+/// let mut known = Index::read(file).unwrap();
+/// assert_eq!(known.take_many("./a.pgn", 0xabc, 2), 1); // one known: not reported
+/// let stale = known.stale().unwrap();
+/// assert_eq!(stale.len(), 1);
+/// assert_eq!(stale[0].code, "check-mark");
+/// ```
+pub struct Index {
+    file: std::fs::File,
+    keys: Keys,
+    /// The known problems' keys and counts, sorted by key.
+    counts: Vec<(Key, u32)>,
+}
+
+/// The numbers of a baseline's files and odd fingerprints.
+#[derive(Default)]
+struct Keys {
+    /// The files' names (without a leading `./`).
+    files: HashMap<String, u32>,
+    /// Fingerprints not written as pgnkit writes them (16 lowercase
+    /// hexadecimal digits): never matched, only listed as stale.
+    odd: HashMap<(u32, String), u64>,
+}
+
+/// A known problem's file and fingerprint (`true`: a number in
+/// [`Keys::odd`] rather than a fingerprint).
+type Key = (u32, bool, u64);
+
+impl Keys {
+    /// The key of a problem of `file` with `fingerprint` (with `add`, a new
+    /// file or odd fingerprint gets a number; without, none has a key).
+    fn key(&mut self, file: &str, fingerprint: &str, add: bool) -> Option<Key> {
+        let name = normal(file);
+        let file = match self.files.get(name) {
+            Some(&n) => n,
+            None if add => {
+                let n = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
+                self.files.insert(name.to_owned(), n);
+                n
+            }
+            None => return None,
+        };
+        if let Ok(fp) = u64::from_str_radix(fingerprint, 16)
+            && crate::fingerprint::hex(fp) == fingerprint
+        {
+            return Some((file, false, fp));
+        }
+        let odd = (file, fingerprint.to_owned());
+        let next = self.odd.len() as u64;
+        match self.odd.get(&odd) {
+            Some(&n) => Some((file, true, n)),
+            None if add => {
+                self.odd.insert(odd, next);
+                Some((file, true, next))
+            }
+            None => None,
+        }
+    }
+}
+
+impl Index {
+    /// Reads the baseline file `file`.
+    ///
+    /// # Errors
+    /// Those of reading it, and [`Baseline::read`]'s when it is no baseline
+    /// of this version.
+    pub fn read(file: std::fs::File) -> Result<Index, String> {
+        let mut keys = Keys::default();
+        let mut counts = Vec::new();
+        each_problem(&file, |p| {
+            if let Some(key) = keys.key(&p.file, &p.fingerprint, true) {
+                counts.push((key, p.count));
+            }
+        })?;
+        counts.sort_unstable_by_key(|&(key, _)| key);
+        counts.dedup_by(|later, first| {
+            if later.0 != first.0 {
+                return false;
+            }
+            first.1 = first.1.saturating_add(later.1);
+            true
+        });
+        counts.shrink_to_fit();
+        Ok(Index { file, keys, counts })
+    }
+
+    /// Takes up to `n` known problems of `file` with `fingerprint` and
+    /// says how many were known (as [`Baseline::take_many`]).
+    pub fn take_many(&mut self, file: &str, fingerprint: u64, n: u32) -> u32 {
+        let hex = crate::fingerprint::hex(fingerprint);
+        let Some(key) = self.keys.key(file, &hex, false) else {
+            return 0;
+        };
+        let Some(left) = count_left(&mut self.counts, key) else {
+            return 0;
+        };
+        let taken = (*left).min(n);
+        *left -= taken;
+        taken
+    }
+
+    /// Leaves out of one game's problems the ones this baseline knows (as
+    /// [`Baseline::drop_known`]).
+    pub fn drop_known(
+        &mut self,
+        file: &str,
+        game: GameIdentity,
+        diagnostics: &mut Vec<Located>,
+        omitted: &mut Omitted,
+    ) -> Known {
+        drop_known(
+            |fingerprint, n| self.take_many(file, fingerprint, n),
+            game,
+            diagnostics,
+            omitted,
+        )
+    }
+
+    /// The known problems not taken, in the file's order with their counts
+    /// left (as [`Baseline::stale`]): read again from the file.
+    ///
+    /// # Errors
+    /// Those of reading the file again.
+    pub fn stale(&mut self) -> Result<Vec<Problem>, String> {
+        let Index { file, keys, counts } = self;
+        let mut stale = Vec::new();
+        each_problem(file, |mut p| {
+            if let Some(left) = keys
+                .key(&p.file, &p.fingerprint, false)
+                .and_then(|key| count_left(counts, key))
+                && *left > 0
+            {
+                p.count = *left;
+                // Identical problems are one entry: the first.
+                *left = 0;
+                stale.push(p);
+            }
+        })?;
+        Ok(stale)
+    }
+}
+
+/// The count left of `key` in `counts` (sorted by key).
+fn count_left(counts: &mut [(Key, u32)], key: Key) -> Option<&mut u32> {
+    let at = counts.binary_search_by_key(&key, |&(k, _)| k).ok()?;
+    counts.get_mut(at).map(|(_, n)| n)
+}
+
+/// Calls `each` on every problem of the baseline file `file`, in order,
+/// reading it from its start, and checks its version.
+///
+/// # Errors
+/// Those of reading it, and [`Baseline::read`]'s when it is no baseline
+/// of this version.
+fn each_problem(mut file: &std::fs::File, mut each: impl FnMut(Problem)) -> Result<(), String> {
+    use std::io::{BufReader, Read, Seek};
+    file.rewind().map_err(|e| e.to_string())?;
+    let mut de = serde_json::Deserializer::from_reader(BufReader::with_capacity(1 << 16, file));
+    let read = serde::de::DeserializeSeed::deserialize(BaselineSeed(&mut each), &mut de)
+        .and_then(|version| de.end().map(|()| version));
+    match read {
+        Ok(version) => check_version(version),
+        // The message of [`Baseline::read`], which reads the whole file.
+        Err(e) => {
+            let mut bytes = Vec::new();
+            file.rewind()
+                .and_then(|()| file.read_to_end(&mut bytes))
+                .map_err(|e| e.to_string())?;
+            Baseline::read(&bytes)
+                .map(|_| ())
+                .and(Err(format!("not a pgnkit baseline: {e}")))
+        }
+    }
+}
+
+/// A baseline file read problem by problem: gives its version.
+struct BaselineSeed<'a>(&'a mut dyn FnMut(Problem));
+
+impl<'de> serde::de::DeserializeSeed<'de> for BaselineSeed<'_> {
+    type Value = u32;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<u32, D::Error> {
+        d.deserialize_struct("BaselineFile", &["pgnkit_baseline", "problems"], self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for BaselineSeed<'_> {
+    type Value = u32;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("struct BaselineFile")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<u32, A::Error> {
+        use serde::de::Error;
+        let (mut version, mut problems) = (None, false);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "pgnkit_baseline" if version.is_none() => version = Some(map.next_value()?),
+                "problems" if !problems => {
+                    map.next_value_seed(Problems(&mut *self.0))?;
+                    problems = true;
+                }
+                "pgnkit_baseline" | "problems" => return Err(A::Error::custom("duplicate field")),
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        if !problems {
+            return Err(A::Error::missing_field("problems"));
+        }
+        version.ok_or_else(|| A::Error::missing_field("pgnkit_baseline"))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<u32, A::Error> {
+        use serde::de::Error;
+        let version = seq
+            .next_element()?
+            .ok_or_else(|| A::Error::invalid_length(0, &self))?;
+        seq.next_element_seed(Problems(&mut *self.0))?
+            .ok_or_else(|| A::Error::invalid_length(1, &"struct BaselineFile"))?;
+        Ok(version)
+    }
+}
+
+/// The `problems` of a baseline file, each given to the function.
+struct Problems<'a>(&'a mut dyn FnMut(Problem));
+
+impl<'de> serde::de::DeserializeSeed<'de> for Problems<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Problems<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a sequence of problems")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(p) = seq.next_element::<Problem>()? {
+            (self.0)(p);
+        }
+        Ok(())
+    }
+}
+
 /// Writes the JSON record of a baseline entry no longer found.
 ///
 /// # Errors
@@ -754,6 +1043,68 @@ mod tests {
         held.write(&mut a).unwrap();
         assert_eq!(sorted.write(&mut b).unwrap(), held.len());
         assert_eq!(String::from_utf8(b).unwrap(), String::from_utf8(a).unwrap());
+    }
+
+    /// A temporary file holding `bytes`.
+    fn file_of(bytes: &[u8]) -> std::fs::File {
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(bytes).unwrap();
+        file
+    }
+
+    #[test]
+    fn the_index_knows_and_finds_stale_what_the_baseline_does() {
+        let text = br#"{"pgnkit_baseline":1,"extra":[1,2],"problems":[
+{"file":"./a.pgn","fingerprint":"00000000000000aa","code":"illegal-move","game":1,"count":2,"message":"first"},
+{"file":"b.pgn","fingerprint":"00000000000000aa","code":"illegal-move","game":2,"count":1},
+{"file":"a.pgn","fingerprint":"00000000000000aa","code":"illegal-move","game":9,"count":1,"message":"again"},
+{"file":"a.pgn","fingerprint":"ABC","code":"check-mark","game":3,"count":4,"message":"odd"},
+{"file":"a.pgn","fingerprint":"ABC","code":"check-mark","game":5,"count":1,"message":"odd again"},
+{"file":"a.pgn","fingerprint":"0000000000000abc","code":"check-mark","game":4,"count":1}
+]}"#;
+        let mut held = Baseline::read(text).unwrap();
+        let mut index = Index::read(file_of(text)).unwrap();
+        for (file, fingerprint, n) in [
+            ("a.pgn", 0xaa, 2),
+            ("./a.pgn", 0xaa, 5),
+            ("b.pgn", 0xaa, 0),
+            ("c.pgn", 0xaa, 1),
+            ("a.pgn", 0xabc, 1),
+            ("a.pgn", 0xabc, 1),
+        ] {
+            assert_eq!(
+                index.take_many(file, fingerprint, n),
+                held.take_many(file, fingerprint, n),
+                "{file} {fingerprint:x} {n}"
+            );
+        }
+        let stale: Vec<Problem> = held.stale().into_iter().cloned().collect();
+        assert_eq!(index.stale().unwrap(), stale);
+        assert_eq!(stale.len(), 2, "b.pgn's, and the odd fingerprint's");
+        assert_eq!(stale[1].count, 5);
+    }
+
+    #[test]
+    fn the_index_refuses_what_the_baseline_refuses_with_its_message() {
+        for text in [
+            &b"{}"[..],
+            b"",
+            b"[1]",
+            br#"{"pgnkit_baseline":7,"problems":[]}"#,
+            br#"{"pgnkit_baseline":1,"problems":[{"file":"a.pgn"}]}"#,
+            br#"{"pgnkit_baseline":1,"problems":[],"problems":[]}"#,
+            br#"{"pgnkit_baseline":1,"problems":[]} trailing"#,
+        ] {
+            let Err(message) = Baseline::read(text) else {
+                panic!("{}", String::from_utf8_lossy(text));
+            };
+            assert_eq!(Index::read(file_of(text)).err(), Some(message));
+        }
+        // The forms a derived reader takes: an array, fields in any order.
+        for text in [&br#"[1,[]]"#[..], br#"{"problems":[],"pgnkit_baseline":1}"#] {
+            assert!(Baseline::read(text).is_ok());
+            assert!(Index::read(file_of(text)).is_ok());
+        }
     }
 
     #[test]
