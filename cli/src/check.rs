@@ -15,7 +15,7 @@ use clap::ValueEnum;
 use pgnkit_config::{Config, Rules};
 use pgnkit_driver::files::{At, Run, Sink};
 use pgnkit_replay::{Detail, Options, Selection};
-use pgnkit_report::baseline::{self, Problem};
+use pgnkit_report::baseline::{self, Knows, Problem};
 use pgnkit_report::printer::{CheckFormat, DEFAULT_MAX_ANNOTATIONS, ReportFormat, Settings};
 use pgnkit_report::render::Suggestions;
 use pgnkit_report::summary::{self, Summary, Totals};

@@ -154,59 +154,6 @@ impl Baseline {
         self.take_many(file, fingerprint, 1) == 1
     }
 
-    /// Takes up to `n` known problems of `file` with `fingerprint` and
-    /// says how many were known.
-    pub fn take_many(&mut self, file: &str, fingerprint: u64, n: u32) -> u32 {
-        let key = (
-            normal(file).to_owned(),
-            crate::fingerprint::hex(fingerprint),
-        );
-        let Some(&i) = self.index.get(&key) else {
-            return 0;
-        };
-        let Some(p) = self.problems.get_mut(i) else {
-            return 0;
-        };
-        let taken = p.count.min(n);
-        p.count -= taken;
-        taken
-    }
-
-    /// Leaves out of one game's problems (`diagnostics`, those it kept,
-    /// and `omitted`, those it counted; `game` names it) the ones this
-    /// baseline knows, and says how many of each severity.
-    pub fn drop_known(
-        &mut self,
-        file: &str,
-        game: GameIdentity,
-        diagnostics: &mut Vec<Located>,
-        omitted: &mut Omitted,
-    ) -> Known {
-        drop_known(
-            |fingerprint, n| self.take_many(file, fingerprint, n),
-            game,
-            diagnostics,
-            omitted,
-        )
-    }
-
-    /// Adds the problems of game number `number` of `file` (named `game`):
-    /// those it kept, and those it counted past them as one entry.
-    pub fn add_game(
-        &mut self,
-        file: &str,
-        number: u64,
-        game: GameIdentity,
-        diagnostics: &[Located],
-        omitted: Omitted,
-    ) {
-        for (fingerprint, code, message, count) in game_problems(game, diagnostics, omitted) {
-            let mut p = Problem::new(file, fingerprint, code, number, message);
-            p.count = count;
-            self.add(p);
-        }
-    }
-
     /// The known problems not taken: fixed since the baseline was written.
     pub fn stale(&self) -> Vec<&Problem> {
         self.problems.iter().filter(|p| p.count > 0).collect()
@@ -235,41 +182,82 @@ impl Baseline {
     }
 }
 
-/// Leaves out of one game's problems (`diagnostics`, those it kept, and
-/// `omitted`, those it counted; `game` names it) the ones `take` (up to
-/// `n` known problems of a fingerprint in the file, taken) knows, and
-/// says how many of each severity.
-fn drop_known(
-    mut take: impl FnMut(u64, u32) -> u32,
-    game: GameIdentity,
-    diagnostics: &mut Vec<Located>,
-    omitted: &mut Omitted,
-) -> Known {
-    let mut known = Known::default();
-    diagnostics.retain(|l| {
-        if take(l.fingerprint, 1) != 1 {
-            return true;
+/// What knows problems by file and fingerprint: a [`Baseline`], or the
+/// [`Index`] of a baseline file.
+pub trait Knows {
+    /// Takes up to `n` known problems of `file` with `fingerprint` and
+    /// says how many were known.
+    fn take_many(&mut self, file: &str, fingerprint: u64, n: u32) -> u32;
+
+    /// Leaves out of one game's problems (`diagnostics`, those it kept,
+    /// and `omitted`, those it counted; `game` names it) the ones known,
+    /// and says how many of each severity.
+    fn drop_known(
+        &mut self,
+        file: &str,
+        game: GameIdentity,
+        diagnostics: &mut Vec<Located>,
+        omitted: &mut Omitted,
+    ) -> Known {
+        let mut known = Known::default();
+        diagnostics.retain(|l| {
+            if self.take_many(file, l.fingerprint, 1) != 1 {
+                return true;
+            }
+            match l.diagnostic.severity {
+                Severity::Error => known.errors += 1,
+                Severity::Warning => known.warnings += 1,
+            }
+            false
+        });
+        if !omitted.is_empty() {
+            let all = omitted.errors.saturating_add(omitted.warnings);
+            let n = u64::from(self.take_many(
+                file,
+                crate::fingerprint::omitted(game),
+                u32::try_from(all).unwrap_or(u32::MAX),
+            ));
+            let errors = n.min(omitted.errors);
+            let warnings = (n - errors).min(omitted.warnings);
+            omitted.errors -= errors;
+            omitted.warnings -= warnings;
+            known.errors += errors;
+            known.warnings += warnings;
         }
-        match l.diagnostic.severity {
-            Severity::Error => known.errors += 1,
-            Severity::Warning => known.warnings += 1,
-        }
-        false
-    });
-    if !omitted.is_empty() {
-        let all = omitted.errors.saturating_add(omitted.warnings);
-        let n = u64::from(take(
-            crate::fingerprint::omitted(game),
-            u32::try_from(all).unwrap_or(u32::MAX),
-        ));
-        let errors = n.min(omitted.errors);
-        let warnings = (n - errors).min(omitted.warnings);
-        omitted.errors -= errors;
-        omitted.warnings -= warnings;
-        known.errors += errors;
-        known.warnings += warnings;
+        known
     }
-    known
+}
+
+/// Takes up to `n` of the `left` known problems and says how many.
+fn take_from(left: &mut u32, n: u32) -> u32 {
+    let taken = (*left).min(n);
+    *left -= taken;
+    taken
+}
+
+impl Knows for Baseline {
+    fn take_many(&mut self, file: &str, fingerprint: u64, n: u32) -> u32 {
+        let key = (
+            normal(file).to_owned(),
+            crate::fingerprint::hex(fingerprint),
+        );
+        let Some(&i) = self.index.get(&key) else {
+            return 0;
+        };
+        self.problems
+            .get_mut(i)
+            .map_or(0, |p| take_from(&mut p.count, n))
+    }
+}
+
+impl Knows for Index {
+    fn take_many(&mut self, file: &str, fingerprint: u64, n: u32) -> u32 {
+        let hex = crate::fingerprint::hex(fingerprint);
+        self.keys
+            .key(file, &hex, false)
+            .and_then(|key| count_left(&mut self.counts, key))
+            .map_or(0, |left| take_from(left, n))
+    }
 }
 
 /// The error of a baseline of another version than [`VERSION`].
@@ -324,8 +312,8 @@ fn write_problems<P: std::borrow::Borrow<Problem>>(
 }
 
 /// A baseline being written (`check --write-baseline`) in a fixed budget
-/// of memory, whatever the number of problems: what [`Baseline::add_game`]
-/// and [`Baseline::write`] do, with the problems kept in an external sort
+/// of memory, whatever the number of problems: what [`Baseline::add`] and
+/// [`Baseline::write`] do, with the problems kept in an external sort
 /// ([`pgnkit_extsort`]) and their codes and messages in a temporary file.
 /// The file written is the same, byte for byte.
 ///
@@ -350,7 +338,7 @@ pub struct Writer {
     /// Every problem's code and message, one after the other.
     texts: io::BufWriter<std::fs::File>,
     texts_len: u64,
-    found: Sorter<Found>,
+    found: Sorter<Row>,
     /// Problems added so far: the first of identical ones wins.
     added: u64,
     dir: std::path::PathBuf,
@@ -359,26 +347,17 @@ pub struct Writer {
 /// The bytes of problems sorted in memory before a run goes to disk.
 pub const WRITER_MEMORY: u64 = 4 << 20;
 
-/// A problem as added: sorted by file and fingerprint, then in the order
-/// added, so that identical problems come together, the first one first.
+/// A problem in one of the writer's two sorts, ordered by its fields in
+/// turn. First as added: by file number and fingerprint, then in the
+/// order added (`keys`: fingerprint, order), so that identical problems
+/// come together, the first one first. Then one entry per problem, as
+/// [`Baseline::write`] sorts: by the file's place among the names in
+/// order, the game and the fingerprint (`keys`: game, fingerprint).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Found {
+struct Row {
     file: u32,
-    fingerprint: u64,
-    added: u64,
+    keys: [u64; 2],
     game: u64,
-    count: u32,
-    text: Text,
-}
-
-/// A problem as written: sorted by the file's name, the game and the
-/// fingerprint, as [`Baseline::write`] sorts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    /// The file's place among the names in order.
-    file: u32,
-    game: u64,
-    fingerprint: u64,
     count: u32,
     text: Text,
 }
@@ -391,110 +370,49 @@ struct Text {
     message: u32,
 }
 
-/// Fields read and written one after the other, little-endian.
-struct Fields<'a>(&'a [u8]);
-
-impl Fields<'_> {
-    fn take<const N: usize>(&mut self) -> [u8; N] {
-        let mut field = [0u8; N];
-        if let Some((head, tail)) = self.0.split_at_checked(N) {
-            field.copy_from_slice(head);
-            self.0 = tail;
-        }
-        field
-    }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes(self.take())
-    }
-    fn u64(&mut self) -> u64 {
-        u64::from_le_bytes(self.take())
-    }
-    fn text(&mut self) -> Text {
-        Text {
-            at: self.u64(),
-            code: self.u32(),
-            message: self.u32(),
-        }
-    }
-}
-
-/// Writes `fields` into `out`, one after the other.
-fn put(out: &mut [u8], fields: &[&[u8]]) {
-    let mut at = 0;
-    for f in fields {
-        if let Some(place) = out.get_mut(at..at + f.len()) {
-            place.copy_from_slice(f);
-        }
-        at += f.len();
-    }
-}
-
-impl Text {
-    const SIZE: usize = 16;
-    fn bytes(&self) -> [u8; Text::SIZE] {
-        let mut b = [0u8; Text::SIZE];
-        put(
-            &mut b,
-            &[
-                &self.at.to_le_bytes(),
-                &self.code.to_le_bytes(),
-                &self.message.to_le_bytes(),
-            ],
-        );
-        b
-    }
-}
-
-impl Record for Found {
-    const SIZE: usize = 32 + Text::SIZE;
+impl Record for Row {
+    const SIZE: usize = 48;
     fn encode(&self, out: &mut [u8]) {
-        put(
-            out,
-            &[
-                &self.file.to_le_bytes(),
-                &self.fingerprint.to_le_bytes(),
-                &self.added.to_le_bytes(),
-                &self.game.to_le_bytes(),
-                &self.count.to_le_bytes(),
-                &self.text.bytes(),
-            ],
-        );
-    }
-    fn decode(b: &[u8]) -> Found {
-        let mut f = Fields(b);
-        Found {
-            file: f.u32(),
-            fingerprint: f.u64(),
-            added: f.u64(),
-            game: f.u64(),
-            count: f.u32(),
-            text: f.text(),
+        let fields: [&[u8]; 8] = [
+            &self.file.to_le_bytes(),
+            &self.keys[0].to_le_bytes(),
+            &self.keys[1].to_le_bytes(),
+            &self.game.to_le_bytes(),
+            &self.count.to_le_bytes(),
+            &self.text.at.to_le_bytes(),
+            &self.text.code.to_le_bytes(),
+            &self.text.message.to_le_bytes(),
+        ];
+        let mut at = 0;
+        for f in fields {
+            if let Some(place) = out.get_mut(at..at + f.len()) {
+                place.copy_from_slice(f);
+            }
+            at += f.len();
         }
     }
-}
-
-impl Record for Entry {
-    const SIZE: usize = 24 + Text::SIZE;
-    fn encode(&self, out: &mut [u8]) {
-        put(
-            out,
-            &[
-                &self.file.to_le_bytes(),
-                &self.game.to_le_bytes(),
-                &self.fingerprint.to_le_bytes(),
-                &self.count.to_le_bytes(),
-                &self.text.bytes(),
-            ],
-        );
-    }
-    fn decode(b: &[u8]) -> Entry {
-        let mut f = Fields(b);
-        Entry {
-            file: f.u32(),
-            game: f.u64(),
-            fingerprint: f.u64(),
-            count: f.u32(),
-            text: f.text(),
+    fn decode(b: &[u8]) -> Row {
+        let bytes = |at: usize| -> [u8; 8] {
+            let mut field = [0u8; 8];
+            let end = (at + 8).min(b.len());
+            if let Some(from) = b.get(at..end) {
+                field[..from.len()].copy_from_slice(from);
+            }
+            field
+        };
+        let u64_at = |at| u64::from_le_bytes(bytes(at));
+        // Little-endian: the first four of eight bytes are the u32.
+        let u32_at = |at| u64_at(at) as u32;
+        Row {
+            file: u32_at(0),
+            keys: [u64_at(4), u64_at(12)],
+            game: u64_at(20),
+            count: u32_at(28),
+            text: Text {
+                at: u64_at(32),
+                code: u32_at(40),
+                message: u32_at(44),
+            },
         }
     }
 }
@@ -550,10 +468,9 @@ impl Writer {
         self.texts.write_all(code.as_bytes())?;
         self.texts.write_all(message.as_bytes())?;
         self.texts_len += (code.len() + message.len()) as u64;
-        self.found.push(Found {
+        self.found.push(Row {
             file,
-            fingerprint,
-            added: self.added,
+            keys: [fingerprint, self.added],
             game,
             count,
             text,
@@ -562,8 +479,8 @@ impl Writer {
         Ok(())
     }
 
-    /// Adds the problems of game number `number` of `file` (named `game`),
-    /// as [`Baseline::add_game`] does.
+    /// Adds the problems of game number `number` of `file` (named `game`):
+    /// those it kept, and those it counted past them as one entry.
     ///
     /// # Errors
     /// Those of writing the temporary files.
@@ -606,29 +523,29 @@ impl Writer {
         // message, their counts added.
         let found = found.finish()?;
         let mut reader = found.reader()?;
-        let mut entries = Sorter::<Entry>::new(WRITER_MEMORY, &dir);
-        let mut last: Option<(Found, Entry)> = None;
-        let mut keep = |e: Entry| if e.count > 0 { entries.push(e) } else { Ok(()) };
+        let mut entries = Sorter::<Row>::new(WRITER_MEMORY, &dir);
+        let mut last: Option<Row> = None;
+        let mut keep = |e: Row| if e.count > 0 { entries.push(e) } else { Ok(()) };
+        // `last` is a found problem's entry: its fingerprint is `keys[1]`.
         while let Some(f) = reader.next()? {
+            let place = place.get(f.file as usize).copied().unwrap_or(u32::MAX);
             match &mut last {
-                Some((first, e)) if (first.file, first.fingerprint) == (f.file, f.fingerprint) => {
+                Some(e) if (e.file, e.keys[1]) == (place, f.keys[0]) => {
                     e.count = e.count.saturating_add(f.count);
                 }
                 _ => {
-                    let entry = Entry {
-                        file: place.get(f.file as usize).copied().unwrap_or(u32::MAX),
-                        game: f.game,
-                        fingerprint: f.fingerprint,
-                        count: f.count,
-                        text: f.text,
+                    let entry = Row {
+                        file: place,
+                        keys: [f.game, f.keys[0]],
+                        ..f
                     };
-                    if let Some((_, e)) = last.replace((f, entry)) {
+                    if let Some(e) = last.replace(entry) {
                         keep(e)?;
                     }
                 }
             }
         }
-        if let Some((_, e)) = last {
+        if let Some(e) = last {
             keep(e)?;
         }
         let entries = entries.finish()?;
@@ -644,7 +561,7 @@ impl Writer {
                     .and_then(|&n| files.get(n))
                     .cloned()
                     .unwrap_or_default(),
-                fingerprint: crate::fingerprint::hex(e.fingerprint),
+                fingerprint: crate::fingerprint::hex(e.keys[1]),
                 code: String::from_utf8_lossy(code).into_owned(),
                 game: e.game,
                 count: e.count,
@@ -664,7 +581,7 @@ impl Writer {
 ///
 /// ```
 /// use std::io::{Seek, Write};
-/// use pgnkit_report::baseline::{Baseline, Index, Problem};
+/// use pgnkit_report::baseline::{Baseline, Index, Knows, Problem};
 ///
 /// let mut written = Baseline::default();
 /// written.add(Problem::new("a.pgn", 0xabc, "illegal-move", 3, "no knight reaches f3"));
@@ -754,38 +671,6 @@ impl Index {
         });
         counts.shrink_to_fit();
         Ok(Index { file, keys, counts })
-    }
-
-    /// Takes up to `n` known problems of `file` with `fingerprint` and
-    /// says how many were known (as [`Baseline::take_many`]).
-    pub fn take_many(&mut self, file: &str, fingerprint: u64, n: u32) -> u32 {
-        let hex = crate::fingerprint::hex(fingerprint);
-        let Some(key) = self.keys.key(file, &hex, false) else {
-            return 0;
-        };
-        let Some(left) = count_left(&mut self.counts, key) else {
-            return 0;
-        };
-        let taken = (*left).min(n);
-        *left -= taken;
-        taken
-    }
-
-    /// Leaves out of one game's problems the ones this baseline knows (as
-    /// [`Baseline::drop_known`]).
-    pub fn drop_known(
-        &mut self,
-        file: &str,
-        game: GameIdentity,
-        diagnostics: &mut Vec<Located>,
-        omitted: &mut Omitted,
-    ) -> Known {
-        drop_known(
-            |fingerprint, n| self.take_many(file, fingerprint, n),
-            game,
-            diagnostics,
-            omitted,
-        )
     }
 
     /// The known problems not taken, in the file's order with their counts
@@ -993,8 +878,8 @@ mod tests {
         let game = GameIdentity::of(&pgnkit_pgn::Game::default());
         let mut omitted = Omitted::default();
         omitted.add(Code::UnparsableMove, Severity::Error, 150);
-        let mut written = Baseline::default();
-        written.add_game("a.pgn", 1, game, &[], omitted);
+        let mut written = Writer::new(WRITER_MEMORY).unwrap();
+        written.add_game("a.pgn", 1, game, &[], omitted).unwrap();
         let mut text = Vec::new();
         written.write(&mut text).unwrap();
         let mut known = Baseline::read(&text).unwrap();
@@ -1034,7 +919,11 @@ mod tests {
             if k % 500 == 0 {
                 let mut omitted = Omitted::default();
                 omitted.add(Code::CheckMark, Severity::Warning, k + 1);
-                held.add_game(file, k, game, &[], omitted);
+                for (fingerprint, code, message, count) in game_problems(game, &[], omitted) {
+                    let mut p = Problem::new(file, fingerprint, code, k, message);
+                    p.count = count;
+                    held.add(p);
+                }
                 sorted.add_game(file, k, game, &[], omitted).unwrap();
             }
         }
