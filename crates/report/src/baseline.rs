@@ -273,11 +273,11 @@ fn check_version(version: u32) -> Result<(), String> {
 /// The problems of one game as a baseline holds them: (fingerprint, code,
 /// message, count) for each one it kept, and one entry for those it
 /// counted past them.
-fn game_problems<'a>(
+fn game_problems(
     game: GameIdentity,
-    diagnostics: &'a [Located],
+    diagnostics: &[Located],
     omitted: Omitted,
-) -> impl Iterator<Item = (u64, &'static str, &'a str, u32)> {
+) -> impl Iterator<Item = (u64, &'static str, &str, u32)> {
     let kept = diagnostics.iter().map(|l| {
         let d = &l.diagnostic;
         (l.fingerprint, d.code.as_str(), d.message.as_str(), 1)
