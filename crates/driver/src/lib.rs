@@ -128,20 +128,34 @@ impl Driver {
         S: FnMut(&Chunk, T) -> anyhow::Result<()>,
     {
         let mut chunks = input.chunks(CHUNK_SIZE);
-        // Gives one finished part to the sink.
-        let mut sink_part = |part: &Chunk, result: T| -> anyhow::Result<()> {
+        // Gives one finished part to the sink (`first`: the first of its
+        // chunk) and releases its pages, and those of the parts of its
+        // chunk before it: the system maps pages around the one read, so
+        // reading the start of a part maps again the end of the one before.
+        let mut chunk_start = 0;
+        let mut sink_part = |part: &Chunk, result: T, first: bool| -> anyhow::Result<()> {
             sink(part, result)?;
-            part.release();
+            if first {
+                chunk_start = part.range.start;
+            }
+            Chunk {
+                data: part.data.clone(),
+                range: chunk_start.min(part.range.start)..part.range.end,
+                base: part.base,
+            }
+            .release();
             progress.advance(part.range.len() as u64);
             Ok(())
         };
         if self.threads == 1 {
             for c in chunks {
                 let mut chunk = c?;
+                let mut first = true;
                 loop {
                     let (result, rest) = work(&chunk);
                     let rest = split(&mut chunk, rest);
-                    sink_part(&chunk, result)?;
+                    sink_part(&chunk, result, first)?;
+                    first = false;
                     match rest {
                         Some(r) => chunk = r,
                         None => break,
@@ -252,7 +266,7 @@ impl Driver {
                 }
                 finished.insert(key, (chunk, result, more));
                 while let Some((chunk, result, more)) = finished.remove(&next) {
-                    sink_part(&chunk, result)?;
+                    sink_part(&chunk, result, next.1 == 0)?;
                     in_flight -= 1;
                     next = if more {
                         (next.0, next.1 + 1)
