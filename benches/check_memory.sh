@@ -40,6 +40,8 @@ if [ -z "${PGNKIT:-}" ]; then
   PGNKIT="${CARGO_TARGET_DIR:-$root/target}/release/pgnkit"
 fi
 mkdir -p "$work"
+# The outputs (a baseline of 10 MB of warnings is 250 MB) go when done.
+trap 'rm -f "$work"/out.pgn "$work"/out.baseline "$work"/time.log' EXIT
 
 # name|arguments (FILE: the input, OUT: a file in BENCH_DIR)
 outputs=(
