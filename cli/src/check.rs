@@ -1,6 +1,7 @@
 //! `pgnkit check`: replay every game of every input, report every problem,
 //! compute each game's true result. The work on each chunk is
-//! [`pgnkit_work::check::check_chunk`]; here: the settings, the printer
+//! [`pgnkit_work::check::check_part`] (a part of a chunk at a time, so
+//! that the records waiting for the printer stay bounded); here: the settings, the printer
 //! of each chunk's findings (less what the baseline knows), the fixed
 //! games' output, and the summary.
 
@@ -14,12 +15,12 @@ use clap::ValueEnum;
 use pgnkit_config::{Config, Rules};
 use pgnkit_driver::files::{At, Run, Sink};
 use pgnkit_replay::{Detail, Options, Selection};
-use pgnkit_report::baseline::{self, Baseline, Problem};
+use pgnkit_report::baseline::{self, Knows, Problem};
 use pgnkit_report::printer::{CheckFormat, DEFAULT_MAX_ANNOTATIONS, ReportFormat, Settings};
 use pgnkit_report::render::Suggestions;
 use pgnkit_report::summary::{self, Summary, Totals};
 use pgnkit_source::{Chunk, Input};
-use pgnkit_work::check::{ChunkOut, GameOut, check_chunk};
+use pgnkit_work::check::{ChunkOut, GameOut, PART_BUDGET, Work, check_part};
 use pgnkit_work::fix::{Finished, FixOutput};
 
 use crate::exit::{EXIT_FAILURE, EXIT_OK, EXIT_PROBLEMS};
@@ -38,11 +39,11 @@ struct Printer<'a> {
     flags: Rules,
     selection: &'a RwLock<Selection>,
     /// `--baseline`: the problems not to report.
-    baseline: Option<Baseline>,
+    baseline: Option<baseline::Index>,
     /// Problems left unreported because the baseline knows them.
     known: u64,
     /// `--write-baseline`: the problems found.
-    written: Option<Baseline>,
+    written: Option<baseline::Writer>,
 }
 
 impl Printer<'_> {
@@ -91,7 +92,8 @@ impl Sink<ChunkOut> for Printer<'_> {
                     g.identity,
                     &g.diagnostics,
                     g.omitted.as_deref().copied().unwrap_or_default(),
-                );
+                )
+                .context("cannot keep the problems for --write-baseline")?;
             }
         }
         self.file_totals.add(&totals);
@@ -156,7 +158,7 @@ impl Printer<'_> {
             mut out,
             mut report,
             fixed,
-            baseline,
+            mut baseline,
             known,
             written,
             ..
@@ -165,10 +167,16 @@ impl Printer<'_> {
         if !diff {
             report.finish(&mut out, run.seconds)?;
         }
-        if let (Some(path), Some(w)) = (&args.write_baseline, &written) {
+        if let (Some(path), Some(w)) = (&args.write_baseline, written) {
             write_baseline(path, w, args.input.quiet())?;
         }
-        let stale: Vec<&Problem> = baseline.as_ref().map(Baseline::stale).unwrap_or_default();
+        let stale = match baseline.as_mut() {
+            Some(b) => b
+                .stale()
+                .map_err(|e| anyhow::anyhow!("cannot read the baseline again: {e}"))?,
+            None => Vec::new(),
+        };
+        let stale: Vec<&Problem> = stale.iter().collect();
         if let Some(md) = report.job_summary(run.files, totals) {
             write_job_summary(&md)?;
         }
@@ -319,7 +327,7 @@ fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutp
 ///
 /// # Errors
 /// Those of reading it.
-fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<Baseline>> {
+fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<baseline::Index>> {
     Ok(match (&args.baseline, &config.baseline) {
         (Some(path), _) => Some(read_baseline(path)?),
         (None, Some(path)) if args.write_baseline.is_none() => {
@@ -329,25 +337,25 @@ fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<Ba
     })
 }
 
-/// Reads the baseline at `path`.
-fn read_baseline(path: &Path) -> anyhow::Result<Baseline> {
-    let bytes = std::fs::read(path)
+/// Reads the baseline at `path` (kept open: the stale problems are read
+/// from it again at the end).
+fn read_baseline(path: &Path) -> anyhow::Result<baseline::Index> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut [0u8; 1]).map(|_| f))
         .with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
-    Baseline::read(&bytes).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))
+    baseline::Index::read(file).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))
 }
 
 /// Writes the baseline `w` of the problems found to `path` (`--write-baseline`)
 /// and says so on standard error unless `quiet`.
-fn write_baseline(path: &Path, w: &Baseline, quiet: bool) -> anyhow::Result<()> {
-    let mut bytes = Vec::new();
-    w.write(&mut bytes)?;
+fn write_baseline(path: &Path, w: baseline::Writer, quiet: bool) -> anyhow::Result<()> {
     let mut file = pgnkit_driver::output::OutputFile::create(path)?;
-    file.write_all(&bytes)?;
+    let problems = w.write(&mut file)?;
     file.commit()?;
     if !quiet {
         eprintln!(
-            "pgnkit: wrote {} problems to the baseline `{}`",
-            w.len(),
+            "pgnkit: wrote {problems} problems to the baseline `{}`",
             path.display()
         );
     }
@@ -384,16 +392,31 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
         selection: &selection,
         baseline,
         known: 0,
-        written: args.write_baseline.as_ref().map(|_| Baseline::default()),
+        written: match args.write_baseline {
+            Some(_) => Some(
+                baseline::Writer::new(baseline::WRITER_MEMORY)
+                    .context("cannot make a temporary file for --write-baseline")?,
+            ),
+            None => None,
+        },
     };
     if !diff {
         printer.report.begin(&mut printer.out)?;
     }
     let work = |chunk: &Chunk| {
         let selection = *selection.read().unwrap_or_else(PoisonError::into_inner);
-        check_chunk(chunk, &options, &selection, stream, args.games, fix)
+        let what = Work {
+            options: &options,
+            selection: &selection,
+            format: stream,
+            with_games: args.games,
+            fix,
+        };
+        let out = check_part(chunk, &what, PART_BUDGET);
+        let rest = out.rest;
+        (out, rest)
     };
-    let run = pgnkit_driver::files::run(&args.input.inputs(), work, &mut printer)?;
+    let run = pgnkit_driver::files::run_parts(&args.input.inputs(), work, &mut printer)?;
     printer.finish(args, &run, diff)?;
     let totals = &run.totals;
     Ok(if run.failed {

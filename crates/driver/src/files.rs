@@ -211,6 +211,20 @@ pub fn run<T: Send, S: Sink<T>>(
     work: impl Fn(&Chunk) -> T + Sync,
     sink: &mut S,
 ) -> anyhow::Result<Run<S::Totals>> {
+    run_parts(args, |chunk| (work(chunk), None), sink)
+}
+
+/// [`run`] for work that may stop early in a chunk and say where the rest
+/// starts ([`Driver::run_parts`]): `check`, whose findings per byte of
+/// input have no bound, keeps a budget of them per part.
+///
+/// # Errors
+/// Those of [`run`].
+pub fn run_parts<T: Send, S: Sink<T>>(
+    args: &Inputs<'_>,
+    work: impl Fn(&Chunk) -> (T, Option<usize>) + Sync,
+    sink: &mut S,
+) -> anyhow::Result<Run<S::Totals>> {
     let driver = Driver::new(args.jobs)?;
     let globs = Globs::new(args.globs.iter().cloned())?;
     let stdin = ["-".to_owned()];
@@ -260,7 +274,7 @@ pub fn run<T: Send, S: Sink<T>>(
             lines: input.origin.lines,
         };
         let mut file_totals = S::Totals::default();
-        let result = driver.run(input, &progress, &work, |chunk, out| {
+        let result = driver.run_parts(input, &progress, &work, |chunk, out| {
             run.bytes += chunk.range.len() as u64;
             let (totals, lines) = sink.chunk(&at, chunk, out)?;
             at.games = at.games.saturating_add(totals.games());

@@ -96,31 +96,85 @@ impl Driver {
         input: Input,
         progress: &Progress,
         work: W,
-        mut sink: S,
+        sink: S,
     ) -> anyhow::Result<()>
     where
         T: Send,
         W: Fn(&Chunk) -> T + Sync,
         S: FnMut(&Chunk, T) -> anyhow::Result<()>,
     {
+        self.run_parts(input, progress, |chunk| (work(chunk), None), sink)
+    }
+
+    /// [`Driver::run`] for work whose results may be large: `work` may stop
+    /// early in a chunk and say where the rest starts (an offset in
+    /// `chunk.data`, at a game start: [`pgnkit_pgn::game_starts_near`]).
+    /// Its result is then given to `sink` with the part of the chunk it
+    /// covers, and the rest is worked on as a chunk of its own, next in
+    /// order. What waits for the sink is at most `4 × threads` parts (one
+    /// more while the part the sink waits for is being redone), so a work
+    /// that stops once its result reaches a budget keeps memory bounded
+    /// by the window, however much it finds per byte of input.
+    pub fn run_parts<T, W, S>(
+        &self,
+        input: Input,
+        progress: &Progress,
+        work: W,
+        mut sink: S,
+    ) -> anyhow::Result<()>
+    where
+        T: Send,
+        W: Fn(&Chunk) -> (T, Option<usize>) + Sync,
+        S: FnMut(&Chunk, T) -> anyhow::Result<()>,
+    {
         let mut chunks = input.chunks(CHUNK_SIZE);
+        // Gives one finished part to the sink (`first`: the first of its
+        // chunk) and releases its pages, and those of the parts of its
+        // chunk before it: the system maps pages around the one read, so
+        // reading the start of a part maps again the end of the one before.
+        let mut chunk_start = 0;
+        let mut sink_part = |part: &Chunk, result: T, first: bool| -> anyhow::Result<()> {
+            sink(part, result)?;
+            if first {
+                chunk_start = part.range.start;
+            }
+            Chunk {
+                data: part.data.clone(),
+                range: chunk_start.min(part.range.start)..part.range.end,
+                base: part.base,
+            }
+            .release();
+            progress.advance(part.range.len() as u64);
+            Ok(())
+        };
         if self.threads == 1 {
             for c in chunks {
-                let chunk = c?;
-                let result = work(&chunk);
-                sink(&chunk, result)?;
-                chunk.release();
-                progress.advance(chunk.range.len() as u64);
+                let mut chunk = c?;
+                let mut first = true;
+                loop {
+                    let (result, rest) = work(&chunk);
+                    let rest = split(&mut chunk, rest);
+                    sink_part(&chunk, result, first)?;
+                    first = false;
+                    match rest {
+                        Some(r) => chunk = r,
+                        None => break,
+                    }
+                }
             }
             return Ok(());
         }
         let window = self.threads * 4;
-        let (job_tx, job_rx) = mpsc::sync_channel::<(usize, Chunk)>(window);
+        // Parts are numbered (chunk, part): the rest of a chunk comes right
+        // after the part before it.
+        type Key = (usize, usize);
+        let (job_tx, job_rx) = mpsc::sync_channel::<(Key, Chunk)>(window + 1);
         let job_rx = Mutex::new(job_rx);
         // A worker that panics on a chunk sends the panic's message in
         // place of the result: the run then stops with an error instead of
         // waiting forever for that chunk.
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Chunk, Result<T, String>)>();
+        type Done<T> = (Key, Chunk, Result<(T, Option<usize>), String>);
+        let (done_tx, done_rx) = mpsc::channel::<Done<T>>();
         let work = &work;
         let job_rx = &job_rx;
         self.pool.in_place_scope(|scope| {
@@ -133,33 +187,54 @@ impl Driver {
                             Ok(rx) => rx.recv(),
                             Err(_) => break,
                         };
-                        let Ok((seq, chunk)) = job else { break };
+                        let Ok((key, chunk)) = job else { break };
                         let result =
                             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&chunk)))
                                 .map_err(|payload| panic_message(payload.as_ref()));
-                        if done_tx.send((seq, chunk, result)).is_err() {
+                        if done_tx.send((key, chunk, result)).is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(done_tx);
-            // Feed the workers and hand finished chunks to the sink in order.
+            // Feed the workers and hand finished parts to the sink in order.
             // Dropping `job_tx` (at the end, or on an error) stops the workers.
             let job_tx = job_tx;
-            let mut finished: BTreeMap<usize, (Chunk, T)> = BTreeMap::new();
-            let (mut sent, mut sunk) = (0usize, 0usize);
+            let mut finished: BTreeMap<Key, (Chunk, T, bool)> = BTreeMap::new();
+            // The rests of chunks waiting for room in the window.
+            let mut rests: BTreeMap<Key, Chunk> = BTreeMap::new();
+            // The next part for the sink, parts sent and not yet sunk, and
+            // chunks read.
+            let (mut next, mut in_flight, mut read) = ((0usize, 0usize), 0usize, 0usize);
             let mut reading = true;
             let mut failed = None;
             loop {
-                while reading && sent - sunk < window {
+                // The rest the sink waits for goes whatever the window.
+                let send = |key: Key, rest: Chunk| {
+                    job_tx
+                        .send((key, rest))
+                        .map_err(|_| anyhow::anyhow!("the workers stopped"))
+                };
+                if let Some(rest) = rests.remove(&next) {
+                    send(next, rest)?;
+                    in_flight += 1;
+                }
+                while in_flight < window
+                    && let Some((key, rest)) = rests.pop_first()
+                {
+                    send(key, rest)?;
+                    in_flight += 1;
+                }
+                while reading && in_flight < window {
                     match chunks.next() {
                         Some(Ok(chunk)) => {
-                            if job_tx.send((sent, chunk)).is_err() {
+                            if job_tx.send(((read, 0), chunk)).is_err() {
                                 reading = false;
                                 break;
                             }
-                            sent += 1;
+                            read += 1;
+                            in_flight += 1;
                         }
                         // A read error ends the input after the chunks read
                         // before it are done.
@@ -170,13 +245,13 @@ impl Driver {
                         None => reading = false,
                     }
                 }
-                if sunk == sent {
+                if in_flight == 0 && rests.is_empty() {
                     break;
                 }
-                let Ok((seq, chunk, result)) = done_rx.recv() else {
+                let Ok((key, mut chunk, result)) = done_rx.recv() else {
                     anyhow::bail!("a worker stopped before finishing its chunk");
                 };
-                let result = match result {
+                let (result, rest) = match result {
                     Ok(r) => r,
                     Err(message) => anyhow::bail!(
                         "internal error: a worker panicked on the chunk at byte {} ({message}); \
@@ -184,18 +259,40 @@ impl Driver {
                         chunk.base + chunk.range.start
                     ),
                 };
-                finished.insert(seq, (chunk, result));
-                while let Some((chunk, result)) = finished.remove(&sunk) {
-                    sink(&chunk, result)?;
-                    chunk.release();
-                    progress.advance(chunk.range.len() as u64);
-                    sunk += 1;
+                let rest = split(&mut chunk, rest);
+                let more = rest.is_some();
+                if let Some(rest) = rest {
+                    rests.insert((key.0, key.1 + 1), rest);
+                }
+                finished.insert(key, (chunk, result, more));
+                while let Some((chunk, result, more)) = finished.remove(&next) {
+                    sink_part(&chunk, result, next.1 == 0)?;
+                    in_flight -= 1;
+                    next = if more {
+                        (next.0, next.1 + 1)
+                    } else {
+                        (next.0 + 1, 0)
+                    };
                 }
             }
             drop(job_tx);
             failed.map_or(Ok(()), |e| Err(e.into()))
         })
     }
+}
+
+/// Cuts `chunk` at `rest` (an offset in its data, strictly inside its
+/// range) and gives the part after the cut; `chunk` keeps the part before.
+/// A cut outside the range is none.
+fn split(chunk: &mut Chunk, rest: Option<usize>) -> Option<Chunk> {
+    let at = rest.filter(|&at| at > chunk.range.start && at < chunk.range.end)?;
+    let tail = Chunk {
+        data: chunk.data.clone(),
+        range: at..chunk.range.end,
+        base: chunk.base,
+    };
+    chunk.range.end = at;
+    Some(tail)
 }
 
 /// The message of a panic's payload (`panic!` gives a `&str` or a `String`).
@@ -309,6 +406,89 @@ mod tests {
         let driver = Driver::new(Some(100_000)).expect("a driver");
         assert_eq!(driver.threads, cores * JOBS_PER_CORE);
         assert!(started.elapsed().as_secs() < 5);
+    }
+
+    /// A result that counts how many of its kind are alive, and the most
+    /// there ever were.
+    struct Live<'a> {
+        alive: &'a std::sync::atomic::AtomicUsize,
+        bytes: Vec<u8>,
+    }
+
+    impl<'a> Live<'a> {
+        fn new(
+            alive: &'a std::sync::atomic::AtomicUsize,
+            most: &std::sync::atomic::AtomicUsize,
+            bytes: &[u8],
+        ) -> Live<'a> {
+            use std::sync::atomic::Ordering::SeqCst;
+            let now = alive.fetch_add(1, SeqCst) + 1;
+            most.fetch_max(now, SeqCst);
+            Live {
+                alive,
+                bytes: bytes.to_vec(),
+            }
+        }
+    }
+
+    impl Drop for Live<'_> {
+        fn drop(&mut self) {
+            self.alive.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn parts_waiting_for_the_sink_are_bounded_by_the_window_not_by_the_input() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        // Games of 16 KiB: four chunks of 128 games.
+        let games = 512;
+        let game = format!("[Event \"e\"]\n\n1. e4 {{{}}} e5 *\n\n", "x".repeat(16_356));
+        assert_eq!(game.len(), 16 << 10);
+        let pgn = game.repeat(games).into_bytes();
+        for jobs in [1, 2, 3] {
+            let input = Input::stream("games".to_owned(), None, std::io::Cursor::new(pgn.clone()))
+                .expect("a stream");
+            let driver = Driver::new(Some(jobs)).expect("a driver");
+            let (alive, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let mut parts = 0;
+            let mut out = Vec::new();
+            // Each part is one game: the work stops after the first and
+            // says where the next starts.
+            let work = |chunk: &Chunk| {
+                let first = pgnkit_pgn::game_starts_near(
+                    &chunk.data[..chunk.range.end],
+                    chunk.range.start + 1,
+                );
+                let end = first.unwrap_or(chunk.range.end);
+                (
+                    Live::new(&alive, &most, &chunk.data[chunk.range.start..end]),
+                    first,
+                )
+            };
+            driver
+                .run_parts(input, &Progress::new(true, None), work, |chunk, live| {
+                    assert_eq!(
+                        live.bytes,
+                        chunk.bytes(),
+                        "the sink gets the part worked on"
+                    );
+                    // A slow printer: the workers are ahead as far as they may go.
+                    std::thread::sleep(Duration::from_micros(200));
+                    out.extend_from_slice(&live.bytes);
+                    parts += 1;
+                    Ok(())
+                })
+                .expect("a run");
+            assert_eq!(out, pgn, "every byte once, in order (-j{jobs})");
+            assert_eq!(parts, games, "one part a game (-j{jobs})");
+            assert_eq!(alive.load(SeqCst), 0);
+            let window = if jobs == 1 { 1 } else { 4 * jobs + 1 };
+            assert!(
+                most.load(SeqCst) <= window,
+                "-j{jobs}: {} results alive at once, for a window of {window}",
+                most.load(SeqCst)
+            );
+        }
     }
 
     #[test]
