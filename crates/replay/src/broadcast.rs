@@ -10,7 +10,6 @@ use pgnkit_pgn::{Game, TokenKind};
 use shakmaty::Move;
 
 use crate::diagnostic::{Code, Diagnostic, brief};
-use crate::game::GameReport;
 
 /// What a board-fed broadcast added at main-line word `index` (which
 /// resolves to no legal move; `king_to` is where it puts a king, if it is
@@ -93,7 +92,8 @@ const NAMING: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
 /// let mut found = Vec::new();
 /// while reader.read_game(&mut game) {
 ///     let report = replay_game(pgn, &game, &Options::default());
-///     found.push(resent.see(&game, &report).map(|d| d.code.as_str()));
+///     let played = report.moves.iter().map(|m| m.played);
+///     found.push(resent.see(&game, played).map(|d| d.code.as_str()));
 /// }
 /// assert_eq!(found, [None, Some("resent-game")]);
 /// ```
@@ -105,15 +105,20 @@ pub struct Resent {
 }
 
 impl Resent {
-    /// Looks at the next game of the file (replayed into `report`): a
+    /// Looks at the next game of the file, whose main line the replay
+    /// played as `played` ([`GameReport::moves`](crate::GameReport::moves)): a
     /// `resent-game` warning when the game before has the same naming tags
     /// and its main line is the start of this one's, a few plies shorter.
-    pub fn see(&mut self, game: &Game<'_>, report: &GameReport) -> Option<Diagnostic> {
+    pub fn see(
+        &mut self,
+        game: &Game<'_>,
+        played: impl IntoIterator<Item = Move>,
+    ) -> Option<Diagnostic> {
         let tags: Vec<Option<Vec<u8>>> = NAMING
             .iter()
             .map(|name| game.tag(name).map(|t| t.value().trim_ascii().to_vec()))
             .collect();
-        let moves: Vec<Move> = report.moves.iter().map(|m| m.played).collect();
+        let moves: Vec<Move> = played.into_iter().collect();
         let found = (self.seen
             && tags == self.tags
             && tags.iter().any(Option::is_some)

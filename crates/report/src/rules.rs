@@ -297,7 +297,7 @@ pub fn diagnostics_of(pgn: &[u8], code: Code) -> Vec<render::Located> {
         };
         let mut report = replay_game(pgn, &game, &options);
         if code == Code::ResentGame
-            && let Some(d) = resent.see(&game, &report)
+            && let Some(d) = resent.see(&game, report.moves.iter().map(|m| m.played))
         {
             report.diagnostics.push(d);
         }

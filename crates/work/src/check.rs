@@ -239,7 +239,7 @@ pub fn see_resent(
     report: &mut GameReport,
 ) {
     if options.illegal_moves == IllegalMoves::Stand
-        && let Some(d) = resent.see(game, report)
+        && let Some(d) = resent.see(game, report.moves.iter().map(|m| m.played))
     {
         report.diagnostics.insert(0, d);
     }
