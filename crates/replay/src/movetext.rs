@@ -429,35 +429,19 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     Err(err) => {
                         pass.book.problem()?;
                         let parsed = written.as_ref().and_then(|w| w.parsed.as_ref());
-                        // What a board-fed broadcast adds: a move sent
-                        // twice, the kings put on the centre at the end.
-                        let artifact = match parsed {
-                            Some(Ok(mt)) if line.depth == 0 && pass.book.stands() => {
-                                let previous_word = pass
-                                    .main_tokens
-                                    .len()
-                                    .checked_sub(2)
-                                    .and_then(|i| pass.main_tokens.get(i))
-                                    .and_then(|&i| game.tokens.get(i as usize))
-                                    .map(|t| t.text);
-                                crate::broadcast::artifact(
-                                    game,
-                                    index,
-                                    signalled,
-                                    previous_word == Some(token.text),
-                                    match mt.san() {
-                                        Some(shakmaty::san::San::Normal {
-                                            role: Role::King,
-                                            to,
-                                            ..
-                                        }) => Some(to),
-                                        _ => None,
-                                    },
-                                )
-                            }
+                        let standing = match parsed {
+                            Some(Ok(mt)) if line.depth == 0 && pass.book.stands() => standing(
+                                game,
+                                index,
+                                mt,
+                                &err,
+                                play,
+                                (lang, signalled),
+                                &pass.main_tokens,
+                            ),
                             _ => None,
                         };
-                        if let Some(code) = artifact {
+                        if let Some(Standing::Artifact(code)) = standing {
                             settle(&mut previous, &mut pass, Some(play))?;
                             signalled |= code == Code::ResultSignal;
                             let mut d = crate::broadcast::warning(code, token.span.clone(), word);
@@ -472,40 +456,13 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                             }
                             continue;
                         }
-                        if line.depth == 0
-                            && pass.book.stands()
-                            && let (Some(ResolveError::Illegal), Some(Ok(mt))) = (&err, parsed)
-                            && !is_game_over(play.position())
-                            && let Ok(m) = mt.resolve_as_played(play.position(), lang)
-                        {
+                        if let Some(Standing::Stood(m, foreign)) = standing {
                             let mut d = stood_move(token.span.clone(), word, play, &m);
                             d.ply = Some(ply);
                             d.move_number = Some(move_number);
                             d.side = Some(side);
                             d.token = Some(word.to_owned());
                             pass.diagnostics.push(d);
-                            // Other languages may read the word legally: those
-                            // in which its letters mean pieces of their own (a
-                            // word without letters reads alike in all).
-                            // Each reading is tried once.
-                            let mut foreign = LanguageSet::EMPTY;
-                            if mt.has_letters() {
-                                let mut tried = vec![(lang, false)];
-                                for l in mt.own_languages().iter() {
-                                    let legal = match tried.iter().find(|t| mt.reads_alike(t.0, l))
-                                    {
-                                        Some(&(_, legal)) => legal,
-                                        None => {
-                                            let legal = mt.resolve(play.position(), l).is_ok();
-                                            tried.push((l, legal));
-                                            legal
-                                        }
-                                    };
-                                    if legal {
-                                        foreign.insert(l);
-                                    }
-                                }
-                            }
                             pass.stood.push(Stood { ply, side, foreign });
                             pass.book.stood();
                             stood = true;
@@ -1058,6 +1015,78 @@ impl Book for Probe {
     }
 
     fn passed(&mut self, _after: &Chess, _ply: u32) {}
+}
+
+/// What becomes of a main-line word that fits no legal move when illegal
+/// moves stand.
+enum Standing {
+    /// Something a board-fed broadcast added ([`crate::broadcast`]).
+    Artifact(Code),
+    /// The move as played, and the other languages that read the word as
+    /// a legal move (the game may be in one of them).
+    Stood(Move, LanguageSet),
+}
+
+/// With illegal moves that stand, what the main-line word `mt` (token
+/// `index`, which fits no legal move in `play`: `err`) is: a broadcast's
+/// artifact, a move that stood, or neither (the line ends there). Out of
+/// the walk's loop: legal games never come here.
+#[cold]
+#[inline(never)]
+fn standing(
+    game: &Game<'_>,
+    index: usize,
+    mt: &MoveToken,
+    err: &Option<ResolveError>,
+    play: &Play,
+    (lang, signalled): (Language, bool),
+    main_tokens: &[u32],
+) -> Option<Standing> {
+    // What a board-fed broadcast adds: a move sent twice, the kings put
+    // on the centre at the end.
+    let word = |i: usize| game.tokens.get(i).map(|t| t.text);
+    let previous_word = main_tokens
+        .len()
+        .checked_sub(2)
+        .and_then(|i| main_tokens.get(i))
+        .and_then(|&i| word(i as usize));
+    let king_to = match mt.san() {
+        Some(shakmaty::san::San::Normal {
+            role: Role::King,
+            to,
+            ..
+        }) => Some(to),
+        _ => None,
+    };
+    let repeated = previous_word.is_some() && previous_word == word(index);
+    if let Some(code) = crate::broadcast::artifact(game, index, signalled, repeated, king_to) {
+        return Some(Standing::Artifact(code));
+    }
+    if !matches!(err, Some(ResolveError::Illegal)) || is_game_over(play.position()) {
+        return None;
+    }
+    let m = mt.resolve_as_played(play.position(), lang).ok()?;
+    // Other languages may read the word legally: those in which its
+    // letters mean pieces of their own (a word without letters reads
+    // alike in all). Each reading is tried once.
+    let mut foreign = LanguageSet::EMPTY;
+    if mt.has_letters() {
+        let mut tried = vec![(lang, false)];
+        for l in mt.own_languages().iter() {
+            let legal = match tried.iter().find(|t| mt.reads_alike(t.0, l)) {
+                Some(&(_, legal)) => legal,
+                None => {
+                    let legal = mt.resolve(play.position(), l).is_ok();
+                    tried.push((l, legal));
+                    legal
+                }
+            };
+            if legal {
+                foreign.insert(l);
+            }
+        }
+    }
+    Some(Standing::Stood(m, foreign))
 }
 
 /// The `illegal-move` error of `m`, a move that stood though illegal in
