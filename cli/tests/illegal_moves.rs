@@ -59,7 +59,7 @@ fn check_reports_the_move_that_stood_and_the_ruling() {
         vec![
             ("illegal-move", 31, true),
             ("result-signal", 41, false),
-            ("result-signal", 41, false)
+            ("result-signal", 42, false)
         ]
     );
     let games = records(&run.stdout, "game");

@@ -202,7 +202,7 @@ fn piece_as_played(pos: &Chess, query: &Query) -> Result<Move, ResolveError> {
             _ => &[None],
         };
         for from in board.by_piece(role.of(turn)) {
-            if from == to || (role == Role::Pawn && !pawn_behind(turn, from, to, c.capture)) {
+            if from == to || (role == Role::Pawn && !pawn_behind(turn, from, to, c)) {
                 continue;
             }
             let level = reach(pos, role, from, to) + 1;
@@ -235,15 +235,17 @@ fn piece_as_played(pos: &Chess, query: &Query) -> Result<Move, ResolveError> {
     }
 }
 
-/// Whether a pawn on `from` may be the one that went to `to`: on the same
-/// file for a push, on a neighbouring file for a capture, and behind it.
-fn pawn_behind(turn: Color, from: Square, to: Square, capture: bool) -> bool {
+/// Whether a pawn on `from` may be the one that went to `to`, behind it:
+/// on the same file, or on a neighbouring file where the word writes a
+/// capture or the pawn's file (`exd5`, `ed5`); a push (`e5`) is the file's.
+fn pawn_behind(turn: Color, from: Square, to: Square, c: &crate::token::Coords) -> bool {
     let files = u32::from(from.file()).abs_diff(u32::from(to.file()));
     let ahead = match turn {
         Color::White => from.rank() < to.rank(),
         Color::Black => from.rank() > to.rank(),
     };
-    ahead && if capture { files == 1 } else { files <= 1 }
+    let across = c.capture || c.from_file.is_some();
+    ahead && (files == 0 && !c.capture || files == 1 && across)
 }
 
 /// Castling on `side` as played: the king on its back rank, its rook on
@@ -439,6 +441,13 @@ mod tests {
         let pos = position("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1");
         let m = as_played(&pos, "e4").expect("the e2 pawn jumps");
         assert_eq!(m.from(), Some(Square::E2));
+        // `e5` is the e-pawn's: the d4 pawn does not slide across to it.
+        let pos = position("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1");
+        assert!(as_played(&pos, "e5").is_none());
+        assert_eq!(
+            as_played(&pos, "de5").and_then(|m| m.from()),
+            Some(Square::D4)
+        );
     }
 
     #[test]

@@ -202,6 +202,14 @@ pub(crate) fn rule(
         let n = &mut count[usize::from(s.side == Color::Black)];
         *n += 1;
         match pace {
+            Pace::Known(Kind::Standard) if decided.is_some() => rulings.push(LawRuling {
+                article: "7.5.5",
+                ply: s.ply,
+                side: s.side,
+                text: format!(
+                    "{player}'s illegal move after the game had ended under 7.5.5: play went on, the result stands"
+                ),
+            }),
             Pace::Known(Kind::Standard) if *n == 1 => rulings.push(LawRuling {
                 article: "7.5.5",
                 ply: s.ply,
@@ -294,6 +302,30 @@ mod tests {
         assert!(rulings.iter().all(|r| r.article == "7.5.5"));
         let decided = decided.expect("the second by White decides");
         assert_eq!((decided.ply, decided.result), (9, GameResult::BlackWins));
+    }
+
+    #[test]
+    fn a_move_after_the_game_was_lost_is_told_so_and_an_unknown_pace_gives_both_readings() {
+        let moves = stood(&[(3, Color::White), (5, Color::White), (7, Color::White)]);
+        let start = vec![Chess::default(); moves.len()];
+        let (rulings, decided) = rule(&moves, Pace::Known(Kind::Standard), &start);
+        assert_eq!(
+            decided.map(|d| d.ply),
+            Some(5),
+            "the second decides, not the third"
+        );
+        assert!(
+            rulings[2].text.contains("after the game had ended"),
+            "{}",
+            rulings[2].text
+        );
+        let (rulings, decided) = rule(&moves[..1], Pace::Unknown, &start);
+        assert_eq!((rulings[0].article, decided), ("7.5", None));
+        assert!(
+            rulings[0].text.contains("A.4.2, B.3"),
+            "{}",
+            rulings[0].text
+        );
     }
 
     #[test]

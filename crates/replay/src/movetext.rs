@@ -311,7 +311,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
     // Variations open and passed over, for a book that replays none.
     let mut passed_over = 0u32;
     // A board's result signal was read: the main line has ended.
-    let mut signalled = false;
+    let mut signals = 0u32;
     for (index, kind) in game.tokens.kinds().enumerate() {
         if passed_over > 0 {
             match kind {
@@ -436,15 +436,26 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                                 mt,
                                 &err,
                                 play,
-                                (lang, signalled),
+                                (lang, signals > 0),
                                 &pass.main_tokens,
                             ),
                             _ => None,
                         };
                         if let Some(Standing::Artifact(code)) = standing {
                             settle(&mut previous, &mut pass, Some(play))?;
-                            signalled |= code == Code::ResultSignal;
                             let mut d = crate::broadcast::warning(code, token.span.clone(), word);
+                            // The signal's words take the plies they stand at.
+                            let (ply, side, move_number) = if code == Code::ResultSignal {
+                                signals += 1;
+                                let k = signals - 1;
+                                let later = if k % 2 == 1 { !side } else { side };
+                                let number = move_number
+                                    + u32::from(k % 2 == 1 && side == Color::Black)
+                                    + k / 2;
+                                (ply + k, later, number)
+                            } else {
+                                (ply, side, move_number)
+                            };
                             d.ply = Some(ply);
                             d.move_number = Some(move_number);
                             d.side = Some(side);

@@ -137,7 +137,7 @@ fn a_broadcasts_artifacts_are_told_and_passed_over() {
     assert_eq!(
         codes[1],
         (
-            vec![("result-signal", Some(7)), ("result-signal", Some(7))],
+            vec![("result-signal", Some(7)), ("result-signal", Some(8))],
             6
         )
     );
