@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use pgnkit_replay::dead::{Budget, Life, Verdict, can_checkmate, is_dead};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -86,10 +86,7 @@ fn cha(path: &str, budget: Budget) {
         let Some((label, fen)) = line.split_once(' ') else {
             continue;
         };
-        let Ok(pos) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
-            f.into_position::<Chess>(CastlingMode::Standard)
-                .map_err(|_| ())
-        }) else {
+        let Ok(pos) = pgnkit_replay::setup::start(None, Some(fen)).map(|s| s.position) else {
             skipped += 1;
             continue;
         };
@@ -158,11 +155,7 @@ fn vectors(path: &str) -> Vec<(String, Chess)> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter_map(|line| {
             let (label, fen) = line.split_once(' ')?;
-            let pos = fen
-                .parse::<Fen>()
-                .ok()?
-                .into_position::<Chess>(CastlingMode::Standard)
-                .ok()?;
+            let pos = pgnkit_replay::setup::start(None, Some(fen)).ok()?.position;
             Some((label.to_owned(), pos))
         })
         .collect()

@@ -6,7 +6,7 @@ use pgnkit_notation::{Language, LanguageSet};
 use pgnkit_pgn::Game;
 use shakmaty::{Chess, Position};
 
-use crate::diagnostic::{Code, Diagnostic, Omitted};
+use crate::diagnostic::{Code, Diagnostic, Omitted, Severity};
 use crate::game::{Detail, GameReport, Options};
 use crate::illegal::IllegalMoves;
 use crate::movetext::{probe_main_line, replay_movetext};
@@ -86,6 +86,9 @@ pub fn replay_game_text<V: Visitor>(
             return report;
         }
     };
+    if let Some(why) = &start.unreachable {
+        head.push(unreachable_start(game, why));
+    }
     report.chess960 = start.chess960;
     report.start = start.position.clone();
     report.end = Some(start.position.clone());
@@ -194,6 +197,25 @@ fn not_set_up(game: &Game<'_>, err: SetupError, report: &mut GameReport) -> Diag
         d.help
             .push(format!("{moves} movetext words were not replayed"));
     }
+    d
+}
+
+/// The warning for a start no game can reach (more material than
+/// promotions give), set up all the same: a composed position.
+fn unreachable_start(game: &Game<'_>, why: &str) -> Diagnostic {
+    let span = game
+        .tag("FEN")
+        .map_or(game.span.start..game.span.start, |t| t.span.clone());
+    let mut d = Diagnostic::new(
+        Code::BadFen,
+        span,
+        format!("no game can reach this position ({why}); its moves were replayed from it"),
+    );
+    d.severity = Severity::Warning;
+    d.help.push(
+        "a composed position (a study's, a test's) may have more pieces than promotions give"
+            .to_owned(),
+    );
     d
 }
 

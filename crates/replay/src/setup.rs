@@ -1,7 +1,7 @@
 //! The position a game starts from: the standard position, or the `FEN` tag
 //! (with `SetUp`), in standard chess or Chess960.
 
-use shakmaty::{CastlingMode, Chess, fen::Fen};
+use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen};
 
 /// How a game starts.
 #[derive(Clone, Debug)]
@@ -10,6 +10,10 @@ pub struct Start {
     pub position: Chess,
     /// Castling follows the Chess960 rules.
     pub chess960: bool,
+    /// Why no game can reach the position, where it is set up all the
+    /// same: more material than promotions can give (a composed position,
+    /// such as a study's or a test's). Its moves follow the Laws as ever.
+    pub unreachable: Option<String>,
 }
 
 /// Why a game cannot be replayed from its tags.
@@ -80,6 +84,7 @@ pub fn start(variant: Option<&str>, fen: Option<&str>) -> Result<Start, SetupErr
         return Ok(Start {
             position: Chess::default(),
             chess960,
+            unreachable: None,
         });
     };
     let parsed = Fen::from_ascii(fen.as_bytes())
@@ -89,17 +94,28 @@ pub fn start(variant: Option<&str>, fen: Option<&str>) -> Result<Start, SetupErr
     } else {
         CastlingMode::Standard
     };
-    match parsed.clone().into_position::<Chess>(first) {
-        Ok(position) => Ok(Start { position, chess960 }),
-        Err(err) if !chess960 => match parsed.into_position::<Chess>(CastlingMode::Chess960) {
+    let set_up = |mode: CastlingMode| -> Result<Start, PositionError<Chess>> {
+        let chess960 = mode == CastlingMode::Chess960;
+        match parsed.clone().into_position::<Chess>(mode) {
             Ok(position) => Ok(Start {
                 position,
-                chess960: true,
+                chess960,
+                unreachable: None,
             }),
-            Err(_) => Err(SetupError::BadFen(format!(
-                "`{fen}` is not a legal position: {err}"
-            ))),
-        },
+            Err(err) => {
+                let why = err.to_string();
+                err.ignore_too_much_material().map(|position| Start {
+                    position,
+                    chess960,
+                    unreachable: Some(why),
+                })
+            }
+        }
+    };
+    match set_up(first) {
+        Ok(start) => Ok(start),
+        Err(err) if !chess960 => set_up(CastlingMode::Chess960)
+            .map_err(|_| SetupError::BadFen(format!("`{fen}` is not a legal position: {err}"))),
         Err(err) => Err(SetupError::BadFen(format!(
             "`{fen}` is not a legal position: {err}"
         ))),
@@ -140,6 +156,23 @@ mod tests {
             start(None, Some("8/8/8/8/8/8/8/8 w - - 0 1")),
             Err(SetupError::BadFen(_))
         ));
+    }
+
+    #[test]
+    fn too_much_material_is_set_up_and_said() {
+        // From CHA's test vectors (testdata/dead/cha-test-vectors.txt): four
+        // bishops of one colour beside eight pawns, which promotions cannot
+        // give; python-chess sets it up, and so does pgnkit, saying why no
+        // game reaches it.
+        let s = start(
+            None,
+            Some("7k/8/1p6/1Pp5/2Pp4/pB1Pp1p1/P1B1P1P1/1B1B2K1 b - - 0 1"),
+        )
+        .unwrap();
+        // python-chess: 3 legal moves, the king's (Kg8, Kg7, Kh7).
+        assert_eq!(s.position.legal_moves().len(), 3);
+        assert!(s.unreachable.unwrap().contains("too much material"));
+        assert!(start(None, None).unwrap().unreachable.is_none());
     }
 
     #[test]

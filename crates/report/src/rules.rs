@@ -34,7 +34,7 @@ pub fn explanation(code: Code) -> &'static str {
             "The Result tag contradicts the final position: a checkmate, stalemate or dead position gives one result and the tag says another. `check --fix` sets the tag to the result the Laws give, with a comment saying why."
         }
         Code::BadFen => {
-            "The FEN tag (with SetUp \"1\") is not a valid FEN or describes a position that cannot occur (no king, pawns on the first rank, the side not to move in check). The game's moves cannot be replayed without its start."
+            "The FEN tag (with SetUp \"1\") is not a valid FEN or describes a position that cannot occur (no king, pawns on the first rank, the side not to move in check). The game's moves cannot be replayed without its start. A position with more material than promotions can give (nine queens, three light-squared bishops beside eight pawns) cannot occur in a game either, but composed positions (studies, test sets) have them: it is set up all the same, its moves replayed, and the FEN gets a warning."
         }
         Code::Syntax => {
             "The PGN structure is broken: an unterminated comment, tag or variation, a stray bracket, a tag section without moves or result, a tag given twice. Problems that lose nothing (a repeated tag) are warnings; the others are errors, since a reader may lose moves or merge games there."

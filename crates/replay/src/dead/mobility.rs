@@ -29,7 +29,7 @@
 //! by a piece of the winner (the winner's king covering what no other piece
 //! can).
 
-use shakmaty::{Bitboard, ByColor, Chess, Color, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, ByColor, CastlingMode, Chess, Color, Position, Role, Square, attacks};
 
 /// The most pieces a legal position holds.
 const MAX_PIECES: usize = 32;
@@ -103,13 +103,56 @@ pub(crate) struct Mobility {
     /// be taken en passant on), the square of the en passant capture
     /// possible now included.
     passing: ByColor<Bitboard>,
+    /// By colour: squares its king never steps onto (a [`Trap`]'s ring).
+    forbidden: ByColor<Bitboard>,
+    /// Squares counted as left by their piece whatever the rules find (the
+    /// start of a king kept out of a [`Trap`]'s ring).
+    vacated: Bitboard,
+    /// The position analysed (for a [`Trap`]'s analysis).
+    pos: Chess,
+}
+
+/// A side caught in a stalemate trap: none of its pieces but the king can
+/// ever move, and its king can only go back and forth between two
+/// squares. Then the other king can never step next to those squares
+/// before the game ends: where it does, the trapped king, on one square,
+/// cannot go to the other (the kings would touch) and nothing else of its
+/// side moves, so it is stalemate, or mate by a discovered check; and it
+/// cannot come about with the trapped side to play, whose king would have
+/// stood next to the other king on its last move. (The motif is CHA's, in
+/// its semi-static analysis; the proof and the code are pgnkit's.)
+pub(crate) struct Trap {
+    /// The two squares of the trapped king.
+    squares: Bitboard,
+    /// The analysis again, the other king kept out of the squares next to
+    /// them: it holds for every position of the game until the other king
+    /// steps there, which is the game's last move.
+    mobility: Mobility,
 }
 
 impl Mobility {
-    /// Analyses `pos`. `None` where castling rights remain (castling moves
-    /// two pieces at once, which the rules here do not model).
+    /// Analyses `pos`. `None` where Chess960 castling rights remain (its
+    /// castling may cross the other piece's square, which the rules here do
+    /// not model).
     pub(crate) fn new(pos: &Chess) -> Option<Mobility> {
-        if pos.castles().any() {
+        Mobility::with_kings_kept_out(pos, ByColor::default(), Bitboard::EMPTY)
+    }
+
+    /// [`Mobility::new`], each king kept out of its `forbidden` squares,
+    /// the pieces on `vacated` counted as having left them (`None` with
+    /// castling rights: a castling king passes a square it may not stop
+    /// on).
+    fn with_kings_kept_out(
+        pos: &Chess,
+        forbidden: ByColor<Bitboard>,
+        vacated: Bitboard,
+    ) -> Option<Mobility> {
+        // Standard castling is a king's step and a rook's slide over
+        // squares that must be empty: the rules below count both. Chess960
+        // castling may cross the other piece's square: not modelled.
+        if pos.castles().any()
+            && (pos.castles().mode() != CastlingMode::Standard || forbidden != ByColor::default())
+        {
             return None;
         }
         let board = pos.board();
@@ -125,6 +168,9 @@ impl Mobility {
             visits: ByColor::default(),
             passable: Bitboard::EMPTY,
             passing: ByColor::default(),
+            forbidden,
+            vacated,
+            pos: pos.clone(),
         };
         if let Some(sq) = pos.legal_ep_square() {
             m.passing.get_mut(!pos.turn()).add(sq);
@@ -167,7 +213,9 @@ impl Mobility {
                     *self.passing.get_mut(color) |= over;
                 }
             }
-            let occupiable = all.white | all.black;
+            // A king kept out of squares may still stand there at the end:
+            // lines through them are not open for good.
+            let occupiable = all.white | all.black | self.forbidden.white | self.forbidden.black;
             let held = ByColor {
                 white: self.permanent_attacks(Color::White, occupiable),
                 black: self.permanent_attacks(Color::Black, occupiable),
@@ -191,7 +239,10 @@ impl Mobility {
             // A square is free of a colour if it never held one of its
             // pieces, if its piece moves away, or if an enemy piece could
             // stand there (having taken it, or after it left).
-            let mut moved = ByColor::<Bitboard>::default();
+            let mut moved = ByColor {
+                white: self.vacated & white,
+                black: self.vacated & black,
+            };
             for i in 0..self.len {
                 let (sq, color, _) = self.pieces[i];
                 if self.reach[i] != Bitboard::from_square(sq) {
@@ -297,7 +348,7 @@ impl Mobility {
         let mut reach = self.reach[i];
         match role {
             Role::King => {
-                let allowed = own_free & !held;
+                let allowed = own_free & !held & !*self.forbidden.get(color);
                 loop {
                     let next = reach | (king_step(reach) & allowed);
                     if next == reach {
@@ -348,9 +399,67 @@ impl Mobility {
     }
 
     /// Whether a checkmate of `!winner` by `winner` is conceivable with the
-    /// pieces where they could go. `false` is a proof that `winner` can
-    /// never checkmate; `true` says nothing.
+    /// pieces where they could go, and, where either side is caught in a
+    /// [`Trap`], with the other king kept out of the trap (a trapped side
+    /// only ever moves its king; the game ends when the other king steps
+    /// next to the trap). `false` is a proof that `winner` can never
+    /// checkmate; `true` says nothing.
     pub(crate) fn can_mate(&self, winner: Color) -> bool {
+        self.mate_conceivable(winner)
+            && self.trap(!winner).is_none_or(|trap| {
+                trap.mobility.mate_conceivable(winner) || trap.discovered_mate(winner)
+            })
+            && self
+                .trap(winner)
+                .is_none_or(|trap| trap.mobility.mate_conceivable(winner))
+    }
+
+    /// The [`Trap`] `color` is caught in, if the analysis shows one: its
+    /// king's two squares are guessed from the position (the squares it
+    /// could go to now, but for the other king), then the analysis is made
+    /// again with the other king kept out of the squares next to them, and
+    /// the guess holds if it finds nothing of `color` moving but its king,
+    /// between those two squares. (By induction on the moves, the facts of
+    /// that analysis hold until the other king steps next to the trap,
+    /// which ends the game.)
+    pub(crate) fn trap(&self, color: Color) -> Option<Trap> {
+        let board = self.pos.board();
+        let king = board.king_of(color)?;
+        let other = board.king_of(!color)?;
+        let occupied = board.occupied();
+        let mut attacked = Bitboard::EMPTY;
+        for sq in board.by_color(!color) & !board.kings() {
+            if let Some(piece) = board.piece_at(sq) {
+                attacked |= attacks::attacks(sq, piece, occupied);
+            }
+        }
+        let squares = (attacks::king_attacks(king) & !board.by_color(color) & !attacked).with(king);
+        if squares.count() != 2 {
+            return None;
+        }
+        let ring = king_step(squares) | squares;
+        if ring.contains(other) {
+            return None;
+        }
+        let mut forbidden = ByColor::<Bitboard>::default();
+        *forbidden.get_mut(!color) = ring;
+        let mobility =
+            Mobility::with_kings_kept_out(&self.pos, forbidden, Bitboard::from_square(other))?;
+        let caught = (0..mobility.len).all(|i| {
+            let (sq, c, role) = mobility.pieces[i];
+            c != color
+                || mobility.reach[i]
+                    == if role == Role::King {
+                        squares
+                    } else {
+                        Bitboard::from_square(sq)
+                    }
+        });
+        caught.then_some(Trap { squares, mobility })
+    }
+
+    /// [`Mobility::can_mate`] without the trap.
+    fn mate_conceivable(&self, winner: Color) -> bool {
         let loser = !winner;
         let mut loser_king = Bitboard::EMPTY;
         let mut winner_king = Bitboard::EMPTY;
@@ -429,6 +538,55 @@ impl Mobility {
         (0..self.len)
             .find(|&i| self.pieces[i].0 == sq)
             .map_or(Bitboard::EMPTY, |i| self.reach[i])
+    }
+}
+
+impl Trap {
+    /// Whether the game could end with the other king stepping next to the
+    /// trap and uncovering a check (a mate, the trapped king's other square
+    /// being next to the king that stepped): a slider of `winner` that
+    /// could stand behind a square the king could step from, on a line to
+    /// one of the trapped king's squares, the line otherwise passable.
+    fn discovered_mate(&self, winner: Color) -> bool {
+        let m = &self.mobility;
+        let ring = king_step(self.squares) | self.squares;
+        let Some(king) =
+            (0..m.len).find(|&i| m.pieces[i].1 == winner && m.pieces[i].2 == Role::King)
+        else {
+            return true;
+        };
+        for checked in self.squares {
+            let flight = self.squares.without(checked);
+            let landings = attacks::king_attacks(flight.first().unwrap_or(checked))
+                & !attacks::king_attacks(checked)
+                & !self.squares;
+            for from in king_step(landings) & m.reach[king] & !ring {
+                for i in 0..m.len {
+                    let (sq, color, role) = m.pieces[i];
+                    let role = if m.promoters.contains(sq) {
+                        Role::Queen
+                    } else {
+                        role
+                    };
+                    let lines = match role {
+                        Role::Bishop => attacks::bishop_attacks(checked, Bitboard::EMPTY),
+                        Role::Rook => attacks::rook_attacks(checked, Bitboard::EMPTY),
+                        Role::Queen => attacks::queen_attacks(checked, Bitboard::EMPTY),
+                        _ => continue,
+                    };
+                    if color != winner || !lines.contains(from) {
+                        continue;
+                    }
+                    for behind in attacks::ray(checked, from) & m.reach[i] {
+                        let line = attacks::between(checked, behind);
+                        if line.contains(from) && line.without(from).is_subset(m.passable) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
     }
 }
 

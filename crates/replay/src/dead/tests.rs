@@ -1,11 +1,10 @@
 use super::*;
-use shakmaty::{CastlingMode, EnPassantMode, Square, fen::Fen};
+use shakmaty::{EnPassantMode, Square, fen::Fen};
 
+/// The position of `fen`, as `check` sets it up (too much material, as in
+/// some of CHA's test vectors, included).
 fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
+    crate::setup::start(None, Some(fen)).unwrap().position
 }
 
 /// A winnable verdict's line is legal and ends in mate by `winner`.
@@ -160,4 +159,37 @@ fn the_guided_search_finds_a_long_helpmate_through_a_wall() {
     // was guided toward the mate). The line is played and checked.
     let p = pos("8/4k3/3b1b2/p1pBp1p1/P1P1P1P1/8/4K3/8 w - - 0 1");
     assert_mates(&p, Color::White, Budget::FULL);
+}
+
+#[test]
+fn a_king_trapped_between_two_squares_keeps_the_other_king_away() {
+    // CHA's test vectors (testdata/dead/cha-test-vectors.txt) label both
+    // dead (`--`). White's king can only go between h3 and h4 and nothing
+    // else of White's moves; Black's king takes g2 only when White's king
+    // is on h4, which is stalemate; its bishops never see h3.
+    for fen in [
+        "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1",
+        "8/8/7p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1",
+        // Black's king between a5 and a6, White's bishops on dark squares.
+        "8/1p6/1Pp5/k1P5/p1P5/P1K1B3/3B4/8 w - - 0 1",
+    ] {
+        let p = pos(fen);
+        assert!(statically_dead(&p), "{fen}");
+        assert_eq!(is_dead(&p, Budget::RULES), Life::Dead, "{fen}");
+    }
+    // The same trap with White's king already next to Black's squares at
+    // the start (a7, next to a6): the rule
+    // stands back, and the search decides.
+    let p = pos("8/Kp6/1Pp5/k1P5/p1P5/P3B3/8/8 w - - 0 1");
+    let m = Mobility::new(&p).unwrap();
+    assert!(m.trap(Color::Black).is_none());
+}
+
+#[test]
+fn standard_castling_rights_do_not_stop_the_analysis() {
+    // CHA's test vectors: dead (`--`), with White's right to castle short
+    // (king, bishop, knight and rook on their first squares).
+    let p = pos("2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1");
+    assert!(Mobility::new(&p).is_some());
+    assert_eq!(is_dead(&p, Budget::RULES), Life::Dead);
 }
