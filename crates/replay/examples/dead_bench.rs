@@ -97,7 +97,19 @@ fn cha(path: &str, budget: Budget) {
         ] {
             let start = Instant::now();
             let verdict = can_checkmate(&pos, color, budget);
-            times.push(start.elapsed().as_secs_f64() * 1e6);
+            let took = start.elapsed().as_secs_f64() * 1e6;
+            if took > 60_000.0 {
+                println!(
+                    "slow: {:.0} ms {line} ({color:?}) {}",
+                    took / 1e3,
+                    match verdict {
+                        Verdict::Winnable(_) => "winnable",
+                        Verdict::Unwinnable => "unwinnable",
+                        Verdict::Undecided => "undecided",
+                    }
+                );
+            }
+            times.push(took);
             if can {
                 winnable += 1;
                 match verdict {

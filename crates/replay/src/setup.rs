@@ -1,7 +1,7 @@
 //! The position a game starts from: the standard position, or the `FEN` tag
 //! (with `SetUp`), in standard chess or Chess960.
 
-use shakmaty::{CastlingMode, Chess, PositionError, fen::Fen};
+use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 /// How a game starts.
 #[derive(Clone, Debug)]
@@ -94,7 +94,8 @@ pub fn start(variant: Option<&str>, fen: Option<&str>) -> Result<Start, SetupErr
     } else {
         CastlingMode::Standard
     };
-    let set_up = |mode: CastlingMode| -> Result<Start, PositionError<Chess>> {
+    // The error's words, where the position cannot be set up in `mode`.
+    let set_up = |mode: CastlingMode| -> Result<Start, String> {
         let chess960 = mode == CastlingMode::Chess960;
         match parsed.clone().into_position::<Chess>(mode) {
             Ok(position) => Ok(Start {
@@ -104,11 +105,13 @@ pub fn start(variant: Option<&str>, fen: Option<&str>) -> Result<Start, SetupErr
             }),
             Err(err) => {
                 let why = err.to_string();
-                err.ignore_too_much_material().map(|position| Start {
-                    position,
-                    chess960,
-                    unreachable: Some(why),
-                })
+                err.ignore_too_much_material()
+                    .map(|position| Start {
+                        position,
+                        chess960,
+                        unreachable: Some(why.clone()),
+                    })
+                    .map_err(|_| why)
             }
         }
     };

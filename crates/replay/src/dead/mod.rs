@@ -18,7 +18,10 @@
 //!    pawn, knights and rooks with no way through), and whether a mate is
 //!    conceivable there at all: a square of the king's region a piece
 //!    could check, with every flight square taken or covered (a bishop of
-//!    one colour never covers the others).
+//!    one colour never covers the others); again with the other king kept
+//!    away from a side caught in a stalemate trap (it moves nothing but its
+//!    king, between two squares: the king that steps next to them ends the
+//!    game, by stalemate or by a discovered check, which is looked for).
 //! 4. A short helpmate search (both sides cooperate, CHA's heuristics:
 //!    the loser's king steered to a corner of the right colour).
 //! 5. An exhaustive search of the positions reachable from this one, each
@@ -27,8 +30,9 @@
 //!    the positions that look nearest to a mate first (a distance built on
 //!    CHA's picture of a helpmate: the loser's king in the corner, a piece
 //!    of its own beside it, the winner's pieces around), so that it is
-//!    also a search for long helpmates. (The ideas are CHA's, the code is
-//!    not.)
+//!    also a search for long helpmates. A pawn structure (with its
+//!    material) where the rules did not conclude is not judged again.
+//!    (The ideas are CHA's, the code is not.)
 //! 6. A deeper helpmate search (CHA's rewards, by iterative deepening) in
 //!    turns with step 5, which takes sixteen times its share of the nodes.
 //!
@@ -110,8 +114,9 @@ impl Budget {
     /// the result.
     pub const QUICK: Budget = Budget { nodes: 2_000 };
     /// The full analysis of one position (a game of no moves: a position
-    /// to judge): tens of milliseconds at most.
-    pub const FULL: Budget = Budget { nodes: 50_000 };
+    /// to judge): a few milliseconds mostly, 150 ms at most on CHA's test
+    /// vectors (the hardest: walls of bishops, many queens).
+    pub const FULL: Budget = Budget { nodes: 100_000 };
     /// A budget for one hard position (a second or so).
     pub const THOROUGH: Budget = Budget { nodes: 2_000_000 };
 

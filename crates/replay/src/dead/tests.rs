@@ -193,3 +193,14 @@ fn standard_castling_rights_do_not_stop_the_analysis() {
     assert!(Mobility::new(&p).is_some());
     assert_eq!(is_dead(&p, Budget::RULES), Life::Dead);
 }
+
+#[test]
+fn a_king_that_never_moves_with_few_pawn_moves_left_is_a_dead_tempo_fight() {
+    // CHA's test vectors label it dead (`--`): White's king on a3 never
+    // moves, White has twelve pawn moves at most; Black's king can take a
+    // pawn to free its own, but White is stalemated before a queen comes.
+    // The exhaustive search settles it within the full budget.
+    let p = pos("8/3p1p1p/8/1p6/1P6/KP6/PP1P1P1P/k7 w - - 0 1");
+    assert!(!statically_dead(&p));
+    assert_eq!(is_dead(&p, Budget::FULL), Life::Dead);
+}
