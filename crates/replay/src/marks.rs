@@ -65,7 +65,10 @@ impl Mark<'_> {
 /// What is wrong with a mark, in words, and the right mark.
 pub(crate) type Problem = (&'static str, &'static str);
 
-/// Reports the `problem` of `p`'s mark into `diagnostics`.
+/// Reports the `problem` of `p`'s mark into `diagnostics` (rare: out of
+/// the replay loop's line).
+#[cold]
+#[inline(never)]
 pub(crate) fn report(p: Mark<'_>, (what, mark): Problem, diagnostics: &mut Diagnostics) {
     // The word rewritten with the right mark, where the mark is the word's
     // own (a mark written as a word of its own is left as it is).

@@ -269,6 +269,11 @@ pub(crate) fn replay_movetext<V: Visitor>(
 /// The one walk of a game's movetext: every token, main line and
 /// variations, replayed from `start` with piece letters read as `lang`;
 /// `book` keeps the main line and says what a problem does.
+///
+/// Never inlined (nor is it worth it: once a game): inlined into the plain
+/// lane, as a change elsewhere in the crate could make the compiler decide,
+/// `check -j1` ran 2% more instructions.
+#[inline(never)]
 pub(crate) fn walk<'g, V: Visitor, B: Book>(
     game: &'g Game<'_>,
     text: GameText<'g>,
@@ -835,6 +840,8 @@ impl<'t> Written<'t> {
 
 /// Judges the mark of the move `pending` holds, `pos` being its line's
 /// position after it: a wrong one is recorded, or stops the plain lane.
+/// Once a ply: inlined.
+#[inline]
 fn settle<B: Book>(
     pending: &mut Option<Mark<'_>>,
     pass: &mut Pass<B>,
