@@ -147,6 +147,8 @@ fn cha(path: &str, budget: Budget) {
         } else if life == Life::Dead {
             dead_false += 1;
             println!("FALSE dead: {line}");
+        } else if life == Life::Undecided {
+            println!("undecided alive: {line}");
         }
     }
     println!("skipped (not a legal position for shakmaty): {skipped}");
