@@ -275,13 +275,12 @@ fn a_wall_with_a_way_through_is_no_dead_position() {
 
 #[test]
 fn an_undecided_search_is_counted_in_the_summary() {
-    // A dead position the analysis cannot prove within its budget (White's
-    // king can only go between h3 and h4, and any attempt to mate it
-    // stalemates it first; the proof would need a search of every place of
-    // Black's king and four bishops): nothing is reported, the summary
-    // counts it.
+    // A position whose helpmates are too long for the search's budget
+    // (CHA's test vectors label it: both sides can still mate, by long
+    // series through the bishops and blocked pawns): nothing is reported,
+    // the summary counts it.
     let pgn = "[Event \"x\"]\n[SetUp \"1\"]\n\
-               [FEN \"8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 40\"]\n\
+               [FEN \"k1b5/1p1p4/1P1Pb3/B7/8/8/8/K7 w - - 0 40\"]\n\
                [Result \"*\"]\n\n*\n";
     let (code, records) = check(pgn, &[]);
     assert_eq!(code, 0, "{records:?}");
@@ -291,4 +290,12 @@ fn an_undecided_search_is_counted_in_the_summary() {
         .find(|r| r["type"] == "summary")
         .expect("a summary");
     assert_eq!(summary["dead_undecided"], 1);
+    // The position this test had before: White's king can only go between
+    // h3 and h4, and Black's king stepping next to them stalemates it; CHA
+    // labels it dead, and the stalemate trap proves it.
+    let trapped = "[Event \"x\"]\n[SetUp \"1\"]\n\
+                   [FEN \"8/8/7p/5p1P/5p1K/4bPp1/5bPb/4bkb1 b - - 0 40\"]\n\
+                   [Result \"*\"]\n\n*\n";
+    let (_, records) = check(trapped, &[]);
+    assert_eq!(game(&records)["status"], "dead-position");
 }
