@@ -9,7 +9,8 @@
 //! missing pawn pair, a pawn that can take, a bishop that reaches an enemy
 //! pawn: they look dead and are not); kings boxed in by their own pawns;
 //! light endings of minor pieces and blocked pawns; walls with pieces for
-//! one side only. To these are added the positions of the games in
+//! one side only; and, with `--traps N` (rows appended to the set), kings
+//! caught in a stalemate trap. To these are added the positions of the games in
 //! `FILE.pgn…` (real games) in which every pawn stands locked against
 //! another.
 //!
@@ -60,6 +61,24 @@ fn main() {
             let labels = label(&pos).unwrap_or_else(|| "unsettled".to_owned());
             println!("{line}\t{labels}");
         }
+        return;
+    }
+    // `--traps N`: N positions of the stalemate-trap category only (see
+    // [`traps`]), labelled the same way, to add to the set.
+    if let [flag, n] = &files[..]
+        && flag == "--traps"
+    {
+        let wanted = n.parse().unwrap_or(300);
+        let out = std::io::stdout();
+        let mut out = out.lock();
+        let mut kept = 0;
+        for pos in traps(wanted) {
+            if let Some(labels) = label(&pos) {
+                kept += 1;
+                let _ = writeln!(out, "{}\t{labels}\ttrap", fen(&pos));
+            }
+        }
+        eprintln!("{kept} trap positions labelled");
         return;
     }
     // One of each position (placement, side to move, castling, en passant).
@@ -275,6 +294,70 @@ fn composed() -> Vec<(Chess, &'static str)> {
                 out.push((pos, category));
                 made += 1;
             }
+        }
+    }
+    out
+}
+
+/// Positions of the stalemate-trap category (after CHA's test vectors): a
+/// king that can only go between two squares behind locked pawns, nothing
+/// else of its side able to move, and the other side's king and up to two
+/// of its pieces (bishops of either colour, a knight, rarely a rook)
+/// anywhere; mirrored and with the colours swapped at random. Whether the
+/// trapped king's opponent can mate depends on where its king and pieces
+/// can get to, and on whose turn it is.
+fn traps(wanted: usize) -> Vec<Chess> {
+    // The trapped side is White (upper case) in each template, rank 8
+    // first.
+    const TEMPLATES: [&str; 3] = [
+        // White's king between h3 and h4 (CHA: `1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8`).
+        "......../......../.......p/.....p.P/.....p../.....PpK/......P./........",
+        // White's king between a1 and b1, its bishop boxed in on c1 (CHA:
+        // `k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7`, colours swapped).
+        "......../......../......../......../......../.p.p..../.P.P..../K.B.....",
+        // White's king between a4 and a3 (CHA: `8/1p6/1Pp5/k1P5/p1P5/P1K1B3/3B4/8`,
+        // colours swapped).
+        "......../......../p......./P.p...../K.p...../.pP...../.P....../........",
+    ];
+    let mut dice = Dice(0x9e37_79b9_7f4a_7c15);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < wanted && tries < wanted * 50 {
+        tries += 1;
+        let template = TEMPLATES[dice.below(TEMPLATES.len() as u64) as usize];
+        let mut board = [['.'; 8]; 8];
+        for (i, row) in template.split('/').enumerate() {
+            for (f, c) in row.chars().enumerate() {
+                board[7 - i][f] = c;
+            }
+        }
+        if !drop(&mut dice, &mut board, 'k', 0..8) {
+            continue;
+        }
+        let pool = ['b', 'b', 'n', 'b', 'n', 'r'];
+        for _ in 0..dice.below(3) {
+            let piece = pool[dice.below(pool.len() as u64) as usize];
+            drop(&mut dice, &mut board, piece, 0..8);
+        }
+        if dice.below(2) == 0 {
+            for row in &mut board {
+                row.reverse();
+            }
+        }
+        if dice.below(2) == 0 {
+            board.reverse();
+            for row in &mut board {
+                for c in row.iter_mut() {
+                    *c = if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    };
+                }
+            }
+        }
+        if let Some(pos) = position(&board, dice.below(2) == 0) {
+            out.push(pos);
         }
     }
     out

@@ -1,8 +1,9 @@
 //! The labelled dead-position set, `testdata/dead/labelled.tsv` (built by
 //! `examples/dead_set.rs`; see `testdata/dead/README.md`): locked pawn
 //! walls with bishops, knights, rooks and queens, walls with a breakable
-//! spot, boxed-in kings, light endings, and the locked positions of real
-//! games, each labelled for each side with whether it can still checkmate.
+//! spot, boxed-in kings, light endings, kings caught in a stalemate trap,
+//! and the locked positions of real games, each labelled for each side with
+//! whether it can still checkmate.
 //!
 //! How each was labelled, independently of the code under test: `cannot`
 //! only where a plain breadth-first search over every legal move (no static
