@@ -18,16 +18,18 @@ probably meant.
 [('illegal-move', 3, 1, 13)]
 
 Inputs: a path (``str`` or ``os.PathLike``; ``.zst``, ``.gz`` and ``.bz2``
-files are recognised by their first bytes), or PGN as ``bytes`` (compressed
-or not). A ``str`` that holds a line break is taken as PGN text, any other
-``str`` as a path.
+files are recognised by their first bytes), PGN as ``bytes`` (compressed
+or not), or a file object open for reading (binary or text: a file opened
+on a path at its start is read from the path, streamed; any other, such as
+``io.BytesIO`` or a pipe, is read whole). A ``str`` that holds a line break
+is taken as PGN text, any other ``str`` as a path.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from typing import IO, Any, Callable, Iterator, Optional, Sequence, Union
 
 from ._pgnkit import Diagnostic, Game, ReadError, __version__
 from . import _pgnkit
@@ -45,7 +47,7 @@ __all__ = [
     "__version__",
 ]
 
-Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]"]
+Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", IO[Any]]
 Progress = Callable[[int, Optional[int]], Any]
 
 
@@ -60,9 +62,32 @@ def _source(source: Source) -> tuple:
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
         return (path, None, path)
+    if callable(getattr(source, "read", None)):
+        return _file_object(source)
     raise TypeError(
-        f"a source is a path (str or os.PathLike) or PGN as bytes, not {type(source).__name__}"
+        "a source is a path (str or os.PathLike), PGN as bytes or a file object, "
+        f"not {type(source).__name__}"
     )
+
+
+def _file_object(source: IO[Any]) -> tuple:
+    """A file object: its path where it is a file opened at its start (read
+    by pgnkit, streamed), else what it reads, whole."""
+    name = getattr(source, "name", None)
+    if isinstance(name, str) and os.path.isfile(name):
+        try:
+            at_start = source.tell() == 0
+        except (OSError, ValueError):
+            at_start = False
+        if at_start:
+            return (name, None, name)
+    data = source.read()
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"the file object read {type(data).__name__}, not bytes or str")
+    label = name if isinstance(name, str) else "<stream>"
+    return (None, bytes(data), label)
 
 
 def read(

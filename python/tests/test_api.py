@@ -24,6 +24,28 @@ def test_compressed_files_give_the_same_games():
         ]
 
 
+def test_file_objects_are_sources(tmp_path):
+    import io
+
+    path = SCALE / "gotd.pgn"
+    expected = [(g.tags, g.moves) for g in pgnkit.read(path)]
+    with open(path, "rb") as f:
+        games = list(pgnkit.read(f))
+    assert [(g.tags, g.moves) for g in games] == expected and games[0].file == str(path)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        assert [(g.tags, g.moves) for g in pgnkit.read(f)] == expected
+    stream = io.BytesIO(path.read_bytes())
+    games = list(pgnkit.read(stream))
+    assert [(g.tags, g.moves) for g in games] == expected and games[0].file == "<stream>"
+    # A file read part of the way is read from where it stands.
+    with open(path, "rb") as f:
+        f.readline()
+        rest = list(pgnkit.read(f))
+    assert rest and rest[0].file == str(path)
+    text = io.StringIO("1. e4 e5 2. Ke3 *")
+    assert next(pgnkit.read(text)).errors[0].code == "illegal-move"
+
+
 def test_str_with_a_line_break_is_pgn_text():
     games = list(pgnkit.read("[White \"Tal\"]\n\n1. e4 e5 *\n"))
     assert games[0].tags == {"White": "Tal"} and games[0].file == "<str>"
