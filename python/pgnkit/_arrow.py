@@ -59,28 +59,38 @@ def _tag_column(name: str) -> str:
     return f"tag_{name}" if name in GAME_COLUMNS or name in REPLAY_COLUMNS else name
 
 
-def table(batches: Iterable) -> pa.Table:
-    """The table of every batch (tags seen in any batch are columns of all)."""
-    arrays = []
-    tags: dict[str, None] = {}
-    for rows, columns in batches:
-        named = {}
-        for name, kind, validity, nulls, buffers in columns:
-            if kind == "tag":
-                kind, name = "string", _tag_column(name)
-                tags.setdefault(name, None)
-            named[name] = _array(rows, kind, validity, nulls, buffers)
-        arrays.append((rows, named))
+def _named(rows: int, columns, tags: dict) -> dict:
+    """A batch's arrays by column name; its tags are added to `tags`."""
+    named = {}
+    for name, kind, validity, nulls, buffers in columns:
+        if kind == "tag":
+            kind, name = "string", _tag_column(name)
+            tags.setdefault(name, None)
+        named[name] = _array(rows, kind, validity, nulls, buffers)
+    return named
+
+
+def _schema(tags: dict) -> pa.Schema:
+    """The columns in order: the game's, the tags (the Seven Tag Roster
+    first, then as first seen), the replay's."""
     roster = [t for t in ROSTER if t in tags]
     order = list(GAME_COLUMNS) + roster + [t for t in tags if t not in ROSTER] + list(REPLAY_COLUMNS)
-    schema = pa.schema([(name, _type(name, tags)) for name in order])
-    out = [
-        pa.RecordBatch.from_arrays(
-            [_or_nulls(named.get(name), rows) for name in order], schema=schema
-        )
-        for rows, named in arrays
-    ]
-    return pa.Table.from_batches(out, schema=schema)
+    return pa.schema([(name, _type(name, tags)) for name in order])
+
+
+def _conform(rows: int, named, schema: pa.Schema) -> pa.RecordBatch:
+    """A batch with every column of `schema` (nulls for tags it lacks)."""
+    return pa.RecordBatch.from_arrays(
+        [_or_nulls(named.get(name), rows) for name in schema.names], schema=schema
+    )
+
+
+def table(batches: Iterable) -> pa.Table:
+    """The table of every batch (tags seen in any batch are columns of all)."""
+    tags: dict[str, None] = {}
+    arrays = [(rows, _named(rows, columns, tags)) for rows, columns in batches]
+    schema = _schema(tags)
+    return pa.Table.from_batches([_conform(rows, named, schema) for rows, named in arrays], schema=schema)
 
 
 def _or_nulls(array, rows: int) -> pa.Array:
@@ -103,9 +113,42 @@ def _type(name: str, tags) -> pa.DataType:
 
 
 def parquet(batches: Iterable, path: str, options: dict) -> int:
-    """Writes the table of `batches` to `path`; the number of rows."""
+    """Writes the table of `batches` to `path`; the number of rows.
+
+    Memory stays bounded: each batch is spilled to an Arrow file in a
+    temporary folder beside `path` as it comes (the columns are known only
+    once every game is read), then read back by memory map, one at a time,
+    into a Parquet file written beside `path` and renamed over it (a link is
+    written through to its target): a failure leaves `path` as it was.
+    """
+    import os
+    import tempfile
+
     import pyarrow.parquet as pq
 
-    t = table(batches)
-    pq.write_table(t, path, **options)
-    return t.num_rows
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target) or "."
+    row_group_size = options.pop("row_group_size", None)
+    tags: dict[str, None] = {}
+    total = 0
+    with tempfile.TemporaryDirectory(prefix=".pgnkit-parquet-", dir=folder) as spill:
+        parts = []
+        for i, (rows, columns) in enumerate(batches):
+            named = _named(rows, columns, tags)
+            batch = pa.RecordBatch.from_arrays(list(named.values()), names=list(named))
+            part = os.path.join(spill, f"{i}.arrow")
+            with pa.OSFile(part, "wb") as sink, pa.ipc.new_file(sink, batch.schema) as writer:
+                writer.write_batch(batch)
+            parts.append((rows, part))
+            total += rows
+        schema = _schema(tags)
+        temporary = os.path.join(spill, "out.parquet")
+        with pq.ParquetWriter(temporary, schema, **options) as writer:
+            for rows, part in parts:
+                with pa.memory_map(part) as source:
+                    batch = pa.ipc.open_file(source).get_batch(0)
+                    named = {name: batch.column(name) for name in batch.schema.names}
+                    writer.write_batch(_conform(rows, named, schema), row_group_size=row_group_size)
+                os.remove(part)
+        os.replace(temporary, target)
+    return total

@@ -97,6 +97,22 @@ def test_tags_missing_from_a_chunk_are_null(tmp_path):
     assert pq.read_table(out).equals(table)
 
 
+def test_to_parquet_replaces_a_file_whole_or_not_at_all(tmp_path):
+    data = (SCALE / "gotd.pgn").read_bytes()
+    out = tmp_path / "games.parquet"
+    out.write_bytes(b"keep")
+    with pytest.raises(Exception):
+        pgnkit.to_parquet(data, out, compression="no-such-codec")
+    assert out.read_bytes() == b"keep"
+    assert [p.name for p in tmp_path.iterdir()] == ["games.parquet"], "nothing left behind"
+    # Through a link: the target is written, the link stays.
+    target = tmp_path / "target.parquet"
+    link = tmp_path / "link.parquet"
+    link.symlink_to(target)
+    rows = pgnkit.to_parquet(data, link)
+    assert link.is_symlink() and pq.read_table(target).num_rows == rows > 50
+
+
 def test_check_gives_the_records_of_the_cli(pgnkit_bin):
     folder = TESTDATA / "check"
     paths = [folder / "illegal-ambiguous.pgn", folder / "claims.pgn"]
