@@ -128,47 +128,40 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
     let (Some(loser_king), Some(king)) = (board.king_of(!winner), board.king_of(winner)) else {
         return 0;
     };
+    let ours = board.by_color(winner);
+    let theirs = board.by_color(!winner);
     // Weights measured on CHA's test vectors: the loser's king weighs most.
     let mut h = 3 * loser_king.distance(corner.king) + king.distance(corner.guard);
-    let promotion = |sq: Square, color: Color| -> u32 {
-        let rank = u32::from(sq.rank());
-        match color {
-            Color::White => 7 - rank,
-            Color::Black => rank,
-        }
-    };
-    let mut pawn_min = None::<u32>;
-    for sq in board.by_color(winner) & !board.kings() {
-        h += match board.role_at(sq) {
-            Some(Role::Pawn) => {
-                let d = promotion(sq, winner);
-                pawn_min = Some(pawn_min.map_or(d, |m| m.min(d)));
-                0
-            }
-            Some(Role::Knight) => u32::from(knight_distance(sq, corner.king)),
-            Some(Role::Bishop) => u32::from(
-                !shakmaty::attacks::bishop_attacks(sq, Bitboard::EMPTY).contains(corner.king),
-            ),
-            _ => 0,
-        };
+    for sq in ours & board.knights() {
+        h += u32::from(knight_distance(sq, corner.king));
     }
-    h += pawn_min.unwrap_or(0);
+    // A bishop off the corner's diagonals counts one.
+    h += (ours & board.bishops() & !corner.diagonals).count() as u32;
+    h += nearest_promotion(ours & board.pawns(), winner).unwrap_or(0);
     // Each of the loser's pawns counts two: pawn walls open by captures.
-    h += 2 * (board.by_color(!winner) & board.pawns()).count() as u32;
-    let blockers = board.by_color(!winner) & !board.kings() & !board.pawns();
-    h += blockers
-        .into_iter()
-        .map(|sq| sq.distance(corner.block))
-        .min()
-        .unwrap_or(0);
-    if blockers.is_empty() {
-        h += (board.by_color(!winner) & board.pawns())
-            .into_iter()
-            .map(|sq| promotion(sq, !winner))
-            .min()
-            .unwrap_or(0);
-    }
+    let their_pawns = theirs & board.pawns();
+    h += 2 * their_pawns.count() as u32;
+    let blockers = theirs & !board.kings() & !board.pawns();
+    h += if blockers.is_empty() {
+        nearest_promotion(their_pawns, !winner).unwrap_or(0)
+    } else {
+        // The nearest blocker's distance: the first ring round the
+        // blocking square that holds one.
+        (0u32..)
+            .zip(corner.rings)
+            .find(|&(_, ring)| (ring & blockers).any())
+            .map_or(0, |(d, _)| d)
+    };
     h
+}
+
+/// The steps to the last rank of the most advanced of `pawns`, pawns of
+/// `color`.
+fn nearest_promotion(pawns: Bitboard, color: Color) -> Option<u32> {
+    match color {
+        Color::White => pawns.last().map(|sq| 7 - u32::from(sq.rank())),
+        Color::Black => pawns.first().map(|sq| u32::from(sq.rank())),
+    }
 }
 
 /// Every position reachable from a start, those nearest to a mate first
@@ -291,7 +284,7 @@ impl Exploration {
                     judge: at == 0 || zeroing,
                     kept: u32::MAX,
                 });
-                if after.is_checkmate() && winners.has(!after.turn()) {
+                if winners.has(!after.turn()) && after.is_checkmate() {
                     let mut line = Vec::new();
                     let mut i = self.nodes.len() - 1;
                     while let Some(m) = self.nodes[i].by {
@@ -450,6 +443,10 @@ struct Corner {
     guard: Square,
     /// Where the loser's other pieces go (next to the corner, blocking).
     block: Square,
+    /// The diagonals through the corner (where the winner's bishops go).
+    diagonals: Bitboard,
+    /// The squares at each distance from `block` (0 to 7 king steps).
+    rings: [Bitboard; 8],
 }
 
 /// The corner on the loser's back rank, of the colour the winner's bishops
@@ -472,7 +469,18 @@ fn corner(pos: &Chess, winner: Color) -> Corner {
     if winner == Color::Black {
         (king, guard, block) = (king.rotate_180(), guard.rotate_180(), block.rotate_180());
     }
-    Corner { king, guard, block }
+    Corner {
+        king,
+        guard,
+        block,
+        diagonals: shakmaty::attacks::bishop_attacks(king, Bitboard::EMPTY),
+        rings: std::array::from_fn(|d| {
+            Square::ALL
+                .into_iter()
+                .filter(|sq| sq.distance(block) == d as u32)
+                .collect()
+        }),
+    }
 }
 
 /// Whether the loser must promote for the winner to have mating material:
