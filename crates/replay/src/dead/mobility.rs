@@ -28,6 +28,11 @@
 //! square around it must be taken by a piece of the king's side or attacked
 //! by a piece of the winner (the winner's king covering what no other piece
 //! can).
+//!
+//! A side caught in a stalemate trap ([`Trap`]: nothing of it can move but
+//! its king, between two squares) gets the analysis made again with the
+//! other king kept out of the squares next to the trap, where that king
+//! only ever steps on the game's last move.
 
 use shakmaty::{Bitboard, ByColor, CastlingMode, Chess, Color, Position, Role, Square, attacks};
 
