@@ -190,7 +190,13 @@ impl Card {
                     shakmaty::Color::White => "White",
                     shakmaty::Color::Black => "Black",
                 };
-                let drawn = if report.diagnostics.iter().any(|d| d.code == Code::BadFen) {
+                // A `bad-fen` error left the start position; a warning (a
+                // composed position) was set up all the same.
+                let drawn = if report
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.code == Code::BadFen && d.is_error())
+                {
                     "the FEN tag cannot be read: the standard start position"
                 } else {
                     "the last position replayed"
