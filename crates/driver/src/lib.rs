@@ -69,7 +69,9 @@ pub fn threads(jobs: Option<usize>) -> usize {
 
 /// Runs work on chunks.
 pub struct Driver {
-    pool: rayon::ThreadPool,
+    /// The workers; none with one thread, which works on the calling
+    /// thread (no thread is started for it).
+    pool: Option<rayon::ThreadPool>,
     threads: usize,
 }
 
@@ -77,9 +79,15 @@ impl Driver {
     /// A driver with `jobs` worker threads (default: all cores).
     pub fn new(jobs: Option<usize>) -> anyhow::Result<Driver> {
         let threads = threads(jobs);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?;
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()?,
+            )
+        } else {
+            None
+        };
         Ok(Driver { pool, threads })
     }
 
@@ -147,7 +155,7 @@ impl Driver {
             progress.advance(part.range.len() as u64);
             Ok(())
         };
-        if self.threads == 1 {
+        let Some(pool) = self.pool.as_ref() else {
             for c in chunks {
                 let mut chunk = c?;
                 let mut first = true;
@@ -163,7 +171,7 @@ impl Driver {
                 }
             }
             return Ok(());
-        }
+        };
         let window = self.threads * 4;
         // Parts are numbered (chunk, part): the rest of a chunk comes right
         // after the part before it.
@@ -177,7 +185,7 @@ impl Driver {
         let (done_tx, done_rx) = mpsc::channel::<Done<T>>();
         let work = &work;
         let job_rx = &job_rx;
-        self.pool.in_place_scope(|scope| {
+        pool.in_place_scope(|scope| {
             for _ in 0..self.threads {
                 let done_tx = done_tx.clone();
                 scope.spawn(move |_| {
