@@ -67,7 +67,7 @@ impl Keeping for Book {
         self.keep_moves
     }
 
-    #[inline]
+    #[inline(always)]
     fn step(&self, before: &Chess, m: Move) -> Option<KeyStep> {
         let keys = self.keys.as_ref()?;
         Some(KeyStep::new(
@@ -77,7 +77,7 @@ impl Keeping for Book {
         ))
     }
 
-    #[inline]
+    #[inline(always)]
     fn played(&mut self, step: Option<KeyStep>, m: Move, after: &Chess, ply: u32) -> Option<u64> {
         if let (Some(keys), Some(step)) = (self.keys.as_mut(), step) {
             keys.push(step.finish(after));
