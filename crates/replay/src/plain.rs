@@ -51,6 +51,9 @@ pub(crate) struct Book {
 impl Keeping for Book {
     type Stop = NotPlain;
     const RECORDS: bool = false;
+    // A plain game's words are read without them; one that needs them
+    // takes the full replay.
+    const ORIGINS: bool = false;
 
     #[inline]
     fn problem(&self) -> Result<(), NotPlain> {
