@@ -454,14 +454,25 @@ mod tests {
         assert_eq!(two.chunk_size(None), CHUNK_SIZE);
         // 8 MB in 16 chunks or more: each of two threads gets eight at
         // least (a stream is cut before the size is reached).
-        let pgn = "[Event \"e\"]\n\n1. e4 e5 *\n\n".repeat(8 << 20 >> 5).into_bytes();
-        let input = Input::stream("g".to_owned(), Some(pgn.len() as u64), std::io::Cursor::new(pgn))
-            .expect("a stream");
+        let pgn = "[Event \"e\"]\n\n1. e4 e5 *\n\n"
+            .repeat(8 << 20 >> 5)
+            .into_bytes();
+        let input = Input::stream(
+            "g".to_owned(),
+            Some(pgn.len() as u64),
+            std::io::Cursor::new(pgn),
+        )
+        .expect("a stream");
         let mut chunks = 0;
-        two.run(input, &Progress::new(true, None), |_| (), |_, ()| {
-            chunks += 1;
-            Ok(())
-        })
+        two.run(
+            input,
+            &Progress::new(true, None),
+            |_| (),
+            |_, ()| {
+                chunks += 1;
+                Ok(())
+            },
+        )
         .expect("a run");
         assert!((16..=40).contains(&chunks), "{chunks} chunks");
     }

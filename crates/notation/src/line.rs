@@ -103,12 +103,7 @@ impl Line {
     /// As [`MoveToken::resolve`].
     #[inline]
     pub fn resolve(&self, token: &MoveToken, lang: Language) -> Result<Move, ResolveError> {
-        token.resolve_known(
-            &self.pos,
-            Some(self.in_check),
-            lang,
-            self.origins.as_ref(),
-        )
+        token.resolve_known(&self.pos, Some(self.in_check), lang, self.origins.as_ref())
     }
 
     /// Reads a word of plain English SAN (`e4`, `Nf3`, `exd5`, `Nbd7`,

@@ -162,7 +162,11 @@ fn a_descriptive_word_naming_where_its_piece_started_takes_the_full_replay() {
         assert_eq!(fast_lane, usize::from(lane), "{rook}");
         let (report, written) = replay(pgn.as_bytes(), &first_game(pgn.as_bytes()), Detail::Errors);
         assert_eq!(report.plies, 10, "{rook}");
-        assert!(written[8].ends_with("Rf1-e1 f1e1 6"), "{rook}: {}", written[8]);
+        assert!(
+            written[8].ends_with("Rf1-e1 f1e1 6"),
+            "{rook}: {}",
+            written[8]
+        );
     }
 }
 
