@@ -47,12 +47,10 @@ impl Inputs<'_> {
     /// # Errors
     /// Those of [`Input::open_with`].
     pub fn open(&self, path: &str) -> Result<Input, pgnkit_source::Error> {
-        Input::open_with(
-            path,
-            self.shard,
-            Some(crate::threads(self.jobs)),
-            self.game_offset,
-        )
+        // The threads count what comes before a shard (the system is
+        // asked how many cores it has only then).
+        let jobs = self.shard.map(|_| crate::threads(self.jobs));
+        Input::open_with(path, self.shard, jobs, self.game_offset)
     }
 }
 

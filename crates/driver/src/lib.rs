@@ -45,6 +45,16 @@ use pgnkit_source::{CHUNK_SIZE, Chunk, Input};
 /// memory and time (`-j 100000` spent minutes starting threads).
 pub const JOBS_PER_CORE: usize = 4;
 
+/// With several threads, an input is cut into at least this many chunks
+/// per thread (of [`CHUNK_SIZE`] at most, [`MIN_CHUNK`] at least), so that
+/// the threads finish together on a small input too: an 8 MB file in
+/// chunks of 2 MiB kept one of two threads waiting for the other's last
+/// chunk.
+const CHUNKS_PER_THREAD: usize = 8;
+
+/// The smallest chunk cut for the threads' sake ([`CHUNKS_PER_THREAD`]).
+const MIN_CHUNK: usize = 128 << 10;
+
 /// The worker threads for `-j jobs` (none or 0: one per core), at most
 /// [`JOBS_PER_CORE`] per core: more are cut to that, with a warning on
 /// standard error (once).
@@ -69,7 +79,9 @@ pub fn threads(jobs: Option<usize>) -> usize {
 
 /// Runs work on chunks.
 pub struct Driver {
-    pool: rayon::ThreadPool,
+    /// The workers; none with one thread, which works on the calling
+    /// thread (no thread is started for it).
+    pool: Option<rayon::ThreadPool>,
     threads: usize,
 }
 
@@ -77,10 +89,29 @@ impl Driver {
     /// A driver with `jobs` worker threads (default: all cores).
     pub fn new(jobs: Option<usize>) -> anyhow::Result<Driver> {
         let threads = threads(jobs);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?;
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()?,
+            )
+        } else {
+            None
+        };
         Ok(Driver { pool, threads })
+    }
+
+    /// The size of the chunks of an input of `len` bytes: [`CHUNK_SIZE`],
+    /// or smaller with several threads ([`CHUNKS_PER_THREAD`]).
+    fn chunk_size(&self, len: Option<u64>) -> usize {
+        match len {
+            Some(len) if self.threads > 1 => {
+                let per = usize::try_from(len).unwrap_or(usize::MAX)
+                    / self.threads.saturating_mul(CHUNKS_PER_THREAD);
+                per.clamp(MIN_CHUNK, CHUNK_SIZE)
+            }
+            _ => CHUNK_SIZE,
+        }
     }
 
     /// Runs `work` on every chunk of `input` and gives the results, in input
@@ -127,7 +158,8 @@ impl Driver {
         W: Fn(&Chunk) -> (T, Option<usize>) + Sync,
         S: FnMut(&Chunk, T) -> anyhow::Result<()>,
     {
-        let mut chunks = input.chunks(CHUNK_SIZE);
+        let size = self.chunk_size(input.len);
+        let mut chunks = input.chunks(size);
         // Gives one finished part to the sink (`first`: the first of its
         // chunk) and releases its pages, and those of the parts of its
         // chunk before it: the system maps pages around the one read, so
@@ -147,7 +179,7 @@ impl Driver {
             progress.advance(part.range.len() as u64);
             Ok(())
         };
-        if self.threads == 1 {
+        let Some(pool) = self.pool.as_ref() else {
             for c in chunks {
                 let mut chunk = c?;
                 let mut first = true;
@@ -163,7 +195,7 @@ impl Driver {
                 }
             }
             return Ok(());
-        }
+        };
         let window = self.threads * 4;
         // Parts are numbered (chunk, part): the rest of a chunk comes right
         // after the part before it.
@@ -177,7 +209,7 @@ impl Driver {
         let (done_tx, done_rx) = mpsc::channel::<Done<T>>();
         let work = &work;
         let job_rx = &job_rx;
-        self.pool.in_place_scope(|scope| {
+        pool.in_place_scope(|scope| {
             for _ in 0..self.threads {
                 let done_tx = done_tx.clone();
                 scope.spawn(move |_| {
@@ -406,6 +438,43 @@ mod tests {
         let driver = Driver::new(Some(100_000)).expect("a driver");
         assert_eq!(driver.threads, cores * JOBS_PER_CORE);
         assert!(started.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn a_small_input_is_cut_into_chunks_enough_for_every_thread() {
+        let (one, two) = (
+            Driver::new(Some(1)).expect("a driver"),
+            Driver::new(Some(2)).expect("a driver"),
+        );
+        let mb = 1u64 << 20;
+        assert_eq!(one.chunk_size(Some(8 * mb)), CHUNK_SIZE);
+        assert_eq!(two.chunk_size(Some(8 * mb)), 512 << 10);
+        assert_eq!(two.chunk_size(Some(100 << 10)), MIN_CHUNK);
+        assert_eq!(two.chunk_size(Some(1 << 30)), CHUNK_SIZE);
+        assert_eq!(two.chunk_size(None), CHUNK_SIZE);
+        // 8 MB in 16 chunks or more: each of two threads gets eight at
+        // least (a stream is cut before the size is reached).
+        let pgn = "[Event \"e\"]\n\n1. e4 e5 *\n\n"
+            .repeat(8 << 20 >> 5)
+            .into_bytes();
+        let input = Input::stream(
+            "g".to_owned(),
+            Some(pgn.len() as u64),
+            std::io::Cursor::new(pgn),
+        )
+        .expect("a stream");
+        let mut chunks = 0;
+        two.run(
+            input,
+            &Progress::new(true, None),
+            |_| (),
+            |_, ()| {
+                chunks += 1;
+                Ok(())
+            },
+        )
+        .expect("a run");
+        assert!((16..=40).contains(&chunks), "{chunks} chunks");
     }
 
     /// A result that counts how many of its kind are alive, and the most

@@ -38,20 +38,39 @@ use crate::write::{Style, has_evasion, write_and_play};
 pub struct Line {
     pos: Chess,
     in_check: bool,
-    /// Where the pieces started, for descriptive notation's `KR`, `QN`.
-    origins: Origins,
+    /// Where the pieces started, for descriptive notation's `KR`, `QN`
+    /// (`None`: not followed, [`Line::without_origins`]).
+    origins: Option<Origins>,
 }
 
 impl Line {
     /// A line starting at `pos`.
     pub fn new(pos: Chess) -> Line {
-        let in_check = pos.is_check();
-        let origins = Origins::new(&pos);
+        let origins = Some(Origins::new(&pos));
         Line {
+            in_check: pos.is_check(),
             pos,
-            in_check,
             origins,
         }
+    }
+
+    /// A line starting at `pos` that does not follow where the pieces
+    /// started, a few instructions a move less: it reads every move but a
+    /// descriptive one naming a man by the side it started on (`KR-Q1`,
+    /// `QNxP`), which only [`Line::new`]'s lines read ([`Line::reads`]).
+    pub fn without_origins(pos: Chess) -> Line {
+        Line {
+            in_check: pos.is_check(),
+            pos,
+            origins: None,
+        }
+    }
+
+    /// Whether [`Line::resolve`] reads `token` here as [`Line::new`]'s
+    /// line would: always, but on a line [`Line::without_origins`], a
+    /// token naming a man by the side it started on.
+    pub fn reads(&self, token: &MoveToken) -> bool {
+        self.origins.is_some() || !token.names_origin()
     }
 
     /// The current position.
@@ -84,7 +103,7 @@ impl Line {
     /// As [`MoveToken::resolve`].
     #[inline]
     pub fn resolve(&self, token: &MoveToken, lang: Language) -> Result<Move, ResolveError> {
-        token.resolve_known(&self.pos, Some(self.in_check), lang, Some(&self.origins))
+        token.resolve_known(&self.pos, Some(self.in_check), lang, self.origins.as_ref())
     }
 
     /// Reads a word of plain English SAN (`e4`, `Nf3`, `exd5`, `Nbd7`,
@@ -102,7 +121,9 @@ impl Line {
     /// [`write_move`](crate::write_move) does, and plays it.
     #[inline]
     pub fn write_and_play(&mut self, m: Move, style: &Style, out: &mut String) {
-        self.origins.play(&m);
+        if let Some(origins) = self.origins.as_mut() {
+            origins.play(&m);
+        }
         self.in_check = match write_and_play(&mut self.pos, m, style, out) {
             Some(check) => check,
             None => self.pos.is_check(),
@@ -118,7 +139,9 @@ impl Line {
 
     /// Plays `m` (legal here, or one that stood: see [`crate::stood`]).
     pub fn play(&mut self, m: Move) {
-        self.origins.play(&m);
+        if let Some(origins) = self.origins.as_mut() {
+            origins.play(&m);
+        }
         self.pos.play_unchecked(m);
         self.in_check = self.pos.is_check();
     }

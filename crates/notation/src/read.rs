@@ -113,7 +113,7 @@ impl Query {
 /// when the case is not handled here or the SAN is not exactly one legal
 /// move (the caller then takes the general path, which gives the same
 /// answer or the precise error).
-#[inline]
+#[inline(always)]
 pub(crate) fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Move> {
     let San::Normal {
         role,

@@ -239,10 +239,14 @@ fn castled_king(king: Square, rook: Square) -> Square {
     Square::from_coords(file, king.rank())
 }
 
+/// The names of the 64 squares in the order of their indices (`a1`, `b1`
+/// … `h8`), two letters each: a square is written in one copy.
+const SQUARE_NAMES: &str = "a1b1c1d1e1f1g1h1a2b2c2d2e2f2g2h2a3b3c3d3e3f3g3h3a4b4c4d4e4f4g4h4a5b5c5d5e5f5g5h5a6b6c6d6e6f6g6h6a7b7c7d7e7f7g7h7a8b8c8d8e8f8g8h8";
+
 #[inline]
 fn push_square(sq: Square, out: &mut String) {
-    push_ascii(b'a' + sq.file() as u8, out);
-    push_ascii(b'1' + sq.rank() as u8, out);
+    let at = usize::from(sq) * 2;
+    out.push_str(SQUARE_NAMES.get(at..at + 2).unwrap_or_default());
 }
 
 /// Pushes an ASCII byte (a file, a rank, a mark) without UTF-8 encoding.

@@ -384,13 +384,19 @@ impl Packed {
 
     #[inline(always)]
     fn token<'a>(self, input: &'a [u8]) -> Token<'a> {
+        self.token_of_kind(input, self.kind())
+    }
+
+    /// [`Packed::token`] of a token whose kind is `kind`.
+    #[inline(always)]
+    fn token_of_kind(self, input: &[u8], kind: TokenKind) -> Token<'_> {
         let span = self.span();
         // Branch-free: the flags are 0 or 1 byte off each end.
         let skip_first = ((self.head & TEXT_SKIPS_FIRST) >> 4) as usize;
         let skip_last = ((self.head & TEXT_SKIPS_LAST) >> 5) as usize;
         let text = span.start + skip_first..span.end - skip_last;
         Token {
-            kind: self.kind(),
+            kind,
             text: input.get(text).unwrap_or_default(),
             span,
         }
@@ -436,6 +442,25 @@ impl<'a> Tokens<'a> {
     #[inline]
     pub fn get(&self, index: usize) -> Option<Token<'a>> {
         self.packed.get(index).map(|p| p.token(self.input))
+    }
+
+    /// The token at `index`, its kind being known to be `kind` (as
+    /// [`Tokens::kinds`] gave it): [`Tokens::get`] without reading the
+    /// kind again.
+    ///
+    /// ```
+    /// use pgnkit_pgn::{Game, Reader, TokenKind};
+    ///
+    /// let mut game = Game::default();
+    /// Reader::new(b"1. e4 *").read_game(&mut game);
+    /// let (index, kind) = game.tokens.kinds().enumerate().nth(1).unwrap();
+    /// assert_eq!(game.tokens.get_known(index, kind), game.tokens.get(index));
+    /// ```
+    #[inline]
+    pub fn get_known(&self, index: usize, kind: TokenKind) -> Option<Token<'a>> {
+        self.packed
+            .get(index)
+            .map(|p| p.token_of_kind(self.input, kind))
     }
 
     /// The kind of every token, in order: cheaper than [`Tokens::iter`] for

@@ -179,6 +179,10 @@ pub(crate) trait Book {
     fn variations(&self) -> bool {
         true
     }
+    /// Whether the lines follow where the pieces started (descriptive
+    /// `KR`, `QN`); without, a word that needs it is a problem
+    /// ([`Play::reads`]).
+    const ORIGINS: bool = true;
     /// Begins the main-line move `m` from `before`: what the position key
     /// after it needs, where keys are kept.
     fn step(&self, before: &Chess, m: Move) -> Option<KeyStep>;
@@ -308,7 +312,12 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         stood: Vec::new(),
     };
     let mut lines: Vec<Line> = Vec::with_capacity(4);
-    lines.push(Line::new(Some(Play::new(start.clone())), 0, 0));
+    let first = if B::ORIGINS {
+        Play::new(start.clone())
+    } else {
+        Play::without_origins(start.clone())
+    };
+    lines.push(Line::new(Some(first), 0, 0));
     let mut pending: Option<Mark<'_>> = None;
     // The position before a move, for a visitor that wants positions.
     let mut before_move = start.clone();
@@ -328,7 +337,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         }
         match kind {
             TokenKind::Word => {
-                let Some(token) = game.tokens.get(index) else {
+                let Some(token) = game.tokens.get_known(index, kind) else {
                     continue;
                 };
                 // Plain English SAN that resolves at once, the common case,
@@ -425,7 +434,12 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                 }
                 let outcome = match (fast, written.as_ref().and_then(|w| w.parsed.as_ref())) {
                     (Some(m), _) => Ok(m),
-                    (None, Some(Ok(mt))) => play.resolve(mt, lang).map_err(Some),
+                    (None, Some(Ok(mt))) => {
+                        if !B::ORIGINS && !play.reads(mt) {
+                            pass.book.problem()?;
+                        }
+                        play.resolve(mt, lang).map_err(Some)
+                    }
                     (None, _) => Err(None),
                 };
                 let mut stood = false;

@@ -29,19 +29,18 @@ use crate::text::{Encoding, GameText};
 use crate::visitor::Visitor;
 
 /// What the plain lane keeps of the main line: the keys where asked for,
-/// and what the automatic draws need.
+/// and what the automatic draws need. The main-line moves are kept at
+/// every level (8 bytes a move, fewer instructions than following the
+/// draws as the line is played): the automatic draws are looked for in
+/// them at the end; [`Detail::Errors`] does not report them.
 pub(crate) struct Book {
     /// The key of every main-line position, the start included
     /// ([`Detail::Keys`] only).
     keys: Option<Vec<u64>>,
-    /// The main-line moves are kept (all but [`Detail::Errors`]): the
-    /// automatic draws are looked for in them at the end.
-    keep_moves: bool,
+    /// The main-line moves are reported (all but [`Detail::Errors`]).
+    report_moves: bool,
     /// Warnings end the lane ([`Detail::Diagnostics`]).
     warnings: bool,
-    /// Without the moves kept, the automatic draws looked for as the line
-    /// is played.
-    draws: DrawWatch,
     /// The largest halfmove clock after a main-line move.
     max_clock: u32,
     /// A dead position came (the full replay reports the moves after it).
@@ -51,6 +50,9 @@ pub(crate) struct Book {
 impl Keeping for Book {
     type Stop = NotPlain;
     const RECORDS: bool = false;
+    // A plain game's words are read without them; one that needs them
+    // takes the full replay.
+    const ORIGINS: bool = false;
 
     #[inline]
     fn problem(&self) -> Result<(), NotPlain> {
@@ -64,10 +66,10 @@ impl Keeping for Book {
 
     #[inline]
     fn keeps_moves(&self) -> bool {
-        self.keep_moves
+        true
     }
 
-    #[inline]
+    #[inline(always)]
     fn step(&self, before: &Chess, m: Move) -> Option<KeyStep> {
         let keys = self.keys.as_ref()?;
         Some(KeyStep::new(
@@ -77,8 +79,8 @@ impl Keeping for Book {
         ))
     }
 
-    #[inline]
-    fn played(&mut self, step: Option<KeyStep>, m: Move, after: &Chess, ply: u32) -> Option<u64> {
+    #[inline(always)]
+    fn played(&mut self, step: Option<KeyStep>, _: Move, after: &Chess, _: u32) -> Option<u64> {
         if let (Some(keys), Some(step)) = (self.keys.as_mut(), step) {
             keys.push(step.finish(after));
         }
@@ -87,11 +89,7 @@ impl Keeping for Book {
         if after.halfmoves() == 0 && !self.dead {
             self.dead = outcome::static_dead_status(after).is_some();
         }
-        if self.keep_moves {
-            self.max_clock = self.max_clock.max(after.halfmoves());
-        } else {
-            self.draws.after(m, after, ply);
-        }
+        self.max_clock = self.max_clock.max(after.halfmoves());
         // The lane shows the visitor no keys.
         None
     }
@@ -166,9 +164,8 @@ pub(crate) fn replay<V: Visitor>(
             keys.push(outcome::position_key(&start));
             keys
         }),
-        keep_moves: detail != Detail::Errors,
+        report_moves: detail != Detail::Errors,
         warnings: detail == Detail::Diagnostics,
-        draws: DrawWatch::new(),
         max_clock: 0,
         dead: false,
     };
@@ -198,11 +195,10 @@ pub(crate) fn replay<V: Visitor>(
     // (a warning, which the errors-only lane leaves out); a decisive record
     // of a game the rules drew at its last move is an error: the full
     // replay says it.
-    let draw = if book.keep_moves {
-        main_line_draw(&pass.main_moves, book.max_clock)
-    } else {
-        book.draws.finish()
-    };
+    let draw = main_line_draw(&pass.main_moves, book.max_clock);
+    if !book.report_moves {
+        pass.main_moves = Vec::new();
+    }
     let keys = book.keys.unwrap_or_default();
     if let Some((status, ply)) = draw {
         let at_the_end = ply >= plies;
@@ -252,85 +248,10 @@ pub(crate) fn replay<V: Visitor>(
     })
 }
 
-/// The first automatic draw of the main line (a fivefold repetition, the
-/// 75-move rule), found as the line is played, as the full replay's
-/// [`Tracker`] finds it. Only the moves since the last capture or pawn move
-/// are kept (no position before such a move comes again), and at most 150
-/// of them: by then the 75-move rule has ended the game.
-struct DrawWatch {
-    /// The position the run starts from (after the last capture or pawn
-    /// move).
-    start: Chess,
-    /// The 1-based ply of the run's first move.
-    first_ply: u32,
-    /// The moves of the run.
-    run: Vec<Move>,
-    /// The largest halfmove clock after a move of the run.
-    max_clock: u32,
-    /// The draw and its ply, once found.
-    found: Option<(Status, u32)>,
-}
-
-impl DrawWatch {
-    fn new() -> DrawWatch {
-        DrawWatch {
-            start: Chess::default(),
-            first_ply: 1,
-            run: Vec::new(),
-            max_clock: 0,
-            found: None,
-        }
-    }
-
-    /// After `m`, the main line's ply `ply`, was played, leading to `after`.
-    #[inline]
-    fn after(&mut self, m: Move, after: &Chess, ply: u32) {
-        if self.found.is_some() {
-            return;
-        }
-        let clock = after.halfmoves();
-        if clock == 0 {
-            // A capture or a pawn move: nothing before it comes again.
-            self.look();
-            if self.found.is_none() {
-                self.run.clear();
-                self.max_clock = 0;
-                self.start.clone_from(after);
-                self.first_ply = ply.saturating_add(1);
-            }
-            return;
-        }
-        self.run.push(m);
-        self.max_clock = self.max_clock.max(clock);
-        // The 75-move rule ends the game here (unless the move mated):
-        // looked at once, so that a run costs its length.
-        if clock == 150 {
-            self.look();
-        }
-    }
-
-    /// The first automatic draw of the line, and its ply, the line having
-    /// ended.
-    fn finish(mut self) -> Option<(Status, u32)> {
-        if self.found.is_none() {
-            self.look();
-        }
-        self.found
-    }
-
-    /// Looks for the draw in the run (a fivefold repetition needs 16 plies
-    /// without a capture or a pawn move).
-    fn look(&mut self) {
-        if self.max_clock >= 16 && may_repeat_or_exceed(&self.start, &self.run, self.max_clock) {
-            self.found = automatic_draw(&self.start, self.first_ply, self.run.iter().copied());
-        }
-    }
-}
-
 /// The first automatic draw of a main line kept whole, its largest
 /// halfmove clock being `max_clock`: each stretch without a capture or a
-/// pawn move is filtered as [`DrawWatch`] filters it, and the line is
-/// replayed only when one of them may hold a draw.
+/// pawn move is filtered ([`run_may_repeat`]), and the line is replayed
+/// only when one of them may hold a draw.
 fn main_line_draw(main: &[MainMove], max_clock: u32) -> Option<(Status, u32)> {
     if max_clock < 16 {
         return None;
@@ -345,7 +266,7 @@ fn main_line_draw(main: &[MainMove], max_clock: u32) -> Option<(Status, u32)> {
             break;
         }
         if m.is_zeroing() {
-            may = run_may_repeat(white_first, &run, 0);
+            may = run_may_repeat(white_first, &run);
             run.clear();
             white_first = !white;
         } else {
@@ -353,28 +274,19 @@ fn main_line_draw(main: &[MainMove], max_clock: u32) -> Option<(Status, u32)> {
         }
         white = !white;
     }
-    if !may && !run_may_repeat(white_first, &run, 0) {
+    if !may && !run_may_repeat(white_first, &run) {
         return None;
     }
     automatic_draw(&Chess::default(), 1, moves())
 }
 
-/// A quick filter before [`automatic_draw`]: `false` when neither the
-/// 75-move rule (a clock of 150 plies) nor a fivefold repetition can have
-/// come in the `run` of moves from `start`, none of them a capture or a
-/// pawn move. Equal positions have equal piece placements; the
-/// placements are hashed incrementally from the moves alone, and a
-/// fivefold repetition needs one of them five times.
-fn may_repeat_or_exceed(start: &Chess, run: &[Move], max_clock: u32) -> bool {
-    run_may_repeat(start.turn() == Color::White, run, max_clock)
-}
-
-/// [`may_repeat_or_exceed`] for a run whose first move is White's when
-/// `white_first`.
-fn run_may_repeat(white_first: bool, run: &[Move], max_clock: u32) -> bool {
-    if max_clock >= 150 {
-        return true;
-    }
+/// A quick filter before [`automatic_draw`]: `false` when no fivefold
+/// repetition can have come in the `run` of moves (none of them a capture
+/// or a pawn move), its first move White's when `white_first`. Equal
+/// positions have equal piece placements; the placements are hashed
+/// incrementally from the moves alone, and a fivefold repetition needs one
+/// of them five times (and 16 plies).
+fn run_may_repeat(white_first: bool, run: &[Move]) -> bool {
     if run.len() < 16 {
         return false;
     }

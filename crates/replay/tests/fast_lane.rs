@@ -150,6 +150,33 @@ fn automatic_draws_are_the_same_in_both_lanes() {
 }
 
 #[test]
+fn a_descriptive_word_naming_where_its_piece_started_takes_the_full_replay() {
+    // The fast lane does not follow where the pieces started: `KR-K1`
+    // (the rook that started on the king's side) is read by the full
+    // replay, `R-K1` by the lane; both games are reported alike.
+    let opening = "1. P-K4 P-K4 2. N-KB3 N-QB3 3. B-B4 B-B4 4. O-O N-B3 5.";
+    for (rook, lane) in [("R-K1", true), ("KR-K1", false)] {
+        let pgn = format!("{opening} {rook} O-O *\n");
+        let (games, with_errors, fast_lane) = agree(pgn.as_bytes(), rook);
+        assert_eq!((games, with_errors), (1, 0), "{rook}");
+        assert_eq!(fast_lane, usize::from(lane), "{rook}");
+        let (report, written) = replay(pgn.as_bytes(), &first_game(pgn.as_bytes()), Detail::Errors);
+        assert_eq!(report.plies, 10, "{rook}");
+        assert!(
+            written[8].ends_with("Rf1-e1 f1e1 6"),
+            "{rook}: {}",
+            written[8]
+        );
+    }
+}
+
+fn first_game(pgn: &[u8]) -> Game<'_> {
+    let mut game = Game::default();
+    assert!(Reader::new(pgn).read_game(&mut game));
+    game
+}
+
+#[test]
 fn the_fast_lane_reports_and_writes_what_the_full_replay_does() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
     let mut files = Vec::new();

@@ -210,9 +210,41 @@ const SNIFF_LEN: usize = 64 << 10;
 pub fn binary_at(head: &[u8]) -> Option<usize> {
     let head = &head[..head.len().min(SNIFF_LEN)];
     let is_control = |b: u8| matches!(b, 0..=8 | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
-    let first = head.iter().position(|&b| is_control(b))?;
-    let controls = head[first..].iter().filter(|&&b| is_control(b)).count();
+    let (mut first, mut controls) = (None, 0usize);
+    let mut count = |at: usize, bytes: &[u8]| {
+        for (i, &b) in bytes.iter().enumerate() {
+            if is_control(b) {
+                first.get_or_insert(at + i);
+                controls += 1;
+            }
+        }
+    };
+    // Eight bytes at a time: only a word with a byte below a space or a
+    // DEL (a line break, most often) is looked at byte by byte.
+    let mut words = head.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        if may_hold_control(x) {
+            count(at, word);
+        }
+        at += 8;
+    }
+    count(at, words.remainder());
+    let first = first?;
     (controls > 8 && controls * 100 > head.len()).then_some(first)
+}
+
+/// Whether one of the eight bytes of `x` may be a control byte of
+/// [`binary_at`]: a byte below 0x20 or a DEL is there (never a false "no").
+#[inline]
+fn may_hold_control(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = ONES * 0x80;
+    let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+    let del = x ^ (ONES * 0x7F);
+    let is_del = del.wrapping_sub(ONES) & !del & HIGHS;
+    below_space | is_del != 0
 }
 
 /// The error for an input that is not text (see [`binary_at`]).

@@ -324,6 +324,22 @@ fn a_few_stray_control_bytes_are_still_text() {
 }
 
 #[test]
+fn every_control_byte_is_seen_wherever_it_stands_in_a_word() {
+    // The test of binary_at reads eight bytes at a time: every byte value,
+    // at every place in a word, is judged as one byte at a time would be.
+    let is_control = |b: u8| matches!(b, 0..=8 | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
+    for b in 0..=u8::MAX {
+        for start in 0..8 {
+            let mut data = vec![b'a'; start];
+            data.extend([b; 9]);
+            data.extend([b'a'; 7]);
+            let expected = is_control(b).then_some(start);
+            assert_eq!(binary_at(&data), expected, "byte {b:#04x} at {start}");
+        }
+    }
+}
+
+#[test]
 fn the_magic_bytes_of_each_compression() {
     assert_eq!(Compression::sniff(&zstd(b"x")), Compression::Zstd);
     assert_eq!(Compression::sniff(&gzip(b"x")), Compression::Gzip);

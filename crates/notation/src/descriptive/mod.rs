@@ -125,6 +125,12 @@ impl Descriptive {
     pub(crate) fn is_capture(&self) -> bool {
         self.captured.is_some()
     }
+
+    /// Whether the token names a man by the side it started on (`KR`,
+    /// `QNxP`, `RxKB`): its reading needs the line's [`Origins`].
+    pub(crate) fn names_origin(&self) -> bool {
+        self.man.side.is_some() || self.captured.is_some_and(|c| c.side.is_some())
+    }
 }
 
 fn relative_rank(rank: Rank, turn: Color) -> u8 {

@@ -59,6 +59,14 @@ impl Readings {
         }
     }
 
+    /// Whether some reading names a man by the side it started on.
+    pub(crate) fn names_origin(&self) -> bool {
+        [self.english, self.latin]
+            .iter()
+            .flatten()
+            .any(Descriptive::names_origin)
+    }
+
     /// Whether some reading captures.
     pub(crate) fn is_capture(&self) -> bool {
         self.english.or(self.latin).is_some_and(|d| d.is_capture())

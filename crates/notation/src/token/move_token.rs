@@ -224,6 +224,13 @@ impl MoveToken {
         matches!(self.body, Body::Descriptive(_))
     }
 
+    /// Whether the token is descriptive and names a man by the side it
+    /// started on (`KR-Q1`, `QNxP`): only a [`Line`](crate::Line) that
+    /// follows where the pieces started reads it ([`Line::reads`](crate::Line::reads)).
+    pub fn names_origin(&self) -> bool {
+        matches!(self.body, Body::Descriptive(r) if r.names_origin())
+    }
+
     /// The readings of a descriptive word.
     pub(crate) fn descriptive(&self) -> Option<crate::descriptive::Readings> {
         match self.body {

@@ -175,25 +175,29 @@ impl Moves {
         write: impl FnOnce(&mut String, &mut String, &mut String),
     ) {
         let start = self.text.len();
-        self.uci.clear();
-        self.note.clear();
         write(&mut self.text, &mut self.uci, &mut self.note);
         let text_len = self.text.len().saturating_sub(start);
-        if !self.uci.is_empty() {
+        let uci_len = self.uci.len();
+        if uci_len > 0 {
             self.text.push_str(&self.uci);
+            self.uci.clear();
         }
-        let mut note_len = self.note.len().min(usize::from(u8::MAX));
-        while !self.note.is_char_boundary(note_len) {
-            note_len -= 1;
+        let mut note_len = 0;
+        if !self.note.is_empty() {
+            note_len = self.note.len().min(usize::from(u8::MAX));
+            while !self.note.is_char_boundary(note_len) {
+                note_len -= 1;
+            }
+            self.text
+                .push_str(self.note.get(..note_len).unwrap_or_default());
+            self.note.clear();
         }
-        self.text
-            .push_str(self.note.get(..note_len).unwrap_or_default());
         let slot = Slot {
             token: to_u32(token),
             start: to_u32(start),
             place: number.saturating_mul(2).saturating_add(u32::from(white)),
             text_len: u16::try_from(text_len).unwrap_or(u16::MAX),
-            uci_len: u8::try_from(self.uci.len()).unwrap_or(u8::MAX),
+            uci_len: u8::try_from(uci_len).unwrap_or(u8::MAX),
             note_len: u8::try_from(note_len).unwrap_or(u8::MAX),
         };
         match self.slots.last() {
