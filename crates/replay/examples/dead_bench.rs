@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 
-use pgnkit_replay::dead::{Budget, Life, Verdict, can_checkmate, is_dead};
+use pgnkit_replay::dead::{Budget, Life, Verdict, after_time_forfeit, can_checkmate, is_dead};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, Color, Position};
 
@@ -48,8 +48,14 @@ fn main() {
             args.get(1)
                 .map_or("testdata/dead/cha-test-vectors.txt", |s| s),
         ),
+        Some("finals") => match args.get(1) {
+            Some(path) => finals(path),
+            None => {
+                eprintln!("usage: dead_bench finals FILE (a FEN a line, words after it ignored)")
+            }
+        },
         _ => eprintln!(
-            "usage: dead_bench cha [FILE [NODES]] | real FILE.pgn [GAMES] | gate [FILE] | static [FILE]"
+            "usage: dead_bench cha [FILE [NODES]] | real FILE.pgn [GAMES] | gate [FILE] | static [FILE] | finals FILE"
         ),
     }
 }
@@ -173,6 +179,47 @@ fn vectors(path: &str) -> Vec<(String, Chess)> {
             Some((label.to_owned(), pos))
         })
         .collect()
+}
+
+/// Law 6.9 on the final positions of played games (CHA's
+/// `tests/lichess-30K-games.txt`: a FEN and a game id a line): each side
+/// asked as the winner of a game lost on time, the way `check` asks for a
+/// played game ([`after_time_forfeit`], not judged).
+fn finals(path: &str) {
+    let text = std::fs::read_to_string(path).expect("the positions");
+    let (mut positions, mut unable, mut undecided) = (0, 0, 0);
+    let (mut full_unable, mut full_undecided) = (0, 0);
+    let mut times = Vec::new();
+    for line in text.lines() {
+        let fen: Vec<&str> = line.split_whitespace().take(6).collect();
+        let Ok(start) = pgnkit_replay::setup::start(None, Some(&fen.join(" "))) else {
+            continue;
+        };
+        positions += 1;
+        for color in [Color::White, Color::Black] {
+            let started = Instant::now();
+            let verdict = after_time_forfeit(&start.position, color, false);
+            times.push(started.elapsed().as_secs_f64() * 1e6);
+            match verdict {
+                Verdict::Unwinnable => unable += 1,
+                Verdict::Undecided => {
+                    undecided += 1;
+                    // What the full analysis says of those the quick one left.
+                    match can_checkmate(&start.position, color, Budget::FULL) {
+                        Verdict::Unwinnable => full_unable += 1,
+                        Verdict::Undecided => full_undecided += 1,
+                        Verdict::Winnable(_) => {}
+                    }
+                }
+                Verdict::Winnable(_) => {}
+            }
+        }
+    }
+    println!("{positions} positions: {unable} sides cannot mate, {undecided} undecided");
+    println!(
+        "of the undecided, the full analysis: {full_unable} cannot mate, {full_undecided} undecided"
+    );
+    println!("after_time_forfeit: {}", spread(&mut times));
 }
 
 /// The time of the static rules alone ([`statically_dead`]) per position.
