@@ -31,7 +31,9 @@
 //!    CHA's picture of a helpmate: the loser's king in the corner, a piece
 //!    of its own beside it, the winner's pieces around), so that it is
 //!    also a search for long helpmates. A pawn structure (with its
-//!    material) where the rules did not conclude is not judged again.
+//!    material) where the rules did not conclude is not judged again, and
+//!    a search that sprawls (most of the positions it met still to expand,
+//!    after thousands) is given up: it would not end within any budget.
 //!    (The ideas are CHA's, the code is not.)
 //! 6. A deeper helpmate search (CHA's rewards, by iterative deepening) in
 //!    turns with step 5, which takes sixteen times its share of the nodes.
@@ -114,7 +116,7 @@ impl Budget {
     /// the result.
     pub const QUICK: Budget = Budget { nodes: 2_000 };
     /// The full analysis of one position (a game of no moves: a position
-    /// to judge): a few milliseconds mostly, 150 ms at most on CHA's test
+    /// to judge): a few milliseconds mostly, about 110 ms at most on CHA's test
     /// vectors (the hardest: walls of bishops, many queens).
     pub const FULL: Budget = Budget { nodes: 100_000 };
     /// A budget for one hard position (a second or so).
@@ -208,6 +210,9 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
         match exploration.run(&mut slice) {
             Explored::Mate(line) => return Settled::Mate(line),
             Explored::NoMate => return Settled::NoMate,
+            // What is left of the budget would be spent on a question
+            // left open anyway.
+            Explored::Sprawls => break,
             Explored::OutOfBudget => {}
         }
         nodes += slice;
