@@ -295,8 +295,7 @@ pub fn final_status_within(pos: &Chess, budget: crate::dead::Budget) -> FinalSta
         status,
         undecided: false,
     };
-    let moves = pos.legal_moves().len();
-    if moves == 0 {
+    if !has_legal_move(pos) {
         return done(if pos.is_check() {
             Status::Checkmate
         } else {
@@ -322,6 +321,38 @@ pub fn final_status_within(pos: &Chess, budget: crate::dead::Budget) -> FinalSta
         }
     }
     done(Status::Ongoing)
+}
+
+/// Whether the side to move has a legal move: first whether its king can
+/// step to a square no enemy piece attacks (with the king gone from its
+/// square, so that a slider's line through it counts), which settles
+/// nearly every position of a game in a few bitboard operations; else by
+/// generating the moves.
+///
+/// ```
+/// use pgnkit_replay::outcome::has_legal_move;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// assert!(has_legal_move(&Chess::default()));
+/// // Stalemate: the king on a8 has no square, and nothing else moves.
+/// let fen: Fen = "k7/2Q5/1K6/8/8/8/8/8 b - - 0 60".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(!has_legal_move(&pos));
+/// ```
+pub fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    if let Some(king) = board.king_of(us) {
+        let occupied = board.occupied().without(king);
+        let steps = shakmaty::attacks::king_attacks(king) & !board.by_color(us);
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !us, occupied).is_empty())
+        {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
 }
 
 /// The dead-position status the cheap rules give `pos` (no search):
@@ -730,6 +761,40 @@ impl Tracker {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_legal_move_is_found_exactly_where_shakmaty_generates_one() {
+        // The reference: shakmaty's move generator, on CHA's test vectors
+        // (checkmates, stalemates, kings boxed in) and every position one
+        // move after each of them.
+        let text = include_str!("../../../testdata/dead/cha-test-vectors.txt");
+        let mut positions = 0;
+        let mut without = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let (_, fen) = line.split_once(' ').expect("a label and a FEN");
+            let start = crate::setup::start(None, Some(fen)).expect("CHA's positions set up");
+            let pos = start.position;
+            let mut all = vec![pos.clone()];
+            for m in pos.legal_moves() {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                all.push(after);
+            }
+            for p in all {
+                let expected = !p.legal_moves().is_empty();
+                assert_eq!(super::has_legal_move(&p), expected, "{fen}");
+                positions += 1;
+                without += usize::from(!expected);
+            }
+        }
+        assert!(
+            positions > 15_000 && without > 1_000,
+            "{positions} positions, {without} without"
+        );
+    }
+
     #[test]
     fn the_fifth_occurrence_of_a_position_ends_the_game() {
         use shakmaty::uci::UciMove;
