@@ -34,6 +34,8 @@
 //! other king kept out of the squares next to the trap, where that king
 //! only ever steps on the game's last move.
 
+use std::cell::OnceCell;
+
 use shakmaty::{Bitboard, ByColor, CastlingMode, Chess, Color, Position, Role, Square, attacks};
 
 /// The most pieces a legal position holds.
@@ -115,6 +117,9 @@ pub(crate) struct Mobility {
     vacated: Bitboard,
     /// The position analysed (for a [`Trap`]'s analysis).
     pos: Chess,
+    /// The trap each colour is caught in, once asked ([`Mobility::trap`]),
+    /// by colour index (white first).
+    traps: [OnceCell<Option<Box<Trap>>>; 2],
 }
 
 /// A side caught in a stalemate trap: none of its pieces but the king can
@@ -176,6 +181,7 @@ impl Mobility {
             forbidden,
             vacated,
             pos: pos.clone(),
+            traps: Default::default(),
         };
         if let Some(sq) = pos.legal_ep_square() {
             m.passing.get_mut(!pos.turn()).add(sq);
@@ -419,6 +425,14 @@ impl Mobility {
                 .is_none_or(|trap| trap.mobility.mate_conceivable(winner))
     }
 
+    /// The [`Trap`] `color` is caught in, if any ([`Mobility::find_trap`]),
+    /// found once and kept: both questions ask for both colours' traps.
+    pub(crate) fn trap(&self, color: Color) -> Option<&Trap> {
+        self.traps[usize::from(color == Color::Black)]
+            .get_or_init(|| self.find_trap(color).map(Box::new))
+            .as_deref()
+    }
+
     /// The [`Trap`] `color` is caught in, if the analysis shows one: its
     /// king's two squares are guessed from the position (the squares it
     /// could go to now, but for the other king), then the analysis is made
@@ -427,18 +441,19 @@ impl Mobility {
     /// between those two squares. (By induction on the moves, the facts of
     /// that analysis hold until the other king steps next to the trap,
     /// which ends the game.)
-    pub(crate) fn trap(&self, color: Color) -> Option<Trap> {
+    fn find_trap(&self, color: Color) -> Option<Trap> {
         let board = self.pos.board();
         let king = board.king_of(color)?;
         let other = board.king_of(!color)?;
         let occupied = board.occupied();
-        let mut attacked = Bitboard::EMPTY;
-        for sq in board.by_color(!color) & !board.kings() {
-            if let Some(piece) = board.piece_at(sq) {
-                attacked |= attacks::attacks(sq, piece, occupied);
-            }
-        }
-        let squares = (attacks::king_attacks(king) & !board.by_color(color) & !attacked).with(king);
+        // The squares it could step to now, but for the other king.
+        let free =
+            |to: Square| (board.attacks_to(to, !color, occupied) & !board.kings()).is_empty();
+        let squares = (attacks::king_attacks(king) & !board.by_color(color))
+            .into_iter()
+            .filter(|&to| free(to))
+            .collect::<Bitboard>()
+            .with(king);
         if squares.count() != 2 {
             return None;
         }

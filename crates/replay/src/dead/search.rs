@@ -6,7 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, ByColor, ByRole, Chess, Color, Move, Position, Role, Square};
 
 use super::mobility::Mobility;
 use crate::keyed::{Keyed, next_key, position_key};
@@ -186,7 +186,7 @@ pub(crate) struct Exploration {
     /// conclude: positions with the same structure are not judged again
     /// (skipping a judgement only prunes less, and the rules rarely
     /// conclude where they did not before with the same pawns).
-    futile: HashSet<u64, Keyed>,
+    futile: HashSet<Structure>,
 }
 
 /// The positions an exhaustive search expands before it may be found to
@@ -267,7 +267,7 @@ impl Exploration {
                 }
             }
             if judge {
-                let structure = structure_key(&p);
+                let structure = structure(&p);
                 if !self.futile.contains(&structure) {
                     let mobility = Mobility::new(&p);
                     if winners.colors().all(|c| hopeless(&p, c, mobility.as_ref())) {
@@ -325,28 +325,16 @@ impl Exploration {
 
 /// The pawns of both sides and the material: what [`Exploration`] keys
 /// its futile judgements by.
-fn structure_key(pos: &Chess) -> u64 {
+type Structure = (Bitboard, Bitboard, ByColor<ByRole<u8>>);
+
+fn structure(pos: &Chess) -> Structure {
     let board = pos.board();
     let pawns = board.pawns();
-    let mut h = (pawns & board.white())
-        .0
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ (pawns & board.black())
-            .0
-            .wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            .rotate_left(29);
-    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        for (j, color) in [Color::White, Color::Black].into_iter().enumerate() {
-            let n = u64::from((board.by_role(role) & board.by_color(color)).count() as u32);
-            h = h
-                .wrapping_add(n << (8 * (2 * i + j) as u32 % 64))
-                .rotate_left(7);
-        }
-    }
-    h
+    (
+        pawns & board.white(),
+        pawns & board.black(),
+        board.material(),
+    )
 }
 
 /// How a move is judged in the helpmate search: a move toward the mate
