@@ -340,10 +340,21 @@ fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<ba
 /// Reads the baseline at `path` (kept open: the stale problems are read
 /// from it again at the end).
 fn read_baseline(path: &Path) -> anyhow::Result<baseline::Index> {
-    use std::io::Read;
-    let file = std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut [0u8; 1]).map(|_| f))
-        .with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
+    use std::io::{Read, Seek};
+    let open = || -> std::io::Result<std::fs::File> {
+        let mut file = std::fs::File::open(path)?;
+        if !file.metadata()?.is_file() {
+            // A pipe (`<(git show main:baseline.json)`, `/dev/stdin`) cannot
+            // be read twice: it is copied to an anonymous temporary file.
+            let mut copy = tempfile::tempfile()?;
+            std::io::copy(&mut file, &mut copy)?;
+            copy.rewind()?;
+            file = copy;
+        }
+        file.read(&mut [0u8; 1])?;
+        Ok(file)
+    };
+    let file = open().with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
     baseline::Index::read(file).map_err(|e| anyhow::anyhow!("`{}`: {e}", path.display()))
 }
 

@@ -231,6 +231,34 @@ fn a_baseline_keeps_known_problems_quiet_and_new_ones_fail() {
     assert_eq!(stale.len(), 1);
     assert_eq!(stale[0]["code"], "check-mark");
     assert_eq!(summary(&found)["baseline"]["stale"], 1);
+
+    // The baseline through a pipe (as `--baseline <(git show main:…)`
+    // gives it), which cannot be read twice: the same verdict.
+    let out = pgnkit()
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "json",
+            "--baseline",
+            "/dev/stdin",
+            "db.pgn",
+        ])
+        .write_stdin(std::fs::read(dir.path().join("baseline.json")).expect("read"))
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let piped: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(summary(&piped)["baseline"], summary(&found)["baseline"]);
 }
 
 #[test]
