@@ -351,7 +351,7 @@ fn read_baseline(path: &Path) -> anyhow::Result<baseline::Index> {
             copy.rewind()?;
             file = copy;
         }
-        file.read(&mut [0u8; 1])?;
+        file.read(&mut [0u8; 1]).map(|_| ())?;
         Ok(file)
     };
     let file = open().with_context(|| format!("cannot read the baseline `{}`", path.display()))?;

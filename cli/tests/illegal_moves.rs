@@ -225,3 +225,48 @@ fn a_game_sent_again_with_more_moves_is_told_on_the_later_copy() {
         run.stdout
     );
 }
+
+#[test]
+fn a_feed_of_games_sent_again_gives_the_same_warnings_whatever_the_threads_and_format() {
+    // A long feed (about 500 KB: several chunks) of the broadcast's game,
+    // each round sent twice, the second time with two more plies: what is
+    // found must not depend on where the file is cut for the threads.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("feed.pgn");
+    let game = std::fs::read_to_string(fixture("broadcast.pgn")).unwrap();
+    let head: String = game.lines().take(10).collect::<Vec<_>>().join("\n");
+    let early = head.replace("[Result \"0-1\"]", "[Result \"*\"]");
+    let early = early.split("1. e4").next().unwrap().to_owned()
+        + "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 e5 7. Nb3 Be7\n8. f3 Be6 9. Qd2 O-O 10. O-O-O *\n\n";
+    let later = early.replace("10. O-O-O *", "10. O-O-O Nbd7 11. g4 *");
+    let rounds = 1200;
+    let feed: String = (1..=rounds)
+        .map(|r| {
+            let round = |g: &str| g.replace("[Round ", &format!("[Round \"{r}\"]\n[Board "));
+            round(&early) + &round(&later)
+        })
+        .collect();
+    std::fs::write(&path, feed).unwrap();
+    let file = path.to_string_lossy();
+    let count = |jobs: &str, format: &str| {
+        let run = pgnkit(&[
+            "check",
+            "--illegal-moves",
+            "stand",
+            "-j",
+            jobs,
+            "--format",
+            format,
+            &file,
+        ]);
+        run.stdout.matches("resent-game").count()
+    };
+    let one = count("1", "json");
+    assert!(
+        one * 100 >= rounds * 99,
+        "{one} of {rounds} resent games found"
+    );
+    assert_eq!(count("2", "json"), one);
+    assert_eq!(count("4", "json"), one);
+    assert_eq!(count("2", "human"), one);
+}

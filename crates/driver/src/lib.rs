@@ -45,14 +45,15 @@ use pgnkit_source::{CHUNK_SIZE, Chunk, Input};
 /// memory and time (`-j 100000` spent minutes starting threads).
 pub const JOBS_PER_CORE: usize = 4;
 
-/// With several threads, an input is cut into at least this many chunks
-/// per thread (of [`CHUNK_SIZE`] at most, [`MIN_CHUNK`] at least), so that
-/// the threads finish together on a small input too: an 8 MB file in
-/// chunks of 2 MiB kept one of two threads waiting for the other's last
-/// chunk.
-const CHUNKS_PER_THREAD: usize = 8;
+/// An input is cut into at least this many chunks (of [`CHUNK_SIZE`] at
+/// most, [`MIN_CHUNK`] at least), so that two threads finish together on a
+/// small input too: an 8 MB file in chunks of 2 MiB kept one of two
+/// threads waiting for the other's last chunk. The same whatever `-j`: what
+/// looks at neighbouring games (a broadcast's game sent again) sees the
+/// same chunks, so the output does not depend on the threads.
+const MIN_CHUNKS: usize = 16;
 
-/// The smallest chunk cut for the threads' sake ([`CHUNKS_PER_THREAD`]).
+/// The smallest chunk cut for the threads' sake ([`MIN_CHUNKS`]).
 const MIN_CHUNK: usize = 128 << 10;
 
 /// The worker threads for `-j jobs` (none or 0: one per core), at most
@@ -102,15 +103,12 @@ impl Driver {
     }
 
     /// The size of the chunks of an input of `len` bytes: [`CHUNK_SIZE`],
-    /// or smaller with several threads ([`CHUNKS_PER_THREAD`]).
+    /// or smaller for a small input ([`MIN_CHUNKS`]), whatever the threads.
     fn chunk_size(&self, len: Option<u64>) -> usize {
         match len {
-            Some(len) if self.threads > 1 => {
-                let per = usize::try_from(len).unwrap_or(usize::MAX)
-                    / self.threads.saturating_mul(CHUNKS_PER_THREAD);
-                per.clamp(MIN_CHUNK, CHUNK_SIZE)
-            }
-            _ => CHUNK_SIZE,
+            Some(len) => (usize::try_from(len).unwrap_or(usize::MAX) / MIN_CHUNKS)
+                .clamp(MIN_CHUNK, CHUNK_SIZE),
+            None => CHUNK_SIZE,
         }
     }
 
@@ -447,7 +445,11 @@ mod tests {
             Driver::new(Some(2)).expect("a driver"),
         );
         let mb = 1u64 << 20;
-        assert_eq!(one.chunk_size(Some(8 * mb)), CHUNK_SIZE);
+        assert_eq!(
+            one.chunk_size(Some(8 * mb)),
+            512 << 10,
+            "the same for one thread"
+        );
         assert_eq!(two.chunk_size(Some(8 * mb)), 512 << 10);
         assert_eq!(two.chunk_size(Some(100 << 10)), MIN_CHUNK);
         assert_eq!(two.chunk_size(Some(1 << 30)), CHUNK_SIZE);

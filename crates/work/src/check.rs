@@ -162,8 +162,13 @@ pub fn check_part(chunk: &Chunk, what: &Work<'_>, budget: usize) -> ChunkOut {
         fixed: Fixed::default(),
         rest: None,
     };
-    // The weight of the records so far, until the budget is reached.
-    let mut weight = Some(0usize);
+    // The weight of the records so far, until the budget is reached. With
+    // illegal moves that stand, a part is its whole chunk: a broadcast's
+    // game sent again is looked for in the game before it ([`Resent`]),
+    // which a cut where the records' weight reaches the budget (it depends
+    // on the format) would hide.
+    let mut weight =
+        (budget != usize::MAX && options.illegal_moves != IllegalMoves::Stand).then_some(0usize);
     // A line too long to show (binary junk, a whole game on one line of
     // megabytes) is named by its line and column only.
     let mut locator = Locator::new(data, chunk.range.start, chunk.base, format);
