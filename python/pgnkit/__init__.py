@@ -27,6 +27,7 @@ is taken as PGN text, any other ``str`` as a path.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from typing import IO, Any, Callable, Iterator, Optional, Sequence, Union
@@ -71,23 +72,42 @@ def _source(source: Source) -> tuple:
 
 
 def _file_object(source: IO[Any]) -> tuple:
-    """A file object: its path where it is a file opened at its start (read
-    by pgnkit, streamed), else what it reads, whole."""
-    name = getattr(source, "name", None)
-    if isinstance(name, str) and os.path.isfile(name):
+    """A file object: its path where it is a plain file opened at its start
+    (read by pgnkit, streamed), else what it reads, whole."""
+    path = _plain_file(source)
+    if path is not None:
         try:
             at_start = source.tell() == 0
         except (OSError, ValueError):
             at_start = False
         if at_start:
-            return (name, None, name)
+            return (path, None, path)
     data = source.read()
     if isinstance(data, str):
         data = data.encode("utf-8")
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"the file object read {type(data).__name__}, not bytes or str")
-    label = name if isinstance(name, str) else "<stream>"
-    return (None, bytes(data), label)
+    name = getattr(source, "name", None)
+    return (None, bytes(data), name if isinstance(name, str) else "<stream>")
+
+
+def _plain_file(source: IO[Any]) -> Optional[str]:
+    """The path of the file `source` reads as it is (``open()`` in binary or
+    text mode: an ``io.FileIO`` underneath), checked to be the file open
+    (same device and inode); ``None`` for anything else (a member of an
+    archive, a decompressing reader, a pipe, a file renamed since)."""
+    raw = getattr(source, "buffer", source)
+    raw = getattr(raw, "raw", raw)
+    name = getattr(raw, "name", None)
+    if not isinstance(raw, io.FileIO) or not isinstance(name, str):
+        return None
+    try:
+        opened, named = os.fstat(raw.fileno()), os.stat(name)
+    except (OSError, ValueError):
+        return None
+    if (opened.st_dev, opened.st_ino) != (named.st_dev, named.st_ino):
+        return None
+    return name
 
 
 def read(

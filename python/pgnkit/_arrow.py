@@ -30,6 +30,9 @@ REPLAY_COLUMNS = (
     "fen",
 )
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+# The rows of a Parquet row group where `row_group_size` is not given
+# (pyarrow's `write_table` default).
+ROW_GROUP_ROWS = 1024 * 1024
 TYPES = {
     "string": pa.string(),
     "uint32": pa.uint32(),
@@ -143,12 +146,34 @@ def parquet(batches: Iterable, path: str, options: dict) -> int:
             total += rows
         schema = _schema(tags)
         temporary = os.path.join(spill, "out.parquet")
+        # Row groups span batches (a batch is one chunk of the input, a few
+        # hundred games): batches are gathered, memory-mapped, as long as
+        # they fit a group's rows (pyarrow's default without
+        # `row_group_size`); a larger batch is split by pyarrow.
+        group_rows = row_group_size or ROW_GROUP_ROWS
         with pq.ParquetWriter(temporary, schema, **options) as writer:
+            group, mapped, rows_in_group = [], [], 0
+
+            def write_group():
+                if group:
+                    table = pa.Table.from_batches(group, schema=schema)
+                    writer.write_table(table, row_group_size=group_rows)
+                for source, part in mapped:
+                    source.close()
+                    os.remove(part)
+                group.clear()
+                mapped.clear()
+
             for rows, part in parts:
-                with pa.memory_map(part) as source:
-                    batch = pa.ipc.open_file(source).get_batch(0)
-                    named = {name: batch.column(name) for name in batch.schema.names}
-                    writer.write_batch(_conform(rows, named, schema), row_group_size=row_group_size)
-                os.remove(part)
+                if group and rows_in_group + rows > group_rows:
+                    write_group()
+                    rows_in_group = 0
+                source = pa.memory_map(part)
+                batch = pa.ipc.open_file(source).get_batch(0)
+                named = {name: batch.column(name) for name in batch.schema.names}
+                group.append(_conform(rows, named, schema))
+                mapped.append((source, part))
+                rows_in_group += rows
+            write_group()
         os.replace(temporary, target)
     return total

@@ -34,6 +34,14 @@ def test_file_objects_are_sources(tmp_path):
     assert [(g.tags, g.moves) for g in games] == expected and games[0].file == str(path)
     with open(path, encoding="utf-8", errors="replace") as f:
         assert [(g.tags, g.moves) for g in pgnkit.read(f)] == expected
+    # A reader that decompresses (xz, which pgnkit itself does not read)
+    # has the compressed file's name: read, not taken for that file.
+    import lzma
+
+    xz = tmp_path / "gotd.pgn.xz"
+    xz.write_bytes(lzma.compress(path.read_bytes()))
+    with lzma.open(xz, "rb") as f:
+        assert [(g.tags, g.moves) for g in pgnkit.read(f)] == expected
     stream = io.BytesIO(path.read_bytes())
     games = list(pgnkit.read(stream))
     assert [(g.tags, g.moves) for g in games] == expected and games[0].file == "<stream>"
@@ -95,6 +103,12 @@ def test_tags_missing_from_a_chunk_are_null(tmp_path):
     out = tmp_path / "games.parquet"
     assert pgnkit.to_parquet(data, out, compression="zstd") == table.num_rows
     assert pq.read_table(out).equals(table)
+    # One row group for the whole file (batches are chunks of the input).
+    assert pq.ParquetFile(out).metadata.num_row_groups == 1
+    assert pgnkit.to_parquet(data, out, row_group_size=1000) == table.num_rows
+    meta = pq.ParquetFile(out).metadata
+    sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+    assert max(sizes) <= 1000 and len(sizes) < table.num_rows / 500, sizes
 
 
 def test_to_parquet_replaces_a_file_whole_or_not_at_all(tmp_path):
