@@ -252,10 +252,9 @@ impl Knows for Baseline {
 
 impl Knows for Index {
     fn take_many(&mut self, file: &str, fingerprint: u64, n: u32) -> u32 {
-        let hex = crate::fingerprint::hex(fingerprint);
         self.keys
-            .key(file, &hex, false)
-            .and_then(|key| count_left(&mut self.counts, key))
+            .file(file)
+            .and_then(|file| count_left(&mut self.counts, (file, false, fingerprint)))
             .map_or(0, |left| take_from(left, n))
     }
 }
@@ -342,6 +341,8 @@ pub struct Writer {
     /// Problems added so far: the first of identical ones wins.
     added: u64,
     dir: std::path::PathBuf,
+    /// The bytes each sort keeps in memory before a run goes to disk.
+    memory: u64,
 }
 
 /// The bytes of problems sorted in memory before a run goes to disk.
@@ -433,6 +434,7 @@ impl Writer {
             found: Sorter::new(memory, &dir),
             added: 0,
             dir,
+            memory,
         })
     }
 
@@ -509,6 +511,7 @@ impl Writer {
             texts,
             found,
             dir,
+            memory,
             ..
         } = self;
         let texts = texts.into_inner().map_err(io::IntoInnerError::into_error)?;
@@ -523,7 +526,7 @@ impl Writer {
         // message, their counts added.
         let found = found.finish()?;
         let mut reader = found.reader()?;
-        let mut entries = Sorter::<Row>::new(WRITER_MEMORY, &dir);
+        let mut entries = Sorter::<Row>::new(memory, &dir);
         let mut last: Option<Row> = None;
         let mut keep = |e: Row| if e.count > 0 { entries.push(e) } else { Ok(()) };
         // `last` is a found problem's entry: its fingerprint is `keys[1]`.
@@ -616,15 +619,19 @@ struct Keys {
 type Key = (u32, bool, u64);
 
 impl Keys {
+    /// The number of `file`, if the baseline has problems of it.
+    fn file(&self, file: &str) -> Option<u32> {
+        self.files.get(normal(file)).copied()
+    }
+
     /// The key of a problem of `file` with `fingerprint` (with `add`, a new
     /// file or odd fingerprint gets a number; without, none has a key).
     fn key(&mut self, file: &str, fingerprint: &str, add: bool) -> Option<Key> {
-        let name = normal(file);
-        let file = match self.files.get(name) {
-            Some(&n) => n,
+        let file = match self.file(file) {
+            Some(n) => n,
             None if add => {
                 let n = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
-                self.files.insert(name.to_owned(), n);
+                self.files.insert(normal(file).to_owned(), n);
                 n
             }
             None => return None,
