@@ -313,8 +313,14 @@ impl Driver {
 
 /// Cuts `chunk` at `rest` (an offset in its data, strictly inside its
 /// range) and gives the part after the cut; `chunk` keeps the part before.
-/// A cut outside the range is none.
+/// A cut outside the range is none (in release builds: the work's part
+/// then stands for the whole chunk; a debug build says the work is wrong).
 fn split(chunk: &mut Chunk, rest: Option<usize>) -> Option<Chunk> {
+    debug_assert!(
+        rest.is_none_or(|at| at > chunk.range.start && at < chunk.range.end),
+        "a part cut at {rest:?}, outside {:?}",
+        chunk.range
+    );
     let at = rest.filter(|&at| at > chunk.range.start && at < chunk.range.end)?;
     let tail = Chunk {
         data: chunk.data.clone(),
