@@ -710,6 +710,10 @@ fn count_left(counts: &mut [(Key, u32)], key: Key) -> Option<&mut u32> {
     counts.get_mut(at).map(|(_, n)| n)
 }
 
+/// The largest broken baseline read again whole for [`Baseline::read`]'s
+/// message.
+const REREAD_LIMIT: u64 = 16 << 20;
+
 /// Calls `each` on every problem of the baseline file `file`, in order,
 /// reading it from its start, and checks its version.
 ///
@@ -724,7 +728,12 @@ fn each_problem(mut file: &std::fs::File, mut each: impl FnMut(Problem)) -> Resu
         .and_then(|version| de.end().map(|()| version));
     match read {
         Ok(version) => check_version(version),
-        // The message of [`Baseline::read`], which reads the whole file.
+        // The message of [`Baseline::read`], which reads the whole file:
+        // for a file of ordinary size (a broken one of gigabytes, a full
+        // disk's, gets the streaming reader's message, in bounded memory).
+        Err(e) if file.metadata().map_or(true, |m| m.len() > REREAD_LIMIT) => {
+            Err(format!("not a pgnkit baseline: {e}"))
+        }
         Err(e) => {
             let mut bytes = Vec::new();
             file.rewind()
