@@ -186,17 +186,23 @@ fn show_draws_the_board_after_the_move_that_stood() {
     assert!(run.stdout.contains("error[illegal-move]"), "{}", run.stdout);
 }
 
-#[test]
-fn a_game_sent_again_with_more_moves_is_told_on_the_later_copy() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("feed.pgn");
+/// Two copies of the broadcast fixture's game as a feed sends them: after
+/// 20 plies, then after 22 (both unfinished).
+fn broadcast_copies() -> (String, String) {
     let game = std::fs::read_to_string(fixture("broadcast.pgn")).unwrap();
-    // The feed's copy after 20 plies, then the finished game.
     let head: String = game.lines().take(10).collect::<Vec<_>>().join("\n");
     let early = head.replace("[Result \"0-1\"]", "[Result \"*\"]");
     let early = early.split("1. e4").next().unwrap().to_owned()
         + "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 e5 7. Nb3 Be7\n8. f3 Be6 9. Qd2 O-O 10. O-O-O *\n\n";
     let later = early.replace("10. O-O-O *", "10. O-O-O Nbd7 11. g4 *");
+    (early, later)
+}
+
+#[test]
+fn a_game_sent_again_with_more_moves_is_told_on_the_later_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("feed.pgn");
+    let (early, later) = broadcast_copies();
     std::fs::write(&path, format!("{early}{later}")).unwrap();
     let file = path.to_string_lossy();
     let run = pgnkit(&[
@@ -233,12 +239,7 @@ fn a_feed_of_games_sent_again_gives_the_same_warnings_whatever_the_threads_and_f
     // found must not depend on where the file is cut for the threads.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("feed.pgn");
-    let game = std::fs::read_to_string(fixture("broadcast.pgn")).unwrap();
-    let head: String = game.lines().take(10).collect::<Vec<_>>().join("\n");
-    let early = head.replace("[Result \"0-1\"]", "[Result \"*\"]");
-    let early = early.split("1. e4").next().unwrap().to_owned()
-        + "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 e5 7. Nb3 Be7\n8. f3 Be6 9. Qd2 O-O 10. O-O-O *\n\n";
-    let later = early.replace("10. O-O-O *", "10. O-O-O Nbd7 11. g4 *");
+    let (early, later) = broadcast_copies();
     let rounds = 1200;
     let feed: String = (1..=rounds)
         .map(|r| {
