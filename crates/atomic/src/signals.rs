@@ -16,8 +16,8 @@
 //!   on standard error, the temporary files removed, exit status 2. A
 //!   SIGBUS anywhere else keeps its default action.
 
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::{Arc, Once};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
 
@@ -41,12 +41,24 @@ static TRUNCATED: AtomicBool = AtomicBool::new(false);
 /// The terminating thread is ending the process.
 static EXITING: AtomicBool = AtomicBool::new(false);
 
+/// Set by the signal handler itself, in the thread the signal interrupted,
+/// as soon as SIGINT, SIGTERM or SIGHUP arrives: the terminating thread
+/// may not have run yet, and a file must not be renamed into place
+/// meanwhile.
+static RECEIVED: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+
+/// Whether a terminating signal has arrived (the terminating thread is
+/// about to end the process, or doing it).
+pub(crate) fn received() -> bool {
+    EXITING.load(Ordering::SeqCst) || RECEIVED.get().is_some_and(|r| r.load(Ordering::SeqCst))
+}
+
 /// Waits for the end of the process if a signal is ending it: a thread
 /// that would create or rename a file after the temporary files were
 /// removed waits for the exit (with the signal's status) instead of
 /// failing with an error of its own.
 pub(crate) fn wait_if_exiting() {
-    if EXITING.load(Ordering::SeqCst) {
+    if received() {
         loop {
             std::thread::park();
         }
@@ -57,7 +69,7 @@ pub(crate) fn wait_if_exiting() {
 pub fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        let _ = signal_hook::flag::register(SIGXFSZ, std::sync::Arc::new(AtomicBool::new(false)));
+        let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
         spawn_terminator();
         catch_bus_errors();
     });
@@ -88,6 +100,10 @@ fn spawn_terminator() {
         });
     if let (Ok(_), Some(&signal)) = (spawned, wanted.first()) {
         WAKE.store(signal, Ordering::SeqCst);
+        let received = RECEIVED.get_or_init(|| Arc::new(AtomicBool::new(false)));
+        for &signal in &wanted {
+            let _ = signal_hook::flag::register(signal, Arc::clone(received));
+        }
     }
 }
 

@@ -290,7 +290,10 @@ impl Temporary {
     pub fn persist(mut self) -> io::Result<()> {
         self.close()?;
         let mut registry = registry();
-        if registry.interrupted || !registry.paths.contains(&self.path) {
+        if registry.interrupted
+            || crate::signals::received()
+            || !registry.paths.contains(&self.path)
+        {
             drop(registry);
             crate::signals::wait_if_exiting();
             return Err(io::Error::new(

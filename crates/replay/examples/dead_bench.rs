@@ -84,6 +84,8 @@ fn cha(path: &str, budget: Budget) {
     let (mut dead, mut dead_found, mut dead_false, mut dead_undecided) = (0, 0, 0, 0);
     let mut times = Vec::new();
     let mut dead_times = Vec::new();
+    // Time (us) and count per (label, verdict): where the mean goes.
+    let mut by_outcome = std::collections::BTreeMap::<(&str, &str), (f64, usize)>::new();
     let mut skipped = 0;
     for line in text
         .lines()
@@ -116,6 +118,18 @@ fn cha(path: &str, budget: Budget) {
                 );
             }
             times.push(took);
+            let outcome = by_outcome
+                .entry((
+                    if can { "can mate" } else { "cannot mate" },
+                    match verdict {
+                        Verdict::Winnable(_) => "winnable",
+                        Verdict::Unwinnable => "unwinnable",
+                        Verdict::Undecided => "undecided",
+                    },
+                ))
+                .or_default();
+            outcome.0 += took;
+            outcome.1 += 1;
             if can {
                 winnable += 1;
                 match verdict {
@@ -165,6 +179,15 @@ fn cha(path: &str, budget: Budget) {
         "Law 5.2.2: {dead_found} of {dead} dead found ({dead_undecided} undecided), {dead_false} FALSE"
     );
     println!("can_checkmate: {}", spread(&mut times));
+    let total: f64 = times.iter().sum();
+    for ((label, verdict), (us, n)) in &by_outcome {
+        println!(
+            "  {label}, found {verdict}: {n} questions, {:.0} ms ({:.0}% of the time), mean {:.1} us",
+            us / 1e3,
+            100.0 * us / total,
+            us / *n as f64
+        );
+    }
     println!("is_dead: {}", spread(&mut dead_times));
 }
 

@@ -6,7 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use shakmaty::{Bitboard, ByColor, ByRole, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::mobility::Mobility;
 use crate::keyed::{Keyed, next_key, position_key};
@@ -186,7 +186,7 @@ pub(crate) struct Exploration {
     /// conclude: positions with the same structure are not judged again
     /// (skipping a judgement only prunes less, and the rules rarely
     /// conclude where they did not before with the same pawns).
-    futile: HashSet<Structure>,
+    futile: HashSet<u64, Keyed>,
 }
 
 /// The positions an exhaustive search expands before it may be found to
@@ -323,18 +323,26 @@ impl Exploration {
     }
 }
 
-/// The pawns of both sides and the material: what [`Exploration`] keys
-/// its futile judgements by.
-type Structure = (Bitboard, Bitboard, ByColor<ByRole<u8>>);
-
-fn structure(pos: &Chess) -> Structure {
+/// The pawns of both sides and the material, mixed into one number: what
+/// [`Exploration`] keys its futile judgements by. Two structures that mix
+/// to the same number only make the search skip a judgement it could have
+/// made (it prunes less): the key need not be exact.
+fn structure(pos: &Chess) -> u64 {
     let board = pos.board();
     let pawns = board.pawns();
-    (
-        pawns & board.white(),
-        pawns & board.black(),
-        board.material(),
-    )
+    // Four bits a count (at most ten of a kind, with promotions).
+    let material = board
+        .material()
+        .iter()
+        .flat_map(|side| side.iter())
+        .fold(0u64, |packed, &count| packed << 4 | u64::from(count & 15));
+    let mix = |x: u64, k: u64| (x ^ x >> 29).wrapping_mul(k);
+    mix((pawns & board.white()).0, 0x9E37_79B9_7F4A_7C15)
+        ^ mix(
+            (pawns & board.black()).0.rotate_left(17),
+            0xC2B2_AE3D_27D4_EB4F,
+        )
+        ^ mix(material, 0x1656_67B1_9E37_79F9)
 }
 
 /// How a move is judged in the helpmate search: a move toward the mate
