@@ -10,8 +10,8 @@
 # usage: scripts/python_check.sh
 #
 # Anything that cannot be installed or built FAILS the run (no test is
-# skipped for a missing package). Run after `cargo build -p pgnkit` (the
-# tests compare the package with that binary; built here if missing) and
+# skipped for a missing package). Run after `cargo test --workspace` (the
+# tests compare the package with its debug binary; built here if missing) and
 # with the same CARGO_TARGET_DIR (default: target/), so that the release
 # build of the extension reuses the dependencies built there.
 #
@@ -38,9 +38,11 @@ installed=$(date +%s)
 "$work/venv/bin/python" -c 'import pgnkit, chess, pyarrow; print("pgnkit", pgnkit.__version__, "python-chess", chess.__version__, "pyarrow", pyarrow.__version__)'
 
 # The binary the tests compare with, and the hostile inputs (testdata/hostile)
-# they read.
-cargo build -q -p pgnkit
-cargo run -q -p pgnkit --example hostile -- "$work/hostile" 100000 >/dev/null
+# they read: built as `cargo test --workspace` builds them (examples
+# included, which brings the same features: `-p pgnkit` alone would
+# compile a dozen dependencies again).
+cargo build -q --workspace --bins --examples
+"$target/debug/examples/hostile" "$work/hostile" 100000 >/dev/null
 
 # From outside python/, so that `import pgnkit` is the installed package
 # (python/pgnkit has the Python sources only); then the examples of its

@@ -6,7 +6,7 @@
 //! games' output, and the summary.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{PoisonError, RwLock};
 
 use anyhow::Context;
@@ -161,6 +161,7 @@ impl Printer<'_> {
             mut baseline,
             known,
             written,
+            config,
             ..
         } = self;
         let totals = &run.totals;
@@ -171,9 +172,10 @@ impl Printer<'_> {
             write_baseline(path, w, args.input.quiet())?;
         }
         let stale = match baseline.as_mut() {
-            Some(b) => b
-                .stale()
-                .map_err(|e| anyhow::anyhow!("cannot read the baseline again: {e}"))?,
+            Some(b) => b.stale().map_err(|e| {
+                let path = baseline_path(args, config).unwrap_or_default();
+                anyhow::anyhow!("cannot read the baseline `{}` again: {e}", path.display())
+            })?,
             None => Vec::new(),
         };
         let stale: Vec<&Problem> = stale.iter().collect();
@@ -322,19 +324,24 @@ fn fix_output(args: &CheckArgs, terminal: bool) -> anyhow::Result<Option<FixOutp
     )
 }
 
-/// The baseline of the run: `--baseline FILE`, else the settings file's
-/// (not with `--write-baseline`).
+/// The baseline of the run, read: see [`baseline_path`].
 ///
 /// # Errors
 /// Those of reading it.
 fn known_problems(args: &CheckArgs, config: &Config) -> anyhow::Result<Option<baseline::Index>> {
-    Ok(match (&args.baseline, &config.baseline) {
-        (Some(path), _) => Some(read_baseline(path)?),
-        (None, Some(path)) if args.write_baseline.is_none() => {
-            Some(read_baseline(&config.root().join(path))?)
-        }
+    baseline_path(args, config)
+        .map(|path| read_baseline(&path))
+        .transpose()
+}
+
+/// Where the baseline of the run is: `--baseline FILE`, else the settings
+/// file's (not with `--write-baseline`).
+fn baseline_path(args: &CheckArgs, config: &Config) -> Option<PathBuf> {
+    match (&args.baseline, &config.baseline) {
+        (Some(path), _) => Some(path.clone()),
+        (None, Some(path)) if args.write_baseline.is_none() => Some(config.root().join(path)),
         _ => None,
-    })
+    }
 }
 
 /// Reads the baseline at `path` (kept open: the stale problems are read
@@ -445,7 +452,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<u8> {
 /// # Errors
 /// Those of writing the file.
 fn write_job_summary(md: &str) -> anyhow::Result<()> {
-    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(std::path::PathBuf::from) else {
+    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").map(PathBuf::from) else {
         return Ok(());
     };
     std::fs::OpenOptions::new()

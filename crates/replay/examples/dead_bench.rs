@@ -86,6 +86,7 @@ fn cha(path: &str, budget: Budget) {
     let mut dead_times = Vec::new();
     // Time (us) and count per (label, verdict): where the mean goes.
     let mut by_outcome = std::collections::BTreeMap::<(&str, &str), (f64, usize)>::new();
+    let mut dead_by_outcome = by_outcome.clone();
     let mut skipped = 0;
     for line in text
         .lines()
@@ -156,7 +157,20 @@ fn cha(path: &str, budget: Budget) {
         }
         let start = Instant::now();
         let life = is_dead(&pos, budget);
-        dead_times.push(start.elapsed().as_secs_f64() * 1e6);
+        let took = start.elapsed().as_secs_f64() * 1e6;
+        dead_times.push(took);
+        let outcome = dead_by_outcome
+            .entry((
+                if label == "--" { "dead" } else { "alive" },
+                match life {
+                    Life::Dead => "dead",
+                    Life::Alive => "alive",
+                    Life::Undecided => "undecided",
+                },
+            ))
+            .or_default();
+        outcome.0 += took;
+        outcome.1 += 1;
         if label == "--" {
             dead += 1;
             match life {
@@ -179,8 +193,15 @@ fn cha(path: &str, budget: Budget) {
         "Law 5.2.2: {dead_found} of {dead} dead found ({dead_undecided} undecided), {dead_false} FALSE"
     );
     println!("can_checkmate: {}", spread(&mut times));
+    breakdown(&times, &by_outcome);
+    println!("is_dead: {}", spread(&mut dead_times));
+    breakdown(&dead_times, &dead_by_outcome);
+}
+
+/// Where the time of `times` went, per (label, verdict).
+fn breakdown(times: &[f64], by_outcome: &std::collections::BTreeMap<(&str, &str), (f64, usize)>) {
     let total: f64 = times.iter().sum();
-    for ((label, verdict), (us, n)) in &by_outcome {
+    for ((label, verdict), (us, n)) in by_outcome {
         println!(
             "  {label}, found {verdict}: {n} questions, {:.0} ms ({:.0}% of the time), mean {:.1} us",
             us / 1e3,
@@ -188,7 +209,6 @@ fn cha(path: &str, budget: Budget) {
             us / *n as f64
         );
     }
-    println!("is_dead: {}", spread(&mut dead_times));
 }
 
 /// The positions of a test-vector file that shakmaty accepts.

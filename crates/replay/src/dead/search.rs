@@ -113,8 +113,8 @@ impl Guide {
     fn estimate(&self, pos: &Chess) -> u32 {
         [Color::White, Color::Black]
             .into_iter()
-            .zip(self.corners)
-            .filter_map(|(c, corner)| Some(distance_to_mate(pos, c, corner?)))
+            .zip(&self.corners)
+            .filter_map(|(c, corner)| Some(distance_to_mate(pos, c, corner.as_ref()?)))
             .min()
             .unwrap_or(0)
     }
@@ -126,7 +126,7 @@ impl Guide {
 /// the loser's king to the corner, the winner's king beside it, its knights
 /// within a jump, its pawns forward, a loser's piece to the blocking square,
 /// the loser's pawns taken.
-fn distance_to_mate(pos: &Chess, winner: Color, corner: Corner) -> u32 {
+fn distance_to_mate(pos: &Chess, winner: Color, corner: &Corner) -> u32 {
     let board = pos.board();
     let (Some(loser_king), Some(king)) = (board.king_of(!winner), board.king_of(winner)) else {
         return 0;
@@ -348,6 +348,7 @@ fn structure(pos: &Chess) -> u64 {
 /// How a move is judged in the helpmate search: a move toward the mate
 /// costs no depth, an ordinary one a ply, a move away from it three.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
 enum Kind {
     Reward,
     Normal,
@@ -535,33 +536,56 @@ fn closer(role: Role, from: Square, to: Square, target: Square) -> bool {
 
 /// Knight moves from `a` to `b` on an empty board.
 fn knight_distance(a: Square, b: Square) -> u8 {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = [[u8::MAX; 64]; 64];
-        for from in Square::ALL {
-            let row = &mut table[usize::from(from)];
-            row[usize::from(from)] = 0;
-            let mut frontier = Bitboard::from_square(from);
-            let mut seen = frontier;
-            let mut d = 0;
-            while frontier.any() {
-                d += 1;
-                let mut next = Bitboard::EMPTY;
-                for sq in frontier {
-                    next |= shakmaty::attacks::knight_attacks(sq);
-                }
-                next &= !seen;
-                for sq in next {
-                    row[usize::from(sq)] = d;
-                }
-                seen |= next;
-                frontier = next;
-            }
-        }
-        table
-    });
-    table[usize::from(a)][usize::from(b)]
+    KNIGHT_DISTANCES[usize::from(a)][usize::from(b)]
 }
+
+/// [`knight_distance`] for every pair of squares, by a breadth-first walk
+/// from each square, made when the crate is compiled.
+static KNIGHT_DISTANCES: [[u8; 64]; 64] = {
+    const JUMPS: [(i32, i32); 8] = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    let mut table = [[u8::MAX; 64]; 64];
+    let mut from = 0;
+    while from < 64 {
+        let row = &mut table[from];
+        row[from] = 0;
+        let mut distance = 0;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            let mut sq = 0;
+            while sq < 64 {
+                if row[sq] == distance {
+                    let mut j = 0;
+                    while j < JUMPS.len() {
+                        let file = (sq % 8) as i32 + JUMPS[j].0;
+                        let rank = (sq / 8) as i32 + JUMPS[j].1;
+                        if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                            let to = (rank * 8 + file) as usize;
+                            if row[to] == u8::MAX {
+                                row[to] = distance + 1;
+                                changed = true;
+                            }
+                        }
+                        j += 1;
+                    }
+                }
+                sq += 1;
+            }
+            distance += 1;
+        }
+        from += 1;
+    }
+    table
+};
 
 /// The deepest a line of the helpmate search goes (each ply holds a move
 /// list on the stack); moves toward the mate stop being free well before.
@@ -610,14 +634,15 @@ impl Helpmate {
         } else {
             self.corner.king
         };
+        let mut kinds = [Kind::Normal; 256];
+        if ply <= REWARD_PLY {
+            for (kind, &m) in kinds.iter_mut().zip(&moves) {
+                *kind = self.kind(m, winners_turn, loser_promotes, king_target);
+            }
+        }
         // Rewarded moves first, then the ordinary ones, punished ones last.
         for pass in [Kind::Reward, Kind::Normal, Kind::Punish] {
-            for &m in &moves {
-                let kind = if ply > REWARD_PLY {
-                    Kind::Normal
-                } else {
-                    self.kind(m, winners_turn, loser_promotes, king_target)
-                };
+            for (&kind, &m) in kinds.iter().zip(&moves) {
                 if kind != pass {
                     continue;
                 }
@@ -706,6 +731,34 @@ impl Helpmate {
             Kind::Punish
         } else {
             kind
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table against a walk of shakmaty's knight attacks.
+    #[test]
+    fn knight_distances_are_the_jumps_of_a_knight() {
+        for from in Square::ALL {
+            let mut seen = Bitboard::from_square(from);
+            let mut frontier = seen;
+            let mut d = 0;
+            while frontier.any() {
+                for sq in frontier {
+                    assert_eq!(knight_distance(from, sq), d, "{from} to {sq}");
+                }
+                let mut next = Bitboard::EMPTY;
+                for sq in frontier {
+                    next |= shakmaty::attacks::knight_attacks(sq);
+                }
+                frontier = next & !seen;
+                seen |= next;
+                d += 1;
+            }
+            assert_eq!(seen, Bitboard::FULL);
         }
     }
 }
