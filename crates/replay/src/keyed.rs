@@ -148,6 +148,28 @@ pub(crate) fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 
     KeyStep::new(before, key, m).finish(after)
 }
 
+/// The key after `m` from `before` (whose key is `key`) without playing
+/// the move, where the position after cannot differ in castling rights or
+/// en passant from what the move alone says: no castling rights before,
+/// and not a pawn's double step. `None` otherwise ([`next_key`] then).
+/// A search that meets most positions again skips playing those moves.
+pub(crate) fn key_unplayed(before: &Chess, key: u64, m: Move) -> Option<u64> {
+    if before.castles().castling_rights().any() {
+        return None;
+    }
+    if let Move::Normal {
+        role: Role::Pawn,
+        from,
+        to,
+        ..
+    } = m
+        && from.rank().distance(to.rank()) == 2
+    {
+        return None;
+    }
+    Some(KeyStep::new(before, key, m).partial)
+}
+
 /// The hasher of maps keyed by Zobrist keys (and other hashes), which are
 /// random already: they hash as themselves, a lookup is a few instructions
 /// where SipHash took most of its time.

@@ -988,6 +988,7 @@ mod tests {
         ];
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0usize;
+        let mut unplayed_checked = 0usize;
         for fen in starts {
             let setup: Fen = fen.parse().unwrap();
             let start: Chess = setup
@@ -1004,6 +1005,16 @@ mod tests {
                     seed = seed
                         .wrapping_mul(6_364_136_223_846_793_005)
                         .wrapping_add(1_442_695_040_888_963_407);
+                    // The key of every move's position, where it can be
+                    // had without playing the move.
+                    for &m in &moves {
+                        if let Some(unplayed) = crate::keyed::key_unplayed(&pos, key, m) {
+                            let mut after = pos.clone();
+                            after.play_unchecked(m);
+                            assert_eq!(unplayed, position_key(&after), "{m:?} from {fen}");
+                            unplayed_checked += 1;
+                        }
+                    }
                     let m = moves[(seed >> 33) as usize % moves.len()];
                     let before = pos.clone();
                     pos.play_unchecked(m);
@@ -1014,6 +1025,7 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+        assert!(unplayed_checked > 100_000, "{unplayed_checked}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::mobility::Mobility;
-use crate::keyed::{Keyed, next_key, position_key};
+use crate::keyed::{Keyed, key_unplayed, next_key, position_key};
 
 /// Which colours a search is about: for each, whether its mates count.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -282,9 +282,24 @@ impl Exploration {
             }
             self.nodes[at].kept = self.kept.len() as u32;
             for &m in &moves {
-                let mut after = p.clone();
-                after.play_unchecked(m);
-                let k = next_key(&p, key, m, &after);
+                let play = || {
+                    let mut after = p.clone();
+                    after.play_unchecked(m);
+                    after
+                };
+                // Most moves lead to a position met before: its key first.
+                let (k, after) = match key_unplayed(&p, key, m) {
+                    Some(k) => {
+                        if self.seen.contains(&k) {
+                            continue;
+                        }
+                        (k, play())
+                    }
+                    None => {
+                        let after = play();
+                        (next_key(&p, key, m, &after), after)
+                    }
+                };
                 if !self.seen.insert(k) {
                     continue;
                 }
