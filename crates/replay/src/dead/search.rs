@@ -201,25 +201,61 @@ const SPRAWL_AFTER: usize = 4_000;
 /// halved the worst time on CHA's test vectors and lost 1 of 1,857 proofs).
 const CHILDREN_PER_NODE: u32 = 4;
 
+/// The memory of an exploration, which each thread keeps between
+/// questions: the next search starts with the room the last ones grew (no
+/// growing it again, no fresh pages to fault in), unless they grew it past
+/// [`ROOM_KEPT`] positions. Not the table of positions met: one grown by a
+/// large search would spread a small one over many cache lines (on CHA's
+/// vectors, kept it made the analysis slower, not faster).
+#[derive(Default)]
+struct Room {
+    nodes: Vec<Node>,
+    kept: Vec<Chess>,
+    open: BinaryHeap<Reverse<(u32, u32)>>,
+    futile: HashSet<u64, Keyed>,
+}
+
+/// The most positions met whose room a thread keeps: a search of
+/// [`super::Budget::FULL`] meets at most 500,000 (about 35 MB of room).
+const ROOM_KEPT: usize = 1 << 19;
+
+thread_local! {
+    static ROOM: std::cell::Cell<Option<Box<Room>>> = const { std::cell::Cell::new(None) };
+}
+
 impl Exploration {
     pub(crate) fn new(pos: &Chess, winners: Winners) -> Exploration {
+        let Room {
+            mut nodes,
+            mut kept,
+            mut open,
+            mut futile,
+        } = ROOM.take().map(|room| *room).unwrap_or_default();
+        nodes.clear();
+        kept.clear();
+        open.clear();
+        futile.clear();
         let start = position_key(pos);
+        // Each search grows its own table of positions met ([`Room`]).
         let mut seen = HashSet::with_capacity_and_hasher(1 << 10, Keyed);
         seen.insert(start);
+        nodes.push(Node {
+            key: start,
+            parent: u32::MAX,
+            by: None,
+            judge: false,
+            kept: 0,
+        });
+        kept.push(pos.clone());
+        open.push(Reverse((0, 0)));
         Exploration {
             winners,
-            nodes: vec![Node {
-                key: start,
-                parent: u32::MAX,
-                by: None,
-                judge: false,
-                kept: 0,
-            }],
-            kept: vec![pos.clone()],
+            nodes,
+            kept,
             seen,
-            open: BinaryHeap::from([Reverse((0, 0))]),
+            open,
             guide: Guide::new(pos, winners),
-            futile: HashSet::default(),
+            futile,
         }
     }
 
@@ -282,24 +318,14 @@ impl Exploration {
             }
             self.nodes[at].kept = self.kept.len() as u32;
             for &m in &moves {
-                let play = || {
-                    let mut after = p.clone();
-                    after.play_unchecked(m);
-                    after
-                };
                 // Most moves lead to a position met before: its key first.
-                let (k, after) = match key_unplayed(&p, key, m) {
-                    Some(k) => {
-                        if self.seen.contains(&k) {
-                            continue;
-                        }
-                        (k, play())
-                    }
-                    None => {
-                        let after = play();
-                        (next_key(&p, key, m, &after), after)
-                    }
-                };
+                let unplayed = key_unplayed(&p, key, m);
+                if unplayed.is_some_and(|k| self.seen.contains(&k)) {
+                    continue;
+                }
+                let mut after = p.clone();
+                after.play_unchecked(m);
+                let k = unplayed.unwrap_or_else(|| next_key(&p, key, m, &after));
                 if !self.seen.insert(k) {
                     continue;
                 }
@@ -335,6 +361,20 @@ impl Exploration {
             self.kept.push(p);
         }
         Explored::NoMate
+    }
+}
+
+impl Drop for Exploration {
+    /// Gives the thread its room back, for the next search.
+    fn drop(&mut self) {
+        if self.nodes.capacity() <= ROOM_KEPT {
+            ROOM.set(Some(Box::new(Room {
+                nodes: std::mem::take(&mut self.nodes),
+                kept: std::mem::take(&mut self.kept),
+                open: std::mem::take(&mut self.open),
+                futile: std::mem::take(&mut self.futile),
+            })));
+        }
     }
 }
 
