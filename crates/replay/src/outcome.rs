@@ -245,6 +245,9 @@ pub struct FinalStatus {
     /// The position might be dead, but the search ran out of budget before
     /// it could tell: the status says nothing of it.
     pub undecided: bool,
+    /// The side the dead-position analysis showed able to checkmate (it
+    /// found the mating line), if it searched and found one.
+    pub mater: Option<Color>,
 }
 
 /// The status of the final position of a played game, with no history
@@ -294,6 +297,7 @@ pub fn final_status_within(pos: &Chess, budget: crate::dead::Budget) -> FinalSta
     let done = |status| FinalStatus {
         status,
         undecided: false,
+        mater: None,
     };
     if !has_legal_move(pos) {
         return done(if pos.is_check() {
@@ -309,13 +313,18 @@ pub fn final_status_within(pos: &Chess, budget: crate::dead::Budget) -> FinalSta
         return done(Status::SeventyfiveMoves);
     }
     if budget != crate::dead::Budget::RULES {
-        match crate::dead::is_dead(pos, budget) {
-            crate::dead::Life::Dead => return done(Status::DeadPosition),
-            crate::dead::Life::Alive => {}
-            crate::dead::Life::Undecided => {
+        match crate::dead::life(pos, budget) {
+            (crate::dead::Life::Dead, _) => return done(Status::DeadPosition),
+            (crate::dead::Life::Alive, mater) => {
                 return FinalStatus {
-                    status: Status::Ongoing,
+                    mater,
+                    ..done(Status::Ongoing)
+                };
+            }
+            (crate::dead::Life::Undecided, _) => {
+                return FinalStatus {
                     undecided: true,
+                    ..done(Status::Ongoing)
                 };
             }
         }

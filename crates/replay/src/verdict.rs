@@ -46,6 +46,9 @@ pub(crate) fn finish(
         (Some(auto), Some(dead)) => Some(if dead.1 < auto.1 { dead } else { auto }),
         (auto, dead) => auto.or(dead),
     };
+    // The side the dead-position analysis of the final position showed
+    // able to mate: Law 6.9 need not ask it again.
+    let mut mater = None;
     report.status = if pass.failure.is_some() {
         Status::Invalid
     } else if let Some((status, _)) = first_end {
@@ -60,6 +63,7 @@ pub(crate) fn finish(
         };
         let last = outcome::final_status_within(pos, budget);
         report.dead_undecided = last.undecided;
+        mater = last.mater;
         last.status
     };
     report.result = match report.status {
@@ -161,7 +165,7 @@ pub(crate) fn finish(
     };
     marker_mismatch(game, report, certain, &mut head);
     if !irregular {
-        time_forfeit(game, report, pos, judged, &mut head);
+        time_forfeit(game, report, pos, judged, mater, &mut head);
     }
     report.end = Some(end);
     (report.diagnostics, report.omitted) = head.into_parts();
@@ -318,12 +322,14 @@ pub fn lost_on_time(termination: &str) -> bool {
 /// side that could help-mate unable to); when its budget runs out, the
 /// Result tag stands and the report counts the game as undecided.
 /// `judged`: the game is a position to judge (no moves, set up), which gets
-/// the full analysis.
+/// the full analysis; `mater`: a side already shown able to mate from
+/// `pos`.
 fn time_forfeit(
     game: &Game<'_>,
     report: &mut GameReport,
     pos: &Chess,
     judged: bool,
+    mater: Option<Color>,
     found: &mut Diagnostics,
 ) {
     if report.status != Status::Ongoing {
@@ -344,6 +350,9 @@ fn time_forfeit(
         GameResult::BlackWins => Color::Black,
         GameResult::Draw => return,
     };
+    if mater == Some(winner) {
+        return;
+    }
     let verdict = dead::after_time_forfeit(pos, winner, judged);
     match verdict {
         dead::Verdict::Unwinnable => {}

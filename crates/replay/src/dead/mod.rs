@@ -284,15 +284,21 @@ const QUICK_HELPMATE: u32 = 400;
 /// assert_eq!(is_dead(&pos, Budget::QUICK), Life::Dead);
 /// ```
 pub fn is_dead(pos: &Chess, budget: Budget) -> Life {
+    life(pos, budget).0
+}
+
+/// [`is_dead`], and the side whose checkmate made the position alive (the
+/// analysis found its mating line): Law 6.9 asks again of one side only.
+pub(crate) fn life(pos: &Chess, budget: Budget) -> (Life, Option<Color>) {
     let end = match forced_line(pos) {
         Forced::Ends(pos, _) => pos,
-        Forced::Cycle => return Life::Dead,
+        Forced::Cycle => return (Life::Dead, None),
     };
     if end.is_checkmate() {
-        return Life::Alive;
+        return (Life::Alive, Some(!end.turn()));
     }
     if end.legal_moves().is_empty() || end.is_insufficient_material() {
-        return Life::Dead;
+        return (Life::Dead, None);
     }
     let mobility = Mobility::new(&end);
     let open = Winners {
@@ -300,12 +306,19 @@ pub fn is_dead(pos: &Chess, budget: Budget) -> Life {
         black: !hopeless(&end, Color::Black, mobility.as_ref()),
     };
     if !open.white && !open.black {
-        return Life::Dead;
+        return (Life::Dead, None);
     }
     match settle(&end, open, budget.nodes) {
-        Settled::Mate(_) => Life::Alive,
-        Settled::NoMate => Life::Dead,
-        Settled::Unknown => Life::Undecided,
+        Settled::Mate(line) => {
+            // The side to move once the line is played is mated.
+            let mut mated = end;
+            for m in line {
+                mated.play_unchecked(m);
+            }
+            (Life::Alive, Some(!mated.turn()))
+        }
+        Settled::NoMate => (Life::Dead, None),
+        Settled::Unknown => (Life::Undecided, None),
     }
 }
 
