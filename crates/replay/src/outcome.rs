@@ -1037,6 +1037,33 @@ mod tests {
         assert!(unplayed_checked > 100_000, "{unplayed_checked}");
     }
 
+    /// Law 6.9 asks one side again only when the analysis did not show it
+    /// able to mate: the queen's side mates (the line is found), a dead
+    /// position shows no one.
+    #[test]
+    fn the_analysis_says_which_side_it_showed_able_to_mate() {
+        use shakmaty::fen::Fen;
+        let position = |fen: &str| -> Chess {
+            let setup: Fen = fen.parse().unwrap();
+            setup
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap()
+        };
+        for (fen, mater) in [
+            ("7k/8/6K1/8/8/8/8/1Q6 w - - 0 50", Some(Color::White)),
+            ("7K/8/6k1/8/8/8/8/1q6 b - - 0 50", Some(Color::Black)),
+            ("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 40", None),
+        ] {
+            let last = final_status_within(&position(fen), crate::dead::Budget::FULL);
+            assert_eq!(last.mater, mater, "{fen}");
+            assert_eq!(
+                last.status == Status::DeadPosition,
+                mater.is_none(),
+                "{fen}"
+            );
+        }
+    }
+
     #[test]
     fn statuses_of_final_positions() {
         let (mate, _) = play("f3 e5 g4 Qh4");
