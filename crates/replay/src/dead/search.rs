@@ -3,8 +3,7 @@
 //! an exhaustive search of the positions reachable from it that proves it
 //! unwinnable, pruned where the static rules already do.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
@@ -180,7 +179,7 @@ pub(crate) struct Exploration {
     seen: HashSet<u64, Keyed>,
     /// The nodes still to expand, nearest to a mate first ([`Guide`]),
     /// then in the order they were met.
-    open: BinaryHeap<Reverse<(u32, u32)>>,
+    open: Frontier,
     guide: Guide,
     /// Pawn structures (with the material) where the static rules did not
     /// conclude: positions with the same structure are not judged again
@@ -211,7 +210,7 @@ const CHILDREN_PER_NODE: u32 = 4;
 struct Room {
     nodes: Vec<Node>,
     kept: Vec<Chess>,
-    open: BinaryHeap<Reverse<(u32, u32)>>,
+    open: Frontier,
     futile: HashSet<u64, Keyed>,
 }
 
@@ -247,7 +246,7 @@ impl Exploration {
             kept: 0,
         });
         kept.push(pos.clone());
-        open.push(Reverse((0, 0)));
+        open.push(0, 0);
         Exploration {
             winners,
             nodes,
@@ -274,7 +273,7 @@ impl Exploration {
     pub(crate) fn run(&mut self, nodes: &mut u32) -> Explored {
         let winners = self.winners;
         let mut generated = 0u32;
-        while let Some(&Reverse((_, at))) = self.open.peek() {
+        while let Some(at) = self.open.first() {
             if *nodes == 0 {
                 return Explored::OutOfBudget;
             }
@@ -336,10 +335,8 @@ impl Exploration {
                 }
                 let zeroing = m.is_zeroing()
                     || after.castles().castling_rights() != p.castles().castling_rights();
-                self.open.push(Reverse((
-                    self.guide.estimate(&after),
-                    self.nodes.len() as u32,
-                )));
+                self.open
+                    .push(self.guide.estimate(&after), self.nodes.len() as u32);
                 self.nodes.push(Node {
                     key: k,
                     parent: at as u32,
@@ -361,6 +358,60 @@ impl Exploration {
             self.kept.push(p);
         }
         Explored::NoMate
+    }
+}
+
+/// The nodes an exploration has still to expand, by their distance to a
+/// mate ([`Guide::estimate`], a small number): a queue for each distance,
+/// taken nearest first, each in the order its nodes were met (what a heap
+/// of (distance, node) gives, without its scattered reads and writes).
+#[derive(Default)]
+struct Frontier {
+    queues: Vec<VecDeque<u32>>,
+    /// No queue before this one holds a node.
+    nearest: usize,
+    len: usize,
+}
+
+impl Frontier {
+    fn clear(&mut self) {
+        self.queues.iter_mut().for_each(VecDeque::clear);
+        self.nearest = 0;
+        self.len = 0;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn push(&mut self, distance: u32, node: u32) {
+        let d = distance as usize;
+        if d >= self.queues.len() {
+            self.queues.resize_with(d + 1, Default::default);
+        }
+        self.queues[d].push_back(node);
+        self.nearest = self.nearest.min(d);
+        self.len += 1;
+    }
+
+    /// The next node to expand (left in the frontier).
+    fn first(&mut self) -> Option<u32> {
+        while let Some(queue) = self.queues.get(self.nearest) {
+            if let Some(&node) = queue.front() {
+                return Some(node);
+            }
+            self.nearest += 1;
+        }
+        None
+    }
+
+    /// Takes the node [`Frontier::first`] gave.
+    fn pop(&mut self) {
+        if let Some(queue) = self.queues.get_mut(self.nearest)
+            && queue.pop_front().is_some()
+        {
+            self.len -= 1;
+        }
     }
 }
 
