@@ -116,8 +116,8 @@ impl Budget {
     /// the result.
     pub const QUICK: Budget = Budget { nodes: 2_000 };
     /// The full analysis of one position (a game of no moves: a position
-    /// to judge): a few milliseconds mostly, about 110 ms at most on CHA's test
-    /// vectors (the hardest: walls of bishops, many queens).
+    /// to judge): under a millisecond on average, about 100 ms at most on
+    /// CHA's test vectors (the hardest: walls of bishops, many queens).
     pub const FULL: Budget = Budget { nodes: 100_000 };
     /// A budget for one hard position (a second or so).
     pub const THOROUGH: Budget = Budget { nodes: 2_000_000 };
