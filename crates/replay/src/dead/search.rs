@@ -845,6 +845,39 @@ impl Helpmate {
 mod tests {
     use super::*;
 
+    /// The frontier gives its nodes in the order of the heap of
+    /// (distance, node) it replaced (std's `BinaryHeap`, the reference),
+    /// pushes and takes interleaved as a search makes them.
+    #[test]
+    fn the_frontier_takes_nodes_as_a_heap_of_distance_and_node_would() {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut frontier = Frontier::default();
+        let mut heap = BinaryHeap::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = 0u32;
+        for round in 0..3 {
+            frontier.clear();
+            heap.clear();
+            for _ in 0..20_000 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                if seed % 3 != 0 {
+                    let distance = (seed >> 40) as u32 % 60;
+                    frontier.push(distance, next);
+                    heap.push(Reverse((distance, next)));
+                    next += 1;
+                } else {
+                    let expected = heap.pop().map(|Reverse((_, node))| node);
+                    assert_eq!(frontier.first(), expected, "round {round}");
+                    frontier.pop();
+                }
+                assert_eq!(frontier.len(), heap.len());
+            }
+        }
+    }
+
     /// The table against a walk of shakmaty's knight attacks.
     #[test]
     fn knight_distances_are_the_jumps_of_a_knight() {
