@@ -863,7 +863,7 @@ mod tests {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                if seed % 3 != 0 {
+                if !seed.is_multiple_of(3) {
                     let distance = (seed >> 40) as u32 % 60;
                     frontier.push(distance, next);
                     heap.push(Reverse((distance, next)));
