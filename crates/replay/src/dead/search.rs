@@ -3,12 +3,12 @@
 //! an exhaustive search of the positions reachable from it that proves it
 //! unwinnable, pruned where the static rules already do.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 use super::mobility::Mobility;
-use crate::keyed::{Keyed, key_unplayed, next_key, position_key};
+use crate::keyed::{KeySet, Keyed, key_unplayed, next_key, position_key};
 
 /// Which colours a search is about: for each, whether its mates count.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -132,10 +132,11 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: &Corner) -> u32 {
     };
     let ours = board.by_color(winner);
     let theirs = board.by_color(!winner);
+    let at = |table: &[u8; 64], sq: Square| u32::from(table[usize::from(sq)]);
     // Weights measured on CHA's test vectors: the loser's king weighs most.
-    let mut h = 3 * loser_king.distance(corner.king) + king.distance(corner.guard);
+    let mut h = 3 * at(&corner.to_king, loser_king) + at(&corner.to_guard, king);
     for sq in ours & board.knights() {
-        h += u32::from(knight_distance(sq, corner.king));
+        h += at(&corner.jumps_to_king, sq);
     }
     // A bishop off the corner's diagonals counts one.
     h += (ours & board.bishops() & !corner.diagonals).count() as u32;
@@ -143,17 +144,13 @@ fn distance_to_mate(pos: &Chess, winner: Color, corner: &Corner) -> u32 {
     // Each of the loser's pawns counts two: pawn walls open by captures.
     let their_pawns = theirs & board.pawns();
     h += 2 * their_pawns.count() as u32;
+    // The loser's nearest blocker's steps to the blocking square.
     let blockers = theirs & !board.kings() & !board.pawns();
-    h += if blockers.is_empty() {
-        nearest_promotion(their_pawns, !winner).unwrap_or(0)
-    } else {
-        // The nearest blocker's distance: the first ring round the
-        // blocking square that holds one.
-        (0u32..)
-            .zip(corner.rings)
-            .find(|&(_, ring)| (ring & blockers).any())
-            .map_or(0, |(d, _)| d)
-    };
+    h += blockers
+        .into_iter()
+        .map(|sq| at(&corner.to_block, sq))
+        .min()
+        .unwrap_or_else(|| nearest_promotion(their_pawns, !winner).unwrap_or(0));
     h
 }
 
@@ -176,7 +173,7 @@ pub(crate) struct Exploration {
     winners: Winners,
     nodes: Vec<Node>,
     kept: Vec<Chess>,
-    seen: HashSet<u64, Keyed>,
+    seen: KeySet,
     /// The nodes still to expand, nearest to a mate first ([`Guide`]),
     /// then in the order they were met.
     open: Frontier,
@@ -185,7 +182,7 @@ pub(crate) struct Exploration {
     /// conclude: positions with the same structure are not judged again
     /// (skipping a judgement only prunes less, and the rules rarely
     /// conclude where they did not before with the same pawns).
-    futile: HashSet<u64, Keyed>,
+    futile: KeySet,
 }
 
 /// The positions an exhaustive search expands before it may be found to
@@ -211,7 +208,7 @@ struct Room {
     nodes: Vec<Node>,
     kept: Vec<Chess>,
     open: Frontier,
-    futile: HashSet<u64, Keyed>,
+    futile: KeySet,
 }
 
 /// The most positions met whose room a thread keeps: a search of
@@ -233,10 +230,10 @@ impl Exploration {
         nodes.clear();
         kept.clear();
         open.clear();
-        futile.clear();
+        futile.reset(64);
         let start = position_key(pos);
         // Each search grows its own table of positions met ([`Room`]).
-        let mut seen = HashSet::with_capacity_and_hasher(1 << 10, Keyed);
+        let mut seen = KeySet::with_capacity(1 << 10);
         seen.insert(start);
         nodes.push(Node {
             key: start,
@@ -303,7 +300,7 @@ impl Exploration {
             }
             if judge {
                 let structure = structure(&p);
-                if !self.futile.contains(&structure) {
+                if !self.futile.contains(structure) {
                     let mobility = Mobility::new(&p);
                     if winners.colors().all(|c| hopeless(&p, c, mobility.as_ref())) {
                         continue;
@@ -319,7 +316,7 @@ impl Exploration {
             for &m in &moves {
                 // Most moves lead to a position met before: its key first.
                 let unplayed = key_unplayed(&p, key, m);
-                if unplayed.is_some_and(|k| self.seen.contains(&k)) {
+                if unplayed.is_some_and(|k| self.seen.contains(k)) {
                     continue;
                 }
                 let mut after = p.clone();
@@ -437,11 +434,11 @@ fn structure(pos: &Chess) -> u64 {
     let board = pos.board();
     let pawns = board.pawns();
     // Four bits a count (at most ten of a kind, with promotions).
-    let material = board
-        .material()
-        .iter()
-        .flat_map(|side| side.iter())
-        .fold(0u64, |packed, &count| packed << 4 | u64::from(count & 15));
+    let material = Role::ALL.into_iter().fold(0u64, |packed, role| {
+        let pieces = board.by_role(role);
+        let count = |side: Bitboard| (pieces & side).count() as u64 & 15;
+        packed << 8 | count(board.white()) << 4 | count(board.black())
+    });
     let mix = |x: u64, k: u64| (x ^ x >> 29).wrapping_mul(k);
     mix((pawns & board.white()).0, 0x9E37_79B9_7F4A_7C15)
         ^ mix(
@@ -570,8 +567,13 @@ struct Corner {
     block: Square,
     /// The diagonals through the corner (where the winner's bishops go).
     diagonals: Bitboard,
-    /// The squares at each distance from `block` (0 to 7 king steps).
-    rings: [Bitboard; 8],
+    /// Per square, the king steps to `king`, to `guard` and to `block`, and
+    /// the knight moves to `king`: the terms of [`distance_to_mate`], looked
+    /// up once per position generated.
+    to_king: [u8; 64],
+    to_guard: [u8; 64],
+    to_block: [u8; 64],
+    jumps_to_king: [u8; 64],
 }
 
 /// The corner on the loser's back rank, of the colour the winner's bishops
@@ -599,12 +601,10 @@ fn corner(pos: &Chess, winner: Color) -> Corner {
         guard,
         block,
         diagonals: shakmaty::attacks::bishop_attacks(king, Bitboard::EMPTY),
-        rings: std::array::from_fn(|d| {
-            Square::ALL
-                .into_iter()
-                .filter(|sq| sq.distance(block) == d as u32)
-                .collect()
-        }),
+        to_king: Square::ALL.map(|sq| sq.distance(king) as u8),
+        to_guard: Square::ALL.map(|sq| sq.distance(guard) as u8),
+        to_block: Square::ALL.map(|sq| sq.distance(block) as u8),
+        jumps_to_king: Square::ALL.map(|sq| knight_distance(sq, king)),
     }
 }
 
