@@ -116,7 +116,7 @@ impl Budget {
     /// the result.
     pub const QUICK: Budget = Budget { nodes: 2_000 };
     /// The full analysis of one position (a game of no moves: a position
-    /// to judge): under a millisecond on average, about 100 ms at most on
+    /// to judge): under a millisecond on average, about 50 ms at most on
     /// CHA's test vectors (the hardest: walls of bishops, many queens).
     pub const FULL: Budget = Budget { nodes: 100_000 };
     /// A budget for one hard position (a second or so).
