@@ -350,7 +350,10 @@ impl Exploration {
                     judge: at == 0 || zeroing,
                     kept: u32::MAX,
                 });
-                if winners.has(!after.turn()) && after.is_checkmate() {
+                if winners.has(!after.turn())
+                    && after.is_check()
+                    && !crate::outcome::has_legal_move(&after)
+                {
                     let mut line = Vec::new();
                     let mut i = self.nodes.len() - 1;
                     while let Some(m) = self.nodes[i].by {
