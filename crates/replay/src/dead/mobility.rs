@@ -304,31 +304,33 @@ impl Mobility {
     /// pawns can only meet, never pass each other).
     fn file_bars(&self) -> [Bitboard; MAX_PIECES] {
         let mut barred = [Bitboard::EMPTY; MAX_PIECES];
-        let mut bound = [false; MAX_PIECES];
-        for (i, b) in bound.iter_mut().enumerate().take(self.len) {
-            let (sq, _, role) = self.pieces[i];
-            *b = role == Role::Pawn && self.reach[i].is_subset(Bitboard::from_file(sq.file()));
+        // The pawns bound to their file, and where every other piece of
+        // each colour could be.
+        let mut bound = [0; MAX_PIECES];
+        let mut bound_len = 0;
+        let mut roaming = ByColor::<Bitboard>::default();
+        for i in 0..self.len {
+            let (sq, color, role) = self.pieces[i];
+            if role == Role::Pawn && self.reach[i].is_subset(Bitboard::from_file(sq.file())) {
+                bound[bound_len] = i;
+                bound_len += 1;
+            } else {
+                *roaming.get_mut(color) |= self.reach[i];
+            }
         }
-        for j in 0..self.len {
-            if !bound[j] {
-                continue;
-            }
+        let bound = &bound[..bound_len];
+        for &j in bound {
             let (sq, color, _) = self.pieces[j];
-            let file = Bitboard::from_file(sq.file());
-            // Taken: an enemy piece (but a pawn bound to this file, which
-            // only pushes on it) could stand where this pawn could be.
-            let taken = (0..self.len).any(|p| {
-                let (at, c, _) = self.pieces[p];
-                c != color
-                    && !(bound[p] && at.file() == sq.file())
-                    && (self.reach[p] & self.reach[j]).any()
-            });
-            if taken {
+            // Taken: an enemy piece could stand where this pawn could be.
+            // A pawn bound to another file never can; one bound to this
+            // file only pushes on it.
+            if (*roaming.get(!color) & self.reach[j]).any() {
                 continue;
             }
-            for i in 0..self.len {
+            let file = Bitboard::from_file(sq.file());
+            for &i in bound {
                 let (at, c, _) = self.pieces[i];
-                if !bound[i] || c == color || at.file() != sq.file() {
+                if c == color || at.file() != sq.file() {
                     continue;
                 }
                 // The enemy pawn `i` moving toward `sq`: barred from `sq` on.
