@@ -319,13 +319,8 @@ mod tests {
     /// growths and a reset.
     #[test]
     fn the_key_set_answers_as_a_hash_set_would() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = pgnkit_testkit::Xorshift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next_u64();
         let mut set = KeySet::with_capacity(4);
         let mut reference = HashSet::new();
         for round in 0..2 {

@@ -901,7 +901,7 @@ fn null_move(
 }
 
 fn is_game_over(pos: &Chess) -> bool {
-    !crate::outcome::has_legal_move(pos)
+    !crate::dead::has_legal_move(pos)
 }
 
 /// Tells, on the line's first error, how much of the line was not replayed.

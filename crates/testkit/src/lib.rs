@@ -175,3 +175,32 @@ pub fn without_summary(stdout: &str) -> String {
         .map(|l| format!("{l}\n"))
         .collect()
 }
+
+/// A xorshift64 generator (Marsaglia, 2003): the same numbers on every run,
+/// for the tests that compare an implementation with a reference over many
+/// made-up inputs.
+///
+/// ```
+/// let mut a = pgnkit_testkit::Xorshift::new(7);
+/// let mut b = pgnkit_testkit::Xorshift::new(7);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert_ne!(a.next_u64(), a.next_u64());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// A generator started from `seed` (0, which would give only zeros,
+    /// is taken as 1).
+    pub fn new(seed: u64) -> Xorshift {
+        Xorshift(seed.max(1))
+    }
+
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}

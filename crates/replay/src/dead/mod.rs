@@ -322,6 +322,38 @@ pub(crate) fn life(pos: &Chess, budget: Budget) -> (Life, Option<Color>) {
     }
 }
 
+/// Whether the side to move has a legal move: first whether its king can
+/// step to a square no enemy piece attacks (with the king gone from its
+/// square, so that a slider's line through it counts), which settles
+/// nearly every position of a game in a few bitboard operations; else by
+/// generating the moves.
+///
+/// ```
+/// use pgnkit_replay::dead::has_legal_move;
+/// use shakmaty::{CastlingMode, Chess, fen::Fen};
+///
+/// assert!(has_legal_move(&Chess::default()));
+/// // Stalemate: the king on a8 has no square, and nothing else moves.
+/// let fen: Fen = "k7/2Q5/1K6/8/8/8/8/8 b - - 0 60".parse().unwrap();
+/// let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+/// assert!(!has_legal_move(&pos));
+/// ```
+pub fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    if let Some(king) = board.king_of(us) {
+        let occupied = board.occupied().without(king);
+        let steps = shakmaty::attacks::king_attacks(king) & !board.by_color(us);
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !us, occupied).is_empty())
+        {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
+}
+
 /// Whether the rules that need no search show `pos` dead: insufficient
 /// material, a forced cycle, or the semi-static analysis for both sides.
 /// A few microseconds; `false` says nothing.

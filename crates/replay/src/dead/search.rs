@@ -350,9 +350,7 @@ impl Exploration {
                     judge: at == 0 || zeroing,
                     kept: u32::MAX,
                 });
-                if winners.has(!after.turn())
-                    && after.is_check()
-                    && !crate::outcome::has_legal_move(&after)
+                if winners.has(!after.turn()) && after.is_check() && !super::has_legal_move(&after)
                 {
                     let mut line = Vec::new();
                     let mut i = self.nodes.len() - 1;
@@ -866,15 +864,13 @@ mod tests {
         use std::collections::BinaryHeap;
         let mut frontier = Frontier::default();
         let mut heap = BinaryHeap::new();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = pgnkit_testkit::Xorshift::new(0x2545_f491_4f6c_dd1d);
         let mut next = 0u32;
         for round in 0..3 {
             frontier.clear();
             heap.clear();
             for _ in 0..20_000 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let seed = rng.next_u64();
                 if !seed.is_multiple_of(3) {
                     let distance = (seed >> 40) as u32 % 60;
                     frontier.push(distance, next);
