@@ -724,6 +724,14 @@ impl Helpmate {
             return None;
         }
         self.nodes -= 1;
+        // A leaf needs only to know whether it is the end: the king's
+        // steps settle that without generating the moves, mostly.
+        if depth <= 0 && super::has_legal_move(pos) {
+            if !pos.has_insufficient_material(self.winner) {
+                self.cut = true;
+            }
+            return Some(false);
+        }
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return Some(pos.is_check() && pos.turn() != self.winner);
