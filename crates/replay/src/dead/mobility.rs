@@ -304,42 +304,46 @@ impl Mobility {
     /// pawns can only meet, never pass each other).
     fn file_bars(&self) -> [Bitboard; MAX_PIECES] {
         let mut barred = [Bitboard::EMPTY; MAX_PIECES];
-        // The pawns bound to their file, and where every other piece of
-        // each colour could be.
-        let mut bound = [0; MAX_PIECES];
-        let mut bound_len = 0;
+        // The pawns bound to their file, by file, and where every other
+        // piece of each colour could be.
+        let mut bound = [[0u8; MAX_PIECES]; 8];
+        let mut bound_len = [0usize; 8];
         let mut roaming = ByColor::<Bitboard>::default();
         for i in 0..self.len {
             let (sq, color, role) = self.pieces[i];
+            let file = usize::from(sq.file());
             if role == Role::Pawn && self.reach[i].is_subset(Bitboard::from_file(sq.file())) {
-                bound[bound_len] = i;
-                bound_len += 1;
+                bound[file][bound_len[file]] = i as u8;
+                bound_len[file] += 1;
             } else {
                 *roaming.get_mut(color) |= self.reach[i];
             }
         }
-        let bound = &bound[..bound_len];
-        for &j in bound {
-            let (sq, color, _) = self.pieces[j];
-            // Taken: an enemy piece could stand where this pawn could be.
-            // A pawn bound to another file never can; one bound to this
-            // file only pushes on it.
-            if (*roaming.get(!color) & self.reach[j]).any() {
-                continue;
-            }
-            let file = Bitboard::from_file(sq.file());
-            for &i in bound {
-                let (at, c, _) = self.pieces[i];
-                if c == color || at.file() != sq.file() {
+        for (on_file, &len) in bound.iter().zip(&bound_len) {
+            let on_file = &on_file[..len];
+            for &j in on_file {
+                let (sq, color, _) = self.pieces[usize::from(j)];
+                // Taken: an enemy piece could stand where this pawn could
+                // be. A pawn bound to another file never can; one bound to
+                // this file only pushes on it.
+                if (*roaming.get(!color) & self.reach[usize::from(j)]).any() {
                     continue;
                 }
-                // The enemy pawn `i` moving toward `sq`: barred from `sq` on.
-                let (ahead, beyond) = match c {
-                    Color::White => (at < sq, Bitboard(!0u64 << u32::from(sq))),
-                    Color::Black => (at > sq, Bitboard(!0u64 >> (63 - u32::from(sq)))),
-                };
-                if ahead {
-                    barred[i] |= beyond & file;
+                let file = Bitboard::from_file(sq.file());
+                for &i in on_file {
+                    let (at, c, _) = self.pieces[usize::from(i)];
+                    if c == color {
+                        continue;
+                    }
+                    // The enemy pawn `i` moving toward `sq`: barred from
+                    // `sq` on.
+                    let (ahead, beyond) = match c {
+                        Color::White => (at < sq, Bitboard(!0u64 << u32::from(sq))),
+                        Color::Black => (at > sq, Bitboard(!0u64 >> (63 - u32::from(sq)))),
+                    };
+                    if ahead {
+                        barred[usize::from(i)] |= beyond & file;
+                    }
                 }
             }
         }
