@@ -227,10 +227,7 @@ impl Mobility {
             // A king kept out of squares may still stand there at the end:
             // lines through them are not open for good.
             let occupiable = all.white | all.black | self.forbidden.white | self.forbidden.black;
-            let held = ByColor {
-                white: self.permanent_attacks(Color::White, occupiable),
-                black: self.permanent_attacks(Color::Black, occupiable),
-            };
+            let held = self.permanent_attacks(occupiable);
             let barred = self.file_bars();
             let mut changed = false;
             for (i, &bar) in barred.iter().enumerate().take(self.len) {
@@ -274,19 +271,18 @@ impl Mobility {
         }
     }
 
-    /// The squares the pieces of `color` that can never leave their square
-    /// nor be taken attack for good (no king of the other colour ever
-    /// stands there). `occupiable` holds every square a piece could ever
-    /// stand on: a line through squares outside it is always open.
-    fn permanent_attacks(&self, color: Color, occupiable: Bitboard) -> Bitboard {
-        let mut held = Bitboard::EMPTY;
-        let fixed = !*self.clear.get(color);
+    /// The squares the pieces of each colour that can never leave their
+    /// square nor be taken attack for good (no king of the other colour
+    /// ever stands there). `occupiable` holds every square a piece could
+    /// ever stand on: a line through squares outside it is always open.
+    fn permanent_attacks(&self, occupiable: Bitboard) -> ByColor<Bitboard> {
+        let mut held = ByColor::<Bitboard>::default();
         for i in 0..self.len {
-            let (sq, c, role) = self.pieces[i];
-            if c != color || !fixed.contains(sq) {
+            let (sq, color, role) = self.pieces[i];
+            if self.clear.get(color).contains(sq) {
                 continue;
             }
-            held |= match role {
+            *held.get_mut(color) |= match role {
                 Role::Pawn => attacks::pawn_attacks(color, sq),
                 Role::Knight => attacks::knight_attacks(sq),
                 Role::King => attacks::king_attacks(sq),
