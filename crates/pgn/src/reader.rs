@@ -378,7 +378,8 @@ impl<'a> Reader<'a> {
         }
         // The move's first byte, after a space or glued to the dot.
         let next = if bytes[i + 1] == b' ' { i + 2 } else { i + 1 };
-        if bytes[i] != b'.' || !bytes[next].is_ascii_alphabetic() || (number == 1 && seen_movetext) {
+        if bytes[i] != b'.' || !bytes[next].is_ascii_alphabetic() || (number == 1 && seen_movetext)
+        {
             return None;
         }
         let kind = TokenKind::MoveNumber {

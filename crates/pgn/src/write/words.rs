@@ -100,8 +100,18 @@ mod tests {
     #[test]
     fn marks_are_seen_eight_bytes_at_a_time_as_one_by_one() {
         let words: [&[u8]; 12] = [
-            b"e4", b"Nxe5+", b"e8=Q", b"Nf3!", b"d4?!", b"O-O-O", b"Qh4#", b"\xE2\x99\x98f3",
-            b"a", b"Rxe7+Kf8", b"exd6e.p.", b"",
+            b"e4",
+            b"Nxe5+",
+            b"e8=Q",
+            b"Nf3!",
+            b"d4?!",
+            b"O-O-O",
+            b"Qh4#",
+            b"\xE2\x99\x98f3",
+            b"a",
+            b"Rxe7+Kf8",
+            b"exd6e.p.",
+            b"",
         ];
         for word in words {
             for after in [&b"        "[..], b"!!!!!!!!", b"\xFF=?\x80\x80\x80\x80\x80"] {

@@ -14,8 +14,8 @@ use super::words::{
     may_have_marks_in,
 };
 use super::{LINE_WIDTH, NULL_MOVE};
-use crate::text::GameText;
 use crate::game::Common;
+use crate::text::GameText;
 use crate::{Game, GameResult, TokenKind};
 
 /// What a [`Writer`] writes of each game, and how wide: everything, in
@@ -332,7 +332,16 @@ fn write_movetext<const DRAIN: bool>(
         }
         if only.is_none() && note.is_none() {
             let limit = if DRAIN { DRAIN_AT } else { usize::MAX };
-            i = write_plain_run(&mut mt, game, i, &mut cursor, moves, numbers, &mut need_number, limit);
+            i = write_plain_run(
+                &mut mt,
+                game,
+                i,
+                &mut cursor,
+                moves,
+                numbers,
+                &mut need_number,
+                limit,
+            );
         }
         let Some(t) = tokens.get(i) else { break };
         if DRAIN && mt.out.len() >= DRAIN_AT {
