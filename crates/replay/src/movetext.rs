@@ -121,6 +121,21 @@ pub(crate) struct Pass<B> {
     pub stood: Vec<Stood>,
 }
 
+impl<B: Book> Pass<B> {
+    /// The main-line move `m` of token `index` was played, at `ply`: kept
+    /// where the book keeps the moves, and counted.
+    #[inline(always)]
+    fn main_move(&mut self, index: usize, m: Move, ply: u32) {
+        if self.book.keeps_moves() {
+            self.main_moves.push(MainMove {
+                token: u32::try_from(index).unwrap_or(u32::MAX),
+                played: m,
+            });
+        }
+        self.plies = ply;
+    }
+}
+
 struct Line {
     /// `None` once an error made the position unknown.
     pos: Option<Play>,
@@ -641,13 +656,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     }
                 }
                 if line.depth == 0 {
-                    if pass.book.keeps_moves() {
-                        pass.main_moves.push(MainMove {
-                            token: u32::try_from(index).unwrap_or(u32::MAX),
-                            played: m,
-                        });
-                    }
-                    pass.plies = ply;
+                    pass.main_move(index, m, ply);
                 }
                 line.ply = ply;
             }
@@ -863,13 +872,7 @@ fn plain_run<V: Visitor, B: Book>(
                     // Its mark is missing.
                     pass.book.problem()?;
                 }
-                if pass.book.keeps_moves() {
-                    pass.main_moves.push(MainMove {
-                        token: u32::try_from(i).unwrap_or(u32::MAX),
-                        played: m,
-                    });
-                }
-                pass.plies = ply;
+                pass.main_move(i, m, ply);
                 line.ply = ply;
             }
             TokenKind::Comment => {
