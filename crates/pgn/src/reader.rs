@@ -123,18 +123,17 @@ impl<'a> Reader<'a> {
             }
             if !ended && PLAIN_WORD_START[usize::from(b)] {
                 // The common case: a move or a glyph, nothing to classify.
-                let we = descriptive_end(buf, pos, word_end(buf, pos + 1));
                 seen_movetext = true;
-                self.push_token(game, TokenKind::Word, pos..we, pos..we);
-                pos = we;
+                pos = self.plain_word(game, pos);
                 continue;
             }
             if !ended
                 && b.is_ascii_digit()
                 && let Some(next) = self.plain_number(game, pos, seen_movetext)
             {
+                // The move after it, at once.
                 seen_movetext = true;
-                pos = next;
+                pos = self.plain_word(game, next);
                 continue;
             }
             if CLASS[usize::from(b)] == DELIM {
@@ -361,11 +360,22 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Lexes the word at `pos`, which starts with a byte of
+    /// [`PLAIN_WORD_START`] (a move or a glyph, nothing to classify);
+    /// gives where the lexer goes on.
+    #[inline(always)]
+    fn plain_word(&self, game: &mut Game<'a>, pos: usize) -> usize {
+        let buf = &self.input[..self.end];
+        let we = descriptive_end(buf, pos, word_end(buf, pos + 1));
+        self.push_token(game, TokenKind::Word, pos..we, pos..we);
+        we
+    }
+
     /// Lexes the common move number at `ws`, White's `12.` before a move:
     /// one to three digits, a dot, then a letter, after a space (`12. Nf3`)
     /// or glued to the dot (`12.Nf3`): no Black's dots to merge into it.
-    /// As [`Reader::word`] would; gives where the lexer goes on, `None`
-    /// for any other word (and for a `1.` that may start a game without
+    /// As [`Reader::word`] would; gives where the move starts, `None` for
+    /// any other word (and for a `1.` that may start a game without
     /// tags).
     #[inline(always)]
     fn plain_number(&self, game: &mut Game<'a>, ws: usize, seen_movetext: bool) -> Option<usize> {
