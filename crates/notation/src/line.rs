@@ -138,6 +138,7 @@ impl Line {
     }
 
     /// Plays `m` (legal here, or one that stood: see [`crate::stood`]).
+    #[inline(always)]
     pub fn play(&mut self, m: Move) {
         if let Some(origins) = self.origins.as_mut() {
             origins.play(&m);

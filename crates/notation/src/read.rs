@@ -138,20 +138,20 @@ pub(crate) fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<
     }
     let king = board.king_of(turn)?;
     let occupied = board.occupied();
-    let checkers = match in_check {
-        Some(false) => Bitboard(0),
-        _ => board.attacks_to(king, !turn, occupied),
-    };
     // Out of check, any destination; in single check, a piece other than
     // the king must capture the checker or step between; in double check
     // only the king moves.
-    let evasion = match checkers.single_square() {
-        _ if checkers.is_empty() => !Bitboard(0),
-        Some(checker) => attacks::between(king, checker).with(checker),
-        None => Bitboard(0),
-    };
-    if role != Role::King && !evasion.contains(to) {
-        return None;
+    if in_check != Some(false) && role != Role::King {
+        let checkers = board.attacks_to(king, !turn, occupied);
+        if !checkers.is_empty() {
+            let evasion = match checkers.single_square() {
+                Some(checker) => attacks::between(king, checker).with(checker),
+                None => Bitboard(0),
+            };
+            if !evasion.contains(to) {
+                return None;
+            }
+        }
     }
     let ours = |r: Role| board.by_piece(r.of(turn));
     let candidates = match role {

@@ -84,6 +84,16 @@ impl<'a> Game<'a> {
     }
 }
 
+/// A move number or a word, as [`Tokens::number_or_word`] gives it.
+pub(crate) enum Common<'a> {
+    /// A move number.
+    Number,
+    /// A word, and, when it is at most eight bytes long and the input has
+    /// eight from its start, those eight bytes (little-endian): its bytes
+    /// and whatever follows them.
+    Word(&'a [u8], Option<u64>),
+}
+
 /// A tag pair `[Name "value"]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tag<'a> {
@@ -484,6 +494,29 @@ impl<'a> Tokens<'a> {
     #[inline]
     pub fn kind(&self, index: usize) -> Option<TokenKind> {
         self.packed.get(index).map(|p| p.kind())
+    }
+
+    /// The token at `index` if it is a move number or a word, for a loop
+    /// over the common tokens that makes no [`Token`].
+    #[inline(always)]
+    pub(crate) fn number_or_word(&self, index: usize) -> Option<Common<'a>> {
+        let p = self.packed.get(index)?;
+        match p.head & 0xF {
+            0 => {
+                // A word's text is its span.
+                let span = p.span();
+                let first8 = match self.input.get(span.start..) {
+                    Some(rest) if span.len() <= 8 => rest.first_chunk::<8>().copied(),
+                    _ => None,
+                };
+                Some(Common::Word(
+                    self.input.get(span).unwrap_or_default(),
+                    first8.map(u64::from_le_bytes),
+                ))
+            }
+            1 => Some(Common::Number),
+            _ => None,
+        }
     }
 
     /// The span of the token at `index`.

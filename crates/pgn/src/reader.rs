@@ -123,10 +123,17 @@ impl<'a> Reader<'a> {
             }
             if !ended && PLAIN_WORD_START[usize::from(b)] {
                 // The common case: a move or a glyph, nothing to classify.
-                let we = descriptive_end(buf, pos, word_end(buf, pos + 1));
                 seen_movetext = true;
-                self.push_token(game, TokenKind::Word, pos..we, pos..we);
-                pos = we;
+                pos = self.plain_word(game, pos);
+                continue;
+            }
+            if !ended
+                && b.is_ascii_digit()
+                && let Some(next) = self.plain_number(game, pos, seen_movetext)
+            {
+                // The move after it, at once.
+                seen_movetext = true;
+                pos = self.plain_word(game, next);
                 continue;
             }
             if CLASS[usize::from(b)] == DELIM {
@@ -351,6 +358,46 @@ impl<'a> Reader<'a> {
                 e
             }
         })
+    }
+
+    /// Lexes the word at `pos`, which starts with a byte of
+    /// [`PLAIN_WORD_START`] (a move or a glyph, nothing to classify);
+    /// gives where the lexer goes on.
+    #[inline(always)]
+    fn plain_word(&self, game: &mut Game<'a>, pos: usize) -> usize {
+        let buf = &self.input[..self.end];
+        let we = descriptive_end(buf, pos, word_end(buf, pos + 1));
+        self.push_token(game, TokenKind::Word, pos..we, pos..we);
+        we
+    }
+
+    /// Lexes the common move number at `ws`, White's `12.` before a move:
+    /// one to three digits, a dot, then a letter, after a space (`12. Nf3`)
+    /// or glued to the dot (`12.Nf3`): no Black's dots to merge into it.
+    /// As [`Reader::word`] would; gives where the move starts, `None` for
+    /// any other word (and for a `1.` that may start a game without
+    /// tags).
+    #[inline(always)]
+    fn plain_number(&self, game: &mut Game<'a>, ws: usize, seen_movetext: bool) -> Option<usize> {
+        let bytes = self.input[..self.end].get(ws..)?.first_chunk::<6>()?;
+        let mut number = 0u32;
+        let mut i = 0;
+        while i < 3 && bytes[i].is_ascii_digit() {
+            number = number * 10 + u32::from(bytes[i] - b'0');
+            i += 1;
+        }
+        // The move's first byte, after a space or glued to the dot.
+        let next = if bytes[i + 1] == b' ' { i + 2 } else { i + 1 };
+        if bytes[i] != b'.' || !bytes[next].is_ascii_alphabetic() || (number == 1 && seen_movetext)
+        {
+            return None;
+        }
+        let kind = TokenKind::MoveNumber {
+            number,
+            black: false,
+        };
+        self.push_token(game, kind, ws..ws + i + 1, ws..ws + i + 1);
+        Some(ws + next)
     }
 
     /// Lexes the word at `ws` that is not a plain move: a move number (with Black's dots after a

@@ -74,6 +74,7 @@ fn is_name_byte(b: u8) -> bool {
 
 /// Reads the tag whose `[` is at `pos`, not looking at or beyond `limit`. Scans at most to the end of
 /// the tag, or to the end of the line when it returns `Unterminated`, so reading tag after tag is linear.
+#[inline]
 pub(crate) fn parse_tag(input: &[u8], pos: usize, limit: usize) -> TagParse {
     let mut i = pos + 1;
     while i < limit && is_blank(input[i]) {

@@ -80,6 +80,57 @@ fn move_numbers() {
 }
 
 #[test]
+fn move_numbers_glued_to_a_move_or_spaced() {
+    // White's numbers of one to three digits before a letter, glued or
+    // after a space, and their neighbours that are read otherwise.
+    let pgn = b"1.e4 e5 2. Nf3 Nc6 10.Bb5 a6 100.O-O Nf6 1000.d4 exd4 101. ...d5 \
+        102.\nRe1 103.. Re2 104. ... Re3 105.(Qe2) 106.$1 b6";
+    let g = one(pgn);
+    assert_eq!(
+        tokens(&g),
+        [
+            "N1:1.",
+            "W:e4",
+            "W:e5",
+            "N2:2.",
+            "W:Nf3",
+            "W:Nc6",
+            "N10:10.",
+            "W:Bb5",
+            "W:a6",
+            "N100:100.",
+            "W:O-O",
+            "W:Nf6",
+            "N1000:1000.",
+            "W:d4",
+            "W:exd4",
+            "N101:101.",
+            "W:...d5",
+            "N102:102.",
+            "W:Re1",
+            "B103:103..",
+            "W:Re2",
+            "B104:104. ...",
+            "W:Re3",
+            "N105:105.",
+            "(:(",
+            "W:Qe2",
+            "):)",
+            "N106:106.",
+            "$1:$1",
+            "W:b6"
+        ]
+    );
+    let spans: Vec<_> = g.tokens.iter().map(|t| &pgn[t.span]).collect();
+    assert_eq!(spans[..5], [&b"1."[..], b"e4", b"e5", b"2.", b"Nf3"]);
+    // A glued `1.` after an empty line starts a game without tags, as a
+    // spaced one does.
+    let g = games(b"1.e4 e5\n\n1.d4 d5\n\n1. c4 *");
+    assert_eq!(g.len(), 3);
+    assert_eq!(tokens(&g[1]), ["N1:1.", "W:d4", "W:d5"]);
+}
+
+#[test]
 fn results_and_castling() {
     for (text, result) in [
         ("1-0", GameResult::WhiteWins),

@@ -30,7 +30,7 @@ use crate::marks::{self, Mark};
 use crate::outcome::{History, Tracker};
 use crate::position_text::{PositionFormat, write_position};
 use crate::text::GameText;
-use crate::visitor::{MoveEvent, Visitor};
+use crate::visitor::{MoveEvent, MoveWriting, Visitor};
 
 /// Whether a variation (which needs the position before the move at
 /// `index`) follows the move, with only comments, NAGs and marks between.
@@ -119,6 +119,21 @@ pub(crate) struct Pass<B> {
     pub clocks: crate::clock::Reader,
     /// The main-line moves that stood though illegal.
     pub stood: Vec<Stood>,
+}
+
+impl<B: Book> Pass<B> {
+    /// The main-line move `m` of token `index` was played, at `ply`: kept
+    /// where the book keeps the moves, and counted.
+    #[inline(always)]
+    fn main_move(&mut self, index: usize, m: Move, ply: u32) {
+        if self.book.keeps_moves() {
+            self.main_moves.push(MainMove {
+                token: u32::try_from(index).unwrap_or(u32::MAX),
+                played: m,
+            });
+        }
+        self.plies = ply;
+    }
 }
 
 struct Line {
@@ -326,7 +341,28 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
     let mut passed_over = 0u32;
     // A board's result signal was read: the main line has ended.
     let mut signals = 0u32;
-    for (index, kind) in game.tokens.kinds().enumerate() {
+    // A plain run ([`plain_run`]) is taken in a game without variations,
+    // main line only, by the plain lane.
+    let runs = !B::RECORDS
+        && (!V::WANTS_POSITIONS || visitor.move_writing().is_some())
+        && lang == Language::En
+        && !game.tokens.has_variations();
+    let mut kinds = game.tokens.kinds().enumerate();
+    while let Some((index, kind)) = kinds.next() {
+        if runs
+            && kind == TokenKind::Word
+            && pending.is_none()
+            && let [line] = lines.as_mut_slice()
+        {
+            let end = plain_run(&game.tokens, index, line, &mut pass, visitor, warnings)?;
+            if end > index {
+                // The tokens up to `end` are read: the loop goes on there.
+                if let Some(skip) = (end - index).checked_sub(2) {
+                    kinds.nth(skip);
+                }
+                continue;
+            }
+        }
         if passed_over > 0 {
             match kind {
                 TokenKind::OpenVariation => passed_over += 1,
@@ -559,24 +595,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     line.before = None;
                 }
                 if let Some(w) = visitor.move_writing() {
-                    // Written while played: each position looked at once.
-                    let pos = play.position();
-                    let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
-                    let fen = w.fen;
-                    w.moves
-                        .push_noted(index, number, white, |out, uci_out, note| {
-                            if let Some(uci) = w.uci {
-                                write_move(play.position(), &m, uci, uci_out);
-                            }
-                            if stood {
-                                play.write_stood_and_play(m, w.style, out);
-                            } else {
-                                play.write_and_play(m, w.style, out);
-                            }
-                            if fen {
-                                write_position(play.position(), PositionFormat::Fen, note);
-                            }
-                        });
+                    write_while_played(w, play, m, stood, index);
                     if line.depth == 0 {
                         pass.book.played(step, m, play.position(), ply);
                     }
@@ -637,13 +656,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     }
                 }
                 if line.depth == 0 {
-                    if pass.book.keeps_moves() {
-                        pass.main_moves.push(MainMove {
-                            token: u32::try_from(index).unwrap_or(u32::MAX),
-                            played: m,
-                        });
-                    }
-                    pass.plies = ply;
+                    pass.main_move(index, m, ply);
                 }
                 line.ply = ply;
             }
@@ -776,6 +789,102 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         }
     }
     Ok(pass)
+}
+
+/// Writes the move `m` of token `index` where `w` says while it is played
+/// (`stood`: an illegal move that stood): each position looked at once.
+#[inline(always)]
+fn write_while_played(w: MoveWriting<'_>, play: &mut Play, m: Move, stood: bool, index: usize) {
+    let pos = play.position();
+    let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
+    let fen = w.fen;
+    w.moves
+        .push_noted(index, number, white, |out, uci_out, note| {
+            if let Some(uci) = w.uci {
+                write_move(play.position(), &m, uci, uci_out);
+            }
+            if stood {
+                play.write_stood_and_play(m, w.style, out);
+            } else {
+                play.write_and_play(m, w.style, out);
+            }
+            if fen {
+                write_position(play.position(), PositionFormat::Fen, note);
+            }
+        });
+}
+
+/// Reads the tokens from `start` on, in the plain lane's main line of a
+/// game without variations (`line`, no mark pending), while they are what
+/// most of a plain game is: plain English SAN that resolves at once (with
+/// `warnings`, without a check or mate mark, whose judging waits for the
+/// next token), move numbers that agree, comments. Each is read as
+/// [`walk`]'s loop reads it, without its work per token; a move that gives
+/// check without its mark is the problem the loop would find at the next
+/// token. Returns the index of the first token not read.
+#[inline(never)]
+fn plain_run<V: Visitor, B: Book>(
+    tokens: &Tokens<'_>,
+    start: usize,
+    line: &mut Line,
+    pass: &mut Pass<B>,
+    visitor: &mut V,
+    warnings: bool,
+) -> Result<usize, B::Stop> {
+    let Some(play) = line.pos.as_mut() else {
+        return Ok(start);
+    };
+    let mut i = start;
+    while let Some(kind) = tokens.kind(i) {
+        match kind {
+            TokenKind::MoveNumber { number, black } => {
+                let pos = play.position();
+                if warnings
+                    && (number != pos.fullmoves().get() || (black && pos.turn() == Color::White))
+                {
+                    break;
+                }
+            }
+            TokenKind::Word => {
+                let Some(token) = tokens.get_known(i, kind) else {
+                    break;
+                };
+                if warnings && matches!(token.text.last(), Some(b'+' | b'#')) {
+                    break;
+                }
+                let Some(m) = play.read_plain_san(token.text) else {
+                    break;
+                };
+                let writing = visitor.move_writing();
+                if writing.is_none() && V::WANTS_POSITIONS {
+                    // The loop shows it the positions.
+                    break;
+                }
+                let ply = line.ply + 1;
+                let step = pass.book.step(play.position(), m);
+                line.before = None;
+                match writing {
+                    Some(w) => write_while_played(w, play, m, false, i),
+                    None => play.play(m),
+                }
+                pass.book.played(step, m, play.position(), ply);
+                if warnings && play.in_check() {
+                    // Its mark is missing.
+                    pass.book.problem()?;
+                }
+                pass.main_move(i, m, ply);
+                line.ply = ply;
+            }
+            TokenKind::Comment => {
+                if let Some(t) = tokens.get_known(i, kind) {
+                    pass.clocks.comment(t.text, t.span.start + 1, line.ply);
+                }
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    Ok(i)
 }
 
 /// A word that is not plain English SAN resolving at once, decoded and

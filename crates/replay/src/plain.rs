@@ -257,24 +257,23 @@ fn main_line_draw(main: &[MainMove], max_clock: u32) -> Option<(Status, u32)> {
         return None;
     }
     let moves = || main.iter().map(|m| m.played);
-    let mut run: Vec<Move> = Vec::new();
+    // The run since the last capture or pawn move starts at `run`.
+    let mut run = 0;
     let mut white_first = true;
     let mut white = true;
     let mut may = max_clock >= 150;
-    for m in moves() {
+    for (i, m) in main.iter().enumerate() {
         if may {
             break;
         }
-        if m.is_zeroing() {
-            may = run_may_repeat(white_first, &run);
-            run.clear();
+        if m.played.is_zeroing() {
+            may = run_may_repeat(white_first, main.get(run..i).unwrap_or_default());
+            run = i + 1;
             white_first = !white;
-        } else {
-            run.push(m);
         }
         white = !white;
     }
-    if !may && !run_may_repeat(white_first, &run) {
+    if !may && !run_may_repeat(white_first, main.get(run..).unwrap_or_default()) {
         return None;
     }
     automatic_draw(&Chess::default(), 1, moves())
@@ -286,7 +285,7 @@ fn main_line_draw(main: &[MainMove], max_clock: u32) -> Option<(Status, u32)> {
 /// positions have equal piece placements; the placements are hashed
 /// incrementally from the moves alone, and a fivefold repetition needs one
 /// of them five times (and 16 plies).
-fn run_may_repeat(white_first: bool, run: &[Move]) -> bool {
+fn run_may_repeat(white_first: bool, run: &[MainMove]) -> bool {
     if run.len() < 16 {
         return false;
     }
@@ -295,7 +294,7 @@ fn run_may_repeat(white_first: bool, run: &[Move]) -> bool {
     let mut seen: Vec<u64> = Vec::with_capacity(run.len() + 1);
     seen.push(u64::from(!white));
     let mut hash = 0u64;
-    for m in run {
+    for m in run.iter().map(|m| &m.played) {
         let piece = |role: shakmaty::Role, sq: shakmaty::Square| {
             let k = (u64::from(white) << 10) | ((role as u64) << 6) | u64::from(u32::from(sq));
             k.wrapping_add(1)

@@ -279,3 +279,44 @@ fn the_seventy_five_move_rule_is_the_same_in_both_lanes() {
         assert_eq!(report.status.as_str(), "seventyfive-moves");
     }
 }
+
+/// At [`Detail::Diagnostics`] (what `check` asks for) the plain lane reads
+/// runs of plain moves at once: a move that checks without its mark, a
+/// mark on a move that gives none, a wrong move number and clock comments
+/// among such runs are reported as the full replay reports them.
+#[test]
+fn plain_runs_report_what_the_full_replay_does() {
+    let games = [
+        // Plain, with clocks: the lane takes it whole.
+        "1. e4 {[%clk 0:05:00]} e5 {[%clk 0:05:00]} 2. Nf3 Nc6 3. Bb5 a6 1-0",
+        // A check without its mark, in the middle of a run.
+        "1. e4 e5 2. Bc4 Nc6 3. Bxf7 Kxf7 4. Nf3 d6 *",
+        // A check mark on a move that gives no check.
+        "1. e4 e5 2. Nf3+ Nc6 3. Bb5 a6 *",
+        // Marks right, then a mate.
+        "1. f3 e5 2. g4 Qh4# 0-1",
+        // A wrong move number, and Black's dots where White moves.
+        "1. d4 d5 3. c4 e6 4... Nc3 Nf6 *",
+        // Numbers glued to their moves; a check given by a pawn.
+        "1.e4 d5 2.exd5 Qxd5 3.Nc3 Qe5+ 4.Be2 Qxe4 *",
+    ];
+    for text in games {
+        let pgn = format!("[Event \"x\"]\n[Result \"*\"]\n\n{text}\n");
+        let mut game = Game::default();
+        assert!(Reader::new(pgn.as_bytes()).read_game(&mut game));
+        let report = |detail: Detail| {
+            let options = Options {
+                detail,
+                ..Options::default()
+            };
+            let r = replay_game_with(pgn.as_bytes(), &game, &options, &mut ());
+            let diagnostics: Vec<String> = r
+                .diagnostics
+                .iter()
+                .map(|d| format!("{} {:?} {}", d.code, d.span, d.message))
+                .collect();
+            (diagnostics, r.plies, r.status, r.moves.len())
+        };
+        assert_eq!(report(Detail::Full), report(Detail::Diagnostics), "{text}");
+    }
+}

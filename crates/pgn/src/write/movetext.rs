@@ -102,7 +102,7 @@ impl<'o> Movetext<'o> {
     /// `text` of `width` characters, copied 16 bytes at a time from
     /// `padded` (the 16 bytes from its start) when it is given. The
     /// separator, the number and the move go out in one copy.
-    #[inline]
+    #[inline(always)]
     pub(super) fn written_move(
         &mut self,
         number: u32,

@@ -37,6 +37,12 @@ pub fn escape_tag_value(value: &str, out: &mut Vec<u8>) {
 /// first tag of each name), then the others in ASCII order of their names
 /// (a stable sort: duplicates keep their input order).
 pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
+    roster_first(game, order);
+}
+
+/// [`tag_order`], and how many of the tags in `order` are the roster's
+/// (those of its names the game has).
+fn roster_first(game: &Game<'_>, order: &mut Vec<usize>) -> usize {
     order.clear();
     // The first tag of each roster name, by roster place.
     let mut first = [usize::MAX; SEVEN_TAG_ROSTER.len()];
@@ -62,6 +68,7 @@ pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
             name(a).cmp(name(b))
         });
     }
+    roster
 }
 
 /// Writes the tag section in export order, and the empty line after it.
@@ -77,13 +84,9 @@ pub(super) fn write_tags(
     if section == TagSection::None {
         return;
     }
-    tag_order(game, order);
     // The tags set are written among the others in ASCII order of their
     // names, after the roster (the game's tags of their names are not).
-    let roster = SEVEN_TAG_ROSTER
-        .iter()
-        .filter(|n| game.tag(n).is_some())
-        .count();
+    let roster = roster_first(game, order);
     let in_section = |name: &str| section == TagSection::All || SEVEN_TAG_ROSTER.contains(&name);
     if section == TagSection::Roster {
         order.truncate(roster);

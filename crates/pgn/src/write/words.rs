@@ -4,6 +4,7 @@
 
 use pgnkit_notation::{Annotation, annotation_glyph, parse_annotation, parse_move};
 
+use crate::scan::{HIGHS, bytes_equal};
 use crate::text::GameText;
 use crate::{Game, Token, TokenKind};
 
@@ -47,6 +48,21 @@ pub(super) fn may_have_marks(raw: &[u8]) -> bool {
         .any(|&b| matches!(b, b'!' | b'?' | b'=') || b >= 0x80)
 }
 
+/// [`may_have_marks`] of a word of `len` bytes (at most eight) whose
+/// bytes, and whatever follows them, are `x` (little-endian): eight bytes
+/// looked at at once.
+#[inline(always)]
+pub(super) fn may_have_marks_in(x: u64, len: usize) -> bool {
+    let word = match len {
+        0..8 => (1u64 << (8 * len)) - 1,
+        _ => u64::MAX,
+    };
+    // A byte flagged beyond the first true one may be a false one (a
+    // borrow): a flag within the word means a true one within it.
+    let flagged = (x & HIGHS) | bytes_equal(x, b'!') | bytes_equal(x, b'?') | bytes_equal(x, b'=');
+    flagged & word != 0
+}
+
 /// The glyph and draw offer attached to a move token (`e4!`, `Nf3!?`,
 /// `Qd2(=)`), read only when the token may hold one.
 pub fn attached_marks(raw: &[u8], text: &str) -> (Option<u8>, bool) {
@@ -75,4 +91,39 @@ pub fn draw_offer_at(game: &Game<'_>, i: usize) -> bool {
             && b.text == b"="
             && c.kind == TokenKind::CloseVariation
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_are_seen_eight_bytes_at_a_time_as_one_by_one() {
+        let words: [&[u8]; 12] = [
+            b"e4",
+            b"Nxe5+",
+            b"e8=Q",
+            b"Nf3!",
+            b"d4?!",
+            b"O-O-O",
+            b"Qh4#",
+            b"\xE2\x99\x98f3",
+            b"a",
+            b"Rxe7+Kf8",
+            b"exd6e.p.",
+            b"",
+        ];
+        for word in words {
+            for after in [&b"        "[..], b"!!!!!!!!", b"\xFF=?\x80\x80\x80\x80\x80"] {
+                let mut bytes = word.to_vec();
+                bytes.extend_from_slice(after);
+                let x = u64::from_le_bytes(*bytes.first_chunk::<8>().unwrap_or(&[0; 8]));
+                assert_eq!(
+                    may_have_marks_in(x, word.len()),
+                    may_have_marks(word),
+                    "{word:?} then {after:?}"
+                );
+            }
+        }
+    }
 }

@@ -11,8 +11,10 @@ use super::tags::{TagSection, write_tags};
 use super::verbatim::{VerbatimPiece, line_end, verbatim_pieces};
 use super::words::{
     Word, attached_marks, classify_word, draw_offer_at, is_null_word, may_have_marks,
+    may_have_marks_in,
 };
 use super::{LINE_WIDTH, NULL_MOVE};
+use crate::game::Common;
 use crate::text::GameText;
 use crate::{Game, GameResult, TokenKind};
 
@@ -328,6 +330,19 @@ fn write_movetext<const DRAIN: bool>(
             }
             end = range.end;
         }
+        if only.is_none() && note.is_none() {
+            let limit = if DRAIN { DRAIN_AT } else { usize::MAX };
+            i = write_plain_run(
+                &mut mt,
+                game,
+                i,
+                &mut cursor,
+                moves,
+                numbers,
+                &mut need_number,
+                limit,
+            );
+        }
         let Some(t) = tokens.get(i) else { break };
         if DRAIN && mt.out.len() >= DRAIN_AT {
             drain(mt.out)?;
@@ -453,6 +468,55 @@ fn write_movetext<const DRAIN: bool>(
     mt.finish();
     out.push(b'\n');
     Ok(())
+}
+
+/// Writes the tokens from `i` on while they are move numbers and moves
+/// written as they are (no glyph or draw offer attached, no note after
+/// them), as [`write_movetext`]'s loop would, without its work per token:
+/// most tokens of most games. Stops at any other token, or once `out`
+/// holds `limit` bytes; returns the index of the first token not written.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn write_plain_run(
+    mt: &mut Movetext<'_>,
+    game: &Game<'_>,
+    mut i: usize,
+    cursor: &mut usize,
+    moves: &Moves,
+    numbers: bool,
+    need_number: &mut bool,
+    limit: usize,
+) -> usize {
+    while mt.out.len() < limit {
+        match game.tokens.number_or_word(i) {
+            // A move number is written with its move, as the move needs it.
+            Some(Common::Number) => {}
+            Some(Common::Word(word, first8)) => {
+                let marks = match first8 {
+                    Some(x) => may_have_marks_in(x, word.len()),
+                    None => may_have_marks(word),
+                };
+                if marks {
+                    break;
+                }
+                let Some(slot) = moves.next_slot(i, cursor) else {
+                    break;
+                };
+                if slot.note_len > 0 {
+                    break;
+                }
+                let dots = Dots::before(numbers, slot.white(), *need_number);
+                let (text, width, padded) = moves.written_bytes(&slot);
+                mt.written_move(slot.number(), dots, text, width, padded);
+                *need_number = false;
+                // The slot is written: the next move's is after it.
+                *cursor += 1;
+            }
+            None => break,
+        }
+        i += 1;
+    }
+    i
 }
 
 /// The range of `only` (sorted, apart) that token `i` is in or comes
