@@ -222,6 +222,10 @@ impl std::hash::Hasher for KeyHasher {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct KeySet {
     slots: Vec<u64>,
+    /// The table the set grows into, kept with its memory between
+    /// growths and resets: a search that grew it does not map and fault in
+    /// fresh pages again, which two threads would do in turn.
+    spare: Vec<u64>,
     /// 64 minus the table's size in bits: the shift that gives a slot.
     shift: u32,
     len: usize,
@@ -229,23 +233,27 @@ pub(crate) struct KeySet {
 
 impl KeySet {
     /// An empty set that holds `capacity` keys before it grows.
+    #[cfg(test)]
     pub(crate) fn with_capacity(capacity: usize) -> KeySet {
         let mut set = KeySet::default();
         set.reset(capacity);
         set
     }
 
-    /// Empties the set, keeping a table for `capacity` keys (its own, when
-    /// it is no larger).
+    /// Empties the set, with a table for `capacity` keys. The memory of a
+    /// larger table is kept, but only as much of it as `capacity` needs is
+    /// used: a small search is not spread over a large table.
     pub(crate) fn reset(&mut self, capacity: usize) {
         let size = (capacity.max(8) * 2).next_power_of_two();
-        if self.slots.len() == size {
-            self.slots.fill(0);
-        } else {
-            self.slots = vec![0; size];
-            self.shift = 64 - size.trailing_zeros();
-        }
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        self.shift = 64 - size.trailing_zeros();
         self.len = 0;
+    }
+
+    /// The memory the set keeps, in keys (its table and its spare).
+    pub(crate) fn room(&self) -> usize {
+        self.slots.capacity() + self.spare.capacity()
     }
 
     /// How many keys the set holds.
@@ -297,15 +305,18 @@ impl KeySet {
 
     #[cold]
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        let len = self.len;
         // Four times the room: a large search rehashes its keys fewer times.
-        self.reset(old.len().max(8) * 2);
-        for key in old.into_iter().filter(|&k| k != 0) {
+        let size = self.slots.len().max(8) * 4;
+        let mut next = std::mem::take(&mut self.spare);
+        next.clear();
+        next.resize(size, 0);
+        let old = std::mem::replace(&mut self.slots, next);
+        self.shift = 64 - size.trailing_zeros();
+        for &key in old.iter().filter(|&&k| k != 0) {
             let i = self.find(key);
             self.slots[i] = key;
         }
-        self.len = len;
+        self.spare = old;
     }
 }
 

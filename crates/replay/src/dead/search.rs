@@ -207,20 +207,23 @@ const JUDGEMENT_COST: u32 = 4;
 
 /// The memory of an exploration, which each thread keeps between
 /// questions: the next search starts with the room the last ones grew (no
-/// growing it again, no fresh pages to fault in), unless they grew it past
-/// [`ROOM_KEPT`] positions. Not the table of positions met: one grown by a
-/// large search would spread a small one over many cache lines (on CHA's
-/// vectors, kept it made the analysis slower, not faster).
+/// growing it again, no fresh pages to fault in: with two threads, mapping
+/// and faulting in pages took as much time as the searches), unless they
+/// grew it past [`ROOM_KEPT`] positions. The table of positions met keeps
+/// its memory but starts small ([`KeySet::reset`]): a small search is not
+/// spread over a large table.
 #[derive(Default)]
 struct Room {
     nodes: Vec<Node>,
     kept: Vec<Chess>,
     open: Frontier,
+    seen: KeySet,
     futile: KeySet,
 }
 
 /// The most positions met whose room a thread keeps: a search of
-/// [`super::Budget::FULL`] meets at most 500,000 (about 35 MB of room).
+/// [`super::Budget::FULL`] meets at most 500,000 (about 35 MB of room, and
+/// a table of positions met of at most 16 MB, four slots a position).
 const ROOM_KEPT: usize = 1 << 19;
 
 thread_local! {
@@ -233,6 +236,7 @@ impl Exploration {
             mut nodes,
             mut kept,
             mut open,
+            mut seen,
             mut futile,
         } = ROOM.take().map(|room| *room).unwrap_or_default();
         nodes.clear();
@@ -240,8 +244,7 @@ impl Exploration {
         open.clear();
         futile.reset(64);
         let start = position_key(pos);
-        // Each search grows its own table of positions met ([`Room`]).
-        let mut seen = KeySet::with_capacity(1 << 10);
+        seen.reset(1 << 10);
         seen.insert(start);
         nodes.push(Node {
             key: start,
@@ -425,11 +428,12 @@ impl Frontier {
 impl Drop for Exploration {
     /// Gives the thread its room back, for the next search.
     fn drop(&mut self) {
-        if self.nodes.capacity() <= ROOM_KEPT {
+        if self.nodes.capacity() <= ROOM_KEPT && self.seen.room() <= 4 * ROOM_KEPT {
             ROOM.set(Some(Box::new(Room {
                 nodes: std::mem::take(&mut self.nodes),
                 kept: std::mem::take(&mut self.kept),
                 open: std::mem::take(&mut self.open),
+                seen: std::mem::take(&mut self.seen),
                 futile: std::mem::take(&mut self.futile),
             })));
         }
