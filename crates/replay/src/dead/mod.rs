@@ -309,14 +309,15 @@ pub(crate) fn life(pos: &Chess, budget: Budget) -> (Life, Option<Color>) {
         return (Life::Dead, None);
     }
     match settle(&end, open, budget.nodes) {
-        Settled::Mate(line) => {
-            // The side to move once the line is played is mated.
-            let mut mated = end;
-            for m in line {
-                mated.play_unchecked(m);
-            }
-            (Life::Alive, Some(!mated.turn()))
-        }
+        // The line's last move mates: an odd line is the mover's.
+        Settled::Mate(line) => (
+            Life::Alive,
+            Some(if line.len() % 2 == 1 {
+                end.turn()
+            } else {
+                !end.turn()
+            }),
+        ),
         Settled::NoMate => (Life::Dead, None),
         Settled::Unknown => (Life::Undecided, None),
     }
