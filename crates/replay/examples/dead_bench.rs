@@ -6,7 +6,8 @@
 //!   ([`can_checkmate`]), and whether it is dead ([`is_dead`]), with
 //!   [`Budget::FULL`] or `NODES`: found, false (a winnable position called
 //!   unwinnable: must be 0), undecided, and the time per question (mean,
-//!   median, p99, max).
+//!   median, p99, max). `SLOW_MS=N` lists the questions slower than `N`
+//!   milliseconds (60 by default).
 //! - `dead_bench static [FILE]`: the static rules alone on the same
 //!   positions.
 //! - `dead_bench gate [FILE]`: how many of the dead positions pass the
@@ -88,6 +89,12 @@ fn cha(path: &str, budget: Budget) {
     let mut by_outcome = std::collections::BTreeMap::<(&str, &str), (f64, usize)>::new();
     let mut dead_by_outcome = by_outcome.clone();
     let mut skipped = 0;
+    // Questions slower than this are listed (`SLOW_MS`, 60 by default).
+    let slow_us = std::env::var("SLOW_MS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .unwrap_or(60.0)
+        * 1e3;
     for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -107,7 +114,7 @@ fn cha(path: &str, budget: Budget) {
             let start = Instant::now();
             let verdict = can_checkmate(&pos, color, budget);
             let took = start.elapsed().as_secs_f64() * 1e6;
-            if took > 60_000.0 {
+            if took > slow_us {
                 println!(
                     "slow: {:.0} ms {line} ({color:?}) {}",
                     took / 1e3,
