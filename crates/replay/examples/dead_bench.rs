@@ -8,6 +8,10 @@
 //!   unwinnable: must be 0), undecided, and the time per question (mean,
 //!   median, p99, max). `SLOW_MS=N` lists the questions slower than `N`
 //!   milliseconds (60 by default).
+//! - `dead_bench full FILE`: a FEN a line, the side that moved last asked
+//!   whether it can mate with [`Budget::FULL`] (what CHA's command line
+//!   asks by default, to compare the two on one input): the answers and the
+//!   time per position (mean, median, p99, max).
 //! - `dead_bench static [FILE]`: the static rules alone on the same
 //!   positions.
 //! - `dead_bench gate [FILE]`: how many of the dead positions pass the
@@ -45,6 +49,10 @@ fn main() {
             args.get(1)
                 .map_or("testdata/dead/cha-test-vectors.txt", |s| s),
         ),
+        Some("full") => match args.get(1) {
+            Some(path) => full(path),
+            None => eprintln!("usage: dead_bench full FILE (a FEN a line, words after it ignored)"),
+        },
         Some("static") => static_only(
             args.get(1)
                 .map_or("testdata/dead/cha-test-vectors.txt", |s| s),
@@ -56,7 +64,7 @@ fn main() {
             }
         },
         _ => eprintln!(
-            "usage: dead_bench cha [FILE [NODES]] | real FILE.pgn [GAMES] | gate [FILE] | static [FILE] | finals FILE"
+            "usage: dead_bench cha [FILE [NODES]] | real FILE.pgn [GAMES] | gate [FILE] | static [FILE] | finals FILE | full FILE"
         ),
     }
 }
@@ -270,6 +278,40 @@ fn finals(path: &str) {
         "of the undecided, the full analysis: {full_unable} cannot mate, {full_undecided} undecided"
     );
     println!("after_time_forfeit: {}", spread(&mut times));
+}
+
+/// Law 6.9 with the full analysis ([`can_checkmate`], [`Budget::FULL`])
+/// on positions given as a FEN a line (words after it ignored), the side
+/// that moved last asked as the winner: what CHA's command line does by
+/// default, so that the two run on the same input (CHA's
+/// `tests/lichess-30K-games.txt`, or its test vectors without labels).
+fn full(path: &str) {
+    let text = std::fs::read_to_string(path).expect("the positions");
+    let (mut unable, mut able, mut undecided) = (0, 0, 0);
+    let mut times = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+        let Ok(start) = pgnkit_replay::setup::start(None, Some(&fen.join(" "))) else {
+            continue;
+        };
+        let winner = !start.position.turn();
+        let started = Instant::now();
+        let verdict = can_checkmate(&start.position, winner, Budget::FULL);
+        times.push(started.elapsed().as_secs_f64() * 1e6);
+        match verdict {
+            Verdict::Unwinnable => unable += 1,
+            Verdict::Undecided => {
+                undecided += 1;
+                println!("undecided: {} ({winner:?})", fen.join(" "));
+            }
+            Verdict::Winnable(_) => able += 1,
+        }
+    }
+    println!(
+        "{} positions: {able} winnable, {unable} unwinnable, {undecided} undecided",
+        times.len()
+    );
+    println!("can_checkmate: {}", spread(&mut times));
 }
 
 /// The time of the static rules alone ([`statically_dead`]) per position.

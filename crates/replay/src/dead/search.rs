@@ -58,7 +58,7 @@ pub(crate) fn hopeless(pos: &Chess, winner: Color, mobility: Option<&Mobility>) 
 /// prunes): a queen or rook with no locked pawn wall, or a pawn that can
 /// take or has no enemy pawn ahead of it ([`super::may_be_unwinnable`]).
 /// On CHA's test vectors this prunes as much and saves a tenth of the time.
-fn free_to_mate(pos: &Chess, color: Color) -> bool {
+pub(crate) fn free_to_mate(pos: &Chess, color: Color) -> bool {
     super::heavy_and_open(pos, color) || !super::may_be_unwinnable(pos, color)
 }
 

@@ -204,3 +204,36 @@ fn a_king_that_never_moves_with_few_pawn_moves_left_is_a_dead_tempo_fight() {
     assert!(!statically_dead(&p));
     assert_eq!(is_dead(&p, Budget::FULL), Life::Dead);
 }
+
+#[test]
+fn the_side_with_time_in_real_games_lost_on_time_is_found_able_to_mate() {
+    // Final positions of lichess games lost on time (CHA's
+    // `tests/lichess-30K-games.txt`, game ids given), where the side that
+    // moved last (the side with time left) can mate: CHA's full version
+    // finds each line. Positions of many pieces, where the exhaustive
+    // search sprawls: pgnkit once left them undecided. Each line found is
+    // checked by playing it (`assert_mates`).
+    for (fen, winner) in [
+        // De7HVEif: a queen and pawns against two rooks.
+        ("8/1Q6/p7/P7/1PK5/8/2P2k1p/3r3r b - - 0 44", Color::White),
+        // ghQKfIZE: a bishop and pawns against a queen and two rooks.
+        (
+            "3rk1r1/ppp3p1/4p2p/8/5PK1/1B4P1/PP5P/5q2 b - - 3 33",
+            Color::White,
+        ),
+        // L6NbKua4: Black has a pawn against a queen: it must promote.
+        ("8/8/7k/5Q2/5P2/4K2p/7P/8 w - - 1 51", Color::Black),
+        // gsfETUCm: the middlegame.
+        (
+            "r6k/ppp2p1p/5N2/3B1b1P/3p4/P2P4/1PP2r2/2KR3R w - - 0 21",
+            Color::Black,
+        ),
+        // zIsz2W5x: one pawn against a queen, two knights and a bishop.
+        (
+            "8/8/8/1Bk2pN1/Q7/2N1P1P1/PP3PP1/2K5 w - - 5 39",
+            Color::Black,
+        ),
+    ] {
+        assert_mates(&pos(fen), winner, Budget::FULL);
+    }
+}
