@@ -8,10 +8,11 @@
 //!   unwinnable: must be 0), undecided, and the time per question (mean,
 //!   median, p99, max). `SLOW_MS=N` lists the questions slower than `N`
 //!   milliseconds (60 by default).
-//! - `dead_bench full FILE`: a FEN a line, the side that moved last asked
-//!   whether it can mate with [`Budget::FULL`] (what CHA's command line
-//!   asks by default, to compare the two on one input): the answers and the
-//!   time per position (mean, median, p99, max).
+//! - `dead_bench full FILE`: a FEN a line, then `white` or `black` (the
+//!   winner asked about; else the side that moved last, as CHA's command
+//!   line reads its input), asked whether it can mate with
+//!   [`Budget::FULL`]: the answers and the time per question (mean,
+//!   median, p99, max). `benches/dead_vs_cha.sh` runs it beside CHA.
 //! - `dead_bench static [FILE]`: the static rules alone on the same
 //!   positions.
 //! - `dead_bench gate [FILE]`: how many of the dead positions pass the
@@ -51,7 +52,7 @@ fn main() {
         ),
         Some("full") => match args.get(1) {
             Some(path) => full(path),
-            None => eprintln!("usage: dead_bench full FILE (a FEN a line, words after it ignored)"),
+            None => eprintln!("usage: dead_bench full FILE (a FEN a line, then white or black)"),
         },
         Some("static") => static_only(
             args.get(1)
@@ -281,20 +282,32 @@ fn finals(path: &str) {
 }
 
 /// Law 6.9 with the full analysis ([`can_checkmate`], [`Budget::FULL`])
-/// on positions given as a FEN a line (words after it ignored), the side
-/// that moved last asked as the winner: what CHA's command line does by
-/// default, so that the two run on the same input (CHA's
-/// `tests/lichess-30K-games.txt`, or its test vectors without labels).
+/// on positions given as a FEN a line, as CHA's command line reads them:
+/// the winner asked about after the FEN (`white`, `black`), else the side
+/// that moved last (other words after the FEN ignored), so that the two run
+/// on the same input (CHA's `tests/lichess-30K-games.txt`, or its test
+/// vectors without labels).
 fn full(path: &str) {
     let text = std::fs::read_to_string(path).expect("the positions");
     let (mut unable, mut able, mut undecided) = (0, 0, 0);
     let mut times = Vec::new();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
-        let Ok(start) = pgnkit_replay::setup::start(None, Some(&fen.join(" "))) else {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // The FEN's fields (castling and en passant may be left out), then
+        // the winner.
+        let fields = words
+            .iter()
+            .take(4)
+            .take_while(|w| !matches!(**w, "white" | "black"))
+            .count();
+        let Ok(start) = pgnkit_replay::setup::start(None, Some(&words[..fields].join(" "))) else {
             continue;
         };
-        let winner = !start.position.turn();
+        let winner = match words.get(fields) {
+            Some(&"white") => Color::White,
+            Some(&"black") => Color::Black,
+            _ => !start.position.turn(),
+        };
         let started = Instant::now();
         let verdict = can_checkmate(&start.position, winner, Budget::FULL);
         times.push(started.elapsed().as_secs_f64() * 1e6);
@@ -302,7 +315,7 @@ fn full(path: &str) {
             Verdict::Unwinnable => unable += 1,
             Verdict::Undecided => {
                 undecided += 1;
-                println!("undecided: {} ({winner:?})", fen.join(" "));
+                println!("undecided: {} ({winner:?})", words[..fields].join(" "));
             }
             Verdict::Winnable(_) => able += 1,
         }
