@@ -292,8 +292,8 @@ const QUICK_HELPMATE: u32 = 400;
 /// 5,000 for every position). On 5,000 final positions of lichess games
 /// lost on time (CHA's `tests/lichess-30K-games.txt`), the side with time
 /// asked: 81 questions left undecided with 400 nodes, 16 with 1,500 (11
-/// with 5,000), and 56% fewer instructions; on a quarter of CHA's test
-/// vectors 3% more instructions (7% with 5,000) and 6 more helpmates.
+/// with 5,000), and 46% fewer instructions; on a quarter of CHA's test
+/// vectors 3.5% more instructions (7% with 5,000) and 6 more helpmates.
 const QUICK_HELPMATE_FREE: u32 = 1_500;
 
 /// Whether `pos` is dead: neither player can checkmate by any series of
