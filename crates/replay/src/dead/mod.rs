@@ -34,8 +34,9 @@
 //!    material) where the rules did not conclude is not judged again, and
 //!    a search that sprawls (most of the positions it met still to expand,
 //!    after thousands) is given up: it would not end within any budget
-//!    (step 6 gets what is left of its turn). (The ideas are CHA's, the
-//!    code is not.)
+//!    (step 6 gets what is left of its turn, or, where no pawn faces an
+//!    enemy pawn, the rest of the budget). (The ideas are CHA's, the code
+//!    is not.)
 //! 6. A deeper helpmate search (CHA's rewards, by iterative deepening) in
 //!    turns with step 5, which takes sixteen times its share of the nodes.
 //!
@@ -223,12 +224,16 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
             match explored.run(&mut slice) {
                 Explored::Mate(line) => return Settled::Mate(line),
                 Explored::NoMate => return Settled::NoMate,
-                // It will not end within any budget: the helpmate searches
-                // get what is left of its turn (the mates of positions of
-                // many pieces that it cannot reach), and no more.
+                // It will not end within any budget. Behind a wall the
+                // helpmate searches get what is left of its turn, and no
+                // more; with no wall it is a search of many pieces free to
+                // roam, whose mate they nearly always find in the end: they
+                // keep the budget.
                 Explored::Sprawls => {
                     exploration = None;
-                    nodes = 0;
+                    if pawns_face_to_face(pos) {
+                        nodes = 0;
+                    }
                 }
                 Explored::OutOfBudget => {}
             }
@@ -248,6 +253,15 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
     } else {
         Settled::NoMate
     }
+}
+
+/// Whether a pawn of one side stands right in front of a pawn of the other
+/// (the start of a wall).
+fn pawns_face_to_face(pos: &Chess) -> bool {
+    let board = pos.board();
+    let white = board.pawns() & board.white();
+    let black = board.pawns() & board.black();
+    (white.0 << 8) & black.0 != 0
 }
 
 /// Runs `h` for at most `cap` of `nodes` (its quick round, or its next

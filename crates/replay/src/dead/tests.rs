@@ -237,3 +237,28 @@ fn the_side_with_time_in_real_games_lost_on_time_is_found_able_to_mate() {
         assert_mates(&pos(fen), winner, Budget::FULL);
     }
 }
+
+#[test]
+fn with_no_wall_the_helpmate_search_goes_on_after_the_exhaustive_one_sprawls() {
+    // More final positions of lichess games lost on time (CHA's
+    // `tests/lichess-30K-games.txt`; CHA's full version finds each line),
+    // no pawn facing an enemy pawn: the exhaustive search sprawls, and the
+    // helpmate search, given the rest of the budget, finds the mate.
+    for (fen, winner) in [
+        // Y9n320Nz: queens and rooks on both sides.
+        (
+            "1k2r3/pp4pp/2p5/8/4pQ2/qP6/P1P5/1KBr4 b - - 3 29",
+            Color::White,
+        ),
+        // S3rmaVMg: a bishop against a knight and a pawn.
+        ("5K2/8/8/4B3/8/1k6/p1n5/8 b - - 11 69", Color::White),
+        // trEilotv: a bishop against a knight and pawns.
+        ("8/pp2B2p/4K3/8/6n1/5k1p/8/8 b - - 1 48", Color::White),
+        // rbF7D2bi: Black's pawns against a queen.
+        ("4k3/7p/6p1/8/P4Q2/5K2/5PPP/8 w - - 15 53", Color::Black),
+    ] {
+        let p = pos(fen);
+        assert!(!pawns_face_to_face(&p), "{fen}");
+        assert_mates(&p, winner, Budget::FULL);
+    }
+}
