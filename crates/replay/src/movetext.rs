@@ -20,6 +20,7 @@ use pgnkit_notation::{
     parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
+use pgnkit_pgn::write::MoveBuffers;
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, Role, san::SanPlus};
 
@@ -797,21 +798,19 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
 fn write_while_played(w: MoveWriting<'_>, play: &mut Play, m: Move, stood: bool, index: usize) {
     let pos = play.position();
     let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
-    let fen = w.fen;
-    w.moves
-        .push_noted(index, number, white, |out, uci_out, note| {
-            if let Some(uci) = w.uci {
-                write_move(play.position(), &m, uci, uci_out);
-            }
-            if stood {
-                play.write_stood_and_play(m, w.style, out);
-            } else {
-                play.write_and_play(m, w.style, out);
-            }
-            if fen {
-                write_position(play.position(), PositionFormat::Fen, note);
-            }
-        });
+    let MoveBuffers { text, uci, note } = w.moves.buffers();
+    if let Some(style) = w.uci {
+        write_move(play.position(), &m, style, uci);
+    }
+    if stood {
+        play.write_stood_and_play(m, w.style, text);
+    } else {
+        play.write_and_play(m, w.style, text);
+    }
+    if w.fen {
+        write_position(play.position(), PositionFormat::Fen, note);
+    }
+    w.moves.push(index, number, white);
 }
 
 /// Reads the tokens from `start` on, in the plain lane's main line of a

@@ -148,6 +148,9 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         let text = GameText::new(data, game.span.clone());
         lines.clear();
+        // Where the game written live starts: in the output buffer, and
+        // in the whole output.
+        let mut live_from = None;
         let mut report = if let Some((format, all)) = config.positions {
             let mut positions = Positions::new(format, all, &mut lines);
             let report = replay_game_text(data, &game, &text, &config.options, &mut positions);
@@ -158,6 +161,27 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
             let report = replay_game_text(data, &game, &text, &config.options, &mut command);
             command.finish();
             report
+        } else if live_pgn(config, &game) {
+            // Written as the moves are played, straight into the output;
+            // where the live writer gives way, kept and written below.
+            let at = out.out.len();
+            let buf = out.out.buffer();
+            live_from = Some((buf.len(), at));
+            let mut live = writer.live(buf, data, &game, &text, config.style.is_ascii());
+            let report = replay_game_text(
+                data,
+                &game,
+                &text,
+                &config.options,
+                &mut MoveWriter::new(config.style, false, &mut live),
+            );
+            if live.finish() {
+                report
+            } else {
+                live_from = None;
+                let mut recorder = MoveWriter::new(config.style, false, &mut conversion);
+                replay_game_text(data, &game, &text, &config.options, &mut recorder)
+            }
         } else {
             let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
             if config.fen_comments {
@@ -208,6 +232,14 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         if errors > 0 && config.skip_invalid {
             out.totals.skipped += 1;
+            if let Some((from, _)) = live_from {
+                out.out.buffer().truncate(from);
+            }
+        } else if let Some((_, at)) = live_from {
+            if config.per_game {
+                out.records.push((index, at));
+            }
+            out.out.settle()?;
         } else if config.positions.is_some() || config.format == OutputFormat::Line {
             // Positions, or a UCI command: text lines.
             if config.per_game {
@@ -269,6 +301,22 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
     }
     out.games = index;
     Ok(out)
+}
+
+/// Whether `game` is written in PGN as its moves are played
+/// ([`pgnkit_pgn::write::LiveMovetext`]): all of it, with nothing that
+/// needs its moves kept (another format, positions, a split into lines,
+/// notes, clocks rewritten, tags from the replay, a game written in
+/// pieces).
+fn live_pgn(config: &Config, game: &Game<'_>) -> bool {
+    config.format == OutputFormat::Pgn
+        && config.positions.is_none()
+        && !config.split_variations
+        && !config.fen_comments
+        && config.clocks.is_none()
+        && config.opening.is_none()
+        && !config.plycount
+        && game.span.len() <= LARGE_GAME
 }
 
 /// Sets the tags `writer` writes in place of the game's (`--add-opening`,

@@ -75,6 +75,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod live;
 mod move_lines;
 mod moves;
 mod movetext;
@@ -89,7 +90,8 @@ mod words;
 mod writer;
 
 pub use move_lines::write_move_lines;
-pub use moves::{Moves, WrittenMove};
+pub use live::LiveMovetext;
+pub use moves::{MoveBuffers, MoveSink, Moves, WrittenMove};
 pub use movetext::{LINE_WIDTH, Movetext};
 pub use nulls::{NullPlaces, Place};
 pub use split::SplitLines;
