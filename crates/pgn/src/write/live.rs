@@ -3,8 +3,12 @@
 
 use super::moves::{MoveBuffers, MoveSink};
 use super::movetext::width;
+use super::words::{may_have_marks, may_have_marks_in};
 use super::writer::{Found, Walk};
 use crate::game::Common;
+
+/// What a move's written form is padded with, to 16 bytes at least.
+const PADDING: &str = "                ";
 
 /// A [`MoveSink`] that writes a game in export format as its moves are
 /// played: the [`Writer`](super::Writer) wrote the game's tags
@@ -160,19 +164,31 @@ impl MoveSink for LiveMovetext<'_, '_> {
             // Passed: in a line kept verbatim after a word that is no move.
             return;
         }
-        let Some(Common::Word(raw, _)) = self.walk.game.tokens.number_or_word(token) else {
+        let Some(Common::Word(raw, first8)) = self.walk.game.tokens.number_or_word(token) else {
             return;
         };
-        let text = self.text.as_bytes();
+        let marks = match first8 {
+            Some(x) => may_have_marks_in(x, raw.len()),
+            None => may_have_marks(raw),
+        };
+        let len = self.text.len();
+        let width = if self.ascii {
+            len
+        } else {
+            width(self.text.as_bytes())
+        };
+        // Padded to 16 bytes, for a copy of fixed size.
+        self.text.push_str(PADDING);
+        let bytes = self.text.as_bytes();
         let found = Found {
             number,
             white,
-            text,
-            width: if self.ascii { text.len() } else { width(text) },
-            padded: None,
+            text: bytes.get(..len).unwrap_or_default(),
+            width,
+            padded: bytes.first_chunk::<16>().filter(|_| len <= 16),
             note: None,
         };
-        self.walk.write_found(raw, found);
+        self.walk.write_found(raw, marks, found);
         self.walk.i += 1;
     }
 }

@@ -89,8 +89,8 @@ mod verbatim;
 mod words;
 mod writer;
 
-pub use move_lines::write_move_lines;
 pub use live::LiveMovetext;
+pub use move_lines::write_move_lines;
 pub use moves::{MoveBuffers, MoveSink, Moves, WrittenMove};
 pub use movetext::{LINE_WIDTH, Movetext};
 pub use nulls::{NullPlaces, Place};

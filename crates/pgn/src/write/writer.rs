@@ -479,14 +479,15 @@ impl<'w, 'g> Walk<'w, 'g> {
     }
 
     /// Writes `found`, the replayed move of the word `raw` (the token the
-    /// walk is at, not yet passed).
+    /// walk is at, not yet passed), which may carry a glyph or a draw offer
+    /// when `marks` ([`may_have_marks`]).
     #[inline(always)]
-    pub(super) fn write_found(&mut self, raw: &[u8], found: Found<'_>) {
+    pub(super) fn write_found(&mut self, raw: &[u8], marks: bool, found: Found<'_>) {
         let dots = Dots::before(self.layout.move_numbers, found.white, self.need_number);
         self.mt
             .written_move(found.number, dots, found.text, found.width, found.padded);
         self.need_number = false;
-        if may_have_marks(raw) {
+        if marks {
             self.need_number |=
                 write_attached_marks(&mut self.mt, self.item, self.layout, raw, &self.source);
         }
@@ -527,7 +528,7 @@ impl<'w, 'g> Walk<'w, 'g> {
         match t.kind {
             TokenKind::Word => {
                 if let Some(found) = found {
-                    self.write_found(t.text, found);
+                    self.write_found(t.text, may_have_marks(t.text), found);
                 } else {
                     let text = source.decode(t.text);
                     if is_null_word(&text) {
