@@ -115,6 +115,25 @@ impl<'w, 'g> LiveMovetext<'w, 'g> {
         true
     }
 
+    /// Brings the walk to the move of token `token` (the other tokens
+    /// before it written): whether the move is to be written there. Not
+    /// when the walk is past it (in a line kept verbatim after a word that
+    /// is no move), nor when it gives way.
+    #[inline(never)]
+    fn reach(&mut self, token: usize) -> bool {
+        if !self.uci.is_empty() || !self.note.is_empty() {
+            // Kept only with the moves (JSON, `--fen-comments`).
+            self.uci.clear();
+            self.note.clear();
+            self.gave_way = true;
+        }
+        if self.gave_way || !self.write_until(token) {
+            self.gave_way = true;
+            return false;
+        }
+        self.walk.i == token
+    }
+
     /// Writes the tokens after the last move and ends the game (its
     /// result, an empty line): true. False when it gave way: all it wrote
     /// of the game, tags included, is taken back, for the caller to write
@@ -150,19 +169,17 @@ impl MoveSink for LiveMovetext<'_, '_> {
 
     #[inline]
     fn push(&mut self, token: usize, number: u32, white: bool) {
-        if !self.uci.is_empty() || !self.note.is_empty() {
-            // Kept only with the moves (JSON, `--fen-comments`).
-            self.uci.clear();
-            self.note.clear();
-            self.gave_way = true;
+        // The common case: the walk is at the move, or at its number.
+        let tokens = &self.walk.game.tokens;
+        if self.walk.i + 1 == token
+            && matches!(tokens.number_or_word(self.walk.i), Some(Common::Number))
+        {
+            self.walk.i = token;
         }
-        if self.gave_way || !self.write_until(token) {
-            self.gave_way = true;
-            return;
-        }
-        if self.walk.i != token {
-            // Passed: in a line kept verbatim after a word that is no move.
-            return;
+        if self.walk.i != token || self.gave_way || !self.uci.is_empty() || !self.note.is_empty() {
+            if !self.reach(token) {
+                return;
+            }
         }
         let Some(Common::Word(raw, first8)) = self.walk.game.tokens.number_or_word(token) else {
             return;
