@@ -77,8 +77,9 @@ impl Visitor for () {
 }
 
 /// A [`Visitor`] that writes every move played (main line and variations)
-/// in a [`Style`] into a [`MoveSink`]: into a [`Moves`](pgnkit_pgn::write::Moves), by token index,
-/// what the [PGN writer](pgnkit_pgn::write::Writer) and the JSON record
+/// in a [`Style`] into a [`MoveSink`]: into a
+/// [`Moves`](pgnkit_pgn::write::Moves), by token index, what the
+/// [PGN writer](pgnkit_pgn::write::Writer) and the JSON record
 /// (`pgnkit_report::json`) write for each move; into a
 /// [`LiveMovetext`](pgnkit_pgn::write::LiveMovetext), the game's movetext
 /// as the moves are played.
@@ -127,8 +128,9 @@ impl<'m> MoveWriter<'m> {
     }
 
     /// Gives each move the FEN of the position after it as its note
-    /// ([`Moves::push_noted`](pgnkit_pgn::write::Moves::push_noted)): the PGN writer puts it in a comment after
-    /// the move (pgn-extract's `--fencomments`).
+    /// ([`Moves::push_noted`](pgnkit_pgn::write::Moves::push_noted)): the
+    /// PGN writer puts it in a comment after the move (pgn-extract's
+    /// `--fencomments`).
     ///
     /// ```
     /// use pgnkit_notation::Style;

@@ -176,10 +176,10 @@ impl MoveSink for LiveMovetext<'_, '_> {
         {
             self.walk.i = token;
         }
-        if self.walk.i != token || self.gave_way || !self.uci.is_empty() || !self.note.is_empty() {
-            if !self.reach(token) {
-                return;
-            }
+        let ready =
+            self.walk.i == token && !self.gave_way && self.uci.is_empty() && self.note.is_empty();
+        if !ready && !self.reach(token) {
+            return;
         }
         let Some(Common::Word(raw, first8)) = self.walk.game.tokens.number_or_word(token) else {
             return;

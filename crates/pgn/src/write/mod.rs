@@ -4,7 +4,10 @@
 //! moves in any notation: the caller renders each move (usually while
 //! replaying the game: `pgnkit-replay`'s `MoveWriter` does it in any
 //! notation and language) into a [`Moves`], by token index, and the writer
-//! walks the game's tokens once to write it:
+//! walks the game's tokens once to write it; or, where nothing needs the
+//! moves kept, hands each move as it is played to the writer's
+//! [`LiveMovetext`] ([`Writer::live`]), which writes the game as it goes,
+//! by the same walk over its tokens. Either way (both are a [`MoveSink`]):
 //!
 //! - Tags: the seven-tag roster first, in its order (Event, Site, Date,
 //!   Round, White, Black, Result), then every other tag in ASCII order of
