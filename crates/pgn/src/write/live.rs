@@ -167,8 +167,22 @@ impl MoveSink for LiveMovetext<'_, '_> {
         }
     }
 
-    #[inline]
     fn push(&mut self, token: usize, number: u32, white: bool) {
+        self.write_move(token, number, white, false);
+    }
+
+    fn push_plain(&mut self, token: usize, number: u32, white: bool) {
+        self.write_move(token, number, white, true);
+    }
+}
+
+impl LiveMovetext<'_, '_> {
+    /// Writes the move just written into the buffers, that of token
+    /// `token`, played at full-move `number` by White when `white`, after
+    /// the tokens before it; `plain`: its word is plain SAN, with no glyph
+    /// or draw offer attached ([`MoveSink::push_plain`]).
+    #[inline(always)]
+    fn write_move(&mut self, token: usize, number: u32, white: bool, plain: bool) {
         // The common case: the walk is at the move, or at its number.
         let tokens = &self.walk.game.tokens;
         if self.walk.i + 1 == token
@@ -181,12 +195,14 @@ impl MoveSink for LiveMovetext<'_, '_> {
         if !ready && !self.reach(token) {
             return;
         }
-        let Some(Common::Word(raw, first8)) = self.walk.game.tokens.number_or_word(token) else {
-            return;
-        };
-        let marks = match first8 {
-            Some(x) => may_have_marks_in(x, raw.len()),
-            None => may_have_marks(raw),
+        let (raw, marks) = if plain {
+            (&[][..], false)
+        } else {
+            match self.walk.game.tokens.number_or_word(token) {
+                Some(Common::Word(raw, Some(x))) => (raw, may_have_marks_in(x, raw.len())),
+                Some(Common::Word(raw, None)) => (raw, may_have_marks(raw)),
+                _ => return,
+            }
         };
         let len = self.text.len();
         let width = if self.ascii {

@@ -321,6 +321,12 @@ pub trait MoveSink {
     /// token `token` (an index in [`Game::tokens`](crate::Game::tokens)),
     /// played at full-move `number` by White when `white`.
     fn push(&mut self, token: usize, number: u32, white: bool);
+    /// [`MoveSink::push`] for a move whose word is plain SAN, as
+    /// `pgnkit_notation::Line::read_plain_san` reads it (`e4`, `Nf3`,
+    /// `exd5`, `e8=Q+`, `O-O`): a word with no glyph or draw offer attached.
+    fn push_plain(&mut self, token: usize, number: u32, white: bool) {
+        self.push(token, number, white);
+    }
 }
 
 impl MoveSink for Moves {
