@@ -398,8 +398,10 @@ mod tests {
     /// glyphs, variations (nested, after a comment, a draw offer), long
     /// lines, a FEN start with Black to move, escapes, null moves, errors
     /// in the main line and in a variation, a word that is no move, marks
-    /// as words, German piece letters (the replay starts again), a game
-    /// the plain lane gives up after many moves.
+    /// as words, German piece letters (the replay starts again: in
+    /// English, the variation is replayed past the first German move,
+    /// which is then no move), a game the plain lane gives up after many
+    /// moves.
     const GAMES: &str = r#"% an escape before the game
 [Event "comments"]
 [White "A"]
@@ -450,6 +452,11 @@ mod tests {
 [Result "*"]
 
 1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. La4 Sf6 5. O-O Le7 *
+
+[Event "german with a variation"]
+[Result "*"]
+
+1. e4 e5 2. Sf3 (2. d4 exd4 3. Dxd4) 2... Sc6 3. Lb5 *
 
 [Event "long plain game then a wrong result"]
 [Result "1-0"]
