@@ -20,6 +20,7 @@ use pgnkit_notation::{
     parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
+use pgnkit_pgn::write::MoveBuffers;
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, Role, san::SanPlus};
 
@@ -595,7 +596,9 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
                     line.before = None;
                 }
                 if let Some(w) = visitor.move_writing() {
-                    write_while_played(w, play, m, stood, index);
+                    // A word read as plain SAN carries no glyph.
+                    let plain = written.is_none();
+                    write_while_played(w, play, m, (stood, plain), index);
                     if line.depth == 0 {
                         pass.book.played(step, m, play.position(), ply);
                     }
@@ -792,26 +795,35 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
 }
 
 /// Writes the move `m` of token `index` where `w` says while it is played
-/// (`stood`: an illegal move that stood): each position looked at once.
+/// (`stood`: an illegal move that stood; `plain`: its word is plain SAN,
+/// [`Play::read_plain_san`]'s): each position looked at once.
 #[inline(always)]
-fn write_while_played(w: MoveWriting<'_>, play: &mut Play, m: Move, stood: bool, index: usize) {
+fn write_while_played(
+    w: MoveWriting<'_>,
+    play: &mut Play,
+    m: Move,
+    (stood, plain): (bool, bool),
+    index: usize,
+) {
     let pos = play.position();
     let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
-    let fen = w.fen;
-    w.moves
-        .push_noted(index, number, white, |out, uci_out, note| {
-            if let Some(uci) = w.uci {
-                write_move(play.position(), &m, uci, uci_out);
-            }
-            if stood {
-                play.write_stood_and_play(m, w.style, out);
-            } else {
-                play.write_and_play(m, w.style, out);
-            }
-            if fen {
-                write_position(play.position(), PositionFormat::Fen, note);
-            }
-        });
+    let MoveBuffers { text, uci, note } = w.moves.buffers();
+    if let Some(style) = w.uci {
+        write_move(play.position(), &m, style, uci);
+    }
+    if stood {
+        play.write_stood_and_play(m, w.style, text);
+    } else {
+        play.write_and_play(m, w.style, text);
+    }
+    if w.fen {
+        write_position(play.position(), PositionFormat::Fen, note);
+    }
+    if plain {
+        w.moves.push_plain(index, number, white);
+    } else {
+        w.moves.push(index, number, white);
+    }
 }
 
 /// Reads the tokens from `start` on, in the plain lane's main line of a
@@ -864,7 +876,7 @@ fn plain_run<V: Visitor, B: Book>(
                 let step = pass.book.step(play.position(), m);
                 line.before = None;
                 match writing {
-                    Some(w) => write_while_played(w, play, m, false, i),
+                    Some(w) => write_while_played(w, play, m, (false, true), i),
                     None => play.play(m),
                 }
                 pass.book.played(step, m, play.position(), ply);

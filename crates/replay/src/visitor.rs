@@ -3,7 +3,7 @@
 //! writes each move in a notation as it is played.
 
 use pgnkit_notation::{Language, Notation, Style, write_move, write_move_checked};
-use pgnkit_pgn::write::Moves;
+use pgnkit_pgn::write::{MoveBuffers, MoveSink};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::position_text::{PositionFormat, write_position};
@@ -49,7 +49,7 @@ pub trait Visitor {
     fn on_move(&mut self, event: &MoveEvent<'_>) {
         let _ = event;
     }
-    /// For a visitor that only writes each move into a [`Moves`] (as
+    /// For a visitor that only writes each move into a [`MoveSink`] (as
     /// [`MoveWriter`] does): where and how. The replay may then write each
     /// move itself while it plays it, looking at each position once,
     /// instead of calling [`Visitor::on_move`]; the moves written are the
@@ -69,7 +69,7 @@ pub struct MoveWriting<'a> {
     /// ([`MoveWriter::with_fen_notes`]).
     pub fen: bool,
     /// Where the moves go.
-    pub moves: &'a mut Moves,
+    pub moves: &'a mut dyn MoveSink,
 }
 
 impl Visitor for () {
@@ -77,9 +77,12 @@ impl Visitor for () {
 }
 
 /// A [`Visitor`] that writes every move played (main line and variations)
-/// in a [`Style`] into a [`Moves`], by token index: what the
-/// [PGN writer](pgnkit_pgn::write::Writer) and the JSON record (`pgnkit_report::json`)
-/// write for each move.
+/// in a [`Style`] into a [`MoveSink`]: into a
+/// [`Moves`](pgnkit_pgn::write::Moves), by token index, what the
+/// [PGN writer](pgnkit_pgn::write::Writer) and the JSON record
+/// (`pgnkit_report::json`) write for each move; into a
+/// [`LiveMovetext`](pgnkit_pgn::write::LiveMovetext), the game's movetext
+/// as the moves are played.
 ///
 /// ```
 /// use pgnkit_notation::{Language, Notation, Style};
@@ -108,13 +111,13 @@ pub struct MoveWriter<'m> {
     style: Style,
     uci: Option<Style>,
     fen: bool,
-    moves: &'m mut Moves,
+    moves: &'m mut dyn MoveSink,
 }
 
 impl<'m> MoveWriter<'m> {
     /// Writes moves in `style` into `moves` (emptied first), and in UCI too
     /// when `uci`.
-    pub fn new(style: Style, uci: bool, moves: &'m mut Moves) -> MoveWriter<'m> {
+    pub fn new(style: Style, uci: bool, moves: &'m mut dyn MoveSink) -> MoveWriter<'m> {
         moves.reset();
         MoveWriter {
             style,
@@ -125,8 +128,9 @@ impl<'m> MoveWriter<'m> {
     }
 
     /// Gives each move the FEN of the position after it as its note
-    /// ([`Moves::push_noted`]): the PGN writer puts it in a comment after
-    /// the move (pgn-extract's `--fencomments`).
+    /// ([`Moves::push_noted`](pgnkit_pgn::write::Moves::push_noted)): the
+    /// PGN writer puts it in a comment after the move (pgn-extract's
+    /// `--fencomments`).
     ///
     /// ```
     /// use pgnkit_notation::Style;
@@ -174,27 +178,25 @@ impl Visitor for MoveWriter<'_> {
     }
 
     fn on_move(&mut self, event: &MoveEvent<'_>) {
-        let (style, uci, fen) = (&self.style, &self.uci, self.fen);
-        self.moves.push_noted(
+        let MoveBuffers { text, uci, note } = self.moves.buffers();
+        if self.fen {
+            write_position(event.after, PositionFormat::Fen, note);
+        }
+        write_move_checked(
+            event.before,
+            &event.played,
+            event.after,
+            event.check,
+            &self.style,
+            text,
+        );
+        if let Some(style) = &self.uci {
+            write_move(event.before, &event.played, style, uci);
+        }
+        self.moves.push(
             event.token,
             event.before.fullmoves().get(),
             event.before.turn() == Color::White,
-            |text, uci_text, note| {
-                if fen {
-                    write_position(event.after, PositionFormat::Fen, note);
-                }
-                write_move_checked(
-                    event.before,
-                    &event.played,
-                    event.after,
-                    event.check,
-                    style,
-                    text,
-                );
-                if let Some(uci) = uci {
-                    write_move(event.before, &event.played, uci, uci_text);
-                }
-            },
         );
     }
 }

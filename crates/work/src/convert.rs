@@ -148,6 +148,9 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         let text = GameText::new(data, game.span.clone());
         lines.clear();
+        // Where the game written live starts: in the output buffer, and
+        // in the whole output.
+        let mut live_from = None;
         let mut report = if let Some((format, all)) = config.positions {
             let mut positions = Positions::new(format, all, &mut lines);
             let report = replay_game_text(data, &game, &text, &config.options, &mut positions);
@@ -158,6 +161,27 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
             let report = replay_game_text(data, &game, &text, &config.options, &mut command);
             command.finish();
             report
+        } else if live_pgn(config, &game) {
+            // Written as the moves are played, straight into the output;
+            // where the live writer gives way, kept and written below.
+            let at = out.out.len();
+            let buf = out.out.buffer();
+            live_from = Some((buf.len(), at));
+            let mut live = writer.live(buf, data, &game, &text, config.style.is_ascii());
+            let report = replay_game_text(
+                data,
+                &game,
+                &text,
+                &config.options,
+                &mut MoveWriter::new(config.style, false, &mut live),
+            );
+            if live.finish() {
+                report
+            } else {
+                live_from = None;
+                let mut recorder = MoveWriter::new(config.style, false, &mut conversion);
+                replay_game_text(data, &game, &text, &config.options, &mut recorder)
+            }
         } else {
             let mut recorder = MoveWriter::new(config.style, uci, &mut conversion);
             if config.fen_comments {
@@ -208,6 +232,14 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         }
         if errors > 0 && config.skip_invalid {
             out.totals.skipped += 1;
+            if let Some((from, _)) = live_from {
+                out.out.buffer().truncate(from);
+            }
+        } else if let Some((_, at)) = live_from {
+            if config.per_game {
+                out.records.push((index, at));
+            }
+            out.out.settle()?;
         } else if config.positions.is_some() || config.format == OutputFormat::Line {
             // Positions, or a UCI command: text lines.
             if config.per_game {
@@ -269,6 +301,22 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
     }
     out.games = index;
     Ok(out)
+}
+
+/// Whether `game` is written in PGN as its moves are played
+/// ([`pgnkit_pgn::write::LiveMovetext`]): all of it, with nothing that
+/// needs its moves kept (another format, positions, a split into lines,
+/// notes, clocks rewritten, tags from the replay, a game written in
+/// pieces).
+fn live_pgn(config: &Config, game: &Game<'_>) -> bool {
+    config.format == OutputFormat::Pgn
+        && config.positions.is_none()
+        && !config.split_variations
+        && !config.fen_comments
+        && config.clocks.is_none()
+        && config.opening.is_none()
+        && !config.plycount
+        && game.span.len() <= LARGE_GAME
 }
 
 /// Sets the tags `writer` writes in place of the game's (`--add-opening`,
@@ -335,4 +383,197 @@ pub struct Converted {
     pub diagnostics: Vec<Located>,
     /// Counts.
     pub totals: Totals,
+}
+
+#[cfg(test)]
+mod tests {
+    use pgnkit_notation::{Language, Notation};
+    use pgnkit_pgn::text::GameText;
+    use pgnkit_pgn::write::TagSection;
+    use pgnkit_replay::Detail;
+
+    use super::*;
+
+    /// Games that take every turn of the writer's walk: comments, NAGs and
+    /// glyphs, variations (nested, after a comment, a draw offer), long
+    /// lines, a FEN start with Black to move, escapes, null moves, errors
+    /// in the main line and in a variation, a word that is no move, marks
+    /// as words, German piece letters (the replay starts again: in
+    /// English, the variation is replayed past the first German move,
+    /// which is then no move), a game the plain lane gives up after many
+    /// moves.
+    const GAMES: &str = r#"% an escape before the game
+[Event "comments"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+{start} 1. e4 {[%clk 0:03:00]} e5 $1 2. Nf3!? Nc6 ; rest of line
+3. Bb5 a6 {a long comment that runs past the end of the line to see that it is kept whole, never broken} 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 1-0
+
+[Event "variations"]
+[Result "*"]
+
+1. d4 (1. e4 e5 (1... c5 2. Nf3 {Sicilian} d6) 2. Nf3) 1... d5 2. c4 e6 (2... c6 3. Nf3 (3. Nc3 dxc4) 3... Nf6) 3. Nc3 (=) Nf6 4. Bg5 *
+
+[Event "black first"]
+[FEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]
+[SetUp "1"]
+[Result "*"]
+
+1... c5 2. Nf3 d6 {then} 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *
+
+[Event "nulls"]
+[Result "*"]
+
+1. e4 -- 2. d4 Z0 3. c4 e5 (3... -- 4. Nc3) 4. Nf3 *
+
+[Event "error mid-game"]
+[Result "0-1"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxe8 Nf6 5. O-O Be7 (5... b5 6. Bb3) 0-1
+
+[Event "error in a variation"]
+[Result "*"]
+
+1. e4 e5 (1... c5 2. Ke3 Nc6) 2. Nf3 Nc6 3. Bb5 *
+
+[Event "junk word"]
+[Result "*"]
+
+1. e4 e5 2. Nf3 hello 3. Nc3 Nf6 *
+
+[Event "marks as words"]
+[Result "*"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 # 1-0
+
+[Event "german"]
+[Result "*"]
+
+1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. La4 Sf6 5. O-O Le7 *
+
+[Event "german with a variation"]
+[Result "*"]
+
+1. e4 e5 2. Sf3 (2. d4 exd4 3. Dxd4) 2... Sc6 3. Lb5 *
+
+[Event "long plain game then a wrong result"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O
+9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6
+16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 1/2-1/2
+
+{a comment between games}
+
+[Event "promotion and glyph on promotion"]
+[FEN "8/P7/8/8/8/8/k6K/8 w - - 0 60"]
+[SetUp "1"]
+[Result "*"]
+
+60. a8=Q+! Kb2 61. Qb8+ Kc2 *
+"#;
+
+    fn config(style: Style, layout: Layout) -> Config {
+        Config {
+            style,
+            options: Options {
+                language: None,
+                illegal_moves: pgnkit_replay::IllegalMoves::default(),
+                suggestions: true,
+                detail: Detail::Errors,
+            },
+            format: OutputFormat::Pgn,
+            skip_invalid: false,
+            diagnostics: Format::Json,
+            opening: None,
+            layout,
+            split_variations: false,
+            fen_comments: false,
+            clocks: None,
+            plycount: false,
+            positions: None,
+            per_game: false,
+        }
+    }
+
+    /// The games as the writer writes them from the moves kept.
+    fn kept(data: &[u8], config: &Config) -> Vec<u8> {
+        let mut reader = Reader::new(data);
+        let mut game = Game::default();
+        let mut moves = Moves::new(config.style.is_ascii());
+        let mut writer = Writer::with_layout(config.layout.clone());
+        let mut out = Vec::new();
+        while reader.read_game(&mut game) {
+            if game.is_comment_only() {
+                out.extend_from_slice(data.get(game.span.clone()).unwrap_or_default());
+                out.extend_from_slice(b"\n\n");
+                continue;
+            }
+            let text = GameText::new(data, game.span.clone());
+            let mut recorder = MoveWriter::new(config.style, false, &mut moves);
+            replay_game_text(data, &game, &text, &config.options, &mut recorder);
+            writer.write_game(&mut out, data, &game, &text, &moves);
+        }
+        out
+    }
+
+    #[test]
+    fn games_written_live_are_those_written_from_the_moves_kept() {
+        let layouts = [
+            Layout::default(),
+            Layout {
+                width: 0,
+                ..Layout::default()
+            },
+            Layout {
+                width: 20,
+                ..Layout::default()
+            },
+            Layout {
+                tags: TagSection::Roster,
+                comments: false,
+                nags: false,
+                variations: false,
+                move_numbers: false,
+                result: false,
+                width: 40,
+            },
+        ];
+        let styles = [
+            Style::SAN,
+            Style::new(Notation::Lan, Language::En),
+            Style::new(Notation::Uci, Language::En),
+            Style::new(Notation::Figurine, Language::En),
+            Style::new(Notation::San, Language::Ru),
+        ];
+        let data = GAMES.as_bytes();
+        for layout in &layouts {
+            for style in styles {
+                let config = config(style, layout.clone());
+                let live = convert_bytes(data, &config)
+                    .map(|c| c.out)
+                    .unwrap_or_default();
+                let kept = kept(data, &config);
+                assert_eq!(
+                    String::from_utf8_lossy(&live),
+                    String::from_utf8_lossy(&kept),
+                    "{style:?} {layout:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn games_with_errors_are_left_out_when_asked_and_the_others_written() {
+        let mut config = config(Style::SAN, Layout::default());
+        config.skip_invalid = true;
+        let converted = convert_bytes(GAMES.as_bytes(), &config).map(|c| c.out);
+        let text = String::from_utf8(converted.unwrap_or_default()).unwrap_or_default();
+        assert!(!text.contains("error mid-game"), "{text}");
+        assert!(!text.contains("junk word"), "{text}");
+        assert!(text.contains("[Event \"comments\"]"), "{text}");
+        assert!(text.contains("[Event \"german\"]"), "{text}");
+    }
 }

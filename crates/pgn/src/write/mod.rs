@@ -4,7 +4,10 @@
 //! moves in any notation: the caller renders each move (usually while
 //! replaying the game: `pgnkit-replay`'s `MoveWriter` does it in any
 //! notation and language) into a [`Moves`], by token index, and the writer
-//! walks the game's tokens once to write it:
+//! walks the game's tokens once to write it; or, where nothing needs the
+//! moves kept, hands each move as it is played to the writer's
+//! [`LiveMovetext`] ([`Writer::live`]), which writes the game as it goes,
+//! by the same walk over its tokens. Either way (both are a [`MoveSink`]):
 //!
 //! - Tags: the seven-tag roster first, in its order (Event, Site, Date,
 //!   Round, White, Black, Result), then every other tag in ASCII order of
@@ -75,6 +78,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod live;
 mod move_lines;
 mod moves;
 mod movetext;
@@ -88,8 +92,9 @@ mod verbatim;
 mod words;
 mod writer;
 
+pub use live::LiveMovetext;
 pub use move_lines::write_move_lines;
-pub use moves::{Moves, WrittenMove};
+pub use moves::{MoveBuffers, MoveSink, Moves, WrittenMove};
 pub use movetext::{LINE_WIDTH, Movetext};
 pub use nulls::{NullPlaces, Place};
 pub use split::SplitLines;

@@ -60,6 +60,9 @@ pub struct Moves {
     /// Comments written otherwise: the first byte of the comment token and
     /// its new text (empty: left out), sorted by the first.
     edited: Vec<(usize, String)>,
+    /// Where the written form of the move being written starts in
+    /// [`Moves::text`] ([`MoveSink::buffers`]).
+    pending: usize,
 }
 
 /// One written move, as [`Moves::get_next`] and [`Moves::at`] give it.
@@ -174,42 +177,9 @@ impl Moves {
         white: bool,
         write: impl FnOnce(&mut String, &mut String, &mut String),
     ) {
-        let start = self.text.len();
-        write(&mut self.text, &mut self.uci, &mut self.note);
-        let text_len = self.text.len().saturating_sub(start);
-        let uci_len = self.uci.len();
-        if uci_len > 0 {
-            self.text.push_str(&self.uci);
-            self.uci.clear();
-        }
-        let mut note_len = 0;
-        if !self.note.is_empty() {
-            note_len = self.note.len().min(usize::from(u8::MAX));
-            while !self.note.is_char_boundary(note_len) {
-                note_len -= 1;
-            }
-            self.text
-                .push_str(self.note.get(..note_len).unwrap_or_default());
-            self.note.clear();
-        }
-        let slot = Slot {
-            token: to_u32(token),
-            start: to_u32(start),
-            place: number.saturating_mul(2).saturating_add(u32::from(white)),
-            text_len: u16::try_from(text_len).unwrap_or(u16::MAX),
-            uci_len: u8::try_from(uci_len).unwrap_or(u8::MAX),
-            note_len: u8::try_from(note_len).unwrap_or(u8::MAX),
-        };
-        match self.slots.last() {
-            Some(last) if last.token >= slot.token => {
-                // Out of order (not met in a replay): kept sorted all the same.
-                match self.slots.binary_search_by_key(&slot.token, |s| s.token) {
-                    Ok(at) => self.slots[at] = slot,
-                    Err(at) => self.slots.insert(at, slot),
-                }
-            }
-            _ => self.slots.push(slot),
-        }
+        let MoveBuffers { text, uci, note } = MoveSink::buffers(self);
+        write(text, uci, note);
+        MoveSink::push(self, token, number, white);
     }
 
     /// The converted move of token `token`, if it was a replayed move, for
@@ -319,6 +289,102 @@ impl Moves {
             ),
             number: slot.number(),
             white: slot.white(),
+        }
+    }
+}
+
+/// The buffers a move is written into ([`MoveSink::buffers`]).
+pub struct MoveBuffers<'a> {
+    /// Its written form, appended.
+    pub text: &'a mut String,
+    /// Its UCI form, appended when it is wanted.
+    pub uci: &'a mut String,
+    /// Its note (a comment the writer puts after the move, its NAGs and
+    /// comments, such as its position's FEN), appended; nothing for none.
+    pub note: &'a mut String,
+}
+
+/// What a replay writes the moves it plays into, one after the other in
+/// token order: [`Moves`] keeps them by token for the [`Writer`](super::Writer),
+/// [`LiveMovetext`](super::LiveMovetext) writes the game's movetext as
+/// they come. Each move is written into [`MoveSink::buffers`], then
+/// placed by [`MoveSink::push`].
+pub trait MoveSink {
+    /// Forgets every move (the replay starts again).
+    fn reset(&mut self);
+    /// Sets where the game starts: the full-move number of its first ply
+    /// and whether White plays it ([`Moves::set_start`]).
+    fn set_start(&mut self, number: u32, white: bool);
+    /// The buffers the next move is written into.
+    fn buffers(&mut self) -> MoveBuffers<'_>;
+    /// The move just written into the [`MoveSink::buffers`] is that of
+    /// token `token` (an index in [`Game::tokens`](crate::Game::tokens)),
+    /// played at full-move `number` by White when `white`.
+    fn push(&mut self, token: usize, number: u32, white: bool);
+    /// [`MoveSink::push`] for a move whose word is plain SAN, as
+    /// `pgnkit_notation::Line::read_plain_san` reads it (`e4`, `Nf3`,
+    /// `exd5`, `e8=Q+`, `O-O`): a word with no glyph or draw offer attached.
+    fn push_plain(&mut self, token: usize, number: u32, white: bool) {
+        self.push(token, number, white);
+    }
+}
+
+impl MoveSink for Moves {
+    fn reset(&mut self) {
+        Moves::reset(self);
+    }
+
+    fn set_start(&mut self, number: u32, white: bool) {
+        Moves::set_start(self, number, white);
+    }
+
+    #[inline]
+    fn buffers(&mut self) -> MoveBuffers<'_> {
+        self.pending = self.text.len();
+        MoveBuffers {
+            text: &mut self.text,
+            uci: &mut self.uci,
+            note: &mut self.note,
+        }
+    }
+
+    /// Keeps the move: its written form, then its UCI form and its note
+    /// (a note longer than 255 bytes is cut there).
+    fn push(&mut self, token: usize, number: u32, white: bool) {
+        let start = self.pending;
+        let text_len = self.text.len().saturating_sub(start);
+        let uci_len = self.uci.len();
+        if uci_len > 0 {
+            self.text.push_str(&self.uci);
+            self.uci.clear();
+        }
+        let mut note_len = 0;
+        if !self.note.is_empty() {
+            note_len = self.note.len().min(usize::from(u8::MAX));
+            while !self.note.is_char_boundary(note_len) {
+                note_len -= 1;
+            }
+            self.text
+                .push_str(self.note.get(..note_len).unwrap_or_default());
+            self.note.clear();
+        }
+        let slot = Slot {
+            token: to_u32(token),
+            start: to_u32(start),
+            place: number.saturating_mul(2).saturating_add(u32::from(white)),
+            text_len: u16::try_from(text_len).unwrap_or(u16::MAX),
+            uci_len: u8::try_from(uci_len).unwrap_or(u8::MAX),
+            note_len: u8::try_from(note_len).unwrap_or(u8::MAX),
+        };
+        match self.slots.last() {
+            Some(last) if last.token >= slot.token => {
+                // Out of order (not met in a replay): kept sorted all the same.
+                match self.slots.binary_search_by_key(&slot.token, |s| s.token) {
+                    Ok(at) => self.slots[at] = slot,
+                    Err(at) => self.slots.insert(at, slot),
+                }
+            }
+            _ => self.slots.push(slot),
         }
     }
 }

@@ -222,11 +222,19 @@ impl<'o> Movetext<'o> {
         self.column = 0;
     }
 
-    /// Ends the movetext's last line.
-    pub fn finish(self) {
+    /// Ends the movetext's last line; gives back the output.
+    pub fn finish(self) -> &'o mut Vec<u8> {
         if self.column > 0 {
             self.out.push(b'\n');
         }
+        self.out
+    }
+
+    /// Takes back what was written from byte `start` of the output on,
+    /// the start of a line: the movetext starts again there.
+    pub(super) fn rewind(&mut self, start: usize) {
+        self.out.truncate(start);
+        self.column = 0;
     }
 }
 

@@ -12,6 +12,7 @@ fn write(pgn: &[u8], moves: &[(&str, u32, bool)]) -> String {
     let mut game = Game::default();
     assert!(Reader::new(pgn).read_game(&mut game));
     let mut written = Moves::new(true);
+    let mut handed = Vec::new();
     let mut next = moves.iter();
     let mut expected = next.next();
     for (i, t) in game.tokens.iter().enumerate() {
@@ -22,6 +23,7 @@ fn write(pgn: &[u8], moves: &[(&str, u32, bool)]) -> String {
             written.push_with(i, number, white, |text, _| {
                 text.push_str(&word.to_ascii_uppercase())
             });
+            handed.push((i, number, white, word.to_ascii_uppercase()));
             expected = next.next();
         }
     }
@@ -29,7 +31,64 @@ fn write(pgn: &[u8], moves: &[(&str, u32, bool)]) -> String {
     let mut out = Vec::new();
     let text = GameText::new(pgn, game.span.clone());
     Writer::new().write_game(&mut out, pgn, &game, &text, &written);
+    // The same moves handed to the live writer one by one, after what the
+    // output holds already: the same game, or (where it gives way)
+    // nothing.
+    let mut live_out = b"before".to_vec();
+    let mut writer = Writer::new();
+    let mut live = writer.live(&mut live_out, pgn, &game, &text, true);
+    for (i, number, white, word) in &handed {
+        live.buffers().text.push_str(word);
+        live.push(*i, *number, *white);
+    }
+    if live.finish() {
+        assert_eq!(
+            String::from_utf8_lossy(&live_out[6..]),
+            String::from_utf8_lossy(&out)
+        );
+    } else {
+        assert_eq!(live_out, b"before");
+    }
     String::from_utf8(out).expect("utf-8")
+}
+
+/// Written live, a game starts again where the replay does (its moves
+/// handed again), and gives way at a null move, taking back all it wrote.
+#[test]
+fn the_live_writer_starts_again_and_gives_way_at_a_null_move() {
+    let pgn = b"[Event \"x\"]\n\n1. e4 {c} e5 2. Nf3 *\n";
+    let mut game = Game::default();
+    assert!(Reader::new(&pgn[..]).read_game(&mut game));
+    let text = GameText::new(pgn, game.span.clone());
+    let mut out = Vec::new();
+    let mut writer = Writer::new();
+    let mut live = writer.live(&mut out, pgn, &game, &text, true);
+    live.buffers().text.push_str("wrong");
+    live.push(1, 1, true);
+    live.reset();
+    for (token, number, white, word) in
+        [(1, 1, true, "E4"), (3, 1, false, "E5"), (5, 2, true, "NF3")]
+    {
+        live.buffers().text.push_str(word);
+        live.push(token, number, white);
+    }
+    assert!(live.finish());
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "[Event \"x\"]\n\n1. E4 {c} 1... E5 2. NF3 *\n\n"
+    );
+
+    let pgn = b"[Event \"x\"]\n\n1. e4 -- 2. d4 *\n";
+    assert!(Reader::new(&pgn[..]).read_game(&mut game));
+    let text = GameText::new(pgn, game.span.clone());
+    let mut out = b"kept".to_vec();
+    let mut live = writer.live(&mut out, pgn, &game, &text, true);
+    for (token, number, white, word) in [(1, 1, true, "E4"), (4, 2, true, "D4")] {
+        live.buffers().text.push_str(word);
+        live.push(token, number, white);
+    }
+    assert!(!live.finish());
+    assert_eq!(out, b"kept");
 }
 
 /// Bytes written, and the largest single write.

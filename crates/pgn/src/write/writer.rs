@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::live::LiveMovetext;
 use super::moves::{Moves, Slot};
 use super::movetext::Movetext;
 use super::nulls::NullPlaces;
@@ -10,13 +11,13 @@ use super::numbering::{Dots, push_number, write_nag};
 use super::tags::{TagSection, write_tags};
 use super::verbatim::{VerbatimPiece, line_end, verbatim_pieces};
 use super::words::{
-    Word, attached_marks, classify_word, draw_offer_at, is_null_word, may_have_marks,
+    Word, attached_marks, classify_word, comment_text, draw_offer_at, is_null_word, may_have_marks,
     may_have_marks_in,
 };
 use super::{LINE_WIDTH, NULL_MOVE};
 use crate::game::Common;
 use crate::text::GameText;
-use crate::{Game, GameResult, TokenKind};
+use crate::{Game, GameResult, Token, TokenKind};
 
 /// What a [`Writer`] writes of each game, and how wide: everything, in
 /// lines shorter than [`LINE_WIDTH`], by default.
@@ -267,6 +268,25 @@ impl Writer {
         written
     }
 
+    /// Writes the head of `game` (read from `input`, decoded by `source`)
+    /// to `out` ([`Writer::write_game`]'s), and gives the
+    /// [`LiveMovetext`] that writes its movetext as its moves are played
+    /// (whose written forms are all ASCII when `ascii`).
+    pub fn live<'w, 'g>(
+        &'w mut self,
+        out: &'w mut Vec<u8>,
+        input: &'g [u8],
+        game: &'g Game<'g>,
+        source: &GameText<'g>,
+        ascii: bool,
+    ) -> LiveMovetext<'w, 'g> {
+        let game_start = out.len();
+        self.write_head(out, game, source);
+        let movetext_start = out.len();
+        let walk = Walk::new(out, &mut self.item, &self.layout, input, game, *source);
+        LiveMovetext::new(walk, game_start, movetext_start, ascii)
+    }
+
     /// Writes only the tag section of `game` in export order (and the
     /// empty line after it, if it has tags): for a caller that writes the
     /// movetext itself with a [`Movetext`].
@@ -300,145 +320,284 @@ fn write_movetext<const DRAIN: bool>(
     only: Option<&[Range<usize>]>,
     drain: Drain<'_>,
 ) -> std::io::Result<()> {
-    let first_tag = game.tags.first().map_or(usize::MAX, |t| t.span.start);
-    let mut mt = Movetext::with_width(out, layout.width);
-    let mut depth = 0usize;
-    let mut need_number = true;
-    let mut i = 0usize;
+    let mut walk = Walk::new(out, item, layout, input, game, *source);
     let mut cursor = 0usize;
-    // The FEN comment (or other note) of the last move, written after its
-    // NAGs and comments.
-    let mut note: Option<Slot> = None;
     // Where in `only` the walk is.
     let mut part = 0usize;
-    // Computed at the first null move, for the whole game.
-    let mut nulls: Option<NullPlaces> = None;
-    let tokens = &game.tokens;
     let numbers = layout.move_numbers;
     loop {
         // The end of the token range being written.
         let mut end = usize::MAX;
         if let Some(only) = only {
-            let Some(range) = range_at(only, &mut part, i) else {
+            let Some(range) = range_at(only, &mut part, walk.i) else {
                 break;
             };
-            if i < range.start {
+            if walk.i < range.start {
                 // Past the tokens of other lines: find the move slot by
                 // search, not by walking their moves.
-                i = range.start;
-                cursor = moves.slot_at_or_after(i);
+                walk.i = range.start;
+                cursor = moves.slot_at_or_after(walk.i);
             }
             end = range.end;
         }
-        if only.is_none() && note.is_none() {
+        if only.is_none() && walk.note.is_none() {
             let limit = if DRAIN { DRAIN_AT } else { usize::MAX };
-            i = write_plain_run(
-                &mut mt,
+            walk.i = write_plain_run(
+                &mut walk.mt,
                 game,
-                i,
+                walk.i,
                 &mut cursor,
                 moves,
                 numbers,
-                &mut need_number,
+                &mut walk.need_number,
                 limit,
             );
         }
-        let Some(t) = tokens.get(i) else { break };
-        if DRAIN && mt.out.len() >= DRAIN_AT {
-            drain(mt.out)?;
+        let Some(t) = game.tokens.get(walk.i) else {
+            break;
+        };
+        if DRAIN && walk.mt.out.len() >= DRAIN_AT {
+            drain(walk.mt.out)?;
         }
+        let found = match t.kind {
+            TokenKind::Word => moves
+                .next_slot(walk.i, &mut cursor)
+                .map(|slot| Found::of_slot(moves, slot)),
+            _ => None,
+        };
+        // Every word is placed: the moves are all here.
+        let _ = walk.step(t, Some(moves), found, end);
+    }
+    walk.finish(Some(moves));
+    Ok(())
+}
+
+/// A replayed move as the walk writes it.
+pub(super) struct Found<'m> {
+    /// Its full-move number.
+    pub(super) number: u32,
+    /// Whether White played it.
+    pub(super) white: bool,
+    /// Its written form.
+    pub(super) text: &'m [u8],
+    /// The width of `text` in characters.
+    pub(super) width: usize,
+    /// The 16 bytes from the start of `text`, when there are as many (a
+    /// copy of fixed size).
+    pub(super) padded: Option<&'m [u8; 16]>,
+    /// Its slot in the [`Moves`], when it has a note.
+    pub(super) note: Option<Slot>,
+}
+
+impl Found<'_> {
+    /// The move of `slot` in `moves`.
+    #[inline(always)]
+    fn of_slot(moves: &Moves, slot: Slot) -> Found<'_> {
+        let (text, width, padded) = moves.written_bytes(&slot);
+        Found {
+            number: slot.number(),
+            white: slot.white(),
+            text,
+            width,
+            padded,
+            note: (slot.note_len > 0).then_some(slot),
+        }
+    }
+}
+
+/// A null move met where the walk has no [`Moves`] to place it from
+/// ([`Walk::step`] without them): the game is written by the walk with them.
+#[derive(Debug)]
+pub(super) struct Unplaced;
+
+/// A walk over a game's movetext, token after token, and what it keeps
+/// between tokens (the line's depth, whether the next move needs its
+/// number, the note to write): the one place where the rules of the
+/// movetext are applied. [`write_movetext`] walks a game whose moves are
+/// all in [`Moves`]; [`LiveMovetext`](super::LiveMovetext) walks it as
+/// the moves are played, each handed to it in turn.
+pub(super) struct Walk<'w, 'g> {
+    /// Where the movetext goes.
+    pub(super) mt: Movetext<'w>,
+    /// A buffer for one item (a NAG, a null move).
+    item: &'w mut Vec<u8>,
+    layout: &'w Layout,
+    input: &'g [u8],
+    pub(super) game: &'g Game<'g>,
+    source: GameText<'g>,
+    /// Where the tag section starts (escapes before it are the head's).
+    first_tag: usize,
+    /// The variation depth of the token.
+    depth: usize,
+    /// The next move is numbered even when Black's.
+    pub(super) need_number: bool,
+    /// The next token to write.
+    pub(super) i: usize,
+    /// The note of the last move, written after its NAGs and comments.
+    note: Option<Slot>,
+    /// Computed at the first null move, for the whole game.
+    nulls: Option<NullPlaces>,
+}
+
+impl<'w, 'g> Walk<'w, 'g> {
+    /// A walk of `game` (read from `input`, decoded by `source`) from its
+    /// first token, writing to `out` what `layout` keeps.
+    pub(super) fn new(
+        out: &'w mut Vec<u8>,
+        item: &'w mut Vec<u8>,
+        layout: &'w Layout,
+        input: &'g [u8],
+        game: &'g Game<'g>,
+        source: GameText<'g>,
+    ) -> Walk<'w, 'g> {
+        Walk {
+            mt: Movetext::with_width(out, layout.width),
+            item,
+            layout,
+            input,
+            game,
+            source,
+            first_tag: game.tags.first().map_or(usize::MAX, |t| t.span.start),
+            depth: 0,
+            need_number: true,
+            i: 0,
+            note: None,
+            nulls: None,
+        }
+    }
+
+    /// Starts the walk again from the first token, the movetext written
+    /// so far (from byte `start` of the output, the start of a line) taken
+    /// back.
+    pub(super) fn restart(&mut self, start: usize) {
+        self.mt.rewind(start);
+        self.depth = 0;
+        self.need_number = true;
+        self.i = 0;
+        self.note = None;
+        self.nulls = None;
+    }
+
+    /// Writes `found`, the replayed move of the word `raw` (the token the
+    /// walk is at, not yet passed), which may carry a glyph or a draw offer
+    /// when `marks` ([`may_have_marks`]).
+    #[inline(always)]
+    pub(super) fn write_found(&mut self, raw: &[u8], marks: bool, found: Found<'_>) {
+        let dots = Dots::before(self.layout.move_numbers, found.white, self.need_number);
+        self.mt
+            .written_move(found.number, dots, found.text, found.width, found.padded);
+        self.need_number = false;
+        if marks {
+            self.need_number |=
+                write_attached_marks(&mut self.mt, self.item, self.layout, raw, &self.source);
+        }
+        self.note = found.note;
+    }
+
+    /// Writes the token `t` the walk is at and passes it (and those it
+    /// stands for: a draw offer's, a line left verbatim up to `end` at
+    /// most, a variation left out), `found` being its move when it is a
+    /// replayed word; `moves`, when given, holds every move of the game.
+    /// Without them, a null move cannot be placed: [`Unplaced`], and the
+    /// walk stays at it.
+    pub(super) fn step(
+        &mut self,
+        t: Token<'_>,
+        moves: Option<&Moves>,
+        found: Option<Found<'_>>,
+        end: usize,
+    ) -> Result<(), Unplaced> {
+        let i = self.i;
+        let (game, source, layout) = (self.game, self.source, self.layout);
+        let mt = &mut self.mt;
         // The note goes after the move's NAGs and comments.
         let keeps_note = matches!(t.kind, TokenKind::Nag(_) | TokenKind::Comment)
             || (t.kind == TokenKind::Word
-                && note.is_some()
+                && self.note.is_some()
                 && matches!(
                     classify_word(&source.decode(t.text)),
                     Word::Nag(_) | Word::Mark
                 ));
-        if !keeps_note && let Some(slot) = note.take() {
-            mt.comment_any(moves.note(&slot).as_bytes());
-            need_number = true;
+        if !keeps_note && let Some(slot) = self.note.take() {
+            if let Some(moves) = moves {
+                mt.comment_any(moves.note(&slot).as_bytes());
+            }
+            self.need_number = true;
         }
+        let item = &mut *self.item;
         match t.kind {
             TokenKind::Word => {
-                if let Some(slot) = moves.next_slot(i, &mut cursor) {
-                    let dots = Dots::before(numbers, slot.white(), need_number);
-                    let (text, width, padded) = moves.written_bytes(&slot);
-                    mt.written_move(slot.number(), dots, text, width, padded);
-                    need_number = false;
-                    if may_have_marks(t.text) {
-                        need_number |= write_attached_marks(&mut mt, item, layout, t.text, source);
-                    }
-                    if slot.note_len > 0 {
-                        note = Some(slot);
-                    }
+                if let Some(found) = found {
+                    self.write_found(t.text, may_have_marks(t.text), found);
                 } else {
                     let text = source.decode(t.text);
-                    if is_null_word(&text)
-                        && let Some((number, white)) = nulls
-                            .get_or_insert_with(|| NullPlaces::new(game, source, moves))
-                            .get(i)
-                    {
-                        write_null_move(
-                            &mut mt,
-                            item,
-                            numbers && (white || need_number),
-                            number,
-                            white,
-                        );
-                        need_number = false;
-                        i += 1;
-                        continue;
+                    if is_null_word(&text) {
+                        if self.nulls.is_none() {
+                            let moves = moves.ok_or(Unplaced)?;
+                            self.nulls = Some(NullPlaces::new(game, &source, moves));
+                        }
+                        if let Some((number, white)) = self.nulls.as_ref().and_then(|n| n.get(i)) {
+                            write_null_move(
+                                mt,
+                                item,
+                                layout.move_numbers && (white || self.need_number),
+                                number,
+                                white,
+                            );
+                            self.need_number = false;
+                            self.i = i + 1;
+                            return Ok(());
+                        }
                     }
                     match classify_word(&text) {
-                        Word::Nag(n) => need_number |= write_kept_nag(&mut mt, item, layout, n),
-                        Word::DrawOffer => need_number |= write_draw_offer(&mut mt, layout),
+                        Word::Nag(n) => self.need_number |= write_kept_nag(mt, item, layout, n),
+                        Word::DrawOffer => self.need_number |= write_draw_offer(mt, layout),
                         Word::Mark => {}
                         Word::Dead => {
-                            let end = line_end(game, i, depth).min(end);
-                            write_verbatim(&mut mt, input, game, source, moves, layout, i..end);
-                            need_number = true;
-                            i = end;
-                            continue;
+                            let end = line_end(game, i, self.depth).min(end);
+                            write_verbatim(mt, self.input, game, &source, moves, layout, i..end);
+                            self.need_number = true;
+                            self.i = end;
+                            return Ok(());
                         }
                     }
                 }
             }
             TokenKind::MoveNumber { .. } => {}
-            TokenKind::Nag(n) => need_number |= write_kept_nag(&mut mt, item, layout, n),
+            TokenKind::Nag(n) => self.need_number |= write_kept_nag(mt, item, layout, n),
             TokenKind::Comment => {
                 if layout.comments
-                    && let Some(text) = moves.comment(&t, source)
+                    && let Some(text) = comment(moves, &t, &source)
                 {
                     mt.comment_any(text.as_bytes());
-                    need_number = true;
+                    self.need_number = true;
                 }
             }
             TokenKind::Escape => {
-                if t.span.start > first_tag {
+                if t.span.start > self.first_tag {
                     mt.escape(source.decode(t.text).as_bytes());
                 }
             }
             TokenKind::OpenVariation if draw_offer_at(game, i) => {
-                need_number |= write_draw_offer(&mut mt, layout);
-                i += 3;
-                continue;
+                self.need_number |= write_draw_offer(mt, layout);
+                self.i = i + 3;
+                return Ok(());
             }
             TokenKind::OpenVariation if !layout.variations => {
                 // The variation, and those inside it, left out.
-                i = line_end(game, i + 1, depth + 1).saturating_add(1);
-                continue;
+                self.i = line_end(game, i + 1, self.depth + 1).saturating_add(1);
+                return Ok(());
             }
             TokenKind::OpenVariation => {
-                depth += 1;
+                self.depth += 1;
                 mt.item(b"(");
-                need_number = true;
+                self.need_number = true;
             }
             TokenKind::CloseVariation => {
-                if depth > 0 {
-                    depth -= 1;
+                if self.depth > 0 {
+                    self.depth -= 1;
                     mt.item(b")");
-                    need_number = true;
+                    self.need_number = true;
                 }
             }
             TokenKind::Result(r) => {
@@ -449,25 +608,44 @@ fn write_movetext<const DRAIN: bool>(
             TokenKind::DeepVariation => {
                 // Read, never replayed: kept in a comment as the text it was.
                 if layout.variations {
-                    comment_without_braces(&mut mt, &source.decode(t.text));
-                    need_number = true;
+                    comment_without_braces(mt, &source.decode(t.text));
+                    self.need_number = true;
                 }
             }
         }
-        i += 1;
+        self.i = i + 1;
+        Ok(())
     }
-    if let Some(slot) = note.take() {
-        mt.comment_any(moves.note(&slot).as_bytes());
+
+    /// Ends the movetext after its last token: the last note, the
+    /// variations left open closed, the termination marker, an empty line.
+    pub(super) fn finish(mut self, moves: Option<&Moves>) {
+        if let (Some(slot), Some(moves)) = (self.note.take(), moves) {
+            self.mt.comment_any(moves.note(&slot).as_bytes());
+        }
+        for _ in 0..self.depth {
+            self.mt.item(b")");
+        }
+        if self.layout.result {
+            self.mt
+                .item(result_marker(self.game, &self.source).as_bytes());
+        }
+        let out = self.mt.finish();
+        out.push(b'\n');
     }
-    for _ in 0..depth {
-        mt.item(b")");
+}
+
+/// The text of the comment `t` as written: as `moves` edited it, else as
+/// read.
+fn comment<'t>(
+    moves: Option<&'t Moves>,
+    t: &Token<'t>,
+    source: &GameText<'t>,
+) -> Option<std::borrow::Cow<'t, str>> {
+    match moves {
+        Some(moves) => moves.comment(t, source),
+        None => Some(comment_text(t, source)),
     }
-    if layout.result {
-        mt.item(result_marker(game, source).as_bytes());
-    }
-    mt.finish();
-    out.push(b'\n');
-    Ok(())
 }
 
 /// Writes the tokens from `i` on while they are move numbers and moves
@@ -597,7 +775,7 @@ fn write_verbatim(
     input: &[u8],
     game: &Game<'_>,
     source: &GameText<'_>,
-    moves: &Moves,
+    moves: Option<&Moves>,
     layout: &Layout,
     tokens: Range<usize>,
 ) {
@@ -605,7 +783,7 @@ fn write_verbatim(
         VerbatimPiece::Text(raw) => comment_without_braces(mt, &source.decode(raw)),
         VerbatimPiece::Comment(c) => {
             if layout.comments
-                && let Some(text) = moves.comment(&c, source)
+                && let Some(text) = comment(moves, &c, source)
             {
                 mt.comment_any(text.as_bytes());
             }
