@@ -565,6 +565,55 @@ mod tests {
         }
     }
 
+    /// Real games and hostile files of the repository's test data (TWIC,
+    /// lichess broadcasts with clocks, Chess960 events, other tools' test
+    /// files, scoresheets in several languages and notations): each file,
+    /// in several notations and at two widths, is written live as it is
+    /// from the moves kept.
+    #[test]
+    fn real_games_written_live_are_those_written_from_the_moves_kept() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let mut files = 0;
+        for dir in ["convert", "check", "clocks", "illegal"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+                panic!("testdata/{dir} is missing");
+            };
+            let mut paths: Vec<_> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+                .collect();
+            paths.sort();
+            for path in paths {
+                let data = std::fs::read(&path).unwrap_or_default();
+                files += 1;
+                for style in [
+                    Style::SAN,
+                    Style::new(Notation::Lan, Language::En),
+                    Style::new(Notation::Uci, Language::En),
+                    Style::new(Notation::San, Language::De),
+                ] {
+                    for width in [Layout::default().width, 30] {
+                        let layout = Layout {
+                            width,
+                            ..Layout::default()
+                        };
+                        let config = config(style, layout);
+                        let live = convert_bytes(&data, &config)
+                            .map(|c| c.out)
+                            .unwrap_or_default();
+                        assert_eq!(
+                            String::from_utf8_lossy(&live),
+                            String::from_utf8_lossy(&kept(&data, &config)),
+                            "{} {style:?} width {width}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(files > 50, "{files} files of test data");
+    }
+
     #[test]
     fn games_with_errors_are_left_out_when_asked_and_the_others_written() {
         let mut config = config(Style::SAN, Layout::default());

@@ -308,6 +308,8 @@ const QUICK_HELPMATE: u32 = 400;
 /// asked: 81 questions left undecided with 400 nodes, 16 with 1,500 (11
 /// with 5,000), and 46% fewer instructions; on a quarter of CHA's test
 /// vectors 3.5% more instructions (7% with 5,000) and 6 more helpmates.
+/// (With the rest of the budget left to the helpmate searches where no
+/// wall stands, see `settle`: 4 undecided of the 5,000.)
 const QUICK_HELPMATE_FREE: u32 = 1_500;
 
 /// Whether `pos` is dead: neither player can checkmate by any series of
