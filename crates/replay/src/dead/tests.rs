@@ -239,6 +239,35 @@ fn the_side_with_time_in_real_games_lost_on_time_is_found_able_to_mate() {
 }
 
 #[test]
+fn a_winner_with_pieces_is_found_to_mate_when_pawn_moves_are_not_all_free() {
+    // Final positions of lichess games lost on time (CHA's
+    // `tests/lichess-30K-games.txt`, game ids given): the side with time
+    // left can mate, and CHA's full version finds each line. Each winner
+    // has pieces beside its pawns; a quick search in which every pawn move
+    // of the winner is free spends its nodes on pawn marches, and pgnkit left these undecided within the full budget
+    // until a second quick search rewards only a pawn's last steps, as
+    // CHA does (`search::PawnMoves::Advanced`).
+    for (fen, winner) in [
+        // aJP9xIPl: the middlegame, at move 15.
+        (
+            "2nq1rk1/1rp2pp1/3p1n1p/Q1b1p3/2B1P1b1/2PP1N2/PP1N1PPP/R1B2RK1 w - - 3 15",
+            Color::Black,
+        ),
+        // GtP6d7CF: a rook and pawns against a queen and a rook.
+        ("8/8/p7/1pP2P2/kP1QR3/8/r7/4K3 w - - 6 50", Color::Black),
+        // ejEMZahN: a rook and pawns against a rook and a bishop.
+        ("6k1/7p/6RP/2p5/P1Kbr2P/8/8/8 b - - 8 43", Color::White),
+        // 3venBw6k: rooks, knights and a bishop on both sides.
+        (
+            "1n2Rk1r/1rp3pp/p4p2/1p1P3n/1P6/P1NP3P/B1P3P1/6K1 b - - 1 25",
+            Color::White,
+        ),
+    ] {
+        assert_mates(&pos(fen), winner, Budget::FULL);
+    }
+}
+
+#[test]
 fn with_no_wall_the_helpmate_search_goes_on_after_the_exhaustive_one_sprawls() {
     // More final positions of lichess games lost on time (CHA's
     // `tests/lichess-30K-games.txt`; CHA's full version finds each line),
