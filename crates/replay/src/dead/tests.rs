@@ -239,29 +239,61 @@ fn the_side_with_time_in_real_games_lost_on_time_is_found_able_to_mate() {
 }
 
 #[test]
-fn a_winner_with_pieces_is_found_to_mate_when_pawn_moves_are_not_all_free() {
+fn the_helpmate_search_takes_moves_in_the_order_they_are_generated() {
+    // Sides that can mate, each left undecided within the full budget
+    // while the helpmate search took the rewarded moves first (a line of
+    // rewarded moves and the free moves after them costs no depth, so it
+    // walked the kings before any piece moved). The expected answers: CHA's
+    // labels and CHA's full version, which finds each line.
+    for (fen, winner) in [
+        // CHA's test vectors (`WB`): Black mates with its bishops while
+        // White's king walks to a1. Found in 391 nodes; the other order
+        // had not found it in 2 million.
+        ("8/2b5/1b6/b4p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1", Color::Black),
+        // Final positions of lichess games lost on time (CHA's
+        // `tests/lichess-30K-games.txt`, game ids given), the side with
+        // time left. 6zXLqdtb: two knights against a rook and a bishop.
+        ("2N3k1/8/4p3/2b5/8/8/r2N4/5K2 b - - 0 57", Color::White),
+        // 1RoDvVQ7: a lone bishop against a queen and a rook.
+        ("5k2/8/7p/p7/7r/K4B2/8/6q1 b - - 1 48", Color::White),
+        // m1JplFbb: one blocked pawn against two that run.
+        ("8/3k4/PP6/8/6K1/7p/7P/8 w - - 11 66", Color::Black),
+        // 8atjVy1M: a bishop and pawns against a rook, a bishop and pawns
+        // (CHA: 227 nodes).
+        ("7k/8/p6p/P4B1P/2Rb2P1/8/2K5/8 w - - 3 46", Color::Black),
+    ] {
+        assert_mates(&pos(fen), winner, Budget::FULL);
+    }
+}
+
+#[test]
+fn a_winner_with_pieces_gets_a_second_quick_search_where_only_a_pawns_last_steps_are_free() {
     // Final positions of lichess games lost on time (CHA's
     // `tests/lichess-30K-games.txt`, game ids given): the side with time
     // left can mate, and CHA's full version finds each line. Each winner
-    // has pieces beside its pawns; a quick search in which every pawn move
-    // of the winner is free spends its nodes on pawn marches, and pgnkit left these undecided within the full budget
-    // until a second quick search rewards only a pawn's last steps, as
-    // CHA does (`search::PawnMoves::Advanced`).
+    // has pieces beside its pawns. With every pawn move of the winner
+    // free, the quick search spends its nodes on pawn marches and the
+    // full budget did not settle them; a second quick search that frees
+    // only a pawn's steps to its sixth rank and beyond, as CHA's search
+    // does, finds each mate (`search::PawnMoves::Advanced`).
     for (fen, winner) in [
-        // aJP9xIPl: the middlegame, at move 15.
+        // YbbbjA0j: rooks and a knight against rooks, a bishop and a knight.
         (
-            "2nq1rk1/1rp2pp1/3p1n1p/Q1b1p3/2B1P1b1/2PP1N2/PP1N1PPP/R1B2RK1 w - - 3 15",
+            "5rk1/1N1p2pp/4p3/6r1/p4n2/P2PRP1P/BPP2KP1/R7 w - - 1 31",
             Color::Black,
         ),
-        // GtP6d7CF: a rook and pawns against a queen and a rook.
-        ("8/8/p7/1pP2P2/kP1QR3/8/r7/4K3 w - - 6 50", Color::Black),
-        // ejEMZahN: a rook and pawns against a rook and a bishop.
-        ("6k1/7p/6RP/2p5/P1Kbr2P/8/8/8 b - - 8 43", Color::White),
-        // 3venBw6k: rooks, knights and a bishop on both sides.
+        // 2E908s67: two rooks and a knight against a bishop and a knight.
         (
-            "1n2Rk1r/1rp3pp/p4p2/1p1P3n/1P6/P1NP3P/B1P3P1/6K1 b - - 1 25",
+            "7R/4kppp/4p3/4P3/b7/3n1N2/5PPP/R5K1 b - - 1 26",
             Color::White,
         ),
+        // VEIrVro7: a rook and pawns against a queen and a rook.
+        (
+            "7k/5p2/p5PP/1p6/2p2Q2/2P2P2/4r1K1/7R w - - 1 42",
+            Color::Black,
+        ),
+        // zqcSKDhk: a rook and a pawn against a rook and pawns.
+        ("8/8/k5p1/P2R2P1/2PK3P/8/r7/8 w - - 9 59", Color::Black),
     ] {
         assert_mates(&pos(fen), winner, Budget::FULL);
     }
