@@ -323,3 +323,25 @@ fn with_no_wall_the_helpmate_search_goes_on_after_the_exhaustive_one_sprawls() {
         assert_mates(&p, winner, Budget::FULL);
     }
 }
+
+#[test]
+fn behind_a_wall_the_helpmate_search_gets_some_nodes_after_the_exhaustive_one_sprawls() {
+    // CHA's test vectors, labelled `WB` (either side can mate); CHA's full
+    // version finds each line. A pawn faces an enemy pawn, the exhaustive
+    // search sprawls, and the helpmate search finds the mate only with the
+    // nodes `AFTER_SPRAWL_BEHIND_WALL` leaves it.
+    for (fen, winner) in [
+        // White's pawns must promote through Black's pieces (CHA: 962 nodes).
+        ("8/8/8/6p1/6P1/4p1PK/4Pp1p/2q2nkr b - - 0 1", Color::White),
+        // A knot of pawns on the g- and f-files, Black's bishop behind them.
+        ("1k6/3b2p1/5pP1/5p1K/5Pp1/6P1/8/8 w - - 0 1", Color::Black),
+        // A column of White pawns on the b-file against one Black pawn.
+        ("8/1p6/1P5k/KP6/1P6/1P6/PP6/8 w - - 0 1", Color::White),
+        // White pawns on a7 and b6 before Black's b7, a bishop against a pawn.
+        ("k7/PpB5/1P6/8/8/8/5p2/6K1 w - - 0 1", Color::White),
+    ] {
+        let p = pos(fen);
+        assert!(pawns_face_to_face(&p), "{fen}");
+        assert_mates(&p, winner, Budget::FULL);
+    }
+}
