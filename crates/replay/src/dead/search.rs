@@ -509,8 +509,9 @@ pub(crate) struct Helpmate {
     round: usize,
     /// Nodes left in this round.
     nodes: u32,
-    /// Positions searched without a mate, with the depth left then.
-    tt: HashMap<u64, i32, Keyed>,
+    /// Positions searched without a mate, with the depth left then and
+    /// whether a line below them was cut (kept from round to round).
+    tt: HashMap<u64, Searched, Keyed>,
     /// The moves to the current node (the mating line once found).
     line: Vec<Move>,
     /// Some line was cut by the depth.
@@ -547,8 +548,10 @@ impl Helpmate {
     /// reward every pawn move).
     pub(crate) fn quick(&mut self, nodes: &mut u32, pawns: PawnMoves) -> Helped {
         self.pawns = pawns;
+        self.tt.clear();
         let helped = self.round(nodes, DEPTHS[0], *nodes);
         self.pawns = PawnMoves::Every;
+        self.tt.clear();
         helped
     }
 
@@ -575,7 +578,6 @@ impl Helpmate {
         self.nodes = share;
         self.cut = false;
         self.line.clear();
-        self.tt.clear();
         let root = self.root.clone();
         let found = self.search(&root, self.key, depth, false, 0);
         *nodes -= share - self.nodes;
@@ -585,6 +587,17 @@ impl Helpmate {
             _ => Helped::Unknown,
         }
     }
+}
+
+/// A position the helpmate search has searched (or is searching) without
+/// finding a mate.
+#[derive(Copy, Clone, Debug)]
+struct Searched {
+    /// The depth left when it was searched.
+    depth: i32,
+    /// A line below it was cut by the depth or the ply limit: no mate was
+    /// found, but one may be there.
+    cut: bool,
 }
 
 /// The squares a helpmate is steered toward.
@@ -784,18 +797,21 @@ impl Helpmate {
         if pos.has_insufficient_material(self.winner) {
             return Some(false);
         }
-        if depth <= 0 {
+        if depth <= 0 || ply >= MAX_PLY {
             self.cut = true;
             return Some(false);
         }
-        if self.tt.get(&key).is_some_and(|&d| d >= depth) {
+        if let Some(seen) = self.tt.get(&key)
+            && seen.depth >= depth
+        {
+            // Searched already with as much depth, without a mate: a line
+            // cut below it then is cut here too. (A position still being
+            // searched is on this line: a repetition, which no mate needs.)
+            self.cut |= seen.cut;
             return Some(false);
         }
-        self.tt.insert(key, depth);
-        if ply >= MAX_PLY {
-            self.cut = true;
-            return Some(false);
-        }
+        self.tt.insert(key, Searched { depth, cut: false });
+        let cut_above = std::mem::replace(&mut self.cut, false);
         let winners_turn = pos.turn() == self.winner;
         let loser_promotes = !winners_turn && needs_loser_promotion(pos, self.winner);
         let king_target = if winners_turn {
@@ -838,11 +854,20 @@ impl Helpmate {
                 Kind::Punish => 3,
             };
             self.line.push(m);
-            if self.search(&after, k, depth - cost, kind == Kind::Reward, ply + 1)? {
-                return Some(true);
+            match self.search(&after, k, depth - cost, kind == Kind::Reward, ply + 1) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => {
+                    // Out of nodes: what is below was not all searched.
+                    self.tt.insert(key, Searched { depth, cut: true });
+                    return None;
+                }
             }
             self.line.pop();
         }
+        let cut = self.cut;
+        self.tt.insert(key, Searched { depth, cut });
+        self.cut |= cut_above;
         Some(false)
     }
 

@@ -365,3 +365,31 @@ fn behind_a_wall_of_pawns_and_bishops_the_kings_and_bishops_heading_for_the_mate
         assert_mates(&p, Color::Black, Budget::FULL);
     }
 }
+
+#[test]
+fn the_helpmate_search_keeps_what_it_searched_from_one_depth_to_the_next() {
+    // CHA's test vectors, labelled `WB` (either side can mate); CHA's full
+    // version finds each line (with 1,448 to 8,839 nodes). CHA keeps its
+    // table of searched positions through its deepening; pgnkit cleared
+    // it at each depth and left these undecided within the full budget.
+    // A position searched without a mate at a depth is not searched again
+    // at that depth or less, in a later round too; where a line below it
+    // was cut, that round is cut as well (`Searched::cut`), so a round that
+    // finds no mate proves none only when nothing was cut.
+    for (fen, winner) in [
+        // White's bishops shut in their own king on h1; Black mates.
+        (
+            "8/8/4k1p1/5pP1/4pP2/3pP1B1/3P1B1B/4B1BK w - - 0 1",
+            Color::Black,
+        ),
+        // A knight and king against two queens: White mates.
+        ("7k/7p/8/8/8/8/5q2/5qNK b - - 0 1", Color::White),
+        // A locked chain across the board, knights and bishops behind it.
+        (
+            "2b1kbn1/3n4/8/p1p1p1p1/PpPpPpPp/1P1P1P1P/8/4KB2 w - - 0 1",
+            Color::White,
+        ),
+    ] {
+        assert_mates(&pos(fen), winner, Budget::FULL);
+    }
+}
