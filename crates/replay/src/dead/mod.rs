@@ -227,6 +227,7 @@ fn settle(pos: &Chess, winners: Winners, mut nodes: u32) -> Settled {
         // one winner (Law 6.9); whether a position is dead, asked for both,
         // it decided nothing more on CHA's test vectors and took 15% longer.
         if winners.white != winners.black
+            && nodes >= SECOND_QUICK_FROM
             && has_pieces(pos, h.winner())
             && open.has(h.winner())
             && let Some(line) =
@@ -284,6 +285,14 @@ const AFTER_SPRAWL_BEHIND_WALL: u32 = 10_000;
 
 /// Whether a pawn of one side stands right in front of a pawn of the other
 /// (the start of a wall).
+/// The nodes left after the first quick helpmate search from which the
+/// second one is tried (see `settle`). With `Budget::QUICK` (2,000, the
+/// winner of a played game lost on time) it took the nodes the searches
+/// after it need: of the 30,000 lichess positions, 692 left undecided with
+/// it against 628 without; with `Budget::FULL` it saves a quarter of the
+/// instructions on those positions.
+const SECOND_QUICK_FROM: u32 = 10_000;
+
 /// Whether `color` has a piece other than its king and pawns.
 fn has_pieces(pos: &Chess, color: Color) -> bool {
     let board = pos.board();
