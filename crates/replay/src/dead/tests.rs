@@ -7,9 +7,10 @@ fn pos(fen: &str) -> Chess {
     crate::setup::start(None, Some(fen)).unwrap().position
 }
 
-/// A winnable verdict's line is legal and ends in mate by `winner`.
-fn assert_mates(p: &Chess, winner: Color, budget: Budget) {
-    let Verdict::Winnable(line) = can_checkmate(p, winner, budget) else {
+/// `verdict`, for `winner` in `p`, is winnable, by a line that is legal and
+/// ends in mate by `winner`.
+fn assert_mating_line(p: &Chess, winner: Color, verdict: Verdict) {
+    let Verdict::Winnable(line) = verdict else {
         panic!(
             "{winner:?} can mate in {}",
             Fen::from_position(p, EnPassantMode::Legal)
@@ -20,6 +21,11 @@ fn assert_mates(p: &Chess, winner: Color, budget: Budget) {
         q = q.play(m).expect("a legal move");
     }
     assert!(q.is_checkmate() && q.turn() != winner);
+}
+
+/// [`can_checkmate`] within `budget` finds `winner`'s mate in `p`.
+fn assert_mates(p: &Chess, winner: Color, budget: Budget) {
+    assert_mating_line(p, winner, can_checkmate(p, winner, budget));
 }
 
 #[test]
@@ -235,6 +241,36 @@ fn the_side_with_time_in_real_games_lost_on_time_is_found_able_to_mate() {
         ),
     ] {
         assert_mates(&pos(fen), winner, Budget::FULL);
+    }
+}
+
+#[test]
+fn in_a_played_game_lost_on_time_the_quick_budget_goes_to_the_searches_that_settle_it() {
+    // Final positions of lichess games lost on time (CHA's
+    // `tests/lichess-30K-games.txt`, game ids given), the side with time
+    // left, which CHA's full version finds able to mate. Each passes the
+    // prefilter of a played game and is searched with `Budget::QUICK`
+    // (2,000 nodes). A second quick search there (only a pawn's last steps
+    // free) took the nodes the searches after it settle these with: below
+    // `SECOND_QUICK_FROM` nodes it is not made.
+    for (fen, winner) in [
+        // hBh0vbYS: a knight and pawns against a rook and pawns.
+        ("6k1/3R2p1/2n4p/8/P4K1P/6P1/5P2/8 w - - 7 56", Color::Black),
+        // nYpIvRGn: a knight and pawns against two knights and pawns.
+        ("8/1k6/8/K2n2N1/P4pNp/5P2/6PP/8 w - - 1 59", Color::Black),
+        // GDnYhx6X: two bishops against pawns.
+        ("8/2b2k2/4bP2/4P3/1P3P2/P5KP/8/8 w - - 7 45", Color::Black),
+        // J4qWOTOE: a rook and a pawn against a rook and a pawn.
+        ("8/8/7p/1r2k2P/5R1K/8/8/8 b - - 29 60", Color::White),
+    ] {
+        let p = pos(fen);
+        let verdict = after_time_forfeit(&p, winner, false);
+        // Searched, not waved through by the prefilter (an empty line).
+        assert!(
+            matches!(&verdict, Verdict::Winnable(line) if !line.is_empty()),
+            "{fen}: {verdict:?}"
+        );
+        assert_mating_line(&p, winner, verdict);
     }
 }
 
