@@ -20,7 +20,7 @@ use pgnkit_notation::{
     parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
-use pgnkit_pgn::write::MoveBuffers;
+use pgnkit_pgn::write::{MoveBuffers, MoveSink};
 use pgnkit_pgn::{Game, Token, TokenKind, Tokens};
 use shakmaty::{Chess, Color, FromSetup, Move, Position, Role, san::SanPlus};
 
@@ -798,8 +798,8 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
 /// (`stood`: an illegal move that stood; `plain`: its word is plain SAN,
 /// [`Play::read_plain_san`]'s): each position looked at once.
 #[inline(always)]
-fn write_while_played(
-    w: MoveWriting<'_>,
+fn write_while_played<S: MoveSink + ?Sized>(
+    w: MoveWriting<'_, S>,
     play: &mut Play,
     m: Move,
     (stood, plain): (bool, bool),

@@ -32,6 +32,8 @@ use pgnkit_notation::{Language, Notation, Style, write_move};
 use shakmaty::{Chess, Position};
 
 pub use crate::position_text::{PositionFormat, write_position};
+use pgnkit_pgn::write::MoveSink;
+
 use crate::visitor::{MoveEvent, Visitor};
 
 /// A [`Visitor`] that writes the positions of a game's main line, one a
@@ -71,6 +73,8 @@ impl<'o> Positions<'o> {
 }
 
 impl Visitor for Positions<'_> {
+
+    type Sink = dyn MoveSink;
     fn restart(&mut self) {
         self.out.truncate(self.mark);
         self.last = None;
@@ -130,6 +134,8 @@ impl<'o> UciPosition<'o> {
 }
 
 impl Visitor for UciPosition<'_> {
+
+    type Sink = dyn MoveSink;
     fn restart(&mut self) {
         self.out.truncate(self.mark);
         self.moves = false;

@@ -33,6 +33,10 @@ pub struct MoveEvent<'a> {
 /// Receives the moves of a game as they are replayed. Every method has a
 /// default that does nothing.
 pub trait Visitor {
+    /// Where [`Visitor::move_writing`] writes the moves: a visitor that
+    /// writes none says `dyn MoveSink`. A sized type lets the replay call
+    /// the sink without going through a vtable for every move.
+    type Sink: MoveSink + ?Sized;
     /// The replay starts again (under another piece-letter language):
     /// forget the moves seen so far for this game.
     fn restart(&mut self) {}
@@ -54,13 +58,13 @@ pub trait Visitor {
     /// move itself while it plays it, looking at each position once,
     /// instead of calling [`Visitor::on_move`]; the moves written are the
     /// same.
-    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
+    fn move_writing(&mut self) -> Option<MoveWriting<'_, Self::Sink>> {
         None
     }
 }
 
 /// Where and how a [`Visitor`] writes moves ([`Visitor::move_writing`]).
-pub struct MoveWriting<'a> {
+pub struct MoveWriting<'a, S: MoveSink + ?Sized = dyn MoveSink> {
     /// The style of the written form.
     pub style: &'a Style,
     /// The style of the UCI form, if it is written too.
@@ -69,10 +73,11 @@ pub struct MoveWriting<'a> {
     /// ([`MoveWriter::with_fen_notes`]).
     pub fen: bool,
     /// Where the moves go.
-    pub moves: &'a mut dyn MoveSink,
+    pub moves: &'a mut S,
 }
 
 impl Visitor for () {
+    type Sink = dyn MoveSink;
     const WANTS_POSITIONS: bool = false;
 }
 
@@ -107,17 +112,17 @@ impl Visitor for () {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct MoveWriter<'m> {
+pub struct MoveWriter<'m, S: MoveSink + ?Sized = dyn MoveSink> {
     style: Style,
     uci: Option<Style>,
     fen: bool,
-    moves: &'m mut dyn MoveSink,
+    moves: &'m mut S,
 }
 
-impl<'m> MoveWriter<'m> {
+impl<'m, S: MoveSink + ?Sized> MoveWriter<'m, S> {
     /// Writes moves in `style` into `moves` (emptied first), and in UCI too
     /// when `uci`.
-    pub fn new(style: Style, uci: bool, moves: &'m mut dyn MoveSink) -> MoveWriter<'m> {
+    pub fn new(style: Style, uci: bool, moves: &'m mut S) -> MoveWriter<'m, S> {
         moves.reset();
         MoveWriter {
             style,
@@ -152,14 +157,16 @@ impl<'m> MoveWriter<'m> {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_fen_notes(mut self) -> MoveWriter<'m> {
+    pub fn with_fen_notes(mut self) -> MoveWriter<'m, S> {
         self.fen = true;
         self
     }
 }
 
-impl Visitor for MoveWriter<'_> {
-    fn move_writing(&mut self) -> Option<MoveWriting<'_>> {
+impl<S: MoveSink + ?Sized> Visitor for MoveWriter<'_, S> {
+    type Sink = S;
+
+    fn move_writing(&mut self) -> Option<MoveWriting<'_, S>> {
         Some(MoveWriting {
             style: &self.style,
             uci: self.uci.as_ref(),

@@ -2,6 +2,7 @@
 //! the full report's projection, on the real games of `testdata/` and on
 //! games made to carry each warning the fast lane must give way on.
 
+use pgnkit_pgn::write::MoveSink;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{
     Detail, GameReport, MoveEvent, Options, Visitor, replay_game, replay_game_with,
@@ -23,6 +24,8 @@ struct Lane {
 }
 
 impl Visitor for Lane {
+
+    type Sink = dyn MoveSink;
     fn restart(&mut self) {
         self.keyed = false;
     }

@@ -4,7 +4,7 @@
 //! same moves shown to the visitor, written the same way.
 
 use pgnkit_notation::{Language, Notation, Style};
-use pgnkit_pgn::write::Moves;
+use pgnkit_pgn::write::{MoveSink, Moves};
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{
     Detail, GameReport, MoveEvent, MoveWriter, Options, Visitor, replay_game_with,
@@ -18,6 +18,7 @@ fn took_fast_lane(pgn: &[u8], game: &Game<'_>) -> bool {
         keyed: bool,
     }
     impl Visitor for Lane {
+        type Sink = dyn MoveSink;
         fn restart(&mut self) {
             self.keyed = false;
         }
