@@ -73,7 +73,6 @@ impl<'o> Positions<'o> {
 }
 
 impl Visitor for Positions<'_> {
-
     type Sink = dyn MoveSink;
     fn restart(&mut self) {
         self.out.truncate(self.mark);
@@ -134,7 +133,6 @@ impl<'o> UciPosition<'o> {
 }
 
 impl Visitor for UciPosition<'_> {
-
     type Sink = dyn MoveSink;
     fn restart(&mut self) {
         self.out.truncate(self.mark);

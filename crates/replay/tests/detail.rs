@@ -24,7 +24,6 @@ struct Lane {
 }
 
 impl Visitor for Lane {
-
     type Sink = dyn MoveSink;
     fn restart(&mut self) {
         self.keyed = false;
