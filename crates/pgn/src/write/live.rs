@@ -157,7 +157,7 @@ impl MoveSink for LiveMovetext<'_, '_> {
     /// Where the game starts places null moves only: it gives way at them.
     fn set_start(&mut self, _number: u32, _white: bool) {}
 
-    #[inline]
+    #[inline(always)]
     fn buffers(&mut self) -> MoveBuffers<'_> {
         self.text.clear();
         MoveBuffers {
@@ -171,6 +171,7 @@ impl MoveSink for LiveMovetext<'_, '_> {
         self.write_move(token, number, white, false);
     }
 
+    #[inline(always)]
     fn push_plain(&mut self, token: usize, number: u32, white: bool) {
         self.write_move(token, number, white, true);
     }
