@@ -391,6 +391,13 @@ pub(crate) fn write_and_play(
     style: &Style,
     out: &mut String,
 ) -> Option<bool> {
+    // UCI, the common target of a conversion, without `write_body`'s
+    // dispatch and its frame, sized for the other notations.
+    if style.notation == Notation::Uci {
+        write_uci(pos, &m, out);
+        pos.play_unchecked(m);
+        return None;
+    }
     let marked = write_body(pos, &m, style, out);
     pos.play_unchecked(m);
     if !marked {
