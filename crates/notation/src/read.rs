@@ -31,7 +31,7 @@ use shakmaty::{
 
 use crate::descriptive::Origins;
 pub use crate::fitting::ResolveError;
-use crate::fitting::{Fitting, slider_blockers};
+use crate::fitting::{Fitting, is_pinned};
 use crate::language::{Language, role_bit};
 use crate::token::{Body, Coords, MoveToken, PieceMark};
 
@@ -231,17 +231,12 @@ pub(crate) fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<
         return None;
     }
     let mut found = None;
-    let mut blockers = None;
     for from in candidates {
         if file.is_some_and(|f| f != from.file()) || rank.is_some_and(|r| r != from.rank()) {
             continue;
         }
-        // Only a piece on a line with its king can be pinned.
-        if !attacks::ray(king, from).is_empty() {
-            let blockers = *blockers.get_or_insert_with(|| slider_blockers(pos, king));
-            if blockers.contains(from) && !attacks::aligned(from, to, king) {
-                continue;
-            }
+        if is_pinned(pos, king, from) && !attacks::aligned(from, to, king) {
+            continue;
         }
         if found.is_some() {
             return None;
