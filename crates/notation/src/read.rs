@@ -124,7 +124,13 @@ pub(crate) fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<
         promotion,
     } = san
     else {
-        return None;
+        return match san {
+            // Read here, the castle of a plain game stays on the fast
+            // path, whose code is in the instruction cache, instead of
+            // the general reading's, which is not by then.
+            San::Castle(side) if in_check == Some(false) => castle(pos, side).ok(),
+            _ => None,
+        };
     };
     let board = pos.board();
     let turn = pos.turn();
@@ -272,6 +278,8 @@ pub(crate) fn san_coords(san: San) -> Option<Coords> {
     }
 }
 
+/// The castling move to `side`, as `San::Castle(side).to_move(pos)` gives it.
+#[inline(never)]
 fn castle(pos: &Chess, side: CastlingSide) -> Result<Move, ResolveError> {
     pos.castling_moves(side)
         .first()

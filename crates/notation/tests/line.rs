@@ -51,3 +51,55 @@ fn line_agrees_with_resolve_and_write_move_on_real_games() {
         "{read_fast} of {plies} read in one step"
     );
 }
+
+/// Castling is read in one step where it is legal, and left to the
+/// general reading (which says why) where it is not: out of check, the
+/// king's path free and unattacked (Law 3.8.2). The expected moves are
+/// shakmaty's `San::to_move`, and the positions are made so that the Law
+/// decides each case.
+#[test]
+fn castling_is_read_in_one_step_where_it_is_legal() {
+    use shakmaty::fen::Fen;
+    use shakmaty::san::San;
+    use shakmaty::{CastlingMode, Chess};
+
+    let cases = [
+        // Both sides free: each castle legal.
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O", true),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O-O", true),
+        ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "O-O-O", true),
+        // In check from the rook on e8.
+        ("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O", false),
+        // f1 attacked by the bishop on c4: the king would pass it.
+        ("4k3/8/8/8/2b5/8/8/R3K2R w KQ - 0 1", "O-O", false),
+        // A knight on b1: the path is not free.
+        ("4k3/8/8/8/8/8/8/Rn2K2R w KQ - 0 1", "O-O-O", false),
+        // b1 attacked by the bishop on a2: the rook passes it, the king
+        // does not (legal).
+        ("4k3/8/8/8/8/8/b7/R3K2R w KQ - 0 1", "O-O-O", true),
+        // d1 attacked by the bishop on f3: the king would pass it.
+        ("4k3/8/8/8/8/5b2/8/R3K2R w KQ - 0 1", "O-O-O", false),
+        // No right left.
+        ("4k3/8/8/8/8/8/8/R3K2R w Q - 0 1", "O-O", false),
+    ];
+    for (fen, word, legal) in cases {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .expect("a FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("a legal position");
+        let expected = word
+            .trim_end_matches('+')
+            .parse::<San>()
+            .expect("SAN")
+            .to_move(&pos)
+            .ok();
+        assert_eq!(expected.is_some(), legal, "{fen} {word}: shakmaty");
+        let line = Line::new(pos);
+        assert_eq!(
+            line.read_plain_san(word.as_bytes()),
+            expected,
+            "{fen} {word}"
+        );
+    }
+}
