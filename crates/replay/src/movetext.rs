@@ -13,6 +13,7 @@
 //! first one and hands the game to the full replay.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 
 use pgnkit_notation::{
@@ -327,7 +328,9 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         clocks: crate::clock::Reader::default(),
         stood: Vec::new(),
     };
-    let mut lines: Vec<Line> = Vec::with_capacity(4);
+    let mut lines = SPARE_LINES.take();
+    lines.clear();
+    lines.reserve(4);
     let first = if B::ORIGINS {
         Play::new(start.clone())
     } else {
@@ -791,8 +794,23 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
             }
         }
     }
+    if lines.capacity() <= SPARE_LINES_KEPT {
+        SPARE_LINES.set(lines);
+    }
     Ok(pass)
 }
+
+thread_local! {
+    /// The lines of the last game this thread walked to its end, emptied:
+    /// the next game's are kept in their memory (one allocation and one
+    /// release a game less, and `malloc`'s code for blocks of their size is
+    /// out of the instruction cache by then).
+    static SPARE_LINES: Cell<Vec<Line>> = const { Cell::new(Vec::new()) };
+}
+
+/// Lines of variations within variations beyond which their memory is
+/// given back (a game nested hundreds deep keeps nothing).
+const SPARE_LINES_KEPT: usize = 16;
 
 /// Writes the move `m` of token `index` where `w` says while it is played
 /// (`stood`: an illegal move that stood; `plain`: its word is plain SAN,
