@@ -63,8 +63,9 @@ pub struct LiveMovetext<'w, 'g> {
     movetext_start: usize,
     /// Every written form is ASCII.
     ascii: bool,
-    /// The buffers of the move being written.
-    text: String,
+    /// The buffers of the move being written (the first lent by the
+    /// [`Writer`](super::Writer), whose memory serves game after game).
+    text: &'w mut String,
     uci: String,
     note: String,
     /// A move could not be written: the game is written otherwise.
@@ -77,6 +78,7 @@ impl<'w, 'g> LiveMovetext<'w, 'g> {
     /// (at the first token).
     pub(super) fn new(
         walk: Walk<'w, 'g>,
+        text: &'w mut String,
         game_start: usize,
         movetext_start: usize,
         ascii: bool,
@@ -86,7 +88,7 @@ impl<'w, 'g> LiveMovetext<'w, 'g> {
             game_start,
             movetext_start,
             ascii,
-            text: String::new(),
+            text,
             uci: String::new(),
             note: String::new(),
             gave_way: false,
@@ -161,7 +163,7 @@ impl MoveSink for LiveMovetext<'_, '_> {
     fn buffers(&mut self) -> MoveBuffers<'_> {
         self.text.clear();
         MoveBuffers {
-            text: &mut self.text,
+            text: self.text,
             uci: &mut self.uci,
             note: &mut self.note,
         }

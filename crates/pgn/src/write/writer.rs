@@ -95,6 +95,9 @@ pub struct Writer {
     item: Vec<u8>,
     /// Where [`Writer::write_game_to`] writes before it drains.
     stage: Vec<u8>,
+    /// The written form of each move given to a [`LiveMovetext`], its
+    /// memory kept from game to game.
+    live_text: String,
 }
 
 /// The bytes of movetext [`Writer::write_game_to`] holds before it passes
@@ -284,7 +287,8 @@ impl Writer {
         self.write_head(out, game, source);
         let movetext_start = out.len();
         let walk = Walk::new(out, &mut self.item, &self.layout, input, game, *source);
-        LiveMovetext::new(walk, game_start, movetext_start, ascii)
+        self.live_text.clear();
+        LiveMovetext::new(walk, &mut self.live_text, game_start, movetext_start, ascii)
     }
 
     /// Writes only the tag section of `game` in export order (and the
