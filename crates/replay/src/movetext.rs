@@ -319,7 +319,12 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         final_position: start.clone(),
         book,
         failure: None,
-        main_moves: Vec::with_capacity(reserve),
+        main_moves: {
+            let mut moves = SPARE_MAIN_MOVES.take();
+            moves.clear();
+            moves.reserve(reserve);
+            moves
+        },
         main_tokens: if B::RECORDS {
             Vec::with_capacity(game.tokens.len().min(1 << 12))
         } else {
@@ -811,6 +816,25 @@ thread_local! {
 /// Lines of variations within variations beyond which their memory is
 /// given back (a game nested hundreds deep keeps nothing).
 const SPARE_LINES_KEPT: usize = 16;
+
+thread_local! {
+    /// The main-line moves of the last game whose report did not take them
+    /// ([`spare_main_moves`]), emptied: the next game's are kept in their
+    /// memory.
+    static SPARE_MAIN_MOVES: Cell<Vec<MainMove>> = const { Cell::new(Vec::new()) };
+}
+
+/// Moves beyond which a game's main-line moves are given back, not kept for
+/// the next game (a game of a million moves keeps nothing).
+const SPARE_MAIN_MOVES_KEPT: usize = 1 << 12;
+
+/// Gives the memory of a game's main-line moves, which its report does not
+/// take, to the next game this thread walks.
+pub(crate) fn spare_main_moves(moves: Vec<MainMove>) {
+    if moves.capacity() <= SPARE_MAIN_MOVES_KEPT {
+        SPARE_MAIN_MOVES.set(moves);
+    }
+}
 
 /// Writes the move `m` of token `index` where `w` says while it is played
 /// (`stood`: an illegal move that stood; `plain`: its word is plain SAN,

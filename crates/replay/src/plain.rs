@@ -197,7 +197,7 @@ pub(crate) fn replay<V: Visitor>(
     // replay says it.
     let draw = main_line_draw(&pass.main_moves, book.max_clock);
     if !book.report_moves {
-        pass.main_moves = Vec::new();
+        crate::movetext::spare_main_moves(std::mem::take(&mut pass.main_moves));
     }
     let keys = book.keys.unwrap_or_default();
     if let Some((status, ply)) = draw {
