@@ -127,7 +127,8 @@ pub(crate) fn fast_san(pos: &Chess, san: San, in_check: Option<bool>) -> Option<
         return match san {
             // Read here, the castle of a plain game stays on the fast
             // path, whose code is in the instruction cache, instead of
-            // the general reading's, which is not by then.
+            // the general reading's, which is not by then. In check (or
+            // not known to be out of it) the general reading says why.
             San::Castle(side) if in_check == Some(false) => castle(pos, side).ok(),
             _ => None,
         };
@@ -330,7 +331,7 @@ impl MoveToken {
             if let Some(m) = fast_san(pos, san, in_check) {
                 return Ok(m);
             }
-            // Check evasions, castling, en passant: shakmaty's own reading,
+            // Check evasions, castling in check, en passant: shakmaty's own reading,
             // which is what the general path tries first for English SAN.
             if let Ok(m) = san.to_move(pos) {
                 return Ok(m);
