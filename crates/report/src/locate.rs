@@ -16,6 +16,10 @@ pub struct Locator<'a> {
     data: &'a [u8],
     base: usize,
     cursor: Cursor<'a>,
+    /// The cursor at the end of the last game passed ([`Locator::pass`]):
+    /// a diagnostic behind the cursor but in a later game is counted from
+    /// there, not from the chunk's start.
+    mark: Cursor<'a>,
     format: Format,
     max_line: usize,
 }
@@ -29,6 +33,7 @@ impl<'a> Locator<'a> {
             data,
             base,
             cursor: Cursor::new(data, start),
+            mark: Cursor::new(data, start),
             format,
             max_line: Locator::MAX_LINE,
         }
@@ -46,6 +51,25 @@ impl<'a> Locator<'a> {
         self
     }
 
+    /// Moves past `end`, the end of a game just read (after locating its
+    /// diagnostics): called game after game, it counts the chunk's lines
+    /// while each game's bytes are still in cache, and the next game's
+    /// diagnostics are located from there.
+    pub fn pass(&mut self, end: usize) {
+        self.cursor.advance(end, false);
+        self.mark = self.cursor.clone();
+    }
+
+    /// The line breaks from the chunk's start to `end`
+    /// ([`pgnkit_pgn::location::count_lines`] of them), counted from the
+    /// last game passed.
+    pub fn lines_to(&mut self, end: usize) -> usize {
+        if end < self.cursor.position() {
+            self.cursor = self.mark.clone();
+        }
+        self.cursor.lines_to(end)
+    }
+
     /// The diagnostics of `report` that `keep` keeps, located: game `index`
     /// (in the chunk), lines counted from the chunk's start (0-based; the
     /// caller adds the lines before the chunk and 1).
@@ -61,6 +85,10 @@ impl<'a> Locator<'a> {
         let chars = report.encoding == Encoding::Utf8;
         let kept: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| keep(d)).collect();
         let offsets: Vec<usize> = kept.iter().map(|d| d.span.start).collect();
+        let first = offsets.iter().copied().min().unwrap_or(usize::MAX);
+        if first < self.cursor.position() && first >= self.mark.position() {
+            self.cursor = self.mark.clone();
+        }
         let places = self.cursor.locate_many(&offsets, chars);
         kept.into_iter()
             .zip(places)

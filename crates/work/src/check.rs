@@ -10,7 +10,6 @@
 //! the driver ([`pgnkit_driver::Driver::run_parts`]) holds a bounded
 //! number of bounded parts, however many problems the input has.
 
-use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::broadcast::Resent;
 use pgnkit_replay::fix::{Fixed, fix_game};
@@ -228,9 +227,10 @@ pub fn check_part(chunk: &Chunk, what: &Work<'_>, budget: usize) -> ChunkOut {
             out.rest = pgnkit_pgn::game_starts_near(&data[..chunk.range.end], game.span.end)
                 .filter(|&cut| cut < chunk.range.end);
         }
+        locator.pass(game.span.end);
     }
     let end = out.rest.unwrap_or(chunk.range.end);
-    out.lines = count_lines(data.get(chunk.range.start..end).unwrap_or_default());
+    out.lines = locator.lines_to(end);
     out
 }
 

@@ -18,7 +18,6 @@ use std::io::{self, Write};
 use pgnkit_driver::Buffers;
 use pgnkit_driver::spool::{SPOOL_LIMIT, Spool};
 use pgnkit_notation::Style;
-use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::write::{Layout, Moves, SplitLines, Writer, write_move_lines};
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::positions::{PositionFormat, Positions, UciPosition};
@@ -129,7 +128,7 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
         games: 0,
         diagnostics: Vec::new(),
         totals: Totals::default(),
-        lines: count_lines(chunk.bytes()),
+        lines: 0,
     };
     let mut locator = Locator::new(data, chunk.range.start, chunk.base, config.diagnostics);
     let uci = config.format == OutputFormat::Json;
@@ -297,9 +296,11 @@ pub fn convert_chunk(chunk: &Chunk, config: &Config, buffers: &Buffers) -> io::R
                 }
             }
         }
+        locator.pass(game.span.end);
         index += 1;
     }
     out.games = index;
+    out.lines = locator.lines_to(chunk.range.end);
     Ok(out)
 }
 
