@@ -41,6 +41,7 @@ for pattern in '6Reader9read_game17h' '8movetext4walk17h' '7convert13convert_chu
   fi
 done
 if [ "$missing" = 1 ]; then
-  echo "pgo/pgnkit.profdata does not fit this build: run scripts/pgo.sh (pgo/README.md)" >&2
+  echo "pgo/pgnkit.profdata does not fit this build: run scripts/pgo.sh (pgo/README.md);" >&2
+  echo "a release profile changed by CARGO_PROFILE_RELEASE_* or --config changes the symbols too" >&2
   exit 1
 fi
