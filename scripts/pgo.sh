@@ -10,12 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-sysroot="$(rustc --print sysroot)"
-profdata="$(find "$sysroot" -name llvm-profdata -type f 2>/dev/null | head -n 1)"
-if [ -z "$profdata" ]; then
-  rustup component add llvm-tools
-  profdata="$(find "$sysroot" -name llvm-profdata -type f | head -n 1)"
-fi
+profdata="$("$root/scripts/llvm_profdata.sh")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 target="$root/target/pgo-instrumented"

@@ -12,12 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 binary="${1:-$root/target/release/pgnkit}"
 profile="$root/pgo/pgnkit.profdata"
-sysroot="$(rustc --print sysroot)"
-profdata="$(find "$sysroot" -name llvm-profdata -type f 2>/dev/null | head -n 1)"
-if [ -z "$profdata" ]; then
-  rustup component add llvm-tools
-  profdata="$(find "$sysroot" -name llvm-profdata -type f | head -n 1)"
-fi
+profdata="$("$root/scripts/llvm_profdata.sh")"
 known="$(mktemp)"
 trap 'rm -f "$known"' EXIT
 "$profdata" show --all-functions "$profile" | sed -n 's/^  \(.*\):$/\1/p' | sort -u > "$known"
