@@ -7,7 +7,6 @@ use std::io::{self, IsTerminal, Write};
 use anyhow::Context;
 
 use pgnkit_board::Glyphs;
-use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, replay_game};
 use pgnkit_report::position::{Scene, moves_around};
@@ -60,10 +59,11 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<u8> {
                 out.flush()?;
                 return Ok(EXIT_OK);
             }
+            locator.pass(game.span.end);
             index += 1;
         }
         games = games.saturating_add(index);
-        lines = lines.saturating_add(count_lines(chunk.bytes()));
+        lines = lines.saturating_add(locator.lines_to(chunk.range.end));
     }
     anyhow::bail!("{name} has {games} games: there is no game {}", args.game)
 }

@@ -5,7 +5,6 @@
 //! are made of.
 
 use pgnkit_notation::Style;
-use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::write::Moves;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::broadcast::Resent;
@@ -164,11 +163,12 @@ pub fn each_game(
             index,
             byte: chunk.base.saturating_add(game.span.start),
         });
+        locator.pass(game.span.end);
         index += 1;
     }
     Counted {
         games: index,
-        lines: count_lines(chunk.bytes()),
+        lines: locator.lines_to(chunk.range.end),
     }
 }
 

@@ -183,3 +183,88 @@ pub fn source_line(
     let decoded = encoding.decode(text).into_owned();
     render::source_window(&decoded, pre..pre.saturating_add(tok))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use pgnkit_pgn::location::count_lines;
+    use pgnkit_pgn::{Game, Reader};
+    use pgnkit_replay::{Options, replay_game};
+
+    use super::Locator;
+    use crate::Format;
+
+    /// Passing each game as it is read ([`Locator::pass`]) locates every
+    /// diagnostic where a locator that never passes does, and counts the
+    /// lines of the whole and of every first part ending at a game's start
+    /// as `count_lines` does: on the real games with problems of
+    /// `testdata/check/` (`\n`, `\r\n` and `\r`-only files among them), and
+    /// on each again with its line ends made `\r\n` and `\r`.
+    #[test]
+    fn games_passed_one_by_one_are_located_and_counted_as_the_whole() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/check");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("testdata/check")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        files.sort();
+        assert!(files.len() > 20, "{} files", files.len());
+        let mut located = 0usize;
+        for path in &files {
+            let text = std::fs::read(path).expect("a test file");
+            let lf: Vec<u8> = text.iter().copied().filter(|&b| b != b'\r').collect();
+            let crlf: Vec<u8> = lf
+                .iter()
+                .flat_map(|&b| {
+                    if b == b'\n' {
+                        vec![b'\r', b'\n']
+                    } else {
+                        vec![b]
+                    }
+                })
+                .collect();
+            let cr: Vec<u8> = lf
+                .iter()
+                .map(|&b| if b == b'\n' { b'\r' } else { b })
+                .collect();
+            for data in [&text, &crlf, &cr] {
+                let mut passing = Locator::new(data, 0, 0, Format::Json);
+                let mut still = Locator::new(data, 0, 0, Format::Json);
+                let mut parts = Locator::new(data, 0, 0, Format::Json);
+                let mut reader = Reader::new(data);
+                let mut game = Game::default();
+                let mut index = 0u64;
+                while reader.read_game(&mut game) {
+                    let report = replay_game(data, &game, &Options::default());
+                    let by_passing = passing.locate(&game, &report, index, |_| true);
+                    let by_still = still.locate(&game, &report, index, |_| true);
+                    let places = |l: &[crate::Located]| -> Vec<(usize, usize, usize, usize)> {
+                        l.iter()
+                            .map(|l| (l.line, l.column, l.end_line, l.end_column))
+                            .collect()
+                    };
+                    assert_eq!(
+                        places(&by_passing),
+                        places(&by_still),
+                        "{path:?} game {index}"
+                    );
+                    located += by_passing.len();
+                    // The lines before this game, counted by a locator that
+                    // goes on passing games after it has counted them.
+                    assert_eq!(
+                        parts.lines_to(game.span.start),
+                        count_lines(&data[..game.span.start]),
+                        "{path:?} game {index}"
+                    );
+                    parts.pass(game.span.end);
+                    passing.pass(game.span.end);
+                    index += 1;
+                }
+                assert_eq!(passing.lines_to(data.len()), count_lines(data), "{path:?}");
+            }
+        }
+        assert!(located > 100, "{located} diagnostics located");
+    }
+}

@@ -4,7 +4,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use pgnkit_pgn::location::count_lines;
 use pgnkit_pgn::{Game, Reader};
 use pgnkit_replay::{Options, Selection, replay_game};
 use pgnkit_report::html::{Card, Tally};
@@ -47,7 +46,7 @@ pub fn page_chunk(
         totals: Totals::default(),
         cards: Vec::new(),
         unmade: 0,
-        lines: count_lines(chunk.bytes()),
+        lines: 0,
     };
     let mut index = 0u64;
     while reader.read_game(&mut game) {
@@ -68,7 +67,9 @@ pub fn page_chunk(
                     .push((index, Card::new(&game, &report, located, Suggestions::Best)));
             }
         }
+        locator.pass(game.span.end);
         index += 1;
     }
+    out.lines = locator.lines_to(chunk.range.end);
     out
 }
