@@ -130,7 +130,7 @@ pub(crate) fn flag_fell(
     let recorded = report
         .result_tag
         .clone()
-        .or_else(|| game.result().map(|r| r.as_str().to_owned()));
+        .or_else(|| game.result().map(|r| r.as_str().into()));
     if let Some(tag) = recorded.as_deref()
         && let Some(written) = GameResult::from_tag(tag)
         && written != result

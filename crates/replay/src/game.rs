@@ -1,6 +1,8 @@
 //! One game's replay: what to ask of it ([`Options`], [`Detail`]) and what
 //! it finds ([`GameReport`]); the steps are [`crate::play`]'s.
 
+use std::borrow::Cow;
+
 use pgnkit_notation::Language;
 use shakmaty::{Chess, Position};
 
@@ -92,8 +94,9 @@ pub struct GameReport {
     pub status: Status,
     /// What the rules give (`None` where they give nothing).
     pub result: Option<GameResult>,
-    /// The Result tag as written.
-    pub result_tag: Option<String>,
+    /// The Result tag as written (borrowed for the four results PGN
+    /// writes, `1-0`, `0-1`, `1/2-1/2` and `*`: no allocation a game).
+    pub result_tag: Option<Cow<'static, str>>,
     /// The result the rules decide for certain, where a `result-mismatch`
     /// says the record (Result tag or termination marker) disagrees with
     /// it; `None` where the rules decide nothing, or the record agrees.

@@ -2,6 +2,8 @@
 //! position set up, the plain lane tried, the language chosen, the movetext
 //! walked, the verdict given.
 
+use std::borrow::Cow;
+
 use pgnkit_notation::{Language, LanguageSet};
 use pgnkit_pgn::Game;
 use shakmaty::{Chess, Position};
@@ -57,13 +59,14 @@ pub fn replay_game_text<V: Visitor>(
         game.tag(name)
             .map(|t| encoding.decode(&t.value()).into_owned())
     };
+    let result_tag = game.tag("Result").map(|t| written_result(&text, t));
     let mut report = GameReport {
         diagnostics: Vec::new(),
         omitted: Omitted::default(),
         plies: 0,
         status: Status::Invalid,
         result: None,
-        result_tag: tag("Result"),
+        result_tag,
         ruling: None,
         claims: Vec::new(),
         language: options.language.unwrap_or(Language::En),
@@ -220,6 +223,19 @@ fn unreachable_start(game: &Game<'_>, why: &str) -> Diagnostic {
 }
 
 /// The report of a game the plain lane replayed: a game without error.
+/// The value of a Result tag, borrowed from a static string when it is one
+/// of the four results PGN writes (most games): a game's report then owns
+/// no copy of it.
+fn written_result(text: &GameText<'_>, tag: &pgnkit_pgn::Tag<'_>) -> Cow<'static, str> {
+    match tag.raw_value {
+        b"1-0" => Cow::Borrowed("1-0"),
+        b"0-1" => Cow::Borrowed("0-1"),
+        b"1/2-1/2" => Cow::Borrowed("1/2-1/2"),
+        b"*" => Cow::Borrowed("*"),
+        _ => Cow::Owned(text.decode(&tag.value()).into_owned()),
+    }
+}
+
 fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> GameReport {
     let turn = fast.end.turn();
     let result = match fast.status {
@@ -232,9 +248,7 @@ fn plain_report(game: &Game<'_>, text: &GameText<'_>, fast: plain::Plain) -> Gam
         plies: fast.plies,
         status: fast.status,
         result,
-        result_tag: game
-            .tag("Result")
-            .map(|t| text.decode(&t.value()).into_owned()),
+        result_tag: game.tag("Result").map(|t| written_result(text, t)),
         ruling: None,
         claims: Vec::new(),
         language: Language::En,

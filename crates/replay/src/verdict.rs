@@ -109,7 +109,7 @@ pub(crate) fn finish(
     let recorded = report
         .result_tag
         .clone()
-        .or_else(|| game.result().map(|r| r.as_str().to_owned()));
+        .or_else(|| game.result().map(|r| r.as_str().into()));
     if let (Some(rule), Some(tag), false) = (report.result, recorded.as_deref(), continued)
         && let Some(written) = GameResult::from_tag(tag)
         && written != rule

@@ -1,6 +1,7 @@
 //! Records about whole games and inputs: the `check --games` record of a
 //! game, and the error of an input that cannot be read.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use pgnkit_replay::clock::{Clocks, Time, TimeControl, Usage};
@@ -15,7 +16,7 @@ pub struct GameFacts {
     /// Plies.
     pub plies: u32,
     /// Result tag as written.
-    pub result_tag: Option<String>,
+    pub result_tag: Option<Cow<'static, str>>,
     /// Status per the Laws.
     pub status: Status,
     /// What the rules give.

@@ -40,35 +40,57 @@ pub fn tag_order(game: &Game<'_>, order: &mut Vec<usize>) {
     roster_first(game, order);
 }
 
+/// The place of the tag named `name` in the seven-tag roster.
+#[inline]
+fn roster_place(name: &[u8]) -> Option<usize> {
+    Some(match name {
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"White" => 4,
+        b"Black" => 5,
+        b"Result" => 6,
+        _ => return None,
+    })
+}
+
 /// [`tag_order`], and how many of the tags in `order` are the roster's
 /// (those of its names the game has).
 fn roster_first(game: &Game<'_>, order: &mut Vec<usize>) -> usize {
     order.clear();
-    // The first tag of each roster name, by roster place.
+    // The first tag of each roster name, by roster place; the others in
+    // input order.
     let mut first = [usize::MAX; SEVEN_TAG_ROSTER.len()];
     for (i, tag) in game.tags.iter().enumerate() {
-        if let Some(place) = SEVEN_TAG_ROSTER
-            .iter()
-            .position(|n| n.as_bytes() == tag.name)
-            && first[place] == usize::MAX
-        {
-            first[place] = i;
+        match roster_place(tag.name).and_then(|place| first.get_mut(place)) {
+            Some(slot) if *slot == usize::MAX => *slot = i,
+            _ => order.push(i),
         }
     }
+    let others = order.len();
     order.extend(first.iter().copied().filter(|&i| i != usize::MAX));
-    let roster = order.len();
-    for i in 0..game.tags.len() {
-        if !first.contains(&i) {
-            order.push(i);
-        }
-    }
+    let roster = order.len() - others;
+    order.rotate_right(roster);
     if let Some(rest) = order.get_mut(roster..) {
+        // Insertion sort (what `sort_by` does for so few): a game's other
+        // tags are most often in order already.
         rest.sort_by(|&a, &b| {
             let name = |i: usize| game.tags.get(i).map_or(&[][..], |t| t.name);
             name(a).cmp(name(b))
         });
     }
     roster
+}
+
+/// Whether `value` has nothing to escape: no `\` and no `"`. A loop
+/// without an early exit, which the compiler vectorizes: values are short,
+/// and most have nothing.
+#[inline]
+fn nothing_to_escape(value: &[u8]) -> bool {
+    !value
+        .iter()
+        .fold(false, |found, &b| found | (b == b'\\') | (b == b'"'))
 }
 
 /// Writes the tag section in export order, and the empty line after it.
@@ -118,19 +140,33 @@ pub(super) fn write_tags(
         if set.iter().any(|(name, _)| name.as_bytes() == tag.name) {
             continue;
         }
+        wrote = true;
+        let raw = tag.raw_value;
+        let utf8 = source.encoding() == Encoding::Utf8;
+        if utf8 && nothing_to_escape(raw) {
+            // Nothing to resolve, nothing to escape: the value as it is
+            // (the game's text is UTF-8), and the whole tag as it is when
+            // it is written `[Name "value"]` already.
+            let text = source.slice(tag.span.clone(), &[]);
+            let text = text.as_bytes();
+            if text.len() == tag.name.len() + raw.len() + 5
+                && text.get(1).is_some_and(|&b| b != b' ' && b != b'\t')
+                && text.get(tag.name.len() + 1) == Some(&b' ')
+            {
+                out.extend_from_slice(text);
+                out.push(b'\n');
+                continue;
+            }
+        }
         out.push(b'[');
         out.extend_from_slice(source.decode(tag.name).as_bytes());
         out.extend_from_slice(b" \"");
-        let raw = tag.raw_value;
-        if source.encoding() == Encoding::Utf8 && memchr::memchr2(b'\\', b'"', raw).is_none() {
-            // Nothing to resolve, nothing to escape: the value as it is
-            // (the game's text is UTF-8).
+        if utf8 && nothing_to_escape(raw) {
             out.extend_from_slice(raw);
         } else {
             escape_tag_value(&source.decode(&tag.value()), out);
         }
         out.extend_from_slice(b"\"]\n");
-        wrote = true;
     }
     for (name, value) in pending {
         if let Some(value) = value {

@@ -333,6 +333,22 @@ fn tags_come_in_export_order_escaped_and_none_is_invented() {
 }
 
 #[test]
+fn tags_are_written_in_export_form_however_they_were_spaced() {
+    // PGN standard §8.1.1: export format is `[Name "value"]`, one a line,
+    // the seven-tag roster first in its order (the first tag of each
+    // name), then the others in ASCII order of their names, a name's
+    // duplicates in input order. Tags written that way already are copied
+    // whole; the others are rebuilt.
+    let pgn = "[ Site \"S\" ]\n[Round  \"1\"]\n[Zeta\t\"z\"]\n[Event \"E\"] [Event \"E2\"]\n\
+               [Black\"B\"]\n[Annotator \"a\"]\n[Annotator \"b\\\"c\\\"\"]\n[White \"Ré\"]\n\n*\n";
+    assert_eq!(
+        write(pgn.as_bytes(), &[]),
+        "[Event \"E\"]\n[Site \"S\"]\n[Round \"1\"]\n[White \"Ré\"]\n[Black \"B\"]\n\
+         [Annotator \"a\"]\n[Annotator \"b\\\"c\\\"\"]\n[Event \"E2\"]\n[Zeta \"z\"]\n\n*\n\n"
+    );
+}
+
+#[test]
 fn black_moves_are_numbered_after_comments_nags_and_variations() {
     let pgn = b"1. e4 {c} e5 2. f4 $2 exf4 (2... d5) 3. g3 *";
     let moves = [
