@@ -130,6 +130,18 @@ impl Line {
         };
     }
 
+    /// Writes `m` (legal here) in UCI, as [`Line::write_and_play`] does
+    /// with [`Notation::Uci`](crate::Notation::Uci), into 16 bytes (the
+    /// move's, then spaces), and plays it: the written form of a
+    /// conversion to UCI without a buffer to grow. Gives the bytes and how
+    /// many are the move's.
+    #[inline]
+    pub fn write_uci_and_play(&mut self, m: Move) -> ([u8; 16], usize) {
+        let written = crate::write::uci_ascii(&self.pos, &m);
+        self.play(m);
+        written
+    }
+
     /// Writes `m`, a move that stood here though it may be illegal, as
     /// [`write_stood`](crate::stood::write_stood) does, and plays it.
     pub fn write_stood_and_play(&mut self, m: Move, style: &Style, out: &mut String) {

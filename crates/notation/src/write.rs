@@ -498,33 +498,44 @@ fn write_body(pos: &Chess, m: &Move, style: &Style, out: &mut String) -> bool {
 /// chess, the king taking its rook in Chess960), the promotion's letter.
 #[inline]
 fn write_uci(pos: &Chess, m: &Move, out: &mut String) {
-    let mode = pos.castles().mode();
-    match *m {
-        Move::Castle { king, rook } if mode == CastlingMode::Standard => {
-            push_square(king, out);
-            push_square(castled_king(king, rook), out);
+    let (ascii, len) = uci_ascii(pos, m);
+    out.extend(ascii.iter().take(len).map(|&b| char::from(b)));
+}
+
+/// [`write_uci`] into 16 bytes: the move's 4 or 5 ASCII bytes, then
+/// spaces; and how many are the move's.
+#[inline]
+pub(crate) fn uci_ascii(pos: &Chess, m: &Move) -> ([u8; 16], usize) {
+    let mut out = [b' '; 16];
+    let (from, to, promotion) = match *m {
+        Move::Castle { king, rook } if pos.castles().mode() == CastlingMode::Standard => {
+            (king, castled_king(king, rook), None)
         }
-        Move::Castle { king, rook } => {
-            push_square(king, out);
-            push_square(rook, out);
+        Move::Castle { king, rook } => (king, rook, None),
+        Move::Put { .. } => {
+            out[..4].copy_from_slice(b"0000");
+            return (out, 4);
         }
-        Move::Put { .. } => out.push_str("0000"),
         Move::Normal {
             from,
             to,
             promotion,
             ..
-        } => {
-            push_square(from, out);
-            push_square(to, out);
-            if let Some(p) = promotion {
-                out.push(p.char());
-            }
+        } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+    };
+    let name = |sq: Square| {
+        let at = usize::from(sq) * 2;
+        SQUARE_NAMES.as_bytes().get(at..at + 2).unwrap_or(b"??")
+    };
+    out[..2].copy_from_slice(name(from));
+    out[2..4].copy_from_slice(name(to));
+    match promotion {
+        Some(p) => {
+            out[4] = p.char() as u8;
+            (out, 5)
         }
-        Move::EnPassant { from, to } => {
-            push_square(from, out);
-            push_square(to, out);
-        }
+        None => (out, 4),
     }
 }
 

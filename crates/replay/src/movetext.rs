@@ -17,8 +17,8 @@ use std::cell::Cell;
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, LanguageSet, Line as Play, MoveToken, ParseError, ResolveError, Suffix,
-    parse_annotation, parse_move, write_move,
+    Annotation, Language, LanguageSet, Line as Play, MoveToken, Notation, ParseError, ResolveError,
+    Suffix, parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::write::{MoveBuffers, MoveSink};
@@ -849,6 +849,12 @@ fn write_while_played<S: MoveSink + ?Sized>(
 ) {
     let pos = play.position();
     let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
+    if plain && !stood && w.uci.is_none() && !w.fen && w.style.notation == Notation::Uci {
+        // A conversion to UCI: the move written in place, no buffer.
+        let (ascii, len) = play.write_uci_and_play(m);
+        w.moves.push_plain_ascii(index, number, white, &ascii, len);
+        return;
+    }
     let MoveBuffers { text, uci, note } = w.moves.buffers();
     if let Some(style) = w.uci {
         write_move(play.position(), &m, style, uci);

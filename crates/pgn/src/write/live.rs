@@ -177,16 +177,40 @@ impl MoveSink for LiveMovetext<'_, '_> {
     fn push_plain(&mut self, token: usize, number: u32, white: bool) {
         self.write_move(token, number, white, true);
     }
+
+    /// The move goes out from `ascii` as it is: no buffer, no padding to
+    /// add, no width to count.
+    #[inline(always)]
+    fn push_plain_ascii(
+        &mut self,
+        token: usize,
+        number: u32,
+        white: bool,
+        ascii: &[u8; 16],
+        len: usize,
+    ) {
+        if !self.at_move(token) {
+            return;
+        }
+        let found = Found {
+            number,
+            white,
+            text: ascii.get(..len).unwrap_or_default(),
+            width: len,
+            padded: Some(ascii),
+            note: None,
+        };
+        self.walk.write_found(&[], false, found);
+        self.walk.i += 1;
+    }
 }
 
 impl LiveMovetext<'_, '_> {
-    /// Writes the move just written into the buffers, that of token
-    /// `token`, played at full-move `number` by White when `white`, after
-    /// the tokens before it; `plain`: its word is plain SAN, with no glyph
-    /// or draw offer attached ([`MoveSink::push_plain`]).
+    /// Brings the walk to the move of token `token`, as
+    /// [`LiveMovetext::reach`] does, the common case first: the walk is at
+    /// the move, or at its number. Whether the move is to be written.
     #[inline(always)]
-    fn write_move(&mut self, token: usize, number: u32, white: bool, plain: bool) {
-        // The common case: the walk is at the move, or at its number.
+    fn at_move(&mut self, token: usize) -> bool {
         let tokens = &self.walk.game.tokens;
         if self.walk.i + 1 == token
             && matches!(tokens.number_or_word(self.walk.i), Some(Common::Number))
@@ -195,7 +219,16 @@ impl LiveMovetext<'_, '_> {
         }
         let ready =
             self.walk.i == token && !self.gave_way && self.uci.is_empty() && self.note.is_empty();
-        if !ready && !self.reach(token) {
+        ready || self.reach(token)
+    }
+
+    /// Writes the move just written into the buffers, that of token
+    /// `token`, played at full-move `number` by White when `white`, after
+    /// the tokens before it; `plain`: its word is plain SAN, with no glyph
+    /// or draw offer attached ([`MoveSink::push_plain`]).
+    #[inline(always)]
+    fn write_move(&mut self, token: usize, number: u32, white: bool, plain: bool) {
+        if !self.at_move(token) {
             return;
         }
         let (raw, marks) = if plain {

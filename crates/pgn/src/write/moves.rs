@@ -327,6 +327,24 @@ pub trait MoveSink {
     fn push_plain(&mut self, token: usize, number: u32, white: bool) {
         self.push(token, number, white);
     }
+    /// [`MoveSink::push_plain`] for a move written `ascii[..len]`, ASCII
+    /// of at most 16 bytes with spaces after it in `ascii` (a UCI move),
+    /// written by the replay there instead of into the
+    /// [`MoveSink::buffers`] (whose UCI form and note stay empty).
+    fn push_plain_ascii(
+        &mut self,
+        token: usize,
+        number: u32,
+        white: bool,
+        ascii: &[u8; 16],
+        len: usize,
+    ) {
+        let text = ascii.get(..len).unwrap_or_default();
+        self.buffers()
+            .text
+            .extend(text.iter().map(|&b| char::from(b & 0x7f)));
+        self.push_plain(token, number, white);
+    }
 }
 
 impl MoveSink for Moves {
