@@ -103,3 +103,39 @@ fn castling_is_read_in_one_step_where_it_is_legal() {
         );
     }
 }
+
+/// The UCI a conversion writes in place (`Line::write_uci_and_play`) is
+/// shakmaty's own UCI of the move (`Move::to_uci`, an implementation
+/// pgnkit does not share), spaces after it, and the move is played.
+#[test]
+fn uci_written_in_place_is_shakmatys_uci_on_real_games() {
+    let games = common::all_test_games();
+    let (mut plies, mut promotions, mut castles) = (0usize, 0usize, 0usize);
+    for game in &games {
+        let mut line = Line::new(game.start.clone());
+        for (k, ply) in game.plies.iter().enumerate() {
+            let m = line
+                .read_plain_san(ply.token.as_bytes())
+                .or_else(|| {
+                    let token = parse_move(&ply.token).ok()?;
+                    line.resolve(&token, Language::En).ok()
+                })
+                .expect("legal");
+            let mode = ply.pos.castles().mode();
+            let expected = m.to_uci(mode).to_string();
+            let (ascii, len) = line.write_uci_and_play(m);
+            assert_eq!(&ascii[..len], expected.as_bytes(), "{}", ply.token);
+            assert!(ascii[len..].iter().all(|&b| b == b' '));
+            if let Some(next) = game.plies.get(k + 1) {
+                assert_eq!(line.position(), &next.pos);
+            }
+            plies += 1;
+            promotions += usize::from(m.is_promotion());
+            castles += usize::from(m.is_castle());
+        }
+    }
+    assert!(
+        plies > 100_000 && promotions > 100 && castles > 1_000,
+        "{plies} plies, {promotions} promotions, {castles} castles"
+    );
+}
