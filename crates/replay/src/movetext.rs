@@ -877,11 +877,12 @@ fn write_while_played<S: MoveSink + ?Sized>(
 /// Reads the tokens from `start` on, in the plain lane's main line of a
 /// game without variations (`line`, no mark pending), while they are what
 /// most of a plain game is: plain English SAN that resolves at once (with
-/// `warnings`, without a check or mate mark, whose judging waits for the
-/// next token), move numbers that agree, comments. Each is read as
-/// [`walk`]'s loop reads it, without its work per token; a move that gives
-/// check without its mark is the problem the loop would find at the next
-/// token. Returns the index of the first token not read.
+/// `warnings`, without a mate mark, whose judging waits for the next
+/// token), move numbers that agree, comments. Each is read as [`walk`]'s
+/// loop reads it, without its work per token; a check mark that is wrong
+/// or missing is the problem the loop would find at the next token (a
+/// mate is looked for at once, where the loop waits for the next move).
+/// Returns the index of the first token not read.
 #[inline(never)]
 fn plain_run<V: Visitor, B: Book>(
     tokens: &Tokens<'_>,
@@ -909,9 +910,13 @@ fn plain_run<V: Visitor, B: Book>(
                 let Some(token) = tokens.get_known(i, kind) else {
                     break;
                 };
-                if warnings && matches!(token.text.last(), Some(b'+' | b'#')) {
-                    break;
-                }
+                // A check mark is judged here once the move is played; a mate
+                // mark is left to the loop (rare, and mate costs more).
+                let marked_check = match token.text.last() {
+                    Some(b'#') if warnings => break,
+                    Some(b'+') => true,
+                    _ => false,
+                };
                 let Some(m) = play.read_plain_san(token.text) else {
                     break;
                 };
@@ -928,8 +933,12 @@ fn plain_run<V: Visitor, B: Book>(
                     None => play.play(m),
                 }
                 pass.book.played(step, m, play.position(), ply);
-                if warnings && play.in_check() {
-                    // Its mark is missing.
+                // A mark missing, a check mark on a move that gives no check
+                // or mates: the problems the loop's `marks::mark_problem`
+                // finds, for the full replay to tell.
+                if warnings
+                    && (play.in_check() != marked_check || marked_check && play.is_checkmate())
+                {
                     pass.book.problem()?;
                 }
                 pass.main_move(i, m, ply);

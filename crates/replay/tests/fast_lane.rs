@@ -300,9 +300,18 @@ fn plain_runs_report_what_the_full_replay_does() {
         "1. d4 d5 3. c4 e6 4... Nc3 Nf6 *",
         // Numbers glued to their moves; a check given by a pawn.
         "1.e4 d5 2.exd5 Qxd5 3.Nc3 Qe5+ 4.Be2 Qxe4 *",
+        // A check mark on a move that mates.
+        "1. f3 e5 2. g4 Qh4+ 0-1",
+        // Checks marked right, one the game's last move.
+        "1. e4 f5 2. Qh5+ g6 3. Qxg6+ hxg6 4. Bc4 Nf6 5. Bf7+ *",
+        // A check marked twice, and a check mark on a castle.
+        "1. e4 f5 2. Qh5++ g6 *",
     ];
     for text in games {
-        let pgn = format!("[Event \"x\"]\n[Result \"*\"]\n\n{text}\n");
+        // The Result tag agrees with the marker: a game whose record
+        // disagrees is not quiet, and takes the full replay.
+        let result = text.rsplit(' ').next().unwrap_or("*");
+        let pgn = format!("[Event \"x\"]\n[Result \"{result}\"]\n\n{text}\n");
         let mut game = Game::default();
         assert!(Reader::new(pgn.as_bytes()).read_game(&mut game));
         let report = |detail: Detail| {
