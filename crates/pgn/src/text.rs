@@ -76,11 +76,7 @@ impl<'a> GameText<'a> {
     #[inline]
     pub fn new(input: &'a [u8], span: std::ops::Range<usize>) -> GameText<'a> {
         let bytes = input.get(span.clone()).unwrap_or_default();
-        // Validated with SIMD where the processor has it (most games are
-        // valid UTF-8); an invalid one again by the standard library, which
-        // says where the first invalid byte is.
-        let checked = simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes));
-        match checked {
+        match std::str::from_utf8(bytes) {
             Ok(s) => GameText {
                 utf8: Some(s),
                 base: span.start,
