@@ -3,7 +3,7 @@
 //! escaped.
 
 use crate::Game;
-use crate::scan::bytes_equal;
+use crate::scan::find_quote_backslash_or_eol;
 use crate::text::{Encoding, GameText};
 
 /// The tags every exported game starts with, in this order.
@@ -84,19 +84,12 @@ fn roster_first(game: &Game<'_>, order: &mut Vec<usize>) -> usize {
     roster
 }
 
-/// Whether `value` has nothing to escape: no `\\` and no `"`. Eight bytes
-/// at a time (values are short, and most have nothing).
+/// Whether `value` has nothing to escape: no `\\` and no `"`, found by the
+/// lexer's own scan for a tag value's end, eight bytes at a time (a value
+/// holds no line break; one that did would only take the escaping path).
 #[inline]
 fn nothing_to_escape(value: &[u8]) -> bool {
-    let mut chunks = value.chunks_exact(8);
-    let mut found = 0;
-    for chunk in &mut chunks {
-        let mut eight = [0; 8];
-        eight.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(eight);
-        found |= bytes_equal(x, b'\\') | bytes_equal(x, b'"');
-    }
-    found == 0 && !chunks.remainder().iter().any(|&b| b == b'\\' || b == b'"')
+    find_quote_backslash_or_eol(value, 0) == value.len()
 }
 
 /// Writes the tag section in export order, and the empty line after it.
@@ -148,11 +141,12 @@ pub(super) fn write_tags(
         }
         wrote = true;
         let raw = tag.raw_value;
-        let utf8 = source.encoding() == Encoding::Utf8;
-        if utf8 && nothing_to_escape(raw) {
-            // Nothing to resolve, nothing to escape: the value as it is
-            // (the game's text is UTF-8), and the whole tag as it is when
-            // it is written `[Name "value"]` already.
+        // Nothing to resolve, nothing to escape: the value as it is (the
+        // game's text is UTF-8).
+        let as_it_is = source.encoding() == Encoding::Utf8 && nothing_to_escape(raw);
+        if as_it_is {
+            // The whole tag as it is when it is written `[Name "value"]`
+            // already.
             let text = source.slice(tag.span.clone(), &[]);
             let text = text.as_bytes();
             if text.len() == tag.name.len() + raw.len() + 5
@@ -167,7 +161,7 @@ pub(super) fn write_tags(
         out.push(b'[');
         out.extend_from_slice(source.decode(tag.name).as_bytes());
         out.extend_from_slice(b" \"");
-        if utf8 && nothing_to_escape(raw) {
+        if as_it_is {
             out.extend_from_slice(raw);
         } else {
             escape_tag_value(&source.decode(&tag.value()), out);
@@ -188,6 +182,16 @@ pub(super) fn write_tags(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_roster_places_are_those_of_the_roster() {
+        for (place, name) in SEVEN_TAG_ROSTER.iter().enumerate() {
+            assert_eq!(roster_place(name.as_bytes()), Some(place), "{name}");
+        }
+        for other in ["event", "Eventt", "WhiteElo", "", "ECO"] {
+            assert_eq!(roster_place(other.as_bytes()), None, "{other}");
+        }
+    }
 
     #[test]
     fn a_quote_or_backslash_is_found_wherever_it_stands() {
