@@ -36,7 +36,7 @@ pub(crate) fn artifact(
     // second, so that it costs no more than the words it passes.
     let mut depth = 0u32;
     let mut words = 0;
-    for kind in game.tokens.kinds().skip(index.saturating_add(1)) {
+    for kind in (index.saturating_add(1)..).map_while(|i| game.tokens.kind(i)) {
         match kind {
             TokenKind::OpenVariation => depth += 1,
             TokenKind::CloseVariation => depth = depth.saturating_sub(1),

@@ -356,8 +356,13 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
         && (!V::WANTS_POSITIONS || visitor.move_writing().is_some())
         && lang == Language::En
         && !game.tokens.has_variations();
-    let mut kinds = game.tokens.kinds().enumerate();
-    while let Some((index, kind)) = kinds.next() {
+    // By index, not by iterator: after a plain run the loop goes on at
+    // the run's end in one step (an iterator's `nth` steps over each token
+    // the run read).
+    let mut next = 0;
+    while let Some(kind) = game.tokens.kind(next) {
+        let index = next;
+        next += 1;
         if runs
             && kind == TokenKind::Word
             && pending.is_none()
@@ -366,9 +371,7 @@ pub(crate) fn walk<'g, V: Visitor, B: Book>(
             let end = plain_run(&game.tokens, index, line, &mut pass, visitor, warnings)?;
             if end > index {
                 // The tokens up to `end` are read: the loop goes on there.
-                if let Some(skip) = (end - index).checked_sub(2) {
-                    kinds.nth(skip);
-                }
+                next = end;
                 continue;
             }
         }
