@@ -1,7 +1,7 @@
 //! Line breaking: movetext items separated by one space, in lines shorter
 //! than [`LINE_WIDTH`] characters, comments never broken.
 
-use super::numbering::{Dots, digit_count, itoa_buf};
+use super::numbering::{Dots, digit_count, itoa_buf, put_digits};
 
 /// Lines of movetext have fewer than this many characters (PGN §8.2.1:
 /// "less than 80 printing characters"), comments longer than that aside.
@@ -135,12 +135,8 @@ impl<'o> Movetext<'o> {
             }
             len = 1;
         }
-        let mut n = number;
-        for k in (0..digits).rev() {
-            if let Some(b) = buf.get_mut(len + k) {
-                *b = b'0' + (n % 10) as u8;
-            }
-            n /= 10;
+        if let Some(at) = buf.get_mut(len..) {
+            put_digits(at, number, digits);
         }
         len += digits;
         if let Some(at) = buf.get_mut(len..len + 4) {

@@ -41,6 +41,33 @@ pub(super) fn digit_count(n: u32) -> usize {
     }
 }
 
+/// The decimal digits of 0 to 99, two by two.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Writes the `digits` decimal digits of `n` ([`digit_count`]) at the
+/// start of `out`, two at a time (a move number takes one step).
+#[inline(always)]
+pub(super) fn put_digits(out: &mut [u8], mut n: u32, digits: usize) {
+    let mut end = digits;
+    while end >= 2 {
+        let pair = (n % 100) as usize * 2;
+        if let (Some(at), Some(two)) = (out.get_mut(end - 2..end), PAIRS.get(pair..pair + 2)) {
+            at.copy_from_slice(two);
+        }
+        n /= 100;
+        end -= 2;
+    }
+    if end == 1
+        && let Some(first) = out.first_mut()
+    {
+        *first = b'0' + (n % 10) as u8;
+    }
+}
+
 pub(super) fn push_number(item: &mut Vec<u8>, number: u32, dots: &[u8]) {
     item.extend_from_slice(itoa_buf(number).as_slice());
     item.extend_from_slice(dots);
@@ -82,6 +109,19 @@ pub(super) fn itoa_buf(mut n: u32) -> Digits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_are_those_of_the_standard_library() {
+        // Expected: `u32`'s `Display`.
+        let numbers = (0..=100_000u32).chain([999_999, 1_000_000, 123_456_789, u32::MAX]);
+        for n in numbers {
+            let mut out = [b'x'; 12];
+            let digits = digit_count(n);
+            put_digits(&mut out, n, digits);
+            assert_eq!(&out[..digits], n.to_string().as_bytes(), "{n}");
+            assert!(out[digits..].iter().all(|&b| b == b'x'), "{n}");
+        }
+    }
 
     #[test]
     fn numbers_render() {
