@@ -30,7 +30,9 @@ use crate::descriptive::Origins;
 use crate::language::Language;
 use crate::read::{ResolveError, fast_san};
 use crate::token::{MoveToken, plain_san};
-use crate::write::{Style, has_evasion, write_and_play};
+use crate::write::{
+    MoveBytes, MoveOut, Notation, Style, has_evasion, write_and_play, write_lan, write_san,
+};
 
 /// A position reached along a line of play, with whether its side to move
 /// is in check.
@@ -140,6 +142,45 @@ impl Line {
         let written = crate::write::uci_ascii(&self.pos, &m);
         self.play(m);
         written
+    }
+
+    /// Writes `m` (legal here) as [`Line::write_and_play`] does, into 16
+    /// bytes (the move's, check mark included, then spaces), and plays it,
+    /// when `style` is UCI, or English SAN or LAN: the written form of a
+    /// conversion without a buffer to grow. Gives the bytes and how many
+    /// are the move's; `None`, with nothing played, for any other style
+    /// (the caller then writes the move with [`Line::write_and_play`]).
+    ///
+    /// ```
+    /// use pgnkit_notation::{Language, Line, Notation, Style};
+    /// use shakmaty::{Chess, Square, Move, Role};
+    ///
+    /// let mut line = Line::new(Chess::default());
+    /// let e4 = Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E4, promotion: None };
+    /// let lan = Style::new(Notation::Lan, Language::En);
+    /// let (bytes, len) = line.write_in_place_and_play(e4, &lan).unwrap();
+    /// assert_eq!(&bytes[..len], b"e2-e4");
+    /// let nf6 = Move::Normal { role: Role::Knight, from: Square::G8, capture: None, to: Square::F6, promotion: None };
+    /// assert_eq!(line.write_in_place_and_play(nf6, &Style::new(Notation::San, Language::De)), None);
+    /// ```
+    #[inline]
+    pub fn write_in_place_and_play(&mut self, m: Move, style: &Style) -> Option<([u8; 16], usize)> {
+        let mut out = MoveBytes::new();
+        match (style.notation, style.language) {
+            (Notation::Uci, _) => return Some(self.write_uci_and_play(m)),
+            (Notation::San, Language::En) => write_san(&self.pos, &m, style, &mut out),
+            (Notation::Lan, Language::En) => write_lan(&self.pos, &m, style, &mut out),
+            _ => return None,
+        }
+        // Room for the check mark, before the move is played.
+        if !out.has_room() {
+            return None;
+        }
+        self.play(m);
+        if style.check_marks && self.in_check {
+            out.push_ascii(if has_evasion(&self.pos) { b'+' } else { b'#' });
+        }
+        out.written()
     }
 
     /// Writes `m`, a move that stood here though it may be illegal, as

@@ -243,22 +243,116 @@ fn castled_king(king: Square, rook: Square) -> Square {
 /// … `h8`), two letters each: a square is written in one copy.
 const SQUARE_NAMES: &str = "a1b1c1d1e1f1g1h1a2b2c2d2e2f2g2h2a3b3c3d3e3f3g3h3a4b4c4d4e4f4g4h4a5b5c5d5e5f5g5h5a6b6c6d6e6f6g6h6a7b7c7d7e7f7g7h7a8b8c8d8e8f8g8h8";
 
+/// Where the writer puts a move's text: a `String`, or [`MoveBytes`], the
+/// 16 bytes on the stack of an ASCII move written in place. One writer of
+/// each notation serves both.
+pub(crate) trait MoveOut {
+    /// Appends an ASCII byte (a file, a rank, a mark).
+    fn push_ascii(&mut self, b: u8);
+    /// Appends `s`.
+    fn push_str(&mut self, s: &str);
+    /// Appends `c`.
+    fn push_char(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+    /// Makes room for `additional` more bytes.
+    fn reserve(&mut self, _additional: usize) {}
+}
+
+impl MoveOut for String {
+    #[inline]
+    fn push_ascii(&mut self, b: u8) {
+        self.push(char::from(b & 0x7f));
+    }
+
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+
+    #[inline]
+    fn push_char(&mut self, c: char) {
+        self.push(c);
+    }
+
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        String::reserve(self, additional);
+    }
+}
+
+/// A move written in place: up to 16 ASCII bytes, spaces after them. A
+/// byte that is not ASCII, or one byte too many, leaves it unfit
+/// ([`MoveBytes::written`] is then `None`).
+pub(crate) struct MoveBytes {
+    bytes: [u8; 16],
+    len: usize,
+    fits: bool,
+}
+
+impl MoveBytes {
+    #[inline(always)]
+    pub(crate) fn new() -> MoveBytes {
+        MoveBytes {
+            bytes: [b' '; 16],
+            len: 0,
+            fits: true,
+        }
+    }
+
+    /// Whether all written so far fits, with room for one byte more.
+    #[inline(always)]
+    pub(crate) fn has_room(&self) -> bool {
+        self.fits && self.len < self.bytes.len()
+    }
+
+    /// The bytes and how many are the move's; `None` when it did not fit.
+    #[inline(always)]
+    pub(crate) fn written(self) -> Option<([u8; 16], usize)> {
+        self.fits.then_some((self.bytes, self.len))
+    }
+}
+
+impl MoveOut for MoveBytes {
+    #[inline(always)]
+    fn push_ascii(&mut self, b: u8) {
+        match self.bytes.get_mut(self.len) {
+            Some(slot) => {
+                *slot = b & 0x7f;
+                self.len += 1;
+            }
+            None => self.fits = false,
+        }
+    }
+
+    #[inline(always)]
+    fn push_str(&mut self, s: &str) {
+        if s.is_ascii() {
+            for &b in s.as_bytes() {
+                self.push_ascii(b);
+            }
+        } else {
+            self.fits = false;
+        }
+    }
+}
+
 #[inline]
-fn push_square(sq: Square, out: &mut String) {
+fn push_square<O: MoveOut>(sq: Square, out: &mut O) {
     let at = usize::from(sq) * 2;
     out.push_str(SQUARE_NAMES.get(at..at + 2).unwrap_or_default());
 }
 
 /// Pushes an ASCII byte (a file, a rank, a mark) without UTF-8 encoding.
 #[inline]
-fn push_ascii(b: u8, out: &mut String) {
-    out.push(char::from(b & 0x7f));
+fn push_ascii<O: MoveOut>(b: u8, out: &mut O) {
+    out.push_ascii(b);
 }
 
 #[inline]
-fn push_piece(style: &Style, role: Role, color: Color, out: &mut String) {
+fn push_piece<O: MoveOut>(style: &Style, role: Role, color: Color, out: &mut O) {
     if style.notation == Notation::Figurine {
-        out.push(figurine(role, color));
+        out.push_char(figurine(role, color));
     } else {
         match style.language.letter(role).as_bytes() {
             [b] => push_ascii(*b, out),
@@ -268,7 +362,7 @@ fn push_piece(style: &Style, role: Role, color: Color, out: &mut String) {
 }
 
 #[inline]
-fn push_capture(style: &Style, out: &mut String) {
+fn push_capture<O: MoveOut>(style: &Style, out: &mut O) {
     push_ascii(
         match style.capture {
             CaptureMark::X => b'x',
@@ -278,23 +372,23 @@ fn push_capture(style: &Style, out: &mut String) {
     );
 }
 
-fn push_castle(style: &Style, king_side: bool, out: &mut String) {
+fn push_castle<O: MoveOut>(style: &Style, king_side: bool, out: &mut O) {
     let c = match style.castling {
-        CastlingMark::LetterO | CastlingMark::KingMove => "O",
-        CastlingMark::DigitZero => "0",
+        CastlingMark::LetterO | CastlingMark::KingMove => b'O',
+        CastlingMark::DigitZero => b'0',
     };
-    out.push_str(c);
-    out.push('-');
-    out.push_str(c);
+    out.push_ascii(c);
+    out.push_ascii(b'-');
+    out.push_ascii(c);
     if !king_side {
-        out.push('-');
-        out.push_str(c);
+        out.push_ascii(b'-');
+        out.push_ascii(c);
     }
 }
 
-fn push_promotion(style: &Style, role: Role, color: Color, out: &mut String) {
+fn push_promotion<O: MoveOut>(style: &Style, role: Role, color: Color, out: &mut O) {
     if !style.fide_promotion() {
-        out.push('=');
+        out.push_ascii(b'=');
     }
     push_piece(style, role, color, out);
 }
@@ -582,13 +676,13 @@ fn write_iccf(pos: &Chess, m: &Move, out: &mut String) {
 /// The move in SAN (or with figurines): the piece, what makes it unique,
 /// the capture, the square, the promotion.
 #[inline]
-fn write_san(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
+pub(crate) fn write_san<O: MoveOut>(pos: &Chess, m: &Move, style: &Style, out: &mut O) {
     write_san_form(pos, &san_of(pos, m), style, out);
 }
 
 /// Writes `san`, a move of the side to move in `pos`, in `style` (without
 /// a check mark).
-pub(crate) fn write_san_form(pos: &Chess, san: &San, style: &Style, out: &mut String) {
+pub(crate) fn write_san_form<O: MoveOut>(pos: &Chess, san: &San, style: &Style, out: &mut O) {
     let color = pos.turn();
     match *san {
         San::Normal {
@@ -603,10 +697,10 @@ pub(crate) fn write_san_form(pos: &Chess, san: &San, style: &Style, out: &mut St
                 push_piece(style, role, color, out);
             }
             if let Some(f) = file {
-                out.push(f.char());
+                out.push_ascii(f.char() as u8);
             }
             if let Some(r) = rank {
-                out.push(r.char());
+                out.push_ascii(r.char() as u8);
             }
             if capture {
                 push_capture(style, out);
@@ -624,7 +718,7 @@ pub(crate) fn write_san_form(pos: &Chess, san: &San, style: &Style, out: &mut St
 /// The move in long algebraic notation: the piece, both squares, the
 /// capture or `-`, the promotion.
 #[inline]
-fn write_lan(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
+pub(crate) fn write_lan<O: MoveOut>(pos: &Chess, m: &Move, style: &Style, out: &mut O) {
     let color = pos.turn();
     match *m {
         Move::Castle { king, rook } if style.castling == CastlingMark::KingMove => {

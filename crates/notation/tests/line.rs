@@ -139,3 +139,124 @@ fn uci_written_in_place_is_shakmatys_uci_on_real_games() {
         "{plies} plies, {promotions} promotions, {castles} castles"
     );
 }
+
+/// The long algebraic form of `m` built from shakmaty's own description of
+/// the move and its `SanPlus` suffix (not pgnkit's writer): the piece's
+/// letter, both squares, `x` or `-`, `=` and the promotion's letter.
+fn shakmaty_lan(pos: &shakmaty::Chess, m: shakmaty::Move) -> String {
+    use shakmaty::{CastlingSide, Move, Role, san::SanPlus};
+    let suffix = SanPlus::from_move(pos.clone(), m)
+        .suffix
+        .map_or(String::new(), |s| s.to_string());
+    let body = match m {
+        Move::Castle { .. } => match m.castling_side() {
+            Some(CastlingSide::KingSide) => "O-O".to_owned(),
+            _ => "O-O-O".to_owned(),
+        },
+        _ => {
+            let role = m.role();
+            let piece = if role == Role::Pawn {
+                String::new()
+            } else {
+                role.upper_char().to_string()
+            };
+            let from = m.from().map_or(String::new(), |sq| sq.to_string());
+            let mark = if m.is_capture() { "x" } else { "-" };
+            let promotion = m
+                .promotion()
+                .map_or(String::new(), |p| format!("={}", p.upper_char()));
+            format!("{piece}{from}{mark}{}{promotion}", m.to())
+        }
+    };
+    body + &suffix
+}
+
+#[test]
+fn san_and_lan_written_in_place_are_shakmatys_on_real_games() {
+    use pgnkit_notation::{CaptureMark, CastlingMark};
+    use shakmaty::san::SanPlus;
+    let san = Style::SAN;
+    let lan = Style::new(Notation::Lan, Language::En);
+    // English styles written in place: each as the `String` writer has it.
+    let variants = [
+        Style {
+            check_marks: false,
+            ..san
+        },
+        Style {
+            castling: CastlingMark::DigitZero,
+            capture: CaptureMark::Colon,
+            ..san
+        },
+        Style {
+            castling: CastlingMark::KingMove,
+            pawn_letter: true,
+            ..lan
+        },
+    ];
+    // Styles not written in place: nothing written, nothing played.
+    let others = [
+        Style::new(Notation::San, Language::De),
+        Style::new(Notation::Figurine, Language::En),
+        Style::RU_SCORESHEET,
+    ];
+    let games = common::all_test_games();
+    let (mut plies, mut marks, mut castles, mut promotions) = (0usize, 0usize, 0usize, 0usize);
+    let mut expected = String::new();
+    for (g, game) in games.iter().enumerate() {
+        let mut line = Line::new(game.start.clone());
+        for ply in &game.plies {
+            let pos = ply.pos.clone();
+            let m = line
+                .read_plain_san(ply.token.as_bytes())
+                .or_else(|| {
+                    let token = parse_move(&ply.token).ok()?;
+                    line.resolve(&token, Language::En).ok()
+                })
+                .expect("legal");
+            for style in &others {
+                assert_eq!(line.clone().write_in_place_and_play(m, style), None);
+            }
+            let variant = &variants[(g + plies) % variants.len()];
+            let (bytes, len) = line
+                .clone()
+                .write_in_place_and_play(m, variant)
+                .expect("English");
+            expected.clear();
+            write_move(&pos, &m, variant, &mut expected);
+            assert_eq!(
+                &bytes[..len],
+                expected.as_bytes(),
+                "{variant:?} {}",
+                ply.token
+            );
+            // The LAN expected from shakmaty, then the SAN, played last.
+            let (bytes, len) = line.clone().write_in_place_and_play(m, &lan).expect("LAN");
+            let want = shakmaty_lan(&pos, m);
+            assert_eq!(
+                std::str::from_utf8(&bytes[..len]),
+                Ok(want.as_str()),
+                "{}",
+                ply.token
+            );
+            let (bytes, len) = line.write_in_place_and_play(m, &san).expect("SAN");
+            let want = SanPlus::from_move(pos, m).to_string();
+            assert_eq!(
+                std::str::from_utf8(&bytes[..len]),
+                Ok(want.as_str()),
+                "{}",
+                ply.token
+            );
+            assert!(bytes[len..].iter().all(|&b| b == b' '));
+            assert_eq!(line.in_check(), line.position().is_check());
+            plies += 1;
+            marks += usize::from(want.ends_with(['+', '#']));
+            castles += usize::from(m.is_castle());
+            promotions += usize::from(m.is_promotion());
+        }
+    }
+    assert!(
+        plies > 100_000 && marks > 5_000 && castles > 1_000 && promotions > 100,
+        "{plies} plies, {marks} marks, {castles} castles, {promotions} promotions"
+    );
+}

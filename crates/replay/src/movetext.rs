@@ -852,11 +852,18 @@ fn write_while_played<S: MoveSink + ?Sized>(
 ) {
     let pos = play.position();
     let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
-    if plain && !stood && w.uci.is_none() && !w.fen && w.style.notation == Notation::Uci {
-        // A conversion to UCI: the move written in place, no buffer.
-        let (ascii, len) = play.write_uci_and_play(m);
-        w.moves.push_plain_ascii(index, number, white, &ascii, len);
-        return;
+    if plain && !stood && w.uci.is_none() && !w.fen {
+        // A conversion to UCI, English SAN or LAN: the move written in
+        // place, no buffer (UCI, the commonest, asked for first).
+        let written = if w.style.notation == Notation::Uci {
+            Some(play.write_uci_and_play(m))
+        } else {
+            play.write_in_place_and_play(m, w.style)
+        };
+        if let Some((ascii, len)) = written {
+            w.moves.push_plain_ascii(index, number, white, &ascii, len);
+            return;
+        }
     }
     let MoveBuffers { text, uci, note } = w.moves.buffers();
     if let Some(style) = w.uci {

@@ -328,7 +328,8 @@ pub trait MoveSink {
         self.push(token, number, white);
     }
     /// [`MoveSink::push_plain`] for a move written `ascii[..len]`, ASCII
-    /// of at most 16 bytes with spaces after it in `ascii` (a UCI move),
+    /// of at most 16 bytes with spaces after it in `ascii` (a UCI move, or
+    /// English SAN or LAN: `Line::write_in_place_and_play`),
     /// written by the replay there instead of into the
     /// [`MoveSink::buffers`] (whose UCI form and note stay empty).
     fn push_plain_ascii(
