@@ -104,6 +104,17 @@ fn castling_is_read_in_one_step_where_it_is_legal() {
     }
 }
 
+/// The move of a real game's SAN `token` in `line`'s position, read on
+/// the fast path or parsed and resolved.
+fn legal_move(line: &Line, token: &str) -> shakmaty::Move {
+    line.read_plain_san(token.as_bytes())
+        .or_else(|| {
+            let parsed = parse_move(token).ok()?;
+            line.resolve(&parsed, Language::En).ok()
+        })
+        .expect("legal")
+}
+
 /// The UCI a conversion writes in place (`Line::write_uci_and_play`) is
 /// shakmaty's own UCI of the move (`Move::to_uci`, an implementation
 /// pgnkit does not share), spaces after it, and the move is played.
@@ -114,13 +125,7 @@ fn uci_written_in_place_is_shakmatys_uci_on_real_games() {
     for game in &games {
         let mut line = Line::new(game.start.clone());
         for (k, ply) in game.plies.iter().enumerate() {
-            let m = line
-                .read_plain_san(ply.token.as_bytes())
-                .or_else(|| {
-                    let token = parse_move(&ply.token).ok()?;
-                    line.resolve(&token, Language::En).ok()
-                })
-                .expect("legal");
+            let m = legal_move(&line, &ply.token);
             let mode = ply.pos.castles().mode();
             let expected = m.to_uci(mode).to_string();
             let (ascii, len) = line.write_uci_and_play(m);
@@ -207,13 +212,7 @@ fn san_and_lan_written_in_place_are_shakmatys_on_real_games() {
         let mut line = Line::new(game.start.clone());
         for ply in &game.plies {
             let pos = ply.pos.clone();
-            let m = line
-                .read_plain_san(ply.token.as_bytes())
-                .or_else(|| {
-                    let token = parse_move(&ply.token).ok()?;
-                    line.resolve(&token, Language::En).ok()
-                })
-                .expect("legal");
+            let m = legal_move(&line, &ply.token);
             for style in &others {
                 assert_eq!(line.clone().write_in_place_and_play(m, style), None);
             }
