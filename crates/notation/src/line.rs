@@ -133,7 +133,7 @@ impl Line {
     }
 
     /// Writes `m` (legal here) in UCI, as [`Line::write_and_play`] does
-    /// with [`Notation::Uci`](crate::Notation::Uci), into 16 bytes (the
+    /// with [`Notation::Uci`], into 16 bytes (the
     /// move's, then spaces), and plays it: the written form of a
     /// conversion to UCI without a buffer to grow. Gives the bytes and how
     /// many are the move's.
