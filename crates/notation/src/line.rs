@@ -165,9 +165,12 @@ impl Line {
     /// ```
     #[inline]
     pub fn write_in_place_and_play(&mut self, m: Move, style: &Style) -> Option<([u8; 16], usize)> {
+        // UCI, the commonest target of a conversion, asked for first.
+        if style.notation == Notation::Uci {
+            return Some(self.write_uci_and_play(m));
+        }
         let mut out = MoveBytes::new();
         match (style.notation, style.language) {
-            (Notation::Uci, _) => return Some(self.write_uci_and_play(m)),
             (Notation::San, Language::En) => write_san(&self.pos, &m, style, &mut out),
             (Notation::Lan, Language::En) => write_lan(&self.pos, &m, style, &mut out),
             _ => return None,

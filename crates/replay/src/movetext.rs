@@ -17,8 +17,8 @@ use std::cell::Cell;
 use std::ops::Range;
 
 use pgnkit_notation::{
-    Annotation, Language, LanguageSet, Line as Play, MoveToken, Notation, ParseError, ResolveError,
-    Suffix, parse_annotation, parse_move, write_move,
+    Annotation, Language, LanguageSet, Line as Play, MoveToken, ParseError, ResolveError, Suffix,
+    parse_annotation, parse_move, write_move,
 };
 use pgnkit_pgn::text::Encoding;
 use pgnkit_pgn::write::{MoveBuffers, MoveSink};
@@ -852,18 +852,16 @@ fn write_while_played<S: MoveSink + ?Sized>(
 ) {
     let pos = play.position();
     let (number, white) = (pos.fullmoves().get(), pos.turn() == Color::White);
-    if plain && !stood && w.uci.is_none() && !w.fen {
+    if plain
+        && !stood
+        && w.uci.is_none()
+        && !w.fen
+        && let Some((ascii, len)) = play.write_in_place_and_play(m, w.style)
+    {
         // A conversion to UCI, English SAN or LAN: the move written in
-        // place, no buffer (UCI, the commonest, asked for first).
-        let written = if w.style.notation == Notation::Uci {
-            Some(play.write_uci_and_play(m))
-        } else {
-            play.write_in_place_and_play(m, w.style)
-        };
-        if let Some((ascii, len)) = written {
-            w.moves.push_plain_ascii(index, number, white, &ascii, len);
-            return;
-        }
+        // place, no buffer.
+        w.moves.push_plain_ascii(index, number, white, &ascii, len);
+        return;
     }
     let MoveBuffers { text, uci, note } = w.moves.buffers();
     if let Some(style) = w.uci {

@@ -92,16 +92,12 @@ impl Digits {
     }
 }
 
-pub(super) fn itoa_buf(mut n: u32) -> Digits {
+pub(super) fn itoa_buf(n: u32) -> Digits {
     let mut buf = [0u8; 10];
-    let mut start = buf.len();
-    loop {
-        start -= 1;
-        buf[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 || start == 0 {
-            break;
-        }
+    let digits = digit_count(n);
+    let start = buf.len() - digits;
+    if let Some(at) = buf.get_mut(start..) {
+        put_digits(at, n, digits);
     }
     Digits { buf, start }
 }
@@ -120,6 +116,7 @@ mod tests {
             put_digits(&mut out, n, digits);
             assert_eq!(&out[..digits], n.to_string().as_bytes(), "{n}");
             assert!(out[digits..].iter().all(|&b| b == b'x'), "{n}");
+            assert_eq!(itoa_buf(n).as_slice(), n.to_string().as_bytes(), "{n}");
         }
     }
 
