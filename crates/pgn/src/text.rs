@@ -19,11 +19,9 @@ impl Encoding {
     /// Finds the encoding of `bytes`.
     #[inline]
     pub fn detect(bytes: &[u8]) -> Encoding {
-        match std::str::from_utf8(bytes) {
+        match utf8(bytes) {
             Ok(_) => Encoding::Utf8,
-            Err(e) => Encoding::Windows1252 {
-                first_invalid: e.valid_up_to(),
-            },
+            Err(first_invalid) => Encoding::Windows1252 { first_invalid },
         }
     }
 
@@ -51,6 +49,18 @@ impl Encoding {
     }
 }
 
+/// `bytes` as UTF-8, or the offset of the first byte that is not. Valid
+/// text, nearly all of it, is checked with vector instructions (a whole
+/// game's comments are many bytes); only invalid text is looked at again,
+/// by the standard library, for where it goes wrong.
+#[inline]
+fn utf8(bytes: &[u8]) -> Result<&str, usize> {
+    if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
+        return Ok(s);
+    }
+    std::str::from_utf8(bytes).map_err(|e| e.valid_up_to())
+}
+
 /// A game's text: validated once as a whole, then sliced per token without
 /// validating again.
 #[derive(Copy, Clone, Debug)]
@@ -76,18 +86,16 @@ impl<'a> GameText<'a> {
     #[inline]
     pub fn new(input: &'a [u8], span: std::ops::Range<usize>) -> GameText<'a> {
         let bytes = input.get(span.clone()).unwrap_or_default();
-        match std::str::from_utf8(bytes) {
+        match utf8(bytes) {
             Ok(s) => GameText {
                 utf8: Some(s),
                 base: span.start,
                 encoding: Encoding::Utf8,
             },
-            Err(e) => GameText {
+            Err(first_invalid) => GameText {
                 utf8: None,
                 base: span.start,
-                encoding: Encoding::Windows1252 {
-                    first_invalid: e.valid_up_to(),
-                },
+                encoding: Encoding::Windows1252 { first_invalid },
             },
         }
     }
@@ -171,5 +179,35 @@ mod tests {
         let latin1 = b"[White \"M\xfcller\"]";
         let text = GameText::new(latin1, 0..latin1.len());
         assert_eq!(text.decode(&latin1[8..14]), "Müller");
+    }
+
+    #[test]
+    fn detection_agrees_with_the_standard_library() {
+        // Text long enough for the vector path (64 bytes and more), with a
+        // byte that breaks UTF-8 at every offset: a lone continuation, a
+        // Latin-1 letter, a truncated sequence, a surrogate, an overlong
+        // form. The reference is `std::str::from_utf8`.
+        let text = "1. e4 { très bien, «Müller» – ♘f3 } e5 2. Nf3 Nc6 3. Bb5 a6 ".repeat(3);
+        let bytes = text.as_bytes();
+        let breakers: [&[u8]; 5] = [b"\x80", b"\xfc", b"\xe2\x99", b"\xed\xa0\x80", b"\xc0\xaf"];
+        let mut tried = 0;
+        for at in 0..=bytes.len() {
+            for breaker in breakers {
+                let mut v = bytes[..at].to_vec();
+                v.extend_from_slice(breaker);
+                v.extend_from_slice(&bytes[at..]);
+                let expected = match std::str::from_utf8(&v) {
+                    Ok(_) => Encoding::Utf8,
+                    Err(e) => Encoding::Windows1252 {
+                        first_invalid: e.valid_up_to(),
+                    },
+                };
+                assert_eq!(Encoding::detect(&v), expected, "at {at}");
+                assert_eq!(GameText::new(&v, 0..v.len()).encoding(), expected);
+                tried += 1;
+            }
+        }
+        assert_eq!(Encoding::detect(bytes), Encoding::Utf8);
+        assert!(tried > 1000);
     }
 }
