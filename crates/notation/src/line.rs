@@ -31,7 +31,8 @@ use crate::language::Language;
 use crate::read::{ResolveError, fast_san};
 use crate::token::{MoveToken, plain_san};
 use crate::write::{
-    MoveBytes, MoveOut, Notation, Style, has_evasion, write_and_play, write_lan, write_san,
+    MoveBytes, MoveOut, Notation, Style, check_mark, has_evasion, write_and_play, write_lan,
+    write_san,
 };
 
 /// A position reached along a line of play, with whether its side to move
@@ -181,7 +182,7 @@ impl Line {
         }
         self.play(m);
         if style.check_marks && self.in_check {
-            out.push_ascii(if has_evasion(&self.pos) { b'+' } else { b'#' });
+            out.push_ascii(check_mark(&self.pos));
         }
         out.written()
     }

@@ -224,8 +224,8 @@ fn figurine(role: Role, color: Color) -> char {
 /// A square in ICCF numeric notation: file then rank, `1`-`8` each (`52` = e2).
 #[inline]
 fn push_iccf_square(sq: Square, out: &mut String) {
-    push_ascii(b'1' + sq.file() as u8, out);
-    push_ascii(b'1' + sq.rank() as u8, out);
+    out.push_ascii(b'1' + sq.file() as u8);
+    out.push_ascii(b'1' + sq.rank() as u8);
 }
 
 /// The king's destination when castling, the same square in Chess960 as in
@@ -343,19 +343,13 @@ fn push_square<O: MoveOut>(sq: Square, out: &mut O) {
     out.push_str(SQUARE_NAMES.get(at..at + 2).unwrap_or_default());
 }
 
-/// Pushes an ASCII byte (a file, a rank, a mark) without UTF-8 encoding.
-#[inline]
-fn push_ascii<O: MoveOut>(b: u8, out: &mut O) {
-    out.push_ascii(b);
-}
-
 #[inline]
 fn push_piece<O: MoveOut>(style: &Style, role: Role, color: Color, out: &mut O) {
     if style.notation == Notation::Figurine {
         out.push_char(figurine(role, color));
     } else {
         match style.language.letter(role).as_bytes() {
-            [b] => push_ascii(*b, out),
+            [b] => out.push_ascii(*b),
             _ => out.push_str(style.language.letter(role)),
         }
     }
@@ -363,13 +357,10 @@ fn push_piece<O: MoveOut>(style: &Style, role: Role, color: Color, out: &mut O) 
 
 #[inline]
 fn push_capture<O: MoveOut>(style: &Style, out: &mut O) {
-    push_ascii(
-        match style.capture {
-            CaptureMark::X => b'x',
-            CaptureMark::Colon => b':',
-        },
-        out,
-    );
+    out.push_ascii(match style.capture {
+        CaptureMark::X => b'x',
+        CaptureMark::Colon => b':',
+    });
 }
 
 fn push_castle<O: MoveOut>(style: &Style, king_side: bool, out: &mut O) {
@@ -397,10 +388,8 @@ fn push_promotion<O: MoveOut>(style: &Style, role: Role, color: Color, out: &mut
 pub(crate) fn push_suffix(pos: &Chess, m: &Move, out: &mut String) {
     let mut after = pos.clone();
     after.play_unchecked(*m);
-    if after.is_checkmate() {
-        out.push('#');
-    } else if after.is_check() {
-        out.push('+');
+    if after.is_check() {
+        out.push(char::from(check_mark(&after)));
     }
 }
 
@@ -435,7 +424,7 @@ pub fn write_move(pos: &Chess, m: &Move, style: &Style, out: &mut String) {
 /// ```
 pub fn write_move_after(pos: &Chess, m: &Move, after: &Chess, style: &Style, out: &mut String) {
     if write_body(pos, m, style, out) && after.is_check() {
-        out.push(if has_evasion(after) { '+' } else { '#' });
+        out.push(char::from(check_mark(after)));
     }
 }
 
@@ -453,8 +442,15 @@ pub fn write_move_checked(
     out: &mut String,
 ) {
     if write_body(pos, m, style, out) && gives_check {
-        out.push(if has_evasion(after) { '+' } else { '#' });
+        out.push(char::from(check_mark(after)));
     }
+}
+
+/// The mark of the check the side to move in `after` is in: `#` when it
+/// has no legal move (mate), else `+`.
+#[inline]
+pub(crate) fn check_mark(after: &Chess) -> u8 {
+    if has_evasion(after) { b'+' } else { b'#' }
 }
 
 pub(crate) fn has_evasion(pos: &Chess) -> bool {
@@ -499,7 +495,7 @@ pub(crate) fn write_and_play(
     }
     let check = pos.is_check();
     if check {
-        out.push(if has_evasion(pos) { '+' } else { '#' });
+        out.push(char::from(check_mark(pos)));
     }
     Some(check)
 }
@@ -661,15 +657,12 @@ fn write_iccf(pos: &Chess, m: &Move, out: &mut String) {
     push_iccf_square(from, out);
     push_iccf_square(to, out);
     if let Some(p) = promotion {
-        push_ascii(
-            match p {
-                Role::Rook => b'2',
-                Role::Bishop => b'3',
-                Role::Knight => b'4',
-                _ => b'1',
-            },
-            out,
-        );
+        out.push_ascii(match p {
+            Role::Rook => b'2',
+            Role::Bishop => b'3',
+            Role::Knight => b'4',
+            _ => b'1',
+        });
     }
 }
 
@@ -730,7 +723,7 @@ pub(crate) fn write_lan<O: MoveOut>(pos: &Chess, m: &Move, style: &Style, out: &
                 File::C
             };
             push_square(king, out);
-            push_ascii(b'-', out);
+            out.push_ascii(b'-');
             push_square(Square::from_coords(file, king.rank()), out);
         }
         Move::Castle { king, rook } => push_castle(style, rook.file() > king.file(), out),
@@ -746,13 +739,13 @@ pub(crate) fn write_lan<O: MoveOut>(pos: &Chess, m: &Move, style: &Style, out: &
             if role != Role::Pawn {
                 push_piece(style, role, color, out);
             } else if style.pawn_letter {
-                push_ascii(b'P', out);
+                out.push_ascii(b'P');
             }
             push_square(from, out);
             if capture.is_some() {
                 push_capture(style, out);
             } else {
-                push_ascii(b'-', out);
+                out.push_ascii(b'-');
             }
             push_square(to, out);
             if let Some(p) = promotion {
@@ -761,7 +754,7 @@ pub(crate) fn write_lan<O: MoveOut>(pos: &Chess, m: &Move, style: &Style, out: &
         }
         Move::EnPassant { from, to } => {
             if style.pawn_letter {
-                push_ascii(b'P', out);
+                out.push_ascii(b'P');
             }
             push_square(from, out);
             push_capture(style, out);
