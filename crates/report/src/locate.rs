@@ -20,6 +20,10 @@ pub struct Locator<'a> {
     /// a diagnostic behind the cursor but in a later game is counted from
     /// there, not from the chunk's start.
     mark: Cursor<'a>,
+    /// The end of the last game passed, which the cursor may not have
+    /// reached yet: it is moved there when a later game has something to
+    /// locate, or the chunk's lines are asked for.
+    passed: usize,
     format: Format,
     max_line: usize,
 }
@@ -34,6 +38,7 @@ impl<'a> Locator<'a> {
             base,
             cursor: Cursor::new(data, start),
             mark: Cursor::new(data, start),
+            passed: start,
             format,
             max_line: Locator::MAX_LINE,
         }
@@ -52,18 +57,31 @@ impl<'a> Locator<'a> {
     }
 
     /// Moves past `end`, the end of a game just read (after locating its
-    /// diagnostics): called game after game, it counts the chunk's lines
-    /// while each game's bytes are still in cache, and the next game's
-    /// diagnostics are located from there.
+    /// diagnostics): the next game's diagnostics are located from there.
+    /// The lines of the games passed are counted only when a later game has
+    /// diagnostics, or the chunk's lines are asked for ([`Locator::lines_to`]):
+    /// in one count over many games, not one a game (the code that counts
+    /// stays out of the instruction cache of the loop over games).
     pub fn pass(&mut self, end: usize) {
-        self.cursor.advance(end, false);
-        self.mark = self.cursor.clone();
+        self.passed = end;
+    }
+
+    /// Moves the cursor to the end of the last game passed, where it is
+    /// behind it, and keeps it there as the mark.
+    fn catch_up(&mut self) {
+        if self.passed > self.cursor.position() {
+            self.cursor.advance(self.passed, false);
+            self.mark = self.cursor.clone();
+        }
     }
 
     /// The line breaks from the chunk's start to `end`
     /// ([`pgnkit_pgn::location::count_lines`] of them), counted from the
     /// last game passed.
     pub fn lines_to(&mut self, end: usize) -> usize {
+        if end >= self.passed {
+            self.catch_up();
+        }
         if end < self.cursor.position() {
             self.cursor = self.mark.clone();
         }
@@ -86,6 +104,9 @@ impl<'a> Locator<'a> {
         let kept: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| keep(d)).collect();
         let offsets: Vec<usize> = kept.iter().map(|d| d.span.start).collect();
         let first = offsets.iter().copied().min().unwrap_or(usize::MAX);
+        if first >= self.passed {
+            self.catch_up();
+        }
         if first < self.cursor.position() && first >= self.mark.position() {
             self.cursor = self.mark.clone();
         }
