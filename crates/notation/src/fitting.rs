@@ -61,26 +61,27 @@ pub(crate) fn slider_blockers(pos: &Chess, king: Square) -> Bitboard {
 /// the sliders on the line through both squares are looked at.
 #[inline]
 pub(crate) fn is_pinned(pos: &Chess, king: Square, from: Square) -> bool {
-    let line = attacks::ray(king, from);
-    if line.is_empty() {
-        return false;
-    }
     let board = pos.board();
     let occupied = board.occupied();
-    if !(attacks::between(king, from) & occupied).is_empty() {
-        return false;
-    }
-    let sliders = if king.file() == from.file() || king.rank() == from.rank() {
+    // Worked out without a branch: whether the square is on a line with the
+    // king, and open to it, is no branch a processor predicts well; an
+    // enemy slider of the line's kind on it is rare.
+    let line = attacks::ray(king, from);
+    let straight = (king.file() == from.file()) | (king.rank() == from.rank());
+    let sliders = if straight {
         board.rooks_and_queens()
     } else {
         board.bishops_and_queens()
     };
-    (line & sliders & board.by_color(!pos.turn()))
-        .into_iter()
-        .any(|s| {
-            attacks::between(king, s).contains(from)
-                && (attacks::between(from, s) & occupied).is_empty()
-        })
+    let snipers = line & sliders & board.by_color(!pos.turn());
+    let open = (attacks::between(king, from) & occupied).is_empty();
+    if snipers.is_empty() | !open {
+        return false;
+    }
+    snipers.into_iter().any(|s| {
+        attacks::between(king, s).contains(from)
+            && (attacks::between(from, s) & occupied).is_empty()
+    })
 }
 
 /// The legal moves that fit every constraint a token states, gathered one

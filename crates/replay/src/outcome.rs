@@ -346,6 +346,23 @@ pub(crate) fn static_dead_status(pos: &Chess) -> Option<Status> {
     }
 }
 
+/// False where [`static_dead_status`] finds nothing for certain, worked out
+/// in a few instructions without a branch: insufficient material needs a
+/// board without pawns, and a dead position by the static rules pawns that
+/// all stand behind a pawn ([`crate::dead::may_be_dead`]): true wherever
+/// every pawn has a pawn in front of it, which holds on a board without
+/// pawns too. A replay asks it first after every move: it is false for most
+/// of a game, where whether the move took or moved a pawn is a branch no
+/// processor predicts well.
+#[inline(always)]
+pub(crate) fn may_be_static_dead(pos: &Chess) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns();
+    let white = (pawns & board.white()).0;
+    let black = pawns.0 & !white;
+    ((white << 8) | (black >> 8)) & !pawns.0 == 0
+}
+
 /// Whether the analyses that play moves may look at `pos`: one king a side
 /// and the side that just moved not in check (a move that stood may leave
 /// its own king attacked; from there a king could be taken).
@@ -769,6 +786,49 @@ mod tests {
         assert!(
             positions > 15_000 && without > 1_000,
             "{positions} positions, {without} without"
+        );
+    }
+
+    #[test]
+    fn the_quick_test_holds_wherever_a_position_is_dead_by_the_static_rules() {
+        // `may_be_static_dead` only filters: it must hold wherever
+        // `static_dead_status` finds something. The positions: CHA's test
+        // vectors and the labelled set (locked walls, traps, bare kings,
+        // real games' locked positions), each with every position one move
+        // after it, where the judge of deadness is the static rules
+        // (`static_dead_status`, whose own tests rest on CHA's labels).
+        let cha = include_str!("../../../testdata/dead/cha-test-vectors.txt");
+        let labelled = include_str!("../../../testdata/dead/labelled.tsv");
+        let fens = cha
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| l.split_once(' ').map(|(_, fen)| fen))
+            .chain(labelled.lines().filter_map(|l| l.split('\t').next()));
+        let (mut positions, mut dead, mut filtered) = (0, 0, 0);
+        for fen in fens {
+            let Ok(start) = crate::setup::start(None, Some(fen)) else {
+                continue;
+            };
+            let pos = start.position;
+            let mut all = vec![pos.clone()];
+            for m in pos.legal_moves() {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                all.push(after);
+            }
+            for p in all {
+                let quick = super::may_be_static_dead(&p);
+                if super::static_dead_status(&p).is_some() {
+                    assert!(quick, "{fen}: dead, but the quick test says not");
+                    dead += 1;
+                }
+                positions += 1;
+                filtered += usize::from(!quick);
+            }
+        }
+        assert!(
+            positions > 40_000 && dead > 1_000 && filtered > 1_000,
+            "{positions} positions, {dead} dead, {filtered} filtered out"
         );
     }
 

@@ -85,8 +85,9 @@ impl Keeping for Book {
             keys.push(step.finish(after));
         }
         // As the full replay's tracker: a dead position after a capture or
-        // a pawn move.
-        if after.halfmoves() == 0 && !self.dead {
+        // a pawn move (the quick test first, which is false for most of a
+        // game).
+        if outcome::may_be_static_dead(after) && after.halfmoves() == 0 && !self.dead {
             self.dead = outcome::static_dead_status(after).is_some();
         }
         self.max_clock = self.max_clock.max(after.halfmoves());
