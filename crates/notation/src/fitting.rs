@@ -153,22 +153,11 @@ mod tests {
                     .expect("a legal position")
             })
             .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..400 {
-            let mut pos = Chess::default();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = moves[(seed % moves.len() as u64) as usize];
-                pos.play_unchecked(m);
-                positions.push(pos.clone());
-            }
-        }
+        positions.extend(crate::random_games::positions(
+            0x2545_f491_4f6c_dd1d,
+            400,
+            120,
+        ));
         let mut pinned = 0;
         for pos in &positions {
             let Some(king) = pos.board().king_of(pos.turn()) else {

@@ -40,6 +40,8 @@ mod fitting;
 pub mod house;
 pub mod language;
 pub mod line;
+#[cfg(test)]
+mod random_games;
 pub mod read;
 pub mod spoken;
 pub mod stood;

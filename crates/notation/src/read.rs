@@ -514,7 +514,7 @@ impl std::error::Error for ReadError {}
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Chess, Position, Square};
+    use shakmaty::{Position, Square};
 
     use super::role_on;
 
@@ -524,26 +524,13 @@ mod tests {
     /// every piece among them.
     #[test]
     fn the_role_on_a_square_is_shakmatys() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut squares = [0usize; 7];
-        for _ in 0..200 {
-            let mut pos = Chess::default();
-            for _ in 0..150 {
-                let board = pos.board();
-                for sq in Square::ALL {
-                    let role = role_on(board, sq);
-                    assert_eq!(role, board.role_at(sq), "{sq} in {board:?}");
-                    squares[role.map_or(0, |r| r as usize)] += 1;
-                }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = moves[(seed % moves.len() as u64) as usize];
-                pos.play_unchecked(m);
+        for pos in crate::random_games::positions(0x9e37_79b9_7f4a_7c15, 200, 150) {
+            let board = pos.board();
+            for sq in Square::ALL {
+                let role = role_on(board, sq);
+                assert_eq!(role, board.role_at(sq), "{sq} in {board:?}");
+                squares[role.map_or(0, |r| r as usize)] += 1;
             }
         }
         assert!(squares.iter().all(|&n| n > 1000), "{squares:?}");

@@ -755,6 +755,17 @@ impl Tracker {
 
 #[cfg(test)]
 mod tests {
+    /// `pos`, then every position one legal move after it.
+    fn with_every_move_after(pos: Chess) -> Vec<Chess> {
+        let mut all = vec![pos.clone()];
+        for m in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            all.push(after);
+        }
+        all
+    }
+
     #[test]
     fn a_legal_move_is_found_exactly_where_shakmaty_generates_one() {
         // The reference: shakmaty's move generator, on CHA's test vectors
@@ -769,14 +780,7 @@ mod tests {
         {
             let (_, fen) = line.split_once(' ').expect("a label and a FEN");
             let start = crate::setup::start(None, Some(fen)).expect("CHA's positions set up");
-            let pos = start.position;
-            let mut all = vec![pos.clone()];
-            for m in pos.legal_moves() {
-                let mut after = pos.clone();
-                after.play_unchecked(m);
-                all.push(after);
-            }
-            for p in all {
+            for p in with_every_move_after(start.position) {
                 let expected = !p.legal_moves().is_empty();
                 assert_eq!(crate::dead::has_legal_move(&p), expected, "{fen}");
                 positions += 1;
@@ -809,14 +813,7 @@ mod tests {
             let Ok(start) = crate::setup::start(None, Some(fen)) else {
                 continue;
             };
-            let pos = start.position;
-            let mut all = vec![pos.clone()];
-            for m in pos.legal_moves() {
-                let mut after = pos.clone();
-                after.play_unchecked(m);
-                all.push(after);
-            }
-            for p in all {
+            for p in with_every_move_after(start.position) {
                 let quick = super::may_be_static_dead(&p);
                 if super::static_dead_status(&p).is_some() {
                     assert!(quick, "{fen}: dead, but the quick test says not");

@@ -60,8 +60,7 @@ impl<'a> Locator<'a> {
     /// diagnostics): the next game's diagnostics are located from there.
     /// The lines of the games passed are counted only when a later game has
     /// diagnostics, or the chunk's lines are asked for ([`Locator::lines_to`]):
-    /// in one count over many games, not one a game (the code that counts
-    /// stays out of the instruction cache of the loop over games).
+    /// in one count over many games, not one a game.
     pub fn pass(&mut self, end: usize) {
         self.passed = end;
     }
