@@ -349,18 +349,13 @@ pub(crate) fn static_dead_status(pos: &Chess) -> Option<Status> {
 /// False where [`static_dead_status`] finds nothing for certain, worked out
 /// in a few instructions without a branch: insufficient material needs a
 /// board without pawns, and a dead position by the static rules pawns that
-/// all stand behind a pawn ([`crate::dead::may_be_dead`]): true wherever
-/// every pawn has a pawn in front of it, which holds on a board without
-/// pawns too. A replay asks it first after every move: it is false for most
-/// of a game, where whether the move took or moved a pawn is a branch no
-/// processor predicts well.
+/// all stand behind a pawn ([`crate::dead::may_be_dead`]), and every pawn
+/// blocked ([`crate::dead::pawns_blocked`]) holds in both. A replay asks it
+/// first after every move: it is false for most of a game, where whether
+/// the move took or moved a pawn is a branch no processor predicts well.
 #[inline(always)]
 pub(crate) fn may_be_static_dead(pos: &Chess) -> bool {
-    let board = pos.board();
-    let pawns = board.pawns();
-    let white = (pawns & board.white()).0;
-    let black = pawns.0 & !white;
-    ((white << 8) | (black >> 8)) & !pawns.0 == 0
+    crate::dead::pawns_blocked(pos)
 }
 
 /// Whether the analyses that play moves may look at `pos`: one king a side

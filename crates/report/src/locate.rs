@@ -216,7 +216,9 @@ mod tests {
     use crate::Format;
 
     /// Passing each game as it is read ([`Locator::pass`]) locates every
-    /// diagnostic where a locator that never passes does, and counts the
+    /// diagnostic where a locator that never passes does (also when only
+    /// one game in three is located, the lines of the others counted
+    /// later in one go), and counts the
     /// lines of the whole and of every first part ending at a game's start
     /// as `count_lines` does: on the real games with problems of
     /// `testdata/check/` (`\n`, `\r\n` and `\r`-only files among them), and
@@ -253,6 +255,9 @@ mod tests {
                 let mut passing = Locator::new(data, 0, 0, Format::Json);
                 let mut still = Locator::new(data, 0, 0, Format::Json);
                 let mut parts = Locator::new(data, 0, 0, Format::Json);
+                // Passes every game, locates one in three: the lines of the
+                // games between are counted only when the next is located.
+                let mut sparse = Locator::new(data, 0, 0, Format::Json);
                 let mut reader = Reader::new(data);
                 let mut game = Game::default();
                 let mut index = 0u64;
@@ -271,6 +276,14 @@ mod tests {
                         "{path:?} game {index}"
                     );
                     located += by_passing.len();
+                    if index % 3 == 2 {
+                        let by_sparse = sparse.locate(&game, &report, index, |_| true);
+                        assert_eq!(
+                            places(&by_sparse),
+                            places(&by_still),
+                            "{path:?} game {index}, located after games only passed"
+                        );
+                    }
                     // The lines before this game, counted by a locator that
                     // goes on passing games after it has counted them.
                     assert_eq!(
@@ -280,9 +293,11 @@ mod tests {
                     );
                     parts.pass(game.span.end);
                     passing.pass(game.span.end);
+                    sparse.pass(game.span.end);
                     index += 1;
                 }
                 assert_eq!(passing.lines_to(data.len()), count_lines(data), "{path:?}");
+                assert_eq!(sparse.lines_to(data.len()), count_lines(data), "{path:?}");
             }
         }
         assert!(located > 100, "{located} diagnostics located");

@@ -464,6 +464,17 @@ pub fn statically_dead(pos: &Chess) -> bool {
     !mobility.can_mate(Color::White) && !mobility.can_mate(Color::Black)
 }
 
+/// Whether every pawn stands behind a pawn (no pawn can push), worked out
+/// in a few operations without a branch; true on a board without pawns.
+#[inline(always)]
+pub(crate) fn pawns_blocked(pos: &Chess) -> bool {
+    let board = pos.board();
+    let pawns = board.pawns();
+    let white = (pawns & board.white()).0;
+    let black = pawns.0 & !white;
+    ((white << 8) | (black >> 8)) & !pawns.0 == 0
+}
+
 /// Whether a position met during a game deserves [`statically_dead`]: a
 /// handful of bitboard operations, `false` for nearly every position of a
 /// real game. It asks for pawns locked against each other with no pawn
@@ -486,9 +497,7 @@ pub fn may_be_dead(pos: &Chess) -> bool {
     let black = pawns & board.black();
     // Every pawn stands behind a pawn (no pawn can push), and no pawn can
     // take: the structure is locked.
-    let blocked =
-        (white.0 << 8) & pawns.0 == white.0 << 8 && (black.0 >> 8) & pawns.0 == black.0 >> 8;
-    if !blocked || white.is_empty() || black.is_empty() {
+    if !pawns_blocked(pos) || white.is_empty() || black.is_empty() {
         return false;
     }
     let takes = |pawns: Bitboard, color: Color, prey: Bitboard| {
